@@ -1,0 +1,324 @@
+//! The language-neutral intermediate representation: the one contract between the language
+//! frontends (`src/lang/*`) and the rules (`src/rules/*`). Nothing here knows about tree-sitter.
+
+use serde::Serialize;
+
+/// A half-open byte range `[start, end)` in the source file it came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+    pub fn contains(&self, other: Span) -> bool {
+        self.start <= other.start && other.end <= self.end
+    }
+}
+
+/// A BSON-like value as written in source. Every node keeps its span.
+#[derive(Clone, Debug, Serialize)]
+pub struct Value {
+    pub span: Span,
+    pub kind: ValueKind,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum ValueKind {
+    Document(Vec<Field>),
+    Array(Vec<Value>),
+    String(String),
+    Number(f64),
+    Bool(bool),
+    Null,
+    /// Something the frontend could not evaluate: an identifier, a call, arithmetic, a spread.
+    /// Keeps the source text (possibly truncated) and what kind of expression it is.
+    Unknown(Unknown),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Unknown {
+    /// Source text of the expression, truncated to a reasonable length.
+    pub text: String,
+    /// The expression was a plain identifier or member path (`x`, `page`, `req.query.skip`).
+    pub is_name: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Field {
+    pub key: String,
+    pub key_span: Span,
+    pub value: Value,
+}
+
+impl Value {
+    pub fn unknown(span: Span, text: &str, is_name: bool) -> Value {
+        let mut text = text.to_string();
+        if text.len() > 120 {
+            let mut cut = 117;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.truncate(cut);
+            text.push_str("...");
+        }
+        Value {
+            span,
+            kind: ValueKind::Unknown(Unknown { text, is_name }),
+        }
+    }
+
+    pub fn fields(&self) -> &[Field] {
+        match &self.kind {
+            ValueKind::Document(f) => f,
+            _ => &[],
+        }
+    }
+
+    pub fn items(&self) -> &[Value] {
+        match &self.kind {
+            ValueKind::Array(v) => v,
+            _ => &[],
+        }
+    }
+
+    /// The first field with this key, if this is a document.
+    pub fn get(&self, key: &str) -> Option<&Field> {
+        self.fields().iter().find(|f| f.key == key)
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            ValueKind::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_number(&self) -> Option<f64> {
+        match &self.kind {
+            ValueKind::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub fn is_unknown(&self) -> bool {
+        matches!(self.kind, ValueKind::Unknown(_))
+    }
+
+    pub fn is_document(&self) -> bool {
+        matches!(self.kind, ValueKind::Document(_))
+    }
+}
+
+/// What the code tells us about a hole in a dynamically built collection name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HoleKind {
+    /// A date or time value or format (`new Date()`, `strftime`, `%Y`, `day`, `month`).
+    Date,
+    /// A per-entity value (`tenantId`, `userId`, `orgId`, `shop`).
+    Entity,
+    /// Configuration or environment (`process.env.X`, `settings.X`, `config.get(..)`).
+    Config,
+    /// Nothing known about it.
+    Unknown,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum NamePart {
+    Literal { text: String },
+    Hole { text: String, hole: HoleKind, span: Span },
+}
+
+/// The name of a collection as the code spells it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum CollectionName {
+    Literal { name: String },
+    /// Built at run time from literal parts and holes.
+    Template { parts: Vec<NamePart> },
+    /// Not knowable from this code (a parameter, an injected model).
+    Unknown { text: String },
+}
+
+impl CollectionName {
+    /// A human-readable name: the literal, the template with `{hole}` placeholders, or `?`.
+    pub fn display(&self) -> String {
+        match self {
+            CollectionName::Literal { name } => name.clone(),
+            CollectionName::Template { parts } => parts
+                .iter()
+                .map(|p| match p {
+                    NamePart::Literal { text } => text.clone(),
+                    NamePart::Hole { text, .. } => format!("{{{text}}}"),
+                })
+                .collect(),
+            CollectionName::Unknown { .. } => "<unknown>".to_string(),
+        }
+    }
+}
+
+/// How a collection is reached: a driver collection object, or a Mongoose model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CollectionVia {
+    Driver,
+    MongooseModel,
+    Shell,
+}
+
+/// Where the code names a collection: `db.collection("x")`, `mongoose.model("X", s)`, `db.x`.
+#[derive(Clone, Debug, Serialize)]
+pub struct CollectionRef {
+    pub name: CollectionName,
+    /// The span of the expression that names it (the name argument, or the whole call).
+    pub span: Span,
+    pub via: CollectionVia,
+}
+
+/// How sure the frontend is that a call is a MongoDB driver call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Evidence {
+    /// Nothing MongoDB-shaped about it. Frontends normally drop such calls.
+    None,
+    /// The receiver is unknown but the call is unmistakably MongoDB (operators, driver-only method).
+    Shaped,
+    /// The receiver is bound to a collection, a Mongoose model or a Mongoose query.
+    Resolved,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpKind {
+    Find,
+    FindOne,
+    Insert,
+    UpdateOne,
+    UpdateMany,
+    FindOneAndUpdate,
+    Replace,
+    Delete,
+    Aggregate,
+    Count,
+    Distinct,
+    CreateIndex,
+    /// A Mongoose document mutated in memory then saved (`doc.arr.push(x); doc.save()`).
+    /// The frontend synthesises the update the save sends.
+    DocumentSave,
+    Other,
+}
+
+impl OpKind {
+    pub fn is_update(self) -> bool {
+        matches!(
+            self,
+            OpKind::UpdateOne | OpKind::UpdateMany | OpKind::FindOneAndUpdate | OpKind::DocumentSave
+        )
+    }
+}
+
+/// A cursor or query modifier chained onto a read: `.sort()`, `.skip()`, `.limit()`, `.populate()`,
+/// or the same given as an option (`{skip: n}`, `skip=n`, `FindOptions::builder().skip(n)`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Modifier {
+    /// `skip`, `limit`, `sort`, `projection`, `populate`, ...
+    pub name: String,
+    pub args: Vec<Value>,
+    /// Span of the modifier (method name through closing paren, or the option key).
+    pub span: Span,
+}
+
+/// Where in the code an operation sits, for rules that care about control flow.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct OpContext {
+    /// Span of the innermost enclosing loop (for/while/forEach/map over items), if any.
+    pub enclosing_loop: Option<Span>,
+    /// Name of the enclosing function, if any.
+    pub function: Option<String>,
+    /// The enclosing function or file looks like a periodic batch job (cron, scheduler, migration).
+    pub periodic: bool,
+}
+
+/// One driver call, lowered.
+#[derive(Clone, Debug, Serialize)]
+pub struct Operation {
+    pub kind: OpKind,
+    /// The method as spelled in source (`updateOne`, `update_one`, `findByIdAndUpdate`).
+    pub method: String,
+    /// Span of the whole call expression.
+    pub span: Span,
+    /// Span of the method name.
+    pub method_span: Span,
+    pub collection: Option<CollectionRef>,
+    pub evidence: Evidence,
+    /// The filter (query) document, if any. For `findById(id)` the frontend writes `{_id: id}`.
+    pub filter: Option<Value>,
+    /// The update document (`$set`, `$push`, ...) or replacement.
+    pub update: Option<Value>,
+    /// Aggregation stages, in order, including stages pushed onto a pipeline variable.
+    pub pipeline: Option<Vec<Value>>,
+    /// Options document (`{skip, limit, sort, upsert}`) as written, if any.
+    pub options: Option<Value>,
+    /// Cursor / query modifiers, in call order, including those spelled as options.
+    pub modifiers: Vec<Modifier>,
+    /// Documents inserted, for inserts.
+    pub documents: Vec<Value>,
+    /// The operation is one entry of a `bulkWrite` / `bulk_write`.
+    pub in_bulk: bool,
+    pub context: OpContext,
+}
+
+impl Operation {
+    pub fn new(kind: OpKind, method: &str, span: Span, method_span: Span) -> Self {
+        Operation {
+            kind,
+            method: method.to_string(),
+            span,
+            method_span,
+            collection: None,
+            evidence: Evidence::None,
+            filter: None,
+            update: None,
+            pipeline: None,
+            options: None,
+            modifiers: Vec::new(),
+            documents: Vec::new(),
+            in_bulk: false,
+            context: OpContext::default(),
+        }
+    }
+
+    /// The collection name for messages: the literal, a template, or `<unknown>`.
+    pub fn collection_display(&self) -> String {
+        match &self.collection {
+            Some(c) => c.name.display(),
+            None => "<unknown>".to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Language {
+    JavaScript,
+    TypeScript,
+    Tsx,
+    Python,
+    Rust,
+}
+
+/// Everything a frontend extracted from one file.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FileIr {
+    pub operations: Vec<Operation>,
+    /// Every place a collection is named (including names never used in an operation).
+    pub collections: Vec<CollectionRef>,
+}

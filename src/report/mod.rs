@@ -1,0 +1,1 @@
+//! One module per output format, all rendering the same sorted `Analysis`.

@@ -1,0 +1,84 @@
+//! Source text positions: byte offsets to 1-based lines and columns.
+
+/// Line starts of one file, for turning byte offsets into positions.
+pub struct LineIndex {
+    starts: Vec<u32>,
+}
+
+/// A 1-based position. `column` counts UTF-16 code units (SARIF's default `columnKind`,
+/// and what editors and GitHub use); `byte_column` counts bytes from the line start (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+    pub byte_column: usize,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![0u32];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                starts.push(i as u32 + 1);
+            }
+        }
+        LineIndex { starts }
+    }
+
+    /// Position of byte `offset` in `text` (the same text this index was built from).
+    pub fn position(&self, text: &str, offset: u32) -> Position {
+        let offset = offset.min(text.len() as u32);
+        let line0 = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.starts[line0] as usize;
+        let mut end = offset as usize;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let column = text[start..end].encode_utf16().count() + 1;
+        Position {
+            line: line0 + 1,
+            column,
+            byte_column: offset as usize - start + 1,
+        }
+    }
+
+    /// Byte range of 1-based `line`, without its line terminator.
+    pub fn line_range(&self, text: &str, line: usize) -> (usize, usize) {
+        let start = self.starts[line - 1] as usize;
+        let mut end = self
+            .starts
+            .get(line)
+            .map(|s| *s as usize - 1)
+            .unwrap_or(text.len());
+        if end > start && text.as_bytes().get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        (start, end.max(start))
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_one_based_and_count_utf16() {
+        let text = "ab\nxé😀z\r\nq";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.position(text, 0).line, 1);
+        assert_eq!(idx.position(text, 0).column, 1);
+        let z = text.find('z').unwrap() as u32;
+        let p = idx.position(text, z);
+        assert_eq!((p.line, p.column), (2, 5)); // x, é, and the emoji's two code units
+        assert_eq!(p.byte_column, 8);
+        assert_eq!(idx.line_range(text, 2), (3, text.find('\r').unwrap()));
+        assert_eq!(idx.position(text, text.len() as u32).line, 3);
+    }
+}
