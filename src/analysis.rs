@@ -36,3 +36,54 @@ pub struct Analysis {
     pub files_scanned: usize,
     pub files_parsed: usize,
 }
+
+/// What to analyse and how.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub paths: Vec<PathBuf>,
+    /// Worker threads; 0 picks the number of CPUs.
+    pub threads: usize,
+    /// Include ignored files and the default-excluded trees (node_modules, build output, minified bundles).
+    pub no_ignore: bool,
+    /// Files larger than this many bytes are skipped with a note.
+    pub max_file_size: u64,
+    pub settings: crate::rules::Settings,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            paths: vec![PathBuf::from(".")],
+            threads: 0,
+            no_ignore: false,
+            max_file_size: crate::discover::DEFAULT_MAX_FILE_SIZE,
+            settings: crate::rules::Settings::default(),
+        }
+    }
+}
+
+/// Runs the whole pipeline.
+pub fn run(opts: &Options) -> Analysis {
+    let discovered = crate::discover::analyse_files(opts);
+    let mut files = discovered.files;
+    files.sort_by(|a, b| a.display_path.cmp(&b.display_path));
+    crate::link::link(&mut files);
+    for f in &mut files {
+        f.ir.operations
+            .retain(|op| op.evidence != crate::ir::Evidence::None);
+    }
+    let findings = crate::rules::run_all(&files, &opts.settings);
+    let mut errors = discovered.errors;
+    errors.sort_by(|a, b| {
+        a.display_path
+            .cmp(&b.display_path)
+            .then(a.message.cmp(&b.message))
+    });
+    Analysis {
+        files,
+        findings,
+        errors,
+        files_scanned: discovered.scanned,
+        files_parsed: discovered.parsed,
+    }
+}

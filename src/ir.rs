@@ -133,19 +133,31 @@ pub enum HoleKind {
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum NamePart {
-    Literal { text: String },
-    Hole { text: String, hole: HoleKind, span: Span },
+    Literal {
+        text: String,
+    },
+    Hole {
+        text: String,
+        hole: HoleKind,
+        span: Span,
+    },
 }
 
 /// The name of a collection as the code spells it.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum CollectionName {
-    Literal { name: String },
+    Literal {
+        name: String,
+    },
     /// Built at run time from literal parts and holes.
-    Template { parts: Vec<NamePart> },
+    Template {
+        parts: Vec<NamePart>,
+    },
     /// Not knowable from this code (a parameter, an injected model).
-    Unknown { text: String },
+    Unknown {
+        text: String,
+    },
 }
 
 impl CollectionName {
@@ -181,6 +193,38 @@ pub struct CollectionRef {
     /// The span of the expression that names it (the name argument, or the whole call).
     pub span: Span,
     pub via: CollectionVia,
+    /// The collection object or model was imported from another module of the repository;
+    /// the linker replaces `name` with what that module exports, when it can.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub import: Option<ImportRef>,
+}
+
+/// A name imported from another module: `import User from "./models/user"` is
+/// `{module: "./models/user", export: "default"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ImportRef {
+    pub module: String,
+    pub export: String,
+}
+
+/// Something a module exports that names a collection, for cross-file resolution.
+#[derive(Clone, Debug, Serialize)]
+pub struct Export {
+    /// `default` for a default export / `module.exports = X`.
+    pub name: String,
+    pub target: ExportTarget,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ExportTarget {
+    Collection {
+        collection: CollectionRef,
+    },
+    /// Re-exports another module's export (`module.exports = { User: require("./user") }`).
+    Reexport {
+        import: ImportRef,
+    },
 }
 
 /// How sure the frontend is that a call is a MongoDB driver call.
@@ -220,7 +264,10 @@ impl OpKind {
     pub fn is_update(self) -> bool {
         matches!(
             self,
-            OpKind::UpdateOne | OpKind::UpdateMany | OpKind::FindOneAndUpdate | OpKind::DocumentSave
+            OpKind::UpdateOne
+                | OpKind::UpdateMany
+                | OpKind::FindOneAndUpdate
+                | OpKind::DocumentSave
         )
     }
 }
@@ -321,4 +368,6 @@ pub struct FileIr {
     pub operations: Vec<Operation>,
     /// Every place a collection is named (including names never used in an operation).
     pub collections: Vec<CollectionRef>,
+    /// Collections and models this module exports, for resolving imports in other files.
+    pub exports: Vec<Export>,
 }

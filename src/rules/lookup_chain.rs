@@ -1,5 +1,6 @@
-use super::{Rule, RuleContext, RuleMeta};
-use crate::diagnostic::{Finding, Severity};
+use super::{collection_label, operations, Rule, RuleContext, RuleMeta};
+use crate::diagnostic::{Finding, Related, Severity};
+use crate::ir::{Operation, Span, Value, ValueKind};
 
 pub struct LookupChain;
 
@@ -9,14 +10,176 @@ static META: RuleMeta = RuleMeta {
     summary: "Aggregation joins through several $lookup stages (or several populate calls)",
     default_severity: Severity::Warning,
     precision: "high",
-    tags: &["mongodb", "schema-design", "performance"],
+    tags: &["mongodb", "schema-design", "performance", "joins"],
     doc: include_str!("../../rules/lookup-chain.md"),
 };
+
+/// One join: where it is written and what it joins.
+struct Join {
+    span: Span,
+    target: String,
+}
+
+fn lookup_chain_diagnostic(
+    file: usize,
+    op: &Operation,
+    joins: &[Join],
+    max: usize,
+    populate: bool,
+) -> Finding {
+    let targets = joins
+        .iter()
+        .map(|j| format!("`{}`", j.target))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let primary = &joins[max];
+    let related = joins
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != max)
+        .map(|(i, j)| Related {
+            file,
+            span: j.span,
+            message: format!("join {} of {}: `{}`", i + 1, joins.len(), j.target),
+        })
+        .collect();
+    let coll = collection_label(op.collection.as_ref());
+    let message = if populate {
+        format!(
+            "query on {coll} populates {} paths ({targets}): each `populate` is another round trip, an application-side join",
+            joins.len()
+        )
+    } else {
+        format!(
+            "pipeline on {coll} chains {} `$lookup` joins ({targets})",
+            joins.len()
+        )
+    };
+    Finding {
+        rule: META.id,
+        severity: META.default_severity,
+        file,
+        span: primary.span,
+        message,
+        help: "embed the data that is read together, or copy the few fields you display into this document (extended reference pattern); make sure every `foreignField` is indexed".to_string(),
+        related,
+    }
+}
+
+fn collect_lookups(stages: &[Value], out: &mut Vec<Join>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    for stage in stages {
+        for f in stage.fields() {
+            match f.key.as_str() {
+                "$lookup" | "$graphLookup" => {
+                    let target = f
+                        .value
+                        .get("from")
+                        .and_then(|x| x.value.as_str().map(str::to_string))
+                        .unwrap_or_else(|| "?".to_string());
+                    out.push(Join {
+                        span: f.key_span,
+                        target,
+                    });
+                    if let Some(p) = f.value.get("pipeline") {
+                        collect_lookups(p.value.items(), out, depth + 1);
+                    }
+                }
+                "$facet" => {
+                    for sub in f.value.fields() {
+                        collect_lookups(sub.value.items(), out, depth + 1);
+                    }
+                }
+                "$unionWith" => {
+                    if let Some(p) = f.value.get("pipeline") {
+                        collect_lookups(p.value.items(), out, depth + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Populate paths in one `populate(..)` argument: `"a b"`, `["a", "b"]`, `{path, populate: {...}}`.
+fn collect_populates(arg: &Value, out: &mut Vec<Join>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    match &arg.kind {
+        ValueKind::String(s) => {
+            for p in s.split_whitespace() {
+                out.push(Join {
+                    span: arg.span,
+                    target: p.to_string(),
+                });
+            }
+        }
+        ValueKind::Array(items) => {
+            for i in items {
+                collect_populates(i, out, depth + 1);
+            }
+        }
+        ValueKind::Document(_) => {
+            let path = arg
+                .get("path")
+                .and_then(|p| p.value.as_str())
+                .unwrap_or("?");
+            for p in path.split_whitespace() {
+                out.push(Join {
+                    span: arg.span,
+                    target: p.to_string(),
+                });
+            }
+            if let Some(nested) = arg.get("populate") {
+                let before = out.len();
+                collect_populates(&nested.value, out, depth + 1);
+                // A nested populate is reported at its `populate` key.
+                if let Some(first) = out.get_mut(before) {
+                    first.span = nested.key_span;
+                }
+            }
+        }
+        _ => out.push(Join {
+            span: arg.span,
+            target: super::value_text(arg),
+        }),
+    }
+}
 
 impl Rule for LookupChain {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
-    fn check(&self, _ctx: &RuleContext, _out: &mut Vec<Finding>) {}
+    fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
+        let max = ctx.settings.lookup_chain_max;
+        for (file, op) in operations(ctx) {
+            if let Some(stages) = &op.pipeline {
+                let mut joins = Vec::new();
+                collect_lookups(stages, &mut joins, 0);
+                if joins.len() > max {
+                    out.push(lookup_chain_diagnostic(file, op, &joins, max, false));
+                }
+            }
+            let mut joins = Vec::new();
+            for m in op.modifiers.iter().filter(|m| m.name == "populate") {
+                let before = joins.len();
+                // `populate(path, select)`: only the first argument names paths.
+                if let Some(a) = m.args.first() {
+                    collect_populates(a, &mut joins, 0);
+                }
+                // The first path of a `.populate(..)` call is reported at the method name.
+                if let Some(first) = joins.get_mut(before) {
+                    first.span =
+                        Span::new(m.span.start as usize, m.span.start as usize + m.name.len());
+                }
+            }
+            if joins.len() > max {
+                out.push(lookup_chain_diagnostic(file, op, &joins, max, true));
+            }
+        }
+    }
 }

@@ -73,3 +73,74 @@ pub fn all() -> &'static [&'static dyn Rule] {
 pub fn find(id: &str) -> Option<&'static dyn Rule> {
     all().iter().copied().find(|r| r.meta().id == id)
 }
+
+/// Runs every rule over the analysed files; findings come back sorted and deduplicated.
+pub fn run_all(files: &[crate::analysis::SourceFile], settings: &Settings) -> Vec<Finding> {
+    let ctx = RuleContext {
+        files: files
+            .iter()
+            .enumerate()
+            .map(|(id, f)| FileView { id, ir: &f.ir })
+            .collect(),
+        settings,
+    };
+    let mut out = Vec::new();
+    for rule in all() {
+        rule.check(&ctx, &mut out);
+    }
+    out.sort_by(|a, b| {
+        (a.file, a.span.start, a.rule, a.span.end, &a.message).cmp(&(
+            b.file,
+            b.span.start,
+            b.rule,
+            b.span.end,
+            &b.message,
+        ))
+    });
+    out.dedup_by(|a, b| a.file == b.file && a.span == b.span && a.rule == b.rule);
+    out
+}
+
+/// How a finding's message names the collection an operation touches.
+pub fn collection_label(c: Option<&crate::ir::CollectionRef>) -> String {
+    use crate::ir::{CollectionName, CollectionVia};
+    match c {
+        Some(c) => match &c.name {
+            CollectionName::Literal { name } => format!("`{name}`"),
+            CollectionName::Template { .. } => format!("`{}`", c.name.display()),
+            CollectionName::Unknown { text } if text.contains('<') => format!("a `{text}`"),
+            CollectionName::Unknown { text } if !text.is_empty() => {
+                if c.via == CollectionVia::MongooseModel {
+                    format!("the collection of model `{text}`")
+                } else {
+                    format!("the collection named by `{text}`")
+                }
+            }
+            CollectionName::Unknown { .. } => "an unresolved collection".to_string(),
+        },
+        None => "an unresolved collection".to_string(),
+    }
+}
+
+/// Source text of a value for messages: the literal, or the unevaluated expression.
+pub fn value_text(v: &crate::ir::Value) -> String {
+    use crate::ir::ValueKind;
+    match &v.kind {
+        ValueKind::Unknown(u) => u.text.clone(),
+        ValueKind::Number(n) => format!("{n}"),
+        ValueKind::String(s) => format!("{s:?}"),
+        ValueKind::Bool(b) => b.to_string(),
+        ValueKind::Null => "null".to_string(),
+        ValueKind::Document(_) => "{…}".to_string(),
+        ValueKind::Array(_) => "[…]".to_string(),
+    }
+}
+
+/// Every operation of every file, with its file id.
+pub fn operations<'a>(
+    ctx: &'a RuleContext,
+) -> impl Iterator<Item = (FileId, &'a crate::ir::Operation)> + 'a {
+    ctx.files
+        .iter()
+        .flat_map(|f| f.ir.operations.iter().map(move |op| (f.id, op)))
+}

@@ -1,5 +1,6 @@
-use super::{Rule, RuleContext, RuleMeta};
+use super::{collection_label, operations, value_text, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
+use crate::ir::{Operation, Span, Value, ValueKind};
 
 pub struct SkipPaging;
 
@@ -9,14 +10,92 @@ static META: RuleMeta = RuleMeta {
     summary: "Offset paging with a computed skip: page N costs O(N)",
     default_severity: Severity::Warning,
     precision: "high",
-    tags: &["mongodb", "schema-design", "performance"],
+    tags: &["mongodb", "performance", "pagination"],
     doc: include_str!("../../rules/skip-paging.md"),
 };
+
+fn skip_paging_diagnostic(file: usize, op: &Operation, span: Span, amount: &Value) -> Finding {
+    Finding {
+        rule: META.id,
+        severity: META.default_severity,
+        file,
+        span,
+        message: format!(
+            "offset paging on {}: skips a computed number of documents (`{}`), and the server still reads and discards every skipped one, so deep pages cost O(offset)",
+            collection_label(op.collection.as_ref()),
+            value_text(amount)
+        ),
+        help: "page by range instead (keyset paging): remember the last sort key and query `{_id: {$gt: lastId}}` with the same `sort` and a `limit`, on an indexed sort key".to_string(),
+        related: Vec::new(),
+    }
+}
+
+/// A literal number, or a name spelled like a constant (`PAGE_OFFSET`), is not computed paging.
+fn is_constant(v: &Value) -> bool {
+    match &v.kind {
+        ValueKind::Number(_) | ValueKind::Null => true,
+        ValueKind::Unknown(u) => {
+            u.is_name
+                && !u.text.contains('.')
+                && u.text
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                && u.text.chars().any(|c| c.is_ascii_uppercase())
+        }
+        _ => false,
+    }
+}
+
+fn skip_stages<'a>(stages: &'a [Value], out: &mut Vec<(Span, &'a Value)>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    for stage in stages {
+        for f in stage.fields() {
+            match f.key.as_str() {
+                "$skip" => out.push((f.key_span, &f.value)),
+                "$facet" => {
+                    for sub in f.value.fields() {
+                        skip_stages(sub.value.items(), out, depth + 1);
+                    }
+                }
+                "$lookup" | "$unionWith" => {
+                    if let Some(p) = f.value.get("pipeline") {
+                        skip_stages(p.value.items(), out, depth + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
 
 impl Rule for SkipPaging {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
-    fn check(&self, _ctx: &RuleContext, _out: &mut Vec<Finding>) {}
+    fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
+        for (file, op) in operations(ctx) {
+            for m in &op.modifiers {
+                if m.name != "skip" {
+                    continue;
+                }
+                if let Some(amount) = m.args.first() {
+                    if !is_constant(amount) {
+                        out.push(skip_paging_diagnostic(file, op, m.span, amount));
+                    }
+                }
+            }
+            if let Some(stages) = &op.pipeline {
+                let mut skips = Vec::new();
+                skip_stages(stages, &mut skips, 0);
+                for (span, amount) in skips {
+                    if !is_constant(amount) {
+                        out.push(skip_paging_diagnostic(file, op, span, amount));
+                    }
+                }
+            }
+        }
+    }
 }

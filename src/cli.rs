@@ -1,0 +1,153 @@
+//! Command-line interface.
+
+use crate::analysis::{self, Options};
+use crate::report;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mongolint",
+    version,
+    about = "Finds MongoDB schema-design anti-patterns in application code"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Analyse files and folders (default: the current folder).
+    Check(CheckArgs),
+    /// List the rules.
+    Rules,
+    /// Print a rule's documentation.
+    Explain {
+        /// Rule id, e.g. `unbounded-push`.
+        rule: String,
+    },
+    /// Print the IR extracted from files, as JSON (for debugging frontends).
+    #[command(hide = true)]
+    DebugIr { paths: Vec<PathBuf> },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Concise,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Files or folders to analyse.
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+    /// Write the report to this file instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Worker threads (default: one per CPU).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Also analyse ignored files, node_modules, build output and minified bundles.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Skip files larger than this many bytes (with a note).
+    #[arg(long, default_value_t = crate::discover::DEFAULT_MAX_FILE_SIZE)]
+    pub max_file_size: u64,
+}
+
+/// Exit codes: 0 no findings, 1 findings, 2 usage or I/O error.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Check(args) => check(args),
+        Command::Rules => {
+            for r in crate::rules::all() {
+                let m = r.meta();
+                println!(
+                    "{:<26} {:<8} {}",
+                    m.id,
+                    m.default_severity.as_str(),
+                    m.summary
+                );
+            }
+            0
+        }
+        Command::Explain { rule } => match crate::rules::find(&rule) {
+            Some(r) => {
+                print!("{}", r.meta().doc);
+                0
+            }
+            None => {
+                eprintln!("error: unknown rule `{rule}` (see `mongolint rules`)");
+                2
+            }
+        },
+        Command::DebugIr { paths } => {
+            let opts = Options {
+                paths,
+                ..Options::default()
+            };
+            let a = analysis::run(&opts);
+            for f in &a.files {
+                println!("// {}", f.display_path);
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&f.ir).unwrap_or_default()
+                );
+            }
+            0
+        }
+    }
+}
+
+fn check(args: CheckArgs) -> i32 {
+    let opts = Options {
+        paths: if args.paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            args.paths
+        },
+        threads: args.threads,
+        no_ignore: args.no_ignore,
+        max_file_size: args.max_file_size,
+        ..Options::default()
+    };
+    let a = analysis::run(&opts);
+    let mut buf: Vec<u8> = Vec::new();
+    let rendered = match args.format {
+        OutputFormat::Concise | OutputFormat::Text => report::concise::render(&a, &mut buf),
+    };
+    if let Err(e) = rendered {
+        eprintln!("error: cannot render the report: {e}");
+        return 2;
+    }
+    let written = match &args.output {
+        Some(p) => {
+            std::fs::write(p, &buf).map_err(|e| format!("cannot write {}: {e}", p.display()))
+        }
+        None => std::io::stdout().write_all(&buf).map_err(|e| e.to_string()),
+    };
+    if let Err(e) = written {
+        eprintln!("error: {e}");
+        return 2;
+    }
+    if !a.errors.is_empty() {
+        2
+    } else if !a.findings.is_empty() {
+        1
+    } else {
+        0
+    }
+}

@@ -1,0 +1,2255 @@
+//! The JavaScript / TypeScript frontend: the Node `mongodb` driver, Mongoose and mongosh scripts.
+//!
+//! Two passes over the tree. The first records bindings (variables, parameters, class fields,
+//! imports, exports, `x.push(..)` onto arrays, `doc.save()` calls) with the scope they live in. The
+//! second finds driver calls, resolves their receivers through those bindings, and lowers their
+//! arguments into IR values.
+
+use super::naming::{classify_hole, mongoose_collection_name, words};
+use super::vocabulary::{
+    js_operation, Args, OpMethod, AGGREGATE_BUILDER_STAGES, JS_FIRESTORE_MODULES, JS_MONGO_MODULES,
+    MODIFIERS,
+};
+use super::FileContext;
+use crate::ir::*;
+use std::collections::HashMap;
+use tree_sitter::{Node, Tree};
+
+/// How deep value lowering and receiver resolution may recurse (nested literals, chains of bindings).
+const MAX_DEPTH: usize = 48;
+
+pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
+    let mut x = Extractor {
+        src: text,
+        bindings: HashMap::new(),
+        assigned: HashMap::new(),
+        pushes: HashMap::new(),
+        saves: Vec::new(),
+        export_nodes: Vec::new(),
+        uses_mongo: false,
+        uses_firestore: false,
+        file_periodic: path_is_periodic(ctx.display_path),
+        ir: FileIr::default(),
+        op_by_call: HashMap::new(),
+        pending_modifiers: Vec::new(),
+    };
+    let root = tree.root_node();
+    x.collect_bindings(root);
+    x.collect_operations(root);
+    x.finish()
+}
+
+/// Walks the tree depth-first without recursion, calling `visit(node, true)` on entering a node
+/// and `visit(node, false)` on leaving it.
+fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>, bool)) {
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        visit(node, true);
+        if cursor.goto_first_child() {
+            continue;
+        }
+        visit(node, false);
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+            visit(cursor.node(), false);
+        }
+    }
+}
+
+fn span(n: Node) -> Span {
+    Span::new(n.start_byte(), n.end_byte())
+}
+
+fn is_function(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_declaration"
+            | "function_expression"
+            | "function"
+            | "arrow_function"
+            | "method_definition"
+            | "generator_function_declaration"
+            | "generator_function"
+    )
+}
+
+fn is_class(kind: &str) -> bool {
+    matches!(
+        kind,
+        "class_declaration" | "class" | "abstract_class_declaration"
+    )
+}
+
+fn path_is_periodic(path: &str) -> bool {
+    path.split('/').any(|part| {
+        let ws = words(part);
+        ws.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "jobs"
+                    | "job"
+                    | "cron"
+                    | "crons"
+                    | "cronjobs"
+                    | "migrations"
+                    | "migration"
+                    | "migrate"
+                    | "batch"
+                    | "nightly"
+                    | "scheduled"
+                    | "scheduler"
+                    | "rollup"
+                    | "backfill"
+            )
+        })
+    })
+}
+
+fn name_is_periodic(name: &str) -> bool {
+    words(name).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "cron"
+                | "nightly"
+                | "daily"
+                | "hourly"
+                | "weekly"
+                | "rollup"
+                | "batch"
+                | "job"
+                | "schedule"
+                | "scheduled"
+                | "migrate"
+                | "migration"
+                | "backfill"
+                | "reindex"
+                | "recompute"
+                | "recalculate"
+                | "periodic"
+        )
+    })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum DeclKind {
+    Const,
+    Mutable,
+    Param,
+    Field,
+}
+
+struct Binding<'t> {
+    /// Scope the binding is visible in (function, class or program span).
+    scope: Span,
+    pos: u32,
+    value: Option<Node<'t>>,
+    kind: DeclKind,
+    /// TypeScript type annotation text, if any.
+    type_text: Option<&'t str>,
+    /// Model name from a NestJS `@InjectModel(X.name)` decorator.
+    injected_model: Option<String>,
+    import: Option<ImportRef>,
+}
+
+/// What an expression is, as far as the driver is concerned.
+#[derive(Clone, Debug)]
+enum Thing {
+    Mongoose,
+    /// The `model` function imported from mongoose.
+    ModelFn,
+    Client,
+    Db {
+        shell: bool,
+    },
+    Collection(CollectionRef),
+    /// A document loaded from a model (`await Post.findById(id)`), with the evidence of the load.
+    LoadedDoc(CollectionRef, Evidence),
+    /// An import from another module of the repository.
+    Imported(ImportRef, String),
+    Unknown,
+}
+
+struct Extractor<'t> {
+    src: &'t str,
+    bindings: HashMap<String, Vec<Binding<'t>>>,
+    /// How many times each name is assigned after its declaration.
+    assigned: HashMap<String, u32>,
+    /// `name.push(..)` / `name.unshift(..)` calls: (name) → (call position, method, arguments node).
+    pushes: HashMap<String, Vec<(u32, bool, Node<'t>)>>,
+    /// `name.save()` calls: (name, position).
+    saves: Vec<(String, u32)>,
+    export_nodes: Vec<(String, Node<'t>)>,
+    uses_mongo: bool,
+    uses_firestore: bool,
+    file_periodic: bool,
+    ir: FileIr,
+    /// Call node id → operation index, for modifiers attached later through a variable.
+    op_by_call: HashMap<usize, usize>,
+    /// `cursor.skip(n)` on a variable bound to an operation call: (bound call id, modifiers).
+    pending_modifiers: Vec<(usize, Vec<Modifier>)>,
+}
+
+impl<'t> Extractor<'t> {
+    fn text(&self, n: Node) -> &'t str {
+        n.utf8_text(self.src.as_bytes()).unwrap_or("")
+    }
+
+    fn field(&self, n: Node<'t>, name: &str) -> Option<Node<'t>> {
+        n.child_by_field_name(name)
+    }
+
+    fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {
+        let mut c = n.walk();
+        n.named_children(&mut c)
+            .filter(|c| c.kind() != "comment")
+            .collect()
+    }
+
+    fn args(&self, call: Node<'t>) -> Vec<Node<'t>> {
+        match self.field(call, "arguments") {
+            Some(a) if a.kind() == "arguments" => self.named_children(a),
+            _ => Vec::new(),
+        }
+    }
+
+    fn string_value(&self, n: Node) -> Option<String> {
+        match n.kind() {
+            "string" => {
+                let t = self.text(n);
+                if t.len() >= 2 {
+                    Some(unescape(&t[1..t.len() - 1]))
+                } else {
+                    Some(String::new())
+                }
+            }
+            "template_string" if n.named_child_count() == 0 || !has_substitution(n) => {
+                let t = self.text(n);
+                Some(unescape(t.trim_start_matches('`').trim_end_matches('`')))
+            }
+            _ => None,
+        }
+    }
+
+    // ---------------------------------------------------------------- pass 1: bindings
+
+    fn add_binding(&mut self, name: &str, b: Binding<'t>) {
+        self.bindings.entry(name.to_string()).or_default().push(b);
+    }
+
+    fn collect_bindings(&mut self, root: Node<'t>) {
+        let mut scopes: Vec<Span> = vec![span(root)];
+        let mut classes: Vec<Span> = Vec::new();
+        let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
+        walk(root, |n, enter| {
+            if enter {
+                let k = n.kind();
+                if is_function(k) {
+                    scopes.push(span(n));
+                }
+                if is_class(k) {
+                    classes.push(span(n));
+                }
+                if matches!(
+                    k,
+                    "variable_declarator"
+                        | "import_statement"
+                        | "assignment_expression"
+                        | "augmented_assignment_expression"
+                        | "field_definition"
+                        | "public_field_definition"
+                        | "required_parameter"
+                        | "optional_parameter"
+                        | "formal_parameters"
+                        | "call_expression"
+                        | "export_statement"
+                ) {
+                    nodes.push((n, *scopes.last().unwrap(), classes.last().copied()));
+                }
+            } else {
+                if is_function(n.kind()) {
+                    scopes.pop();
+                }
+                if is_class(n.kind()) {
+                    classes.pop();
+                }
+            }
+        });
+        for (n, scope, class) in nodes {
+            self.binding_node(n, scope, class);
+        }
+    }
+
+    fn binding_node(&mut self, n: Node<'t>, scope: Span, class: Option<Span>) {
+        let pos = n.start_byte() as u32;
+        match n.kind() {
+            "variable_declarator" => {
+                let Some(name) = self.field(n, "name") else {
+                    return;
+                };
+                let value = self.field(n, "value");
+                let decl = n.parent().and_then(|p| p.child(0)).map(|c| c.kind());
+                let kind = if decl == Some("const") {
+                    DeclKind::Const
+                } else {
+                    DeclKind::Mutable
+                };
+                let type_text = self.field(n, "type").map(|t| self.text(t));
+                match name.kind() {
+                    "identifier" => {
+                        let import = value.and_then(|v| self.require_of(v)).map(|m| ImportRef {
+                            module: m,
+                            export: "default".into(),
+                        });
+                        self.note_module(import.as_ref().map(|i| i.module.as_str()));
+                        self.add_binding(
+                            self.text(name),
+                            Binding {
+                                scope,
+                                pos,
+                                value,
+                                kind,
+                                type_text,
+                                injected_model: None,
+                                import,
+                            },
+                        );
+                    }
+                    "object_pattern" => {
+                        let module = value.and_then(|v| self.require_of(v));
+                        self.note_module(module.as_deref());
+                        for p in self.named_children(name) {
+                            let (export, local) = match p.kind() {
+                                "shorthand_property_identifier_pattern" => {
+                                    (self.text(p), self.text(p))
+                                }
+                                "pair_pattern" => {
+                                    let (Some(k), Some(v)) =
+                                        (self.field(p, "key"), self.field(p, "value"))
+                                    else {
+                                        continue;
+                                    };
+                                    (self.text(k), self.text(v))
+                                }
+                                _ => continue,
+                            };
+                            let import = module.as_ref().map(|m| ImportRef {
+                                module: m.clone(),
+                                export: export.to_string(),
+                            });
+                            self.add_binding(
+                                local,
+                                Binding {
+                                    scope,
+                                    pos,
+                                    value: None,
+                                    kind,
+                                    type_text: None,
+                                    injected_model: None,
+                                    import,
+                                },
+                            );
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "import_statement" => {
+                let Some(source) = self.field(n, "source").and_then(|s| self.string_value(s))
+                else {
+                    return;
+                };
+                self.note_module(Some(&source));
+                let Some(clause) = self
+                    .named_children(n)
+                    .into_iter()
+                    .find(|c| c.kind() == "import_clause")
+                else {
+                    return;
+                };
+                for c in self.named_children(clause) {
+                    match c.kind() {
+                        "identifier" => {
+                            self.add_import(self.text(c), &source, "default", scope, pos)
+                        }
+                        "namespace_import" => {
+                            if let Some(id) = self.named_children(c).into_iter().next() {
+                                self.add_import(self.text(id), &source, "*", scope, pos);
+                            }
+                        }
+                        "named_imports" => {
+                            for spec in self.named_children(c) {
+                                let Some(name) = self.field(spec, "name") else {
+                                    continue;
+                                };
+                                let local = self.field(spec, "alias").unwrap_or(name);
+                                let export = self
+                                    .string_value(name)
+                                    .unwrap_or_else(|| self.text(name).to_string());
+                                self.add_import(self.text(local), &source, &export, scope, pos);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "assignment_expression" | "augmented_assignment_expression" => {
+                let (Some(left), Some(right)) = (self.field(n, "left"), self.field(n, "right"))
+                else {
+                    return;
+                };
+                let augmented = n.kind() == "augmented_assignment_expression";
+                match left.kind() {
+                    "identifier" => {
+                        *self
+                            .assigned
+                            .entry(self.text(left).to_string())
+                            .or_default() += 1;
+                        if !augmented {
+                            self.add_binding(
+                                self.text(left),
+                                Binding {
+                                    scope,
+                                    pos,
+                                    value: Some(right),
+                                    kind: DeclKind::Mutable,
+                                    type_text: None,
+                                    injected_model: None,
+                                    import: None,
+                                },
+                            );
+                        }
+                    }
+                    "member_expression" if !augmented => {
+                        let lt = self.text(left);
+                        if let Some(field) = lt.strip_prefix("this.") {
+                            if let Some(class) = class {
+                                self.add_binding(
+                                    &format!("this.{field}"),
+                                    Binding {
+                                        scope: class,
+                                        pos,
+                                        value: Some(right),
+                                        kind: DeclKind::Field,
+                                        type_text: None,
+                                        injected_model: None,
+                                        import: None,
+                                    },
+                                );
+                            }
+                        } else if lt == "module.exports" {
+                            self.export_value("default", right);
+                        } else if let Some(name) = lt
+                            .strip_prefix("module.exports.")
+                            .or_else(|| lt.strip_prefix("exports."))
+                        {
+                            self.export_nodes.push((name.to_string(), right));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "field_definition" | "public_field_definition" => {
+                let Some(class) = class else { return };
+                let Some(name) = self.field(n, "property").or_else(|| self.field(n, "name")) else {
+                    return;
+                };
+                let type_text = self.field(n, "type").map(|t| self.text(t));
+                let injected_model = self.injected_model(n);
+                self.add_binding(
+                    &format!("this.{}", self.text(name)),
+                    Binding {
+                        scope: class,
+                        pos,
+                        value: self.field(n, "value"),
+                        kind: DeclKind::Field,
+                        type_text,
+                        injected_model,
+                        import: None,
+                    },
+                );
+            }
+            "required_parameter" | "optional_parameter" => {
+                let Some(pat) = self.field(n, "pattern") else {
+                    return;
+                };
+                if pat.kind() != "identifier" {
+                    return;
+                }
+                let name = self.text(pat);
+                let type_text = self.field(n, "type").map(|t| self.text(t));
+                let injected_model = self.injected_model(n);
+                let is_property = self
+                    .named_children(n)
+                    .iter()
+                    .any(|c| c.kind() == "accessibility_modifier" || c.kind() == "readonly");
+                if is_property {
+                    if let Some(class) = class {
+                        self.add_binding(
+                            &format!("this.{name}"),
+                            Binding {
+                                scope: class,
+                                pos,
+                                value: None,
+                                kind: DeclKind::Field,
+                                type_text,
+                                injected_model: injected_model.clone(),
+                                import: None,
+                            },
+                        );
+                    }
+                }
+                self.add_binding(
+                    name,
+                    Binding {
+                        scope,
+                        pos,
+                        value: None,
+                        kind: DeclKind::Param,
+                        type_text,
+                        injected_model,
+                        import: None,
+                    },
+                );
+            }
+            "formal_parameters" => {
+                // Plain JavaScript parameters shadow outer names.
+                for p in self.named_children(n) {
+                    let id = match p.kind() {
+                        "identifier" => Some(p),
+                        "assignment_pattern" => {
+                            self.field(p, "left").filter(|l| l.kind() == "identifier")
+                        }
+                        _ => None,
+                    };
+                    if let Some(id) = id {
+                        self.add_binding(
+                            self.text(id),
+                            Binding {
+                                scope,
+                                pos,
+                                value: None,
+                                kind: DeclKind::Param,
+                                type_text: None,
+                                injected_model: None,
+                                import: None,
+                            },
+                        );
+                    }
+                }
+            }
+            "call_expression" => {
+                let Some(f) = self.field(n, "function") else {
+                    return;
+                };
+                if f.kind() == "import" {
+                    return;
+                }
+                if f.kind() != "member_expression" {
+                    if f.kind() == "identifier" && self.text(f) == "require" {
+                        if let Some(m) = self.require_of(n) {
+                            self.note_module(Some(&m));
+                        }
+                    }
+                    return;
+                }
+                let (Some(obj), Some(prop)) = (self.field(f, "object"), self.field(f, "property"))
+                else {
+                    return;
+                };
+                let method = self.text(prop);
+                if obj.kind() == "identifier" || obj.kind() == "member_expression" {
+                    let name = self.text(obj).to_string();
+                    match method {
+                        "push" | "unshift" if obj.kind() == "identifier" => {
+                            if let Some(a) = self.field(n, "arguments") {
+                                self.pushes.entry(name).or_default().push((
+                                    pos,
+                                    method == "unshift",
+                                    a,
+                                ));
+                            }
+                        }
+                        "save" => self.saves.push((name, pos)),
+                        _ => {}
+                    }
+                }
+            }
+            "export_statement" => {
+                if let Some(value) = self.field(n, "value") {
+                    self.export_value("default", value);
+                    return;
+                }
+                let children = self.named_children(n);
+                let is_default =
+                    (0..n.child_count()).any(|i| n.child(i).is_some_and(|c| c.kind() == "default"));
+                for c in children {
+                    match c.kind() {
+                        "lexical_declaration" | "variable_declaration" => {
+                            for d in self.named_children(c) {
+                                if let Some(name) =
+                                    self.field(d, "name").filter(|x| x.kind() == "identifier")
+                                {
+                                    self.export_nodes.push((self.text(name).to_string(), name));
+                                }
+                            }
+                        }
+                        "export_clause" => {
+                            for spec in self.named_children(c) {
+                                let Some(name) = self.field(spec, "name") else {
+                                    continue;
+                                };
+                                let alias = self.field(spec, "alias").unwrap_or(name);
+                                self.export_nodes.push((self.text(alias).to_string(), name));
+                            }
+                        }
+                        "identifier" | "call_expression" | "member_expression" if is_default => {
+                            self.export_nodes.push(("default".into(), c));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn export_value(&mut self, name: &str, value: Node<'t>) {
+        if value.kind() == "object" {
+            for p in self.named_children(value) {
+                match p.kind() {
+                    "shorthand_property_identifier" => {
+                        self.export_nodes.push((self.text(p).to_string(), p))
+                    }
+                    "pair" => {
+                        if let (Some(k), Some(v)) = (self.field(p, "key"), self.field(p, "value")) {
+                            let key = self
+                                .string_value(k)
+                                .unwrap_or_else(|| self.text(k).to_string());
+                            self.export_nodes.push((key, v));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            self.export_nodes.push((name.to_string(), value));
+        }
+    }
+
+    fn add_import(&mut self, local: &str, module: &str, export: &str, scope: Span, pos: u32) {
+        self.add_binding(
+            local,
+            Binding {
+                scope,
+                pos,
+                value: None,
+                kind: DeclKind::Const,
+                type_text: None,
+                injected_model: None,
+                import: Some(ImportRef {
+                    module: module.to_string(),
+                    export: export.to_string(),
+                }),
+            },
+        );
+    }
+
+    fn note_module(&mut self, module: Option<&str>) {
+        let Some(m) = module else { return };
+        if JS_MONGO_MODULES.contains(&m)
+            || m.starts_with("@nestjs/mongoose")
+            || m.starts_with("mongodb/")
+        {
+            self.uses_mongo = true;
+        }
+        if JS_FIRESTORE_MODULES.contains(&m)
+            || m.starts_with("firebase/")
+            || m.starts_with("@firebase/")
+        {
+            self.uses_firestore = true;
+        }
+    }
+
+    /// `require("x")` (possibly `require("x").default`) → `x`.
+    fn require_of(&self, n: Node<'t>) -> Option<String> {
+        let n = self.unwrap_expr(n);
+        let call = if n.kind() == "member_expression" {
+            self.field(n, "object")?
+        } else {
+            n
+        };
+        if call.kind() != "call_expression" {
+            return None;
+        }
+        let f = self.field(call, "function")?;
+        if f.kind() != "identifier" || self.text(f) != "require" {
+            return None;
+        }
+        self.string_value(*self.args(call).first()?)
+    }
+
+    /// The model name in a NestJS `@InjectModel(User.name)` / `@InjectModel("User")` decorator.
+    fn injected_model(&self, n: Node<'t>) -> Option<String> {
+        for d in self
+            .named_children(n)
+            .into_iter()
+            .filter(|c| c.kind() == "decorator")
+        {
+            let call = self.named_children(d).into_iter().next()?;
+            if call.kind() != "call_expression" {
+                continue;
+            }
+            let f = self.field(call, "function")?;
+            if self.text(f) != "InjectModel" {
+                continue;
+            }
+            let arg = *self.args(call).first()?;
+            if let Some(s) = self.string_value(arg) {
+                return Some(s);
+            }
+            let t = self.text(arg);
+            return Some(t.strip_suffix(".name").unwrap_or(t).to_string());
+        }
+        None
+    }
+
+    fn lookup(&self, name: &str, at: u32) -> Option<&Binding<'t>> {
+        let list = self.bindings.get(name)?;
+        let mut best: Option<&Binding> = None;
+        for b in list {
+            if !(b.scope.start <= at && at <= b.scope.end) {
+                continue;
+            }
+            // `db = db.getSiblingDB(..)`: the right-hand side sees the previous binding.
+            if b.value
+                .is_some_and(|v| v.start_byte() as u32 <= at && at < v.end_byte() as u32)
+            {
+                continue;
+            }
+            best = match best {
+                None => Some(b),
+                Some(cur) => {
+                    let (bw, cw) = (b.scope.end - b.scope.start, cur.scope.end - cur.scope.start);
+                    if bw < cw {
+                        Some(b)
+                    } else if bw == cw {
+                        // Same scope: the latest definition before `at`, else the earliest.
+                        let b_before = b.pos <= at;
+                        let c_before = cur.pos <= at;
+                        match (b_before, c_before) {
+                            (true, true) if b.pos > cur.pos => Some(b),
+                            (true, false) => Some(b),
+                            (false, false) if b.pos < cur.pos => Some(b),
+                            _ => Some(cur),
+                        }
+                    } else {
+                        Some(cur)
+                    }
+                }
+            };
+        }
+        best
+    }
+
+    // ---------------------------------------------------------------- resolution
+
+    fn unwrap_expr(&self, mut n: Node<'t>) -> Node<'t> {
+        for _ in 0..MAX_DEPTH {
+            match n.kind() {
+                "parenthesized_expression"
+                | "await_expression"
+                | "as_expression"
+                | "non_null_expression"
+                | "satisfies_expression"
+                | "type_assertion" => match self.named_children(n).into_iter().next() {
+                    Some(c) => n = c,
+                    None => return n,
+                },
+                _ => return n,
+            }
+        }
+        n
+    }
+
+    fn classify(&self, n: Node<'t>, depth: usize) -> Thing {
+        if depth > MAX_DEPTH {
+            return Thing::Unknown;
+        }
+        let n = self.unwrap_expr(n);
+        match n.kind() {
+            "identifier" | "shorthand_property_identifier" => {
+                let name = self.text(n);
+                match self.lookup(name, n.start_byte() as u32) {
+                    Some(b) => self.classify_binding(b, name, depth + 1),
+                    None if name == "db" && !self.uses_firestore => Thing::Db {
+                        shell: !self.uses_mongo,
+                    },
+                    None => Thing::Unknown,
+                }
+            }
+            "member_expression" => {
+                let (Some(obj), Some(prop)) = (self.field(n, "object"), self.field(n, "property"))
+                else {
+                    return Thing::Unknown;
+                };
+                let prop_name = self.text(prop);
+                if obj.kind() == "this" {
+                    let key = format!("this.{prop_name}");
+                    return match self.lookup(&key, n.start_byte() as u32) {
+                        Some(b) => self.classify_binding(b, prop_name, depth + 1),
+                        None => Thing::Unknown,
+                    };
+                }
+                match self.classify(obj, depth + 1) {
+                    Thing::Db { shell: true } if !is_db_method(prop_name) => {
+                        Thing::Collection(CollectionRef {
+                            name: CollectionName::Literal {
+                                name: prop_name.to_string(),
+                            },
+                            span: span(prop),
+                            via: CollectionVia::Shell,
+                            import: None,
+                        })
+                    }
+                    Thing::Mongoose if prop_name == "connection" => Thing::Db { shell: false },
+                    Thing::Db { .. } | Thing::Client if prop_name == "db" => {
+                        Thing::Db { shell: false }
+                    }
+                    Thing::Imported(imp, _) if imp.export == "*" || imp.export == "default" => {
+                        // `models.User` where `models` is a module namespace.
+                        Thing::Imported(
+                            ImportRef {
+                                module: imp.module,
+                                export: prop_name.to_string(),
+                            },
+                            prop_name.to_string(),
+                        )
+                    }
+                    _ => Thing::Unknown,
+                }
+            }
+            "subscript_expression" => {
+                let (Some(obj), Some(idx)) = (self.field(n, "object"), self.field(n, "index"))
+                else {
+                    return Thing::Unknown;
+                };
+                match self.classify(obj, depth + 1) {
+                    Thing::Db { shell: true } => {
+                        let r = self.collection_ref(idx, CollectionVia::Shell);
+                        Thing::Collection(r)
+                    }
+                    _ => Thing::Unknown,
+                }
+            }
+            "call_expression" => self.classify_call(n, depth),
+            "new_expression" => {
+                let ctor = self
+                    .field(n, "constructor")
+                    .map(|c| self.text(c))
+                    .unwrap_or("");
+                if ctor == "MongoClient" || ctor.ends_with(".MongoClient") {
+                    Thing::Client
+                } else {
+                    Thing::Unknown
+                }
+            }
+            _ => Thing::Unknown,
+        }
+    }
+
+    fn classify_binding(&self, b: &Binding<'t>, name: &str, depth: usize) -> Thing {
+        if let Some(imp) = &b.import {
+            if imp.module == "mongoose" {
+                return match imp.export.as_str() {
+                    "model" => Thing::ModelFn,
+                    "default" | "*" | "mongoose" => Thing::Mongoose,
+                    "connection" => Thing::Db { shell: false },
+                    _ => Thing::Unknown,
+                };
+            }
+            if imp.module == "mongodb" {
+                return Thing::Unknown;
+            }
+            if imp.module.starts_with('.')
+                || imp.module.starts_with('@')
+                || imp.module.starts_with('~')
+            {
+                return Thing::Imported(imp.clone(), name.to_string());
+            }
+            return Thing::Unknown;
+        }
+        if let Some(t) = b.type_text {
+            let t = t.trim_start_matches(':').trim();
+            let generic_arg = || t.to_string();
+            if t.starts_with("Collection<")
+                || t == "Collection"
+                || t.starts_with("mongodb.Collection")
+            {
+                return Thing::Collection(CollectionRef {
+                    name: CollectionName::Unknown {
+                        text: generic_arg(),
+                    },
+                    span: Span::new(b.pos as usize, b.pos as usize),
+                    via: CollectionVia::Driver,
+                    import: None,
+                });
+            }
+            if t.starts_with("Model<")
+                || t.starts_with("mongoose.Model<")
+                || t.starts_with("PaginateModel<")
+                || t.starts_with("SoftDeleteModel<")
+            {
+                let name = match &b.injected_model {
+                    Some(m) => CollectionName::Literal {
+                        name: mongoose_collection_name(m),
+                    },
+                    None => CollectionName::Unknown {
+                        text: generic_arg(),
+                    },
+                };
+                return Thing::Collection(CollectionRef {
+                    name,
+                    span: Span::new(b.pos as usize, b.pos as usize),
+                    via: CollectionVia::MongooseModel,
+                    import: None,
+                });
+            }
+            if t == "Db" || t == "mongodb.Db" {
+                return Thing::Db { shell: false };
+            }
+            if t == "MongoClient" {
+                return Thing::Client;
+            }
+        }
+        match b.value {
+            Some(v) => match self.classify(v, depth) {
+                Thing::Collection(r)
+                    if r.via == CollectionVia::MongooseModel && b.kind == DeclKind::Param =>
+                {
+                    Thing::Collection(r)
+                }
+                t => t,
+            },
+            None => Thing::Unknown,
+        }
+    }
+
+    fn classify_call(&self, call: Node<'t>, depth: usize) -> Thing {
+        let Some(f) = self.field(call, "function") else {
+            return Thing::Unknown;
+        };
+        let args = self.args(call);
+        if f.kind() == "identifier" {
+            let name = self.text(f);
+            if name == "require" {
+                let m = args
+                    .first()
+                    .and_then(|a| self.string_value(*a))
+                    .unwrap_or_default();
+                return if m == "mongoose" {
+                    Thing::Mongoose
+                } else if m.starts_with('.') {
+                    Thing::Imported(
+                        ImportRef {
+                            module: m,
+                            export: "default".into(),
+                        },
+                        String::new(),
+                    )
+                } else {
+                    Thing::Unknown
+                };
+            }
+            if let Thing::ModelFn = self.classify(f, depth + 1) {
+                return self.model_thing(call, &args);
+            }
+            return Thing::Unknown;
+        }
+        if f.kind() != "member_expression" {
+            return Thing::Unknown;
+        }
+        let (Some(obj), Some(prop)) = (self.field(f, "object"), self.field(f, "property")) else {
+            return Thing::Unknown;
+        };
+        let method = self.text(prop);
+        match method {
+            "collection" if !self.uses_firestore && !args.is_empty() => {
+                if is_firestore_chain(self, call) {
+                    return Thing::Unknown;
+                }
+                Thing::Collection(self.collection_ref(args[0], CollectionVia::Driver))
+            }
+            "getCollection" if !args.is_empty() => {
+                let via = match self.classify(obj, depth + 1) {
+                    Thing::Db { shell: true } => CollectionVia::Shell,
+                    _ => CollectionVia::Driver,
+                };
+                Thing::Collection(self.collection_ref(args[0], via))
+            }
+            "model" if !args.is_empty() => match self.classify(obj, depth + 1) {
+                Thing::Mongoose | Thing::Db { shell: false } => self.model_thing(call, &args),
+                _ if args.len() >= 2 && self.text(args[1]).to_lowercase().contains("schema") => {
+                    self.model_thing(call, &args)
+                }
+                _ => Thing::Unknown,
+            },
+            "db" | "getSiblingDB" | "useDb" => match self.classify(obj, depth + 1) {
+                Thing::Db { shell } => Thing::Db { shell },
+                Thing::Client | Thing::Mongoose => Thing::Db { shell: false },
+                Thing::Unknown if self.uses_mongo => Thing::Db { shell: false },
+                _ => Thing::Unknown,
+            },
+            "connect" | "createConnection" => match self.classify(obj, depth + 1) {
+                Thing::Mongoose => Thing::Db { shell: false },
+                _ if self.text(obj) == "MongoClient" => Thing::Client,
+                _ => Thing::Unknown,
+            },
+            "exec" | "lean" | "orFail" | "session" => self.classify(obj, depth + 1),
+            _ => {
+                // A document loaded from a model: `Post.findById(id)`, `Post.findOne({...})`.
+                if matches!(
+                    method,
+                    "findById" | "findOne" | "findOneAndUpdate" | "findByIdAndUpdate" | "create"
+                ) {
+                    match self.classify(obj, depth + 1) {
+                        Thing::Collection(r) if r.via == CollectionVia::MongooseModel => {
+                            return Thing::LoadedDoc(r, Evidence::Resolved)
+                        }
+                        Thing::Imported(imp, local) => {
+                            let ev = if method == "findById" || method == "findByIdAndUpdate" {
+                                Evidence::Shaped
+                            } else {
+                                Evidence::None
+                            };
+                            return Thing::LoadedDoc(
+                                CollectionRef {
+                                    name: CollectionName::Unknown { text: local },
+                                    span: span(obj),
+                                    via: CollectionVia::MongooseModel,
+                                    import: Some(imp),
+                                },
+                                ev,
+                            );
+                        }
+                        _ => {}
+                    }
+                }
+                Thing::Unknown
+            }
+        }
+    }
+
+    fn model_thing(&self, call: Node<'t>, args: &[Node<'t>]) -> Thing {
+        let name_node = args[0];
+        let mut r = match args.get(2).and_then(|a| self.string_value(*a)) {
+            Some(explicit) => CollectionRef {
+                name: CollectionName::Literal { name: explicit },
+                span: span(args[2]),
+                via: CollectionVia::MongooseModel,
+                import: None,
+            },
+            None => {
+                let mut r = self.collection_ref(name_node, CollectionVia::MongooseModel);
+                if let CollectionName::Literal { name } = &r.name {
+                    let explicit = args.get(1).and_then(|s| self.schema_collection_option(*s));
+                    r.name = CollectionName::Literal {
+                        name: explicit.unwrap_or_else(|| mongoose_collection_name(name)),
+                    };
+                }
+                r
+            }
+        };
+        if r.span == Span::default() {
+            r.span = span(call);
+        }
+        Thing::Collection(r)
+    }
+
+    /// `new Schema({...}, { collection: "x" })` → `x`, through a schema variable.
+    fn schema_collection_option(&self, schema: Node<'t>) -> Option<String> {
+        let mut n = self.unwrap_expr(schema);
+        if n.kind() == "identifier" {
+            n = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
+        }
+        if n.kind() != "new_expression" {
+            return None;
+        }
+        let args = self.field(n, "arguments").map(|a| self.named_children(a))?;
+        let opts = self.lower(*args.get(1)?, 0);
+        opts.get("collection")
+            .and_then(|f| f.value.as_str().map(str::to_string))
+    }
+
+    /// Lowers a collection-name expression into a `CollectionRef`.
+    fn collection_ref(&self, n: Node<'t>, via: CollectionVia) -> CollectionRef {
+        CollectionRef {
+            name: self.collection_name(n, 0),
+            span: span(n),
+            via,
+            import: None,
+        }
+    }
+
+    fn collection_name(&self, n: Node<'t>, depth: usize) -> CollectionName {
+        let n = self.unwrap_expr(n);
+        if let Some(s) = self.string_value(n) {
+            return CollectionName::Literal { name: s };
+        }
+        let mut parts = Vec::new();
+        if depth < 8
+            && self.name_parts(n, depth, &mut parts)
+            && parts.iter().any(|p| matches!(p, NamePart::Hole { .. }))
+        {
+            return CollectionName::Template { parts };
+        }
+        if n.kind() == "identifier" {
+            if let Some(b) = self.lookup(self.text(n), n.start_byte() as u32) {
+                if let (Some(v), true) = (b.value, self.is_constant(b, self.text(n))) {
+                    if depth < 8 {
+                        return self.collection_name(v, depth + 1);
+                    }
+                }
+            }
+        }
+        CollectionName::Unknown {
+            text: self.text(n).chars().take(80).collect(),
+        }
+    }
+
+    /// Splits a template literal or `+` concatenation into literal parts and classified holes.
+    fn name_parts(&self, n: Node<'t>, depth: usize, out: &mut Vec<NamePart>) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        let n = self.unwrap_expr(n);
+        match n.kind() {
+            "template_string" => {
+                let t = self.text(n);
+                let base = n.start_byte();
+                let mut last = base + 1;
+                for c in self.named_children(n) {
+                    if c.kind() != "template_substitution" {
+                        continue;
+                    }
+                    if c.start_byte() > last {
+                        out.push(NamePart::Literal {
+                            text: t[last - base..c.start_byte() - base].to_string(),
+                        });
+                    }
+                    let expr = self.named_children(c).into_iter().next().unwrap_or(c);
+                    out.push(self.hole(expr));
+                    last = c.end_byte();
+                }
+                if n.end_byte() - 1 > last {
+                    out.push(NamePart::Literal {
+                        text: t[last - base..t.len() - 1].to_string(),
+                    });
+                }
+                true
+            }
+            "binary_expression" if self.field(n, "operator").map(|o| self.text(o)) == Some("+") => {
+                let (Some(l), Some(r)) = (self.field(n, "left"), self.field(n, "right")) else {
+                    return false;
+                };
+                self.name_parts(l, depth + 1, out) && self.name_parts(r, depth + 1, out)
+            }
+            _ => {
+                if let Some(s) = self.string_value(n) {
+                    out.push(NamePart::Literal { text: s });
+                } else if out.is_empty() && n.kind() != "identifier" {
+                    // Only concatenations and templates are split; a lone call is not a template.
+                    return false;
+                } else {
+                    out.push(self.hole(n));
+                }
+                true
+            }
+        }
+    }
+
+    fn hole(&self, expr: Node<'t>) -> NamePart {
+        let text = self.text(expr);
+        let mut texts = vec![text];
+        if expr.kind() == "identifier" {
+            if let Some(b) = self.lookup(text, expr.start_byte() as u32) {
+                if let Some(v) = b.value {
+                    // A constant string is a literal part, not a hole.
+                    if self.is_constant(b, text) {
+                        if let Some(s) = self.string_value(self.unwrap_expr(v)) {
+                            return NamePart::Literal { text: s };
+                        }
+                    }
+                    texts.push(self.text(v));
+                }
+            }
+        }
+        if let Some(s) = self.string_value(expr) {
+            return NamePart::Literal { text: s };
+        }
+        NamePart::Hole {
+            text: text.chars().take(80).collect(),
+            hole: classify_hole(&texts),
+            span: span(expr),
+        }
+    }
+
+    fn is_constant(&self, b: &Binding, name: &str) -> bool {
+        match b.kind {
+            DeclKind::Const => true,
+            DeclKind::Mutable => self.assigned.get(name).copied().unwrap_or(0) == 0,
+            _ => false,
+        }
+    }
+
+    // ---------------------------------------------------------------- values
+
+    fn lower(&self, n: Node<'t>, depth: usize) -> Value {
+        let sp = span(n);
+        if depth > MAX_DEPTH {
+            return Value::unknown(sp, self.text(n), false);
+        }
+        let inner = self.unwrap_expr(n);
+        let kind = match inner.kind() {
+            "object" => {
+                let mut fields = Vec::new();
+                for p in self.named_children(inner) {
+                    match p.kind() {
+                        "pair" => {
+                            let (Some(k), Some(v)) = (self.field(p, "key"), self.field(p, "value"))
+                            else {
+                                continue;
+                            };
+                            let key = self.key_text(k);
+                            fields.push(Field {
+                                key,
+                                key_span: span(k),
+                                value: self.lower(v, depth + 1),
+                            });
+                        }
+                        "shorthand_property_identifier" => fields.push(Field {
+                            key: self.text(p).to_string(),
+                            key_span: span(p),
+                            value: self.lower_identifier(p, depth + 1),
+                        }),
+                        "spread_element" => fields.push(Field {
+                            key: "...".to_string(),
+                            key_span: span(p),
+                            value: Value::unknown(span(p), self.text(p), false),
+                        }),
+                        _ => {}
+                    }
+                }
+                ValueKind::Document(fields)
+            }
+            "array" => ValueKind::Array(self.lower_array_items(inner, depth)),
+            "string" | "template_string" => match self.string_value(inner) {
+                Some(s) => ValueKind::String(s),
+                None => return Value::unknown(sp, self.text(inner), false),
+            },
+            "number" => match parse_number(self.text(inner)) {
+                Some(x) => ValueKind::Number(x),
+                None => return Value::unknown(sp, self.text(inner), false),
+            },
+            "unary_expression" => {
+                let op = self.field(inner, "operator").map(|o| self.text(o));
+                let arg = self.field(inner, "argument");
+                match (op, arg.map(|a| self.lower(a, depth + 1))) {
+                    (
+                        Some("-"),
+                        Some(Value {
+                            kind: ValueKind::Number(x),
+                            ..
+                        }),
+                    ) => ValueKind::Number(-x),
+                    (
+                        Some("+"),
+                        Some(Value {
+                            kind: ValueKind::Number(x),
+                            ..
+                        }),
+                    ) => ValueKind::Number(x),
+                    _ => return Value::unknown(sp, self.text(inner), false),
+                }
+            }
+            "true" => ValueKind::Bool(true),
+            "false" => ValueKind::Bool(false),
+            "null" | "undefined" => ValueKind::Null,
+            "identifier" => return self.lower_identifier(inner, depth + 1).with_span(sp),
+            "member_expression" | "subscript_expression" => {
+                return Value::unknown(sp, self.text(inner), true);
+            }
+            _ => return Value::unknown(sp, self.text(inner), false),
+        };
+        Value { span: sp, kind }
+    }
+
+    fn lower_array_items(&self, arr: Node<'t>, depth: usize) -> Vec<Value> {
+        let mut items = Vec::new();
+        for c in self.named_children(arr) {
+            if c.kind() == "spread_element" {
+                if let Some(inner) = self.named_children(c).into_iter().next() {
+                    let v = self.lower(inner, depth + 1);
+                    if let ValueKind::Array(xs) = v.kind {
+                        items.extend(xs);
+                        continue;
+                    }
+                }
+                items.push(Value::unknown(span(c), self.text(c), false));
+            } else {
+                items.push(self.lower(c, depth + 1));
+            }
+        }
+        items
+    }
+
+    /// A name bound to a constant literal becomes that literal; an array variable includes the
+    /// elements pushed onto it before `at`.
+    fn lower_identifier(&self, id: Node<'t>, depth: usize) -> Value {
+        let name = self.text(id);
+        let at = id.start_byte() as u32;
+        if let Some(b) = self.lookup(name, at) {
+            if let Some(v) = b.value {
+                let vk = self.unwrap_expr(v).kind();
+                let literal_like = matches!(
+                    vk,
+                    "object"
+                        | "array"
+                        | "string"
+                        | "number"
+                        | "template_string"
+                        | "unary_expression"
+                        | "true"
+                        | "false"
+                        | "null"
+                );
+                if vk == "array" && depth <= MAX_DEPTH {
+                    // Arrays are mutated in place: `pipeline.push(stage)` keeps the binding const.
+                    let mut items = self.lower_array_items(self.unwrap_expr(v), depth);
+                    let mut front = Vec::new();
+                    if let Some(ps) = self.pushes.get(name) {
+                        for (pos, unshift, args) in ps {
+                            if *pos > b.pos
+                                && *pos < at
+                                && b.scope.contains(Span::new(*pos as usize, *pos as usize))
+                            {
+                                for a in self.named_children(*args) {
+                                    let lowered = if a.kind() == "spread_element" {
+                                        match self.named_children(a).into_iter().next() {
+                                            Some(i) => self.lower(i, depth + 1).items().to_vec(),
+                                            None => vec![],
+                                        }
+                                    } else {
+                                        vec![self.lower(a, depth + 1)]
+                                    };
+                                    if *unshift {
+                                        front.extend(lowered);
+                                    } else {
+                                        items.extend(lowered);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    front.extend(items);
+                    return Value {
+                        span: span(v),
+                        kind: ValueKind::Array(front),
+                    };
+                }
+                if literal_like && self.is_constant(b, name) && depth <= MAX_DEPTH {
+                    return self.lower(v, depth);
+                }
+            }
+        }
+        Value::unknown(span(id), name, true)
+    }
+
+    fn key_text(&self, k: Node<'t>) -> String {
+        match k.kind() {
+            "string" => self.string_value(k).unwrap_or_default(),
+            "computed_property_name" => {
+                let inner = self.named_children(k).into_iter().next();
+                match inner.map(|i| self.lower(i, 1)) {
+                    Some(Value {
+                        kind: ValueKind::String(s),
+                        ..
+                    }) => s,
+                    _ => self.text(k).to_string(),
+                }
+            }
+            _ => self.text(k).to_string(),
+        }
+    }
+
+    // ---------------------------------------------------------------- pass 2: operations
+
+    fn collect_operations(&mut self, root: Node<'t>) {
+        let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
+        let mut named_refs: Vec<Node<'t>> = Vec::new();
+        let mut loops: Vec<Span> = Vec::new();
+        let mut functions: Vec<(String, bool)> = Vec::new();
+        let file_periodic = self.file_periodic;
+        walk(root, |n, enter| {
+            if enter {
+                let k = n.kind();
+                match k {
+                    "for_statement" | "for_in_statement" | "while_statement" | "do_statement" => {
+                        loops.push(span(n))
+                    }
+                    _ if is_function(k) => {
+                        let (name, periodic_call) = function_name(self, n);
+                        let inherited = functions.last().is_some_and(|f| f.1);
+                        let periodic = inherited
+                            || periodic_call
+                            || name.as_deref().is_some_and(name_is_periodic);
+                        if let Some(l) = iteration_callback(self, n) {
+                            loops.push(l);
+                        }
+                        functions.push((name.unwrap_or_default(), periodic));
+                    }
+                    _ => {}
+                }
+                if k == "call_expression" {
+                    let ctx = OpContext {
+                        enclosing_loop: loops.last().copied(),
+                        function: functions
+                            .iter()
+                            .rev()
+                            .find(|f| !f.0.is_empty())
+                            .map(|f| f.0.clone()),
+                        periodic: file_periodic || functions.last().is_some_and(|f| f.1),
+                    };
+                    calls.push((n, ctx));
+                }
+                if matches!(k, "member_expression" | "subscript_expression") {
+                    named_refs.push(n);
+                }
+            } else {
+                let k = n.kind();
+                if matches!(
+                    k,
+                    "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
+                ) {
+                    loops.pop();
+                } else if is_function(k) {
+                    if iteration_callback(self, n).is_some() {
+                        loops.pop();
+                    }
+                    functions.pop();
+                }
+            }
+        });
+        for (call, ctx) in calls {
+            self.visit_call(call, ctx);
+        }
+        // mongosh `db.orders` / `db["orders"]` names a collection even when only a getter is used.
+        for n in named_refs {
+            let Some(obj) = self.field(n, "object") else {
+                continue;
+            };
+            if obj.kind() == "identifier" && self.text(obj) == "db" {
+                if let Thing::Collection(r) = self.classify(n, 0) {
+                    self.ir.collections.push(r);
+                }
+            }
+        }
+    }
+
+    fn visit_call(&mut self, call: Node<'t>, ctx: OpContext) {
+        let Some(f) = self.field(call, "function") else {
+            return;
+        };
+        if f.kind() == "identifier" {
+            // `model("User", schema)` imported from mongoose.
+            if let Thing::Collection(r) = self.classify_call(call, 0) {
+                self.ir.collections.push(r);
+            }
+            return;
+        }
+        if f.kind() != "member_expression" {
+            return;
+        }
+        let (Some(obj), Some(prop)) = (self.field(f, "object"), self.field(f, "property")) else {
+            return;
+        };
+        let method = self.text(prop);
+        if matches!(method, "collection" | "getCollection" | "model") {
+            if let Thing::Collection(r) = self.classify_call(call, 0) {
+                self.ir.collections.push(r);
+            }
+            return;
+        }
+        if matches!(method, "push" | "addToSet") {
+            self.document_array_push(call, obj, prop, ctx);
+            return;
+        }
+        if MODIFIERS.contains(&method) || AGGREGATE_BUILDER_STAGES.contains(&method) {
+            // `cursor.skip(n)` where `cursor` is bound to an operation call.
+            let root = self.chain_root(obj);
+            if root.kind() == "identifier" {
+                if let Some(v) = self
+                    .lookup(self.text(root), root.start_byte() as u32)
+                    .and_then(|b| b.value)
+                {
+                    let v = self.chain_bottom_call(v);
+                    if v.kind() == "call_expression" && self.is_chain_start(root, call) {
+                        let mods = self.collect_chain(root, false);
+                        self.pending_modifiers.push((v.id(), mods));
+                    }
+                }
+            }
+            return;
+        }
+        let Some(m) = js_operation(method) else {
+            return;
+        };
+        self.operation(call, obj, prop, m, ctx);
+    }
+
+    /// The receiver at the bottom of a chain of modifier calls: `q.sort(..).skip(..)` → `q`.
+    fn chain_root(&self, mut n: Node<'t>) -> Node<'t> {
+        for _ in 0..MAX_DEPTH {
+            let u = self.unwrap_expr(n);
+            if u.kind() != "call_expression" {
+                return u;
+            }
+            let Some(f) = self
+                .field(u, "function")
+                .filter(|f| f.kind() == "member_expression")
+            else {
+                return u;
+            };
+            let method = self
+                .field(f, "property")
+                .map(|p| self.text(p))
+                .unwrap_or("");
+            if !MODIFIERS.contains(&method) && !AGGREGATE_BUILDER_STAGES.contains(&method) {
+                return u;
+            }
+            match self.field(f, "object") {
+                Some(o) => n = o,
+                None => return u,
+            }
+        }
+        n
+    }
+
+    /// Only the innermost modifier call of a chain on a variable records the chain (once).
+    fn is_chain_start(&self, root: Node<'t>, call: Node<'t>) -> bool {
+        let f = self.field(call, "function");
+        f.and_then(|f| self.field(f, "object"))
+            .map(|o| self.unwrap_expr(o).id())
+            == Some(root.id())
+    }
+
+    /// `await Model.find(q).lean()` → the `find` call.
+    fn chain_bottom_call(&self, v: Node<'t>) -> Node<'t> {
+        let mut n = self.unwrap_expr(v);
+        for _ in 0..MAX_DEPTH {
+            if n.kind() != "call_expression" {
+                return n;
+            }
+            let Some(f) = self
+                .field(n, "function")
+                .filter(|f| f.kind() == "member_expression")
+            else {
+                return n;
+            };
+            let method = self
+                .field(f, "property")
+                .map(|p| self.text(p))
+                .unwrap_or("");
+            if js_operation(method).is_some() {
+                return n;
+            }
+            if !MODIFIERS.contains(&method) && !AGGREGATE_BUILDER_STAGES.contains(&method) {
+                return n;
+            }
+            match self.field(f, "object") {
+                Some(o) => n = self.unwrap_expr(o),
+                None => return n,
+            }
+        }
+        n
+    }
+
+    /// Modifier calls chained upward from `start`: `start.sort(..).skip(..)`.
+    fn collect_chain(&self, start: Node<'t>, aggregate: bool) -> Vec<Modifier> {
+        let mut mods = Vec::new();
+        let mut cur = start;
+        for _ in 0..64 {
+            let Some(member) = cur.parent() else { break };
+            if member.kind() != "member_expression"
+                || self.field(member, "object").map(|o| o.id()) != Some(cur.id())
+            {
+                // Allow `(await q).skip(..)` style wrappers.
+                if matches!(
+                    member.kind(),
+                    "parenthesized_expression" | "non_null_expression"
+                ) {
+                    cur = member;
+                    continue;
+                }
+                break;
+            }
+            let Some(call) = member.parent().filter(|c| c.kind() == "call_expression") else {
+                break;
+            };
+            let Some(prop) = self.field(member, "property") else {
+                break;
+            };
+            let name = self.text(prop);
+            let known = MODIFIERS.contains(&name)
+                || (aggregate && (AGGREGATE_BUILDER_STAGES.contains(&name) || name == "append"));
+            if !known {
+                break;
+            }
+            let args = self.args(call);
+            mods.push(Modifier {
+                name: name.to_string(),
+                args: args.iter().map(|a| self.lower(*a, 0)).collect(),
+                span: Span::new(prop.start_byte(), call.end_byte()),
+            });
+            cur = call;
+        }
+        mods
+    }
+
+    fn operation(
+        &mut self,
+        call: Node<'t>,
+        obj: Node<'t>,
+        prop: Node<'t>,
+        m: &OpMethod,
+        ctx: OpContext,
+    ) {
+        let thing = self.classify(obj, 0);
+        let args = self.args(call);
+        let (collection, mut evidence) = match thing {
+            Thing::Collection(r) => (Some(r), Evidence::Resolved),
+            Thing::Imported(imp, local) => (
+                Some(CollectionRef {
+                    via: if local.starts_with(|c: char| c.is_ascii_uppercase()) {
+                        CollectionVia::MongooseModel
+                    } else {
+                        CollectionVia::Driver
+                    },
+                    name: CollectionName::Unknown { text: local },
+                    span: span(obj),
+                    import: Some(imp),
+                }),
+                Evidence::None,
+            ),
+            Thing::Unknown => (None, Evidence::None),
+            _ => return,
+        };
+        if evidence == Evidence::None {
+            // An unknown receiver: `items.find(x => ..)` is an array, not a collection.
+            if args.first().is_some_and(|a| {
+                matches!(
+                    self.unwrap_expr(*a).kind(),
+                    "arrow_function" | "function_expression" | "function"
+                )
+            }) {
+                return;
+            }
+            if self.uses_firestore && !self.uses_mongo {
+                return;
+            }
+        }
+        let is_mongoose = collection
+            .as_ref()
+            .is_some_and(|c| c.via == CollectionVia::MongooseModel);
+        let mut op = Operation::new(m.kind, m.name, span(call), span(prop));
+        op.context = ctx;
+        let lowered: Vec<Value> = args.iter().map(|a| self.lower(*a, 0)).collect();
+        let arg = |i: usize| lowered.get(i).cloned();
+        match m.args {
+            Args::FilterOptions => {
+                op.filter = arg(0);
+                // Mongoose reads take (filter, projection, options); the driver (filter, options).
+                let opts = if is_mongoose {
+                    arg(2)
+                } else {
+                    match arg(1) {
+                        Some(v) if has_option_keys(&v) => Some(v),
+                        _ if collection.is_none() => arg(2),
+                        other => other,
+                    }
+                };
+                op.options = opts;
+            }
+            Args::FilterUpdate => {
+                op.filter = arg(0);
+                op.update = arg(1);
+                op.options = arg(2);
+                if m.name == "update"
+                    && op.options.as_ref().is_some_and(|o| {
+                        matches!(
+                            o.get("multi").map(|f| &f.value.kind),
+                            Some(ValueKind::Bool(true))
+                        )
+                    })
+                {
+                    op.kind = OpKind::UpdateMany;
+                }
+            }
+            Args::IdUpdate | Args::Id => {
+                if let Some(id) = arg(0) {
+                    op.filter = Some(Value {
+                        span: id.span,
+                        kind: ValueKind::Document(vec![Field {
+                            key: "_id".into(),
+                            key_span: id.span,
+                            value: id,
+                        }]),
+                    });
+                }
+                if m.args == Args::IdUpdate {
+                    op.update = arg(1);
+                    op.options = arg(2);
+                } else {
+                    op.options = arg(2);
+                }
+            }
+            Args::Documents => {
+                if let Some(v) = arg(0) {
+                    match v.kind {
+                        ValueKind::Array(items) => op.documents = items,
+                        _ => op.documents = vec![v],
+                    }
+                }
+            }
+            Args::Pipeline => {
+                if let Some(v) = arg(0) {
+                    if let ValueKind::Array(stages) = v.kind {
+                        op.pipeline = Some(stages);
+                    } else if m.kind == OpKind::Aggregate && !v.is_unknown() {
+                        // Mongoose also accepts stages as separate arguments.
+                        op.pipeline = Some(lowered.clone());
+                    }
+                } else if m.kind == OpKind::Aggregate {
+                    op.pipeline = Some(Vec::new());
+                }
+                op.options = arg(1).filter(|o| !matches!(o.kind, ValueKind::Array(_)));
+            }
+            Args::Distinct => {
+                op.filter = arg(1);
+                op.options = arg(2);
+            }
+            Args::FindAndModify => {
+                if let Some(spec) = arg(0) {
+                    op.filter = spec.get("query").map(|f| f.value.clone());
+                    op.update = spec.get("update").map(|f| f.value.clone());
+                    if let Some(s) = spec.get("sort") {
+                        op.modifiers.push(Modifier {
+                            name: "sort".into(),
+                            args: vec![s.value.clone()],
+                            span: s.key_span,
+                        });
+                    }
+                }
+            }
+            Args::Index => {
+                op.filter = arg(0);
+                op.options = arg(1);
+            }
+            Args::Bulk | Args::Opaque => {}
+        }
+        // Options spelled as keys become modifiers: `find(q, {skip: n, limit: 10})`.
+        if let Some(opts) = &op.options {
+            for f in opts.fields() {
+                if matches!(
+                    f.key.as_str(),
+                    "skip" | "limit" | "sort" | "projection" | "populate" | "hint"
+                ) {
+                    op.modifiers.push(Modifier {
+                        name: f.key.clone(),
+                        args: vec![f.value.clone()],
+                        span: f.key_span,
+                    });
+                }
+            }
+        }
+        let is_agg = m.kind == OpKind::Aggregate;
+        let chain = self.collect_chain(call, is_agg);
+        for md in chain {
+            let builder_stage = is_agg
+                && (AGGREGATE_BUILDER_STAGES.contains(&md.name.as_str()) || md.name == "append");
+            if let Some(stages) = op.pipeline.as_mut().filter(|_| builder_stage) {
+                if md.name == "append" {
+                    for a in &md.args {
+                        match &a.kind {
+                            ValueKind::Array(xs) => stages.extend(xs.iter().cloned()),
+                            _ => stages.push(a.clone()),
+                        }
+                    }
+                } else {
+                    let key_span = Span::new(
+                        md.span.start as usize,
+                        md.span.start as usize + md.name.len(),
+                    );
+                    let value = md
+                        .args
+                        .first()
+                        .cloned()
+                        .unwrap_or_else(|| Value::unknown(md.span, "", false));
+                    stages.push(Value {
+                        span: md.span,
+                        kind: ValueKind::Document(vec![Field {
+                            key: format!("${}", md.name),
+                            key_span,
+                            value,
+                        }]),
+                    });
+                }
+            } else {
+                op.modifiers.push(md);
+            }
+        }
+        if m.args == Args::Bulk {
+            let entries = args.first().map(|a| self.bulk_list(*a)).unwrap_or_default();
+            self.bulk_entries(&op, collection.clone(), evidence, &entries);
+            return;
+        }
+        if evidence == Evidence::None {
+            let shaped = m.driver_only
+                || mongo_shaped(&op)
+                || op.modifiers.iter().any(|md| {
+                    matches!(md.name.as_str(), "toArray" | "populate" | "lean")
+                        || (md.name == "skip" && matches!(m.kind, OpKind::Find | OpKind::Aggregate))
+                });
+            if shaped {
+                evidence = Evidence::Shaped;
+            } else if collection
+                .as_ref()
+                .and_then(|c| c.import.as_ref())
+                .is_none()
+            {
+                return;
+            }
+        }
+        op.collection = collection;
+        op.evidence = evidence;
+        self.op_by_call.insert(call.id(), self.ir.operations.len());
+        self.ir.operations.push(op);
+    }
+
+    /// The entries of a `bulkWrite` argument: an array (literal, variable, pushed onto), or
+    /// `items.map(x => ({updateOne: ...}))`, whose callback's object stands for every entry.
+    fn bulk_list(&self, arg: Node<'t>) -> Vec<Value> {
+        let v = self.lower(arg, 0);
+        if let ValueKind::Array(items) = v.kind {
+            return items;
+        }
+        let mut n = self.unwrap_expr(arg);
+        if n.kind() == "identifier" {
+            match self
+                .lookup(self.text(n), n.start_byte() as u32)
+                .and_then(|b| b.value)
+            {
+                Some(v) => n = self.unwrap_expr(v),
+                None => return Vec::new(),
+            }
+        }
+        if n.kind() != "call_expression" {
+            return Vec::new();
+        }
+        let is_map = self
+            .field(n, "function")
+            .and_then(|f| self.field(f, "property"))
+            .is_some_and(|p| matches!(self.text(p), "map" | "flatMap"));
+        let Some(callback) = self.args(n).first().copied().filter(|_| is_map) else {
+            return Vec::new();
+        };
+        let Some(body) = self.field(callback, "body") else {
+            return Vec::new();
+        };
+        let returned = if body.kind() == "statement_block" {
+            let mut found = None;
+            walk(body, |c, enter| {
+                if enter && found.is_none() && c.kind() == "return_statement" {
+                    found = self.named_children(c).into_iter().next();
+                }
+            });
+            found
+        } else {
+            Some(body)
+        };
+        match returned.map(|r| self.lower(r, 0)) {
+            Some(v) if v.is_document() => vec![v],
+            Some(Value {
+                kind: ValueKind::Array(items),
+                ..
+            }) => items,
+            _ => Vec::new(),
+        }
+    }
+
+    /// Each `bulkWrite` entry becomes an operation of its own.
+    fn bulk_entries(
+        &mut self,
+        bulk: &Operation,
+        collection: Option<CollectionRef>,
+        evidence: Evidence,
+        ops: &[Value],
+    ) {
+        for entry in ops {
+            let Some(f) = entry.fields().first() else {
+                continue;
+            };
+            let kind = match f.key.as_str() {
+                "updateOne" => OpKind::UpdateOne,
+                "updateMany" => OpKind::UpdateMany,
+                "replaceOne" => OpKind::Replace,
+                "insertOne" => OpKind::Insert,
+                "deleteOne" | "deleteMany" => OpKind::Delete,
+                _ => continue,
+            };
+            let mut op = Operation::new(kind, &f.key, entry.span, f.key_span);
+            op.filter = f.value.get("filter").map(|x| x.value.clone());
+            op.update = f
+                .value
+                .get("update")
+                .or_else(|| f.value.get("replacement"))
+                .map(|x| x.value.clone());
+            if let Some(d) = f.value.get("document") {
+                op.documents = vec![d.value.clone()];
+            }
+            op.in_bulk = true;
+            op.context = bulk.context.clone();
+            op.collection = collection.clone();
+            op.evidence = if evidence == Evidence::None {
+                Evidence::Shaped
+            } else {
+                evidence
+            };
+            self.ir.operations.push(op);
+        }
+    }
+
+    /// The Mongoose document idiom: `post.likes.push(uid); await post.save();` sends a `$push`.
+    fn document_array_push(
+        &mut self,
+        call: Node<'t>,
+        obj: Node<'t>,
+        prop: Node<'t>,
+        ctx: OpContext,
+    ) {
+        if obj.kind() != "member_expression" {
+            return;
+        }
+        let (Some(doc), Some(field)) = (self.field(obj, "object"), self.field(obj, "property"))
+        else {
+            return;
+        };
+        if doc.kind() != "identifier" {
+            return;
+        }
+        let doc_name = self.text(doc);
+        let Some(binding) = self.lookup(doc_name, doc.start_byte() as u32) else {
+            return;
+        };
+        let scope = binding.scope;
+        let Thing::LoadedDoc(coll, evidence) = self.classify(doc, 0) else {
+            return;
+        };
+        let at = call.start_byte() as u32;
+        let saved = self.saves.iter().any(|(n, pos)| {
+            n == doc_name && *pos > at && scope.contains(Span::new(*pos as usize, *pos as usize))
+        });
+        if !saved {
+            return;
+        }
+        let method = self.text(prop);
+        let op_name = if method == "push" {
+            "$push"
+        } else {
+            "$addToSet"
+        };
+        let pushed = self
+            .args(call)
+            .first()
+            .map(|a| self.lower(*a, 0))
+            .unwrap_or_else(|| Value::unknown(span(call), "", false));
+        let sp = span(call);
+        let update = Value {
+            span: sp,
+            kind: ValueKind::Document(vec![Field {
+                key: op_name.to_string(),
+                key_span: Span::new(prop.start_byte(), prop.end_byte()),
+                value: Value {
+                    span: sp,
+                    kind: ValueKind::Document(vec![Field {
+                        key: self.text(field).to_string(),
+                        key_span: span(field),
+                        value: pushed,
+                    }]),
+                },
+            }]),
+        };
+        let mut op = Operation::new(OpKind::DocumentSave, method, sp, span(prop));
+        op.filter = Some(Value {
+            span: span(doc),
+            kind: ValueKind::Document(vec![Field {
+                key: "_id".into(),
+                key_span: span(doc),
+                value: Value::unknown(span(doc), &format!("{doc_name}._id"), true),
+            }]),
+        });
+        op.update = Some(update);
+        op.collection = Some(coll);
+        op.evidence = evidence;
+        op.context = ctx;
+        self.ir.operations.push(op);
+    }
+
+    fn finish(mut self) -> FileIr {
+        for (call_id, mods) in std::mem::take(&mut self.pending_modifiers) {
+            if let Some(&i) = self.op_by_call.get(&call_id) {
+                let op = &mut self.ir.operations[i];
+                if op.evidence == Evidence::None
+                    && mods.iter().any(|m| {
+                        matches!(m.name.as_str(), "skip" | "populate" | "toArray" | "lean")
+                    })
+                {
+                    op.evidence = Evidence::Shaped;
+                }
+                op.modifiers.extend(mods);
+            }
+        }
+        for (name, node) in std::mem::take(&mut self.export_nodes) {
+            let target = match self.classify(node, 0) {
+                Thing::Collection(r) => ExportTarget::Collection { collection: r },
+                Thing::Imported(imp, _) => ExportTarget::Reexport { import: imp },
+                _ => continue,
+            };
+            self.ir.exports.push(Export { name, target });
+        }
+        self.ir.collections.sort_by_key(|c| c.span);
+        self.ir.collections.dedup_by_key(|c| c.span);
+        self.ir
+            .operations
+            .sort_by_key(|o| (o.span.start, o.method_span.start));
+        self.ir
+    }
+}
+
+impl Value {
+    fn with_span(mut self, sp: Span) -> Value {
+        if self.is_unknown() {
+            self.span = sp;
+        }
+        self
+    }
+}
+
+fn is_db_method(name: &str) -> bool {
+    matches!(
+        name,
+        "getCollection"
+            | "getSiblingDB"
+            | "getName"
+            | "runCommand"
+            | "adminCommand"
+            | "createCollection"
+            | "getCollectionNames"
+            | "getCollectionInfos"
+            | "dropDatabase"
+            | "stats"
+            | "collection"
+            | "aggregate"
+            | "getMongo"
+            | "auth"
+            | "createUser"
+            | "currentOp"
+            | "killOp"
+            | "serverStatus"
+            | "version"
+            | "listCollections"
+            | "command"
+            | "admin"
+            | "databaseName"
+            | "watch"
+            | "createView"
+    )
+}
+
+/// A Firestore `db.collection("x").doc(..)` chain is not MongoDB.
+fn is_firestore_chain(x: &Extractor, call: Node) -> bool {
+    let Some(member) = call.parent().filter(|p| p.kind() == "member_expression") else {
+        return false;
+    };
+    let next = x.field(member, "property").map(|p| x.text(p)).unwrap_or("");
+    matches!(
+        next,
+        "doc"
+            | "add"
+            | "where"
+            | "orderBy"
+            | "onSnapshot"
+            | "listDocuments"
+            | "get"
+            | "limitToLast"
+            | "startAfter"
+    )
+}
+
+/// The name of a function node, and whether it is the callback of a scheduler (`cron.schedule(.., fn)`).
+fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
+    if let Some(name) = x.field(n, "name") {
+        return (Some(x.text(name).to_string()), false);
+    }
+    let Some(parent) = n.parent() else {
+        return (None, false);
+    };
+    match parent.kind() {
+        "variable_declarator" => (
+            x.field(parent, "name").map(|p| x.text(p).to_string()),
+            false,
+        ),
+        "pair" => (x.field(parent, "key").map(|p| x.text(p).to_string()), false),
+        "assignment_expression" => (
+            x.field(parent, "left").map(|p| x.text(p).to_string()),
+            false,
+        ),
+        "arguments" => {
+            let call = parent.parent();
+            let callee = call
+                .and_then(|c| x.field(c, "function").or_else(|| x.field(c, "constructor")))
+                .map(|f| x.text(f))
+                .unwrap_or("");
+            let periodic = matches!(
+                callee,
+                "setInterval"
+                    | "cron.schedule"
+                    | "schedule.scheduleJob"
+                    | "CronJob"
+                    | "nodeCron.schedule"
+            ) || callee.ends_with(".define") && callee.contains("agenda")
+                || callee.ends_with(".every")
+                || callee.ends_with("scheduleJob")
+                || callee.ends_with("cron.schedule");
+            (None, periodic)
+        }
+        _ => (None, false),
+    }
+}
+
+/// For a callback passed to `items.forEach(..)` / `.map(..)`, the span of that iterating call.
+fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<Span> {
+    let args = f.parent().filter(|p| p.kind() == "arguments")?;
+    let call = args.parent().filter(|c| c.kind() == "call_expression")?;
+    let callee = x
+        .field(call, "function")
+        .filter(|c| c.kind() == "member_expression")?;
+    let method = x.text(x.field(callee, "property")?);
+    if matches!(
+        method,
+        "forEach"
+            | "map"
+            | "flatMap"
+            | "reduce"
+            | "filter"
+            | "some"
+            | "every"
+            | "each"
+            | "eachSeries"
+            | "mapSeries"
+    ) {
+        Some(span(call))
+    } else {
+        None
+    }
+}
+
+fn has_substitution(n: Node) -> bool {
+    let mut c = n.walk();
+    let found = n
+        .named_children(&mut c)
+        .any(|c| c.kind() == "template_substitution");
+    found
+}
+
+fn has_option_keys(v: &Value) -> bool {
+    v.fields().iter().any(|f| {
+        matches!(
+            f.key.as_str(),
+            "skip"
+                | "limit"
+                | "sort"
+                | "projection"
+                | "upsert"
+                | "session"
+                | "hint"
+                | "collation"
+                | "returnDocument"
+                | "arrayFilters"
+                | "maxTimeMS"
+                | "comment"
+                | "batchSize"
+                | "allowDiskUse"
+                | "new"
+                | "lean"
+                | "populate"
+        )
+    })
+}
+
+/// Does the operation's filter, update or pipeline use MongoDB operators?
+fn mongo_shaped(op: &Operation) -> bool {
+    fn has_dollar(v: &Value, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        match &v.kind {
+            ValueKind::Document(fs) => fs
+                .iter()
+                .any(|f| f.key.starts_with('$') || has_dollar(&f.value, depth + 1)),
+            ValueKind::Array(xs) => xs.iter().any(|x| has_dollar(x, depth + 1)),
+            _ => false,
+        }
+    }
+    op.filter.as_ref().is_some_and(|v| has_dollar(v, 0))
+        || op.update.as_ref().is_some_and(|v| has_dollar(v, 0))
+        || op.pipeline.as_ref().is_some_and(|st| {
+            st.iter()
+                .any(|s| s.fields().first().is_some_and(|f| f.key.starts_with('$')))
+        })
+}
+
+fn parse_number(t: &str) -> Option<f64> {
+    let t = t.replace('_', "");
+    let t = t.trim_end_matches('n');
+    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        return i64::from_str_radix(h, 16).ok().map(|x| x as f64);
+    }
+    t.parse::<f64>().ok()
+}
+
+fn unescape(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -1,0 +1,73 @@
+//! Language frontends: each parses one file with tree-sitter and lowers its driver calls into the IR.
+
+pub mod javascript;
+pub mod naming;
+pub mod vocabulary;
+
+use crate::ir::{FileIr, Language};
+use std::cell::RefCell;
+use std::path::Path;
+
+/// The language of a file, from its name.
+pub fn language_for(path: &Path) -> Option<Language> {
+    let ext = path.extension()?.to_str()?;
+    Some(match ext {
+        "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
+        "ts" | "mts" | "cts" => Language::TypeScript,
+        "tsx" => Language::Tsx,
+        _ => return None,
+    })
+}
+
+fn grammar(lang: Language) -> tree_sitter::Language {
+    match lang {
+        Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+        Language::Python => tree_sitter_python::LANGUAGE.into(),
+        Language::Rust => tree_sitter_rust::LANGUAGE.into(),
+    }
+}
+
+thread_local! {
+    /// One parser per language per worker thread, reused across files.
+    static PARSERS: RefCell<Vec<(Language, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Why a file could not be analysed.
+#[derive(Debug)]
+pub struct ParseFailure(pub String);
+
+/// What a frontend needs to know about the file besides its text.
+pub struct FileContext<'a> {
+    /// Path relative to the analysis root, with `/` separators.
+    pub display_path: &'a str,
+}
+
+/// Parses `text` and extracts its IR.
+pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, ParseFailure> {
+    let tree = PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        let idx = match parsers.iter().position(|(l, _)| *l == lang) {
+            Some(i) => i,
+            None => {
+                let mut p = tree_sitter::Parser::new();
+                p.set_language(&grammar(lang))
+                    .map_err(|e| ParseFailure(format!("cannot load grammar: {e}")))?;
+                parsers.push((lang, p));
+                parsers.len() - 1
+            }
+        };
+        let parser = &mut parsers[idx].1;
+        parser.reset();
+        parser
+            .parse(text, None)
+            .ok_or_else(|| ParseFailure("the parser gave up on this file".to_string()))
+    })?;
+    match lang {
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            Ok(javascript::extract(&tree, text, ctx))
+        }
+        Language::Python | Language::Rust => Ok(FileIr::default()),
+    }
+}

@@ -1,0 +1,268 @@
+//! Language-neutral knowledge about names: what a hole in a collection name looks like
+//! (a date, an entity id, configuration), and how Mongoose turns a model name into a collection name.
+
+use crate::ir::HoleKind;
+
+/// Splits an identifier or expression text into lowercase words: `tenantId` → `tenant`, `id`;
+/// `created_at.strftime` → `created`, `at`, `strftime`.
+pub fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for ch in text.chars() {
+        if ch.is_ascii_alphanumeric() {
+            if ch.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = ch.is_ascii_lowercase() || ch.is_ascii_digit();
+            cur.push(ch.to_ascii_lowercase());
+        } else {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+const CONFIG_WORDS: &[&str] = &[
+    "env", "environ", "config", "settings", "conf", "cfg", "options", "opts", "getenv",
+];
+const DATE_WORDS: &[&str] = &[
+    "date",
+    "day",
+    "days",
+    "daily",
+    "month",
+    "monthly",
+    "year",
+    "yearly",
+    "week",
+    "weekly",
+    "hour",
+    "hourly",
+    "today",
+    "yesterday",
+    "tomorrow",
+    "yyyy",
+    "yyyymm",
+    "yyyymmdd",
+    "ymd",
+    "strftime",
+    "toisostring",
+    "getfullyear",
+    "getmonth",
+    "getdate",
+    "getutcfullyear",
+    "getutcmonth",
+    "getutcdate",
+    "moment",
+    "dayjs",
+    "datetime",
+    "chrono",
+    "utc",
+    "now",
+    "timestamp",
+    "period",
+    "quarter",
+    "todatestring",
+    "tolocaledatestring",
+    "isoformat",
+    "luxon",
+];
+const ENTITY_WORDS: &[&str] = &[
+    "tenant",
+    "user",
+    "org",
+    "organization",
+    "organisation",
+    "customer",
+    "account",
+    "shop",
+    "store",
+    "company",
+    "workspace",
+    "team",
+    "merchant",
+    "vendor",
+    "partner",
+    "owner",
+    "member",
+    "client",
+    "project",
+    "site",
+    "uid",
+    "player",
+    "device",
+    "school",
+    "group",
+    "channel",
+    "guild",
+    "room",
+];
+
+/// Classifies the text of a hole (the expression and, when it is a name bound to a value, that value too).
+pub fn classify_hole(texts: &[&str]) -> HoleKind {
+    let mut kind = HoleKind::Unknown;
+    for text in texts {
+        let ws = words(text);
+        if ws.iter().any(|w| CONFIG_WORDS.contains(&w.as_str())) {
+            return HoleKind::Config;
+        }
+        let has_date_format = text.contains("%Y")
+            || text.contains("%m")
+            || text.contains("YYYY")
+            || text.contains("%d");
+        if has_date_format || ws.iter().any(|w| DATE_WORDS.contains(&w.as_str())) {
+            kind = HoleKind::Date;
+        } else if kind == HoleKind::Unknown && ws.iter().any(|w| ENTITY_WORDS.contains(&w.as_str()))
+        {
+            kind = HoleKind::Entity;
+        }
+    }
+    kind
+}
+
+/// The collection name Mongoose derives from a model name: lowercased and pluralised with
+/// Mongoose's own rules (lib/helpers/pluralize.js), e.g. `User` → `users`, `Person` → `people`.
+pub fn mongoose_collection_name(model: &str) -> String {
+    const UNCOUNTABLE: &[&str] = &[
+        "advice",
+        "energy",
+        "excretion",
+        "digestion",
+        "cooperation",
+        "health",
+        "justice",
+        "labour",
+        "machinery",
+        "equipment",
+        "information",
+        "pollution",
+        "sewage",
+        "paper",
+        "money",
+        "species",
+        "series",
+        "rain",
+        "rice",
+        "fish",
+        "sheep",
+        "moose",
+        "deer",
+        "news",
+        "expertise",
+        "status",
+        "media",
+    ];
+    let s = model.to_lowercase();
+    if UNCOUNTABLE.contains(&s.as_str()) {
+        return s;
+    }
+    let ends = |suffix: &str| s.ends_with(suffix);
+    let stem = |n: usize| &s[..s.len() - n];
+    let is_vowel = |c: char| "aeiouy".contains(c);
+    let before = |n: usize| s[..s.len() - n].chars().last();
+    if ends("man") {
+        return format!("{}men", stem(3));
+    }
+    if ends("person") {
+        return format!("{}ople", stem(4));
+    }
+    if ends("child") {
+        return format!("{s}ren");
+    }
+    if s == "ox" {
+        return "oxen".into();
+    }
+    if ends("axis") || ends("testis") {
+        return format!("{}es", stem(2));
+    }
+    if ends("octopus") || ends("virus") {
+        return format!("{}i", stem(2));
+    }
+    if ends("alias") || ends("status") {
+        return format!("{s}es");
+    }
+    if ends("bus") {
+        return format!("{s}es");
+    }
+    if ends("buffalo") || ends("tomato") || ends("potato") {
+        return format!("{s}es");
+    }
+    if ends("tum") || ends("ium") {
+        return format!("{}a", stem(2));
+    }
+    if ends("sis") {
+        return format!("{}ses", stem(3));
+    }
+    if ends("fe") && before(2).is_some_and(|c| c != 'f') {
+        return format!("{}ves", stem(2));
+    }
+    if (ends("lf") || ends("rf")) && s.len() > 2 {
+        return format!("{}ves", stem(1));
+    }
+    if ends("hive") {
+        return format!("{s}s");
+    }
+    if ends("y") && (ends("quy") || before(1).is_some_and(|c| !is_vowel(c))) {
+        return format!("{}ies", stem(1));
+    }
+    if ends("x") || ends("ch") || ends("ss") || ends("sh") {
+        return format!("{s}es");
+    }
+    if ends("matrix") || ends("vertix") || ends("index") {
+        return format!("{}ices", stem(2));
+    }
+    if ends("mouse") || ends("louse") {
+        return format!("{}ice", stem(4));
+    }
+    if ends("s") || !s.chars().last().is_some_and(|c| c.is_ascii_lowercase()) {
+        return s;
+    }
+    format!("{s}s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mongoose_pluralisation() {
+        for (model, coll) in [
+            ("User", "users"),
+            ("Person", "people"),
+            ("Category", "categories"),
+            ("Box", "boxes"),
+            ("Status", "statuses"),
+            ("News", "news"),
+            ("Day", "days"),
+            ("Address", "addresses"),
+            ("OrderItem", "orderitems"),
+            ("Comments", "comments"),
+        ] {
+            assert_eq!(mongoose_collection_name(model), coll, "{model}");
+        }
+    }
+
+    #[test]
+    fn holes() {
+        assert_eq!(classify_hole(&["tenantId"]), HoleKind::Entity);
+        assert_eq!(classify_hole(&["day"]), HoleKind::Date);
+        assert_eq!(
+            classify_hole(&["new Date().toISOString().slice(0, 10)"]),
+            HoleKind::Date
+        );
+        assert_eq!(classify_hole(&["process.env.PREFIX"]), HoleKind::Config);
+        assert_eq!(classify_hole(&["name"]), HoleKind::Unknown);
+        assert_eq!(
+            classify_hole(&["suffix", "dayjs().format('YYYY_MM')"]),
+            HoleKind::Date
+        );
+        assert_eq!(classify_hole(&["now.strftime('%Y%m')"]), HoleKind::Date);
+    }
+}

@@ -1,0 +1,219 @@
+//! The driver vocabulary shared by the frontends and the prefilter. The prefilter's automaton is
+//! built from these same tables, so a word the extractors react to can never be missing from it.
+
+use crate::ir::OpKind;
+
+/// How a method lays out its arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Args {
+    /// `(filter, options)`; Mongoose reads: `(filter, projection, options)`.
+    FilterOptions,
+    /// `(filter, update, options)`.
+    FilterUpdate,
+    /// `(id, update, options)`: Mongoose `findByIdAndUpdate`.
+    IdUpdate,
+    /// `(id, projection, options)`: Mongoose `findById`.
+    Id,
+    /// `(doc)` or `([docs])`.
+    Documents,
+    /// `(pipeline, options)`.
+    Pipeline,
+    /// `([ {updateOne: {...}}, ... ])`.
+    Bulk,
+    /// `(keys, options)` or `([{key, ...}])`.
+    Index,
+    /// `(field, filter, options)`.
+    Distinct,
+    /// `({query, update, ...})`: mongosh `findAndModify`.
+    FindAndModify,
+    /// Nothing the rules read.
+    Opaque,
+}
+
+/// A collection (or model) method that is an operation.
+pub struct OpMethod {
+    pub name: &'static str,
+    pub kind: OpKind,
+    pub args: Args,
+    /// Only MongoDB drivers and ODMs spell a method this way: the name alone is evidence.
+    pub driver_only: bool,
+}
+
+const fn op(name: &'static str, kind: OpKind, args: Args, driver_only: bool) -> OpMethod {
+    OpMethod {
+        name,
+        kind,
+        args,
+        driver_only,
+    }
+}
+
+/// JavaScript/TypeScript: the Node driver, Mongoose models and mongosh, in one table.
+pub const JS_OPERATIONS: &[OpMethod] = &[
+    op("find", OpKind::Find, Args::FilterOptions, false),
+    op("findOne", OpKind::FindOne, Args::FilterOptions, false),
+    op("findById", OpKind::FindOne, Args::Id, true),
+    op("insertOne", OpKind::Insert, Args::Documents, true),
+    op("insertMany", OpKind::Insert, Args::Documents, true),
+    op("insert", OpKind::Insert, Args::Documents, false),
+    op("create", OpKind::Insert, Args::Documents, false),
+    op("updateOne", OpKind::UpdateOne, Args::FilterUpdate, true),
+    op("updateMany", OpKind::UpdateMany, Args::FilterUpdate, true),
+    op("update", OpKind::UpdateOne, Args::FilterUpdate, false),
+    op(
+        "findOneAndUpdate",
+        OpKind::FindOneAndUpdate,
+        Args::FilterUpdate,
+        true,
+    ),
+    op(
+        "findByIdAndUpdate",
+        OpKind::FindOneAndUpdate,
+        Args::IdUpdate,
+        true,
+    ),
+    op(
+        "findAndModify",
+        OpKind::FindOneAndUpdate,
+        Args::FindAndModify,
+        true,
+    ),
+    op("replaceOne", OpKind::Replace, Args::FilterUpdate, true),
+    op(
+        "findOneAndReplace",
+        OpKind::Replace,
+        Args::FilterUpdate,
+        true,
+    ),
+    op("deleteOne", OpKind::Delete, Args::FilterOptions, true),
+    op("deleteMany", OpKind::Delete, Args::FilterOptions, true),
+    op(
+        "findOneAndDelete",
+        OpKind::Delete,
+        Args::FilterOptions,
+        true,
+    ),
+    op("findByIdAndDelete", OpKind::Delete, Args::Id, true),
+    op("findByIdAndRemove", OpKind::Delete, Args::Id, true),
+    op(
+        "findOneAndRemove",
+        OpKind::Delete,
+        Args::FilterOptions,
+        true,
+    ),
+    op("remove", OpKind::Delete, Args::FilterOptions, false),
+    op("aggregate", OpKind::Aggregate, Args::Pipeline, false),
+    op("bulkWrite", OpKind::Other, Args::Bulk, true),
+    op("countDocuments", OpKind::Count, Args::FilterOptions, true),
+    op("estimatedDocumentCount", OpKind::Count, Args::Opaque, true),
+    op("count", OpKind::Count, Args::FilterOptions, false),
+    op("exists", OpKind::FindOne, Args::FilterOptions, false),
+    op("distinct", OpKind::Distinct, Args::Distinct, false),
+    op("createIndex", OpKind::CreateIndex, Args::Index, true),
+    op("createIndexes", OpKind::CreateIndex, Args::Index, true),
+    op("ensureIndex", OpKind::CreateIndex, Args::Index, true),
+    op("watch", OpKind::Other, Args::Pipeline, false),
+];
+
+pub fn js_operation(name: &str) -> Option<&'static OpMethod> {
+    JS_OPERATIONS.iter().find(|m| m.name == name)
+}
+
+/// Calls that name a collection or a model: `db.collection(..)`, `db.getCollection(..)`, `mongoose.model(..)`.
+pub const JS_COLLECTION_GETTERS: &[&str] = &["collection", "getCollection", "model"];
+
+/// Cursor and query modifiers chained onto a read, in any language's spelling.
+pub const MODIFIERS: &[&str] = &[
+    "sort",
+    "skip",
+    "limit",
+    "project",
+    "projection",
+    "select",
+    "populate",
+    "lean",
+    "hint",
+    "batchSize",
+    "collation",
+    "maxTimeMS",
+    "allowDiskUse",
+    "comment",
+    "where",
+    "exec",
+    "toArray",
+    "then",
+    "cursor",
+    "session",
+    "countDocuments",
+    "count",
+    "next",
+    "forEach",
+    "map",
+    "stream",
+];
+
+/// Mongoose's aggregate builder methods: `Model.aggregate().match(..).lookup(..)` → `$match`, `$lookup`.
+pub const AGGREGATE_BUILDER_STAGES: &[&str] = &[
+    "match",
+    "lookup",
+    "group",
+    "project",
+    "sort",
+    "skip",
+    "limit",
+    "unwind",
+    "facet",
+    "addFields",
+    "replaceRoot",
+    "count",
+    "sample",
+    "graphLookup",
+    "unionWith",
+    "search",
+];
+
+/// Operator keys the rules look at; any of them in a file makes it worth parsing.
+pub const TRIGGER_OPERATORS: &[&str] = &["$push", "$addToSet", "$inc", "$lookup", "$skip"];
+
+/// Module names whose import marks a file as using MongoDB.
+pub const JS_MONGO_MODULES: &[&str] = &[
+    "mongodb",
+    "mongoose",
+    "mongodb-memory-server",
+    "monk",
+    "mongojs",
+];
+
+/// Module names whose import marks a file as using Firestore (whose `db.collection(..)` is not MongoDB's).
+pub const JS_FIRESTORE_MODULES: &[&str] = &[
+    "firebase",
+    "firebase-admin",
+    "@google-cloud/firestore",
+    "firebase/firestore",
+    "firebase-admin/firestore",
+    "@firebase/firestore",
+];
+
+/// The words whose presence makes a file worth parsing, for one language family.
+pub fn prefilter_words(lang: crate::ir::Language) -> Vec<&'static str> {
+    use crate::ir::Language::*;
+    let mut words: Vec<&'static str> = TRIGGER_OPERATORS.to_vec();
+    words.extend(["skip", "populate", "mongo", "Mongo"]);
+    match lang {
+        JavaScript | TypeScript | Tsx => {
+            words.extend(JS_COLLECTION_GETTERS);
+            words.extend(
+                JS_OPERATIONS
+                    .iter()
+                    .filter(|m| m.driver_only)
+                    .map(|m| m.name),
+            );
+            words.push("db.");
+            words.push("db[");
+        }
+        Python | Rust => {}
+    }
+    words.sort_unstable();
+    words.dedup();
+    words
+}
