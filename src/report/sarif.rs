@@ -159,13 +159,20 @@ struct ArtifactLocation {
     uri_base_id: &'static str,
 }
 
+/// A text region: lines and UTF-16 columns; or, when the file's text was not kept (so lines
+/// cannot be counted), the byte range, which is still an exact SARIF region (§3.30.2).
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Region {
-    start_line: usize,
-    start_column: usize,
-    end_line: usize,
-    end_column: usize,
+#[serde(untagged)]
+enum Region {
+    #[serde(rename_all = "camelCase")]
+    Text {
+        start_line: usize,
+        start_column: usize,
+        end_line: usize,
+        end_column: usize,
+    },
+    #[serde(rename_all = "camelCase")]
+    Bytes { byte_offset: u32, byte_length: u32 },
 }
 
 fn problem_severity(severity: Severity) -> &'static str {
@@ -208,11 +215,17 @@ fn artifact_location(path: &str) -> ArtifactLocation {
 fn physical_location(locator: &Locator, file: FileId, span: Span) -> PhysicalLocation {
     PhysicalLocation {
         artifact_location: artifact_location(locator.path(file)),
-        region: locator.range(file, span).map(|r| Region {
-            start_line: r.start.line,
-            start_column: r.start.column,
-            end_line: r.end.line,
-            end_column: r.end.column,
+        region: Some(match locator.range(file, span) {
+            Some(r) => Region::Text {
+                start_line: r.start.line,
+                start_column: r.start.column,
+                end_line: r.end.line,
+                end_column: r.end.column,
+            },
+            None => Region::Bytes {
+                byte_offset: span.start,
+                byte_length: span.end.saturating_sub(span.start),
+            },
         }),
     }
 }

@@ -10,7 +10,7 @@ use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
     MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::io::Write;
 
 /// Fixed, so the output never depends on the terminal it is printed to.
@@ -26,7 +26,7 @@ pub(super) fn render(
     } else {
         GraphicalTheme::unicode_nocolor()
     };
-    let handler = GraphicalReportHandler::new_themed(theme)
+    let handler = GraphicalReportHandler::new_themed(theme.clone())
         .with_width(WIDTH)
         .with_wrap_lines(false)
         .with_links(false)
@@ -37,7 +37,7 @@ pub(super) fn render(
 
     for finding in &analysis.findings {
         let rendered =
-            render_finding(&handler, &locator, finding).map_err(std::io::Error::other)?;
+            render_finding(&handler, &theme, &locator, finding).map_err(std::io::Error::other)?;
         out.write_all(rendered.as_bytes())?;
         writeln!(out)?;
     }
@@ -53,6 +53,7 @@ pub(super) fn render(
 
 fn render_finding(
     handler: &GraphicalReportHandler,
+    theme: &GraphicalTheme,
     locator: &Locator,
     finding: &Finding,
 ) -> Result<String, fmt::Error> {
@@ -102,10 +103,18 @@ fn render_finding(
     };
     let mut rendered = String::new();
     handler.render_report(&mut rendered, &diagnostic)?;
+    // Notes and help are written here rather than by miette, so that notes (related locations
+    // miette cannot show) come before the help, as in rustc.
     for note in notes {
-        rendered.push_str("  ");
-        rendered.push_str(&note);
-        rendered.push('\n');
+        writeln!(rendered, "  {note}")?;
+    }
+    if !finding.help.is_empty() {
+        let mut lines = finding.help.lines();
+        let first = lines.next().unwrap_or_default();
+        writeln!(rendered, "  {} {first}", theme.styles.help.style("help:"))?;
+        for line in lines {
+            writeln!(rendered, "        {line}")?;
+        }
     }
     Ok(rendered)
 }
@@ -190,11 +199,6 @@ impl Diagnostic for FindingDiagnostic<'_> {
             Severity::Warning => miette::Severity::Warning,
             Severity::Info => miette::Severity::Advice,
         })
-    }
-
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        let help = &self.finding.help;
-        (!help.is_empty()).then(|| Box::new(help) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {

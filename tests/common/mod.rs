@@ -113,3 +113,52 @@ pub fn render_to_string(analysis: &Analysis, format: Format) -> String {
     render(analysis, format, &ReportOptions { color: false }, &mut out).expect("render");
     String::from_utf8(out).expect("UTF-8 output")
 }
+
+/// Awkward shapes: a zero-length span at the end of a file without a final newline, a span
+/// past the end, a finding in a file whose text was not kept, a rule id not in the registry,
+/// CRLF line endings, and no file errors.
+pub fn edge_case_analysis() -> Analysis {
+    let crlf = "db.c.find().skip(n)\r\n.limit(10)";
+    let end = crlf.len();
+    let mut no_text = file("src/z.py", "");
+    no_text.text = None;
+    Analysis {
+        files: vec![file("lib/crlf.js", crlf), no_text],
+        findings: vec![
+            Finding {
+                rule: "skip-paging",
+                severity: Severity::Warning,
+                file: 0,
+                span: span_of(crlf, "limit", 0),
+                message: "m".into(),
+                help: String::new(),
+                related: vec![Related {
+                    file: 0,
+                    span: Span::new(end, end),
+                    message: "end of file".into(),
+                }],
+            },
+            Finding {
+                rule: "skip-paging",
+                severity: Severity::Error,
+                file: 0,
+                span: Span::new(end, end + 40),
+                message: "past the end".into(),
+                help: "h".into(),
+                related: vec![],
+            },
+            Finding {
+                rule: "not-a-rule",
+                severity: Severity::Info,
+                file: 1,
+                span: Span::new(3, 9),
+                message: "no text kept".into(),
+                help: "h".into(),
+                related: vec![],
+            },
+        ],
+        errors: vec![],
+        files_scanned: 1,
+        files_parsed: 1,
+    }
+}
