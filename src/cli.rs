@@ -36,6 +36,8 @@ pub enum Command {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum OutputFormat {
     Text,
+    Sarif,
+    Json,
     Concise,
 }
 
@@ -126,9 +128,16 @@ fn check(args: CheckArgs) -> i32 {
     };
     let a = analysis::run(&opts);
     let mut buf: Vec<u8> = Vec::new();
-    let rendered = match args.format {
-        OutputFormat::Concise | OutputFormat::Text => report::concise::render(&a, &mut buf),
+    let format = match args.format {
+        OutputFormat::Text => report::Format::Text,
+        OutputFormat::Sarif => report::Format::Sarif,
+        OutputFormat::Json => report::Format::Json,
+        OutputFormat::Concise => report::Format::Concise,
     };
+    let color = args.output.is_none()
+        && std::io::IsTerminal::is_terminal(&std::io::stdout())
+        && std::env::var_os("NO_COLOR").is_none();
+    let rendered = report::render(&a, format, &report::ReportOptions { color }, &mut buf);
     if let Err(e) = rendered {
         eprintln!("error: cannot render the report: {e}");
         return 2;

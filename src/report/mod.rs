@@ -1,2 +1,59 @@
 //! One module per output format, all rendering the same sorted `Analysis`.
-pub mod concise;
+//!
+//! Every reporter is a pure function of the `Analysis` (and the options): no clock, no
+//! environment, no hash-map iteration order, so the bytes are the same on every run.
+
+mod concise;
+mod fingerprint;
+mod json;
+mod locate;
+mod rule_doc;
+mod sarif;
+mod text;
+mod uri;
+
+use crate::analysis::Analysis;
+use std::io::Write;
+
+/// An output format of `mongolint check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Human diagnostics with source snippets (miette).
+    Text,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF consumers.
+    Sarif,
+    /// mongolint's own stable JSON schema (docs/json-output.md).
+    Json,
+    /// One line per finding: `path:line:col: severity[rule-id] message`.
+    Concise,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ReportOptions {
+    /// Use ANSI colors in the text format. Ignored by the machine-readable formats.
+    pub color: bool,
+}
+
+/// Writes `analysis` to `out` in `format`.
+pub fn render(
+    analysis: &Analysis,
+    format: Format,
+    opts: &ReportOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match format {
+        Format::Text => text::render(analysis, opts, out),
+        Format::Sarif => sarif::render(analysis, out),
+        Format::Json => json::render(analysis, out),
+        Format::Concise => concise::render(analysis, out),
+    }
+}
+
+/// The home page, also the base of rule help links.
+const HOMEPAGE: &str = env!("CARGO_PKG_HOMEPAGE");
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Where a rule's documentation page is published.
+fn rule_help_uri(rule_id: &str) -> String {
+    format!("{HOMEPAGE}/blob/main/rules/{rule_id}.md")
+}
