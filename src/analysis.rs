@@ -45,6 +45,8 @@ pub struct Options {
     pub threads: usize,
     /// Include ignored files and the default-excluded trees (node_modules, build output, minified bundles).
     pub no_ignore: bool,
+    /// Also analyse test files and folders (`test/`, `*.spec.ts`, `test_*.py`), skipped by default.
+    pub include_tests: bool,
     /// Files larger than this many bytes are skipped with a note.
     pub max_file_size: u64,
     pub settings: crate::rules::Settings,
@@ -56,6 +58,7 @@ impl Default for Options {
             paths: vec![PathBuf::from(".")],
             threads: 0,
             no_ignore: false,
+            include_tests: false,
             max_file_size: crate::discover::DEFAULT_MAX_FILE_SIZE,
             settings: crate::rules::Settings::default(),
         }

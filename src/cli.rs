@@ -57,6 +57,9 @@ pub struct CheckArgs {
     /// Also analyse ignored files, node_modules, build output and minified bundles.
     #[arg(long)]
     pub no_ignore: bool,
+    /// Also analyse tests (`test/`, `__tests__/`, `*.test.js`, `*.spec.ts`, `test_*.py`), skipped by default.
+    #[arg(long)]
+    pub include_tests: bool,
     /// Skip files larger than this many bytes (with a note).
     #[arg(long, default_value_t = crate::discover::DEFAULT_MAX_FILE_SIZE)]
     pub max_file_size: u64,
@@ -123,6 +126,7 @@ fn check(args: CheckArgs) -> i32 {
         },
         threads: args.threads,
         no_ignore: args.no_ignore,
+        include_tests: args.include_tests,
         max_file_size: args.max_file_size,
         ..Options::default()
     };

@@ -90,6 +90,28 @@ pub fn display_path(path: &Path, cwd: &Path) -> String {
     }
 }
 
+/// Test folders: their driver calls exercise the code rather than define how it accesses data.
+const TEST_DIRS: &[&str] = &[
+    "test",
+    "tests",
+    "__tests__",
+    "__mocks__",
+    "spec",
+    "specs",
+    "e2e",
+    "cypress",
+];
+
+/// Test files by name: `x.test.js`, `x.spec.ts`, `test_x.py`, `x_test.py`, `conftest.py`.
+fn is_test_file(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name);
+    name.contains(".test.")
+        || name.contains(".spec.")
+        || name.contains(".e2e.")
+        || (name.ends_with(".py")
+            && (stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest"))
+}
+
 fn is_minified_name(name: &str) -> bool {
     name.ends_with(".min.js")
         || name.ends_with(".min.mjs")
@@ -144,13 +166,18 @@ pub fn analyse_files(opts: &Options) -> Discovered {
     if opts.no_ignore {
         builder.standard_filters(false).hidden(true);
     } else {
-        builder.require_git(false).filter_entry(|e| {
+        let include_tests = opts.include_tests;
+        builder.require_git(false).filter_entry(move |e| {
+            if e.depth() == 0 {
+                return true;
+            }
             let is_dir = e.file_type().is_some_and(|t| t.is_dir());
             let name = e.file_name().to_string_lossy();
             if is_dir {
-                e.depth() == 0 || !EXCLUDED_DIRS.contains(&name.as_ref())
+                !EXCLUDED_DIRS.contains(&name.as_ref())
+                    && (include_tests || !TEST_DIRS.contains(&name.as_ref()))
             } else {
-                !is_minified_name(&name)
+                !is_minified_name(&name) && (include_tests || !is_test_file(&name))
             }
         });
     }

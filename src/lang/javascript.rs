@@ -484,10 +484,12 @@ impl<'t> Extractor<'t> {
                 let name = self.text(pat);
                 let type_text = self.field(n, "type").map(|t| self.text(t));
                 let injected_model = self.injected_model(n);
-                let is_property = self
-                    .named_children(n)
-                    .iter()
-                    .any(|c| c.kind() == "accessibility_modifier" || c.kind() == "readonly");
+                let is_property = (0..n.child_count()).filter_map(|i| n.child(i)).any(|c| {
+                    matches!(
+                        c.kind(),
+                        "accessibility_modifier" | "readonly" | "override_modifier"
+                    )
+                });
                 if is_property {
                     if let Some(class) = class {
                         self.add_binding(
@@ -1762,7 +1764,8 @@ impl<'t> Extractor<'t> {
             }
             Args::Bulk | Args::Opaque => {}
         }
-        // Options spelled as keys become modifiers: `find(q, {skip: n, limit: 10})`.
+        // Options spelled as keys become modifiers: `find(q, {skip: n, limit: 10})`. A second
+        // argument with `skip` is driver-shaped: TypeORM and Prisma take one `{where, skip}` object.
         if let Some(opts) = &op.options {
             for f in opts.fields() {
                 if matches!(

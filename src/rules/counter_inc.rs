@@ -61,6 +61,20 @@ fn equality_key(filter: &Value) -> Option<&str> {
         .or_else(|| eq.first().copied())
 }
 
+/// `$inc: {version: 1}` versions a document that the same update rewrites anyway (optimistic
+/// locking, revision numbers): not a counter.
+fn is_version_field(key: &str) -> bool {
+    let last = key
+        .rsplit('.')
+        .next()
+        .unwrap_or(key)
+        .trim_start_matches('_');
+    matches!(
+        last.to_ascii_lowercase().as_str(),
+        "v" | "version" | "rev" | "revision" | "lockversion" | "generation" | "etag" | "seqno"
+    )
+}
+
 impl Rule for CounterInc {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -88,6 +102,7 @@ impl Rule for CounterInc {
                     .value
                     .fields()
                     .iter()
+                    .filter(|f| !is_version_field(&f.key))
                     .filter_map(|f| match f.value.kind {
                         ValueKind::Number(n) if n != 0.0 && n.abs() <= SMALL_STEP => {
                             Some((f.key.as_str(), n))

@@ -33,7 +33,7 @@ fn skip_paging_diagnostic(file: usize, op: &Operation, span: Span, amount: &Valu
 /// A literal number, or a name spelled like a constant (`PAGE_OFFSET`), is not computed paging.
 fn is_constant(v: &Value) -> bool {
     match &v.kind {
-        ValueKind::Number(_) | ValueKind::Null => true,
+        ValueKind::Number(_) | ValueKind::Null | ValueKind::String(_) | ValueKind::Bool(_) => true,
         ValueKind::Unknown(u) => {
             u.is_name
                 && !u.text.contains('.')
