@@ -90,3 +90,28 @@ pub fn run(opts: &Options) -> Analysis {
         files_parsed: discovered.parsed,
     }
 }
+
+/// Analyses one in-memory source file (no discovery, no cross-file linking): the IR and the findings.
+/// For tests and embedding; `display_path`'s extension picks the language.
+pub fn check_source(
+    display_path: &str,
+    text: &str,
+    settings: &crate::rules::Settings,
+) -> Result<(crate::ir::FileIr, Vec<Finding>), String> {
+    let lang = crate::lang::language_for(std::path::Path::new(display_path))
+        .ok_or_else(|| format!("no frontend for {display_path}"))?;
+    let ctx = crate::lang::FileContext { display_path };
+    let mut ir = crate::lang::extract(lang, text, &ctx).map_err(|e| e.0)?;
+    ir.operations.retain(|op| op.evidence != crate::ir::Evidence::None);
+    let file = SourceFile {
+        display_path: display_path.to_string(),
+        path: PathBuf::from(display_path),
+        language: lang,
+        text: Some(Arc::from(text)),
+        ir,
+    };
+    let files = [file];
+    let findings = crate::rules::run_all(&files, settings);
+    let [file] = files;
+    Ok((file.ir, findings))
+}
