@@ -102,7 +102,8 @@ pub fn check_source(
         .ok_or_else(|| format!("no frontend for {display_path}"))?;
     let ctx = crate::lang::FileContext { display_path };
     let mut ir = crate::lang::extract(lang, text, &ctx).map_err(|e| e.0)?;
-    ir.operations.retain(|op| op.evidence != crate::ir::Evidence::None);
+    ir.operations
+        .retain(|op| op.evidence != crate::ir::Evidence::None);
     let file = SourceFile {
         display_path: display_path.to_string(),
         path: PathBuf::from(display_path),

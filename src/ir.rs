@@ -321,6 +321,9 @@ pub struct Operation {
     /// The operation is one entry of a `bulkWrite` / `bulk_write`.
     pub in_bulk: bool,
     pub context: OpContext,
+    /// Source text of the receiver (`this.users`, `mongo.comments()`), for messages when the
+    /// collection cannot be resolved.
+    pub receiver: String,
 }
 
 impl Operation {
@@ -340,6 +343,7 @@ impl Operation {
             documents: Vec::new(),
             in_bulk: false,
             context: OpContext::default(),
+            receiver: String::new(),
         }
     }
 

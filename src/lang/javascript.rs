@@ -1670,6 +1670,7 @@ impl<'t> Extractor<'t> {
             .is_some_and(|c| c.via == CollectionVia::MongooseModel);
         let mut op = Operation::new(m.kind, m.name, span(call), span(prop));
         op.context = ctx;
+        op.receiver = self.text(obj).chars().take(60).collect();
         let lowered: Vec<Value> = args.iter().map(|a| self.lower(*a, 0)).collect();
         let arg = |i: usize| lowered.get(i).cloned();
         match m.args {
@@ -1926,6 +1927,7 @@ impl<'t> Extractor<'t> {
                 op.documents = vec![d.value.clone()];
             }
             op.in_bulk = true;
+            op.receiver = bulk.receiver.clone();
             op.context = bulk.context.clone();
             op.collection = collection.clone();
             op.evidence = if evidence == Evidence::None {
@@ -2010,6 +2012,7 @@ impl<'t> Extractor<'t> {
         op.collection = Some(coll);
         op.evidence = evidence;
         op.context = ctx;
+        op.receiver = doc_name.to_string();
         self.ir.operations.push(op);
     }
 

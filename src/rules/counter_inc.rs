@@ -35,8 +35,8 @@ fn counter_inc_diagnostic(
         file,
         span: operator.key_span,
         message: format!(
-            "per-event counter: `$inc` of {list} on the one {} document matched by `{key}`; every event rewrites the same hot document (write contention, oplog churn)",
-            collection_label(op.collection.as_ref())
+            "per-event counter on {}: `$inc` of {list} on the one document matched by `{key}`; every event rewrites the same hot document (write contention, oplog churn)",
+            collection_label(op)
         ),
         help: "use the approximation pattern (increment by N with probability 1/N), a bucketed or sharded counter (several documents, summed on read), or compute the count periodically from the events".to_string(),
         related: Vec::new(),

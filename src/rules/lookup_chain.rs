@@ -43,7 +43,7 @@ fn lookup_chain_diagnostic(
             message: format!("join {} of {}: `{}`", i + 1, joins.len(), j.target),
         })
         .collect();
-    let coll = collection_label(op.collection.as_ref());
+    let coll = collection_label(op);
     let message = if populate {
         format!(
             "query on {coll} populates {} paths ({targets}): each `populate` is another round trip, an application-side join",

@@ -102,9 +102,16 @@ pub fn run_all(files: &[crate::analysis::SourceFile], settings: &Settings) -> Ve
 }
 
 /// How a finding's message names the collection an operation touches.
-pub fn collection_label(c: Option<&crate::ir::CollectionRef>) -> String {
+pub fn collection_label(op: &crate::ir::Operation) -> String {
     use crate::ir::{CollectionName, CollectionVia};
-    match c {
+    let unresolved = || {
+        if op.receiver.is_empty() {
+            "an unresolved collection".to_string()
+        } else {
+            format!("the collection behind `{}`", op.receiver)
+        }
+    };
+    match &op.collection {
         Some(c) => match &c.name {
             CollectionName::Literal { name } => format!("`{name}`"),
             CollectionName::Template { .. } => format!("`{}`", c.name.display()),
@@ -116,9 +123,9 @@ pub fn collection_label(c: Option<&crate::ir::CollectionRef>) -> String {
                     format!("the collection named by `{text}`")
                 }
             }
-            CollectionName::Unknown { .. } => "an unresolved collection".to_string(),
+            CollectionName::Unknown { .. } => unresolved(),
         },
-        None => "an unresolved collection".to_string(),
+        None => unresolved(),
     }
 }
 

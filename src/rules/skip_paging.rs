@@ -22,7 +22,7 @@ fn skip_paging_diagnostic(file: usize, op: &Operation, span: Span, amount: &Valu
         span,
         message: format!(
             "offset paging on {}: skips a computed number of documents (`{}`), and the server still reads and discards every skipped one, so deep pages cost O(offset)",
-            collection_label(op.collection.as_ref()),
+            collection_label(op),
             value_text(amount)
         ),
         help: "page by range instead (keyset paging): remember the last sort key and query `{_id: {$gt: lastId}}` with the same `sort` and a `limit`, on an indexed sort key".to_string(),

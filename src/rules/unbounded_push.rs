@@ -25,7 +25,7 @@ fn unbounded_push_diagnostic(
     operator: &Field,
     fields: &[&str],
 ) -> Finding {
-    let coll = collection_label(op.collection.as_ref());
+    let coll = collection_label(op);
     let list = fields
         .iter()
         .map(|f| format!("`{f}`"))
