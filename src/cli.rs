@@ -105,12 +105,12 @@ pub fn main() -> i32 {
                 ..Options::default()
             };
             let a = analysis::run(&opts);
+            let mut out = std::io::stdout().lock();
             for f in &a.files {
-                println!("// {}", f.display_path);
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&f.ir).unwrap_or_default()
-                );
+                let json = serde_json::to_string_pretty(&f.ir).unwrap_or_default();
+                if writeln!(out, "// {}\n{json}", f.display_path).is_err() {
+                    return 2;
+                }
             }
             0
         }

@@ -201,7 +201,15 @@ impl<'t> Extractor<'t> {
     }
 
     fn field(&self, n: Node<'t>, name: &str) -> Option<Node<'t>> {
-        n.child_by_field_name(name)
+        let mut f = n.child_by_field_name(name)?;
+        // TypeScript `db.collection<Order>(..)`: the callee is `db.collection` with type arguments,
+        // and the grammar reads `await db.collection<T>(..)` as a call of `await db.collection`.
+        while name == "function"
+            && matches!(f.kind(), "instantiation_expression" | "await_expression")
+        {
+            f = f.named_child(0)?;
+        }
+        Some(f)
     }
 
     fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {

@@ -1,0 +1,466 @@
+//! End-to-end tests of the `mongolint` binary on temporary folders: exit status, output formats,
+//! relative paths, what discovery skips by default, per-file errors, and the `rules`/`explain`
+//! subcommands.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A driver file with one unbounded `$push` on line 2 (the span starts at column 57).
+const PUSH_JS: &str = "async function addComment(db, id, c) {\n  await db.collection(\"posts\").updateOne({ _id: id }, { $push: { comments: c } });\n}\n";
+const PUSH_LINE: usize = 2;
+const PUSH_COLUMN: usize = 57;
+
+/// A driver file with nothing to report.
+const CLEAN_JS: &str =
+    "async function load(db, id) {\n  return db.collection(\"posts\").findOne({ _id: id });\n}\n";
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mongolint"));
+    c.env("NO_COLOR", "1");
+    c
+}
+
+/// Runs `mongolint <args>` with `dir` as the current folder.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    bin()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("the mongolint binary runs")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, content).unwrap();
+}
+
+/// A fresh temporary folder, canonicalised so that paths under it compare with the current folder.
+fn temp() -> (tempfile::TempDir, PathBuf) {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().canonicalize().unwrap();
+    (t, root)
+}
+
+/// Paths of the files with findings, from concise output (sorted, deduplicated).
+fn flagged_paths(concise: &str) -> Vec<String> {
+    let mut v: Vec<String> = concise
+        .lines()
+        .filter(|l| !l.contains("error[io]"))
+        .filter_map(|l| l.split(':').next())
+        .map(str::to_string)
+        .collect();
+    v.dedup();
+    v
+}
+
+fn concise(dir: &Path, extra: &[&str]) -> (i32, String) {
+    let mut args = vec!["check", "--format", "concise"];
+    args.extend_from_slice(extra);
+    let o = run(dir, &args);
+    (code(&o), stdout(&o))
+}
+
+// ---------------------------------------------------------------------------------------------
+// exit status
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn clean_folder_exits_zero() {
+    let (_t, root) = temp();
+    write(&root, "src/load.js", CLEAN_JS);
+    let o = run(&root, &["check"]);
+    assert_eq!(
+        code(&o),
+        0,
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    assert!(!stdout(&o).contains("warning["), "{}", stdout(&o));
+}
+
+#[test]
+fn folder_without_javascript_exits_zero() {
+    let (_t, root) = temp();
+    write(&root, "README.md", "# hello\nuse $push wisely\n");
+    write(
+        &root,
+        "notes.txt",
+        "db.collection('x').updateOne({}, {$push: {a: 1}})\n",
+    );
+    let o = run(&root, &["check", "."]);
+    assert_eq!(
+        code(&o),
+        0,
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(&o),
+        stderr(&o)
+    );
+}
+
+#[test]
+fn findings_exit_one() {
+    let (_t, root) = temp();
+    write(&root, "src/app.js", PUSH_JS);
+    write(&root, "src/load.js", CLEAN_JS);
+    let o = run(&root, &["check"]);
+    assert_eq!(code(&o), 1, "stderr:\n{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("unbounded-push"), "{out}");
+    assert!(out.contains("src/app.js"), "{out}");
+}
+
+#[test]
+fn missing_path_exits_two_and_other_path_is_still_reported() {
+    let (_t, root) = temp();
+    write(&root, "src/app.js", PUSH_JS);
+    for format in ["text", "concise", "json"] {
+        let o = run(
+            &root,
+            &["check", "--format", format, "src", "does-not-exist"],
+        );
+        assert_eq!(code(&o), 2, "{format}: stderr:\n{}", stderr(&o));
+        let all = format!("{}{}", stdout(&o), stderr(&o));
+        assert!(
+            all.contains("does-not-exist"),
+            "{format}: names the missing path:\n{all}"
+        );
+        assert!(
+            stdout(&o).contains("unbounded-push"),
+            "{format}: findings still printed:\n{all}"
+        );
+        assert!(stdout(&o).contains("src/app.js"), "{format}:\n{all}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// output destinations and formats
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn output_file_gets_the_report_and_stdout_stays_empty() {
+    let (_t, root) = temp();
+    write(&root, "src/app.js", PUSH_JS);
+    let o = run(
+        &root,
+        &["check", "--format", "json", "--output", "report.json"],
+    );
+    assert_eq!(code(&o), 1, "exit status still reflects findings");
+    assert!(o.stdout.is_empty(), "stdout: {:?}", stdout(&o));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["findings"][0]["rule"], "unbounded-push");
+
+    let o = run(&root, &["check", "-o", "report.txt"]);
+    assert!(o.stdout.is_empty(), "stdout: {:?}", stdout(&o));
+    let text = std::fs::read_to_string(root.join("report.txt")).unwrap();
+    assert!(text.contains("unbounded-push"), "{text}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "no ANSI colours in a file: {text:?}"
+    );
+}
+
+#[test]
+fn concise_format_is_path_line_col_severity_rule_message() {
+    let (_t, root) = temp();
+    write(&root, "src/app.js", PUSH_JS);
+    let (status, out) = concise(&root, &[]);
+    assert_eq!(status, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    let prefix = format!("src/app.js:{PUSH_LINE}:{PUSH_COLUMN}: warning[unbounded-push] ");
+    assert!(
+        lines[0].starts_with(&prefix),
+        "{:?} should start with {prefix:?}",
+        lines[0]
+    );
+    let message = &lines[0][prefix.len()..];
+    assert!(
+        message.contains("comments") && message.contains("posts"),
+        "{message}"
+    );
+    assert_eq!(
+        &PUSH_JS.lines().nth(PUSH_LINE - 1).unwrap()[PUSH_COLUMN - 1..PUSH_COLUMN - 1 + 5],
+        "$push",
+        "the column points at the operator"
+    );
+}
+
+#[test]
+fn json_format_has_the_documented_fields() {
+    let (_t, root) = temp();
+    write(&root, "src/app.js", PUSH_JS);
+    write(&root, "src/load.js", CLEAN_JS);
+    let o = run(&root, &["check", "--format", "json"]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    assert!(out.ends_with('\n'));
+    let v: Value = serde_json::from_str(&out).expect("valid JSON");
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["tool"]["name"], "mongolint");
+    assert!(v["tool"]["version"].is_string());
+    let findings = v["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1);
+    let f = &findings[0];
+    assert_eq!(f["rule"], "unbounded-push");
+    assert_eq!(f["severity"], "warning");
+    assert_eq!(f["path"], "src/app.js");
+    assert_eq!(f["start"]["line"], PUSH_LINE);
+    assert_eq!(f["start"]["column"], PUSH_COLUMN);
+    assert_eq!(f["end"]["line"], PUSH_LINE);
+    assert_eq!(f["end"]["column"], PUSH_COLUMN + "$push".len());
+    assert!(f["message"].as_str().unwrap().contains("posts"));
+    assert!(f["help"].is_string());
+    assert!(f["related"].as_array().unwrap().is_empty());
+    let fp = f["fingerprint"].as_str().unwrap();
+    assert!(
+        fp.len() == 16
+            && fp
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)),
+        "fingerprint {fp:?}"
+    );
+    assert_eq!(v["errors"], serde_json::json!([]));
+    let s = &v["summary"];
+    assert_eq!(s["files_scanned"], 2);
+    assert!(s["files_parsed"].as_u64().unwrap() >= 1);
+    assert_eq!(s["findings"], 1);
+    assert_eq!(
+        s["by_severity"],
+        serde_json::json!({"error": 0, "warning": 1, "info": 0})
+    );
+    assert_eq!(s["file_errors"], 0);
+}
+
+#[test]
+fn json_lists_file_errors() {
+    let (_t, root) = temp();
+    write(&root, "src/app.js", PUSH_JS);
+    let o = run(&root, &["check", "--format", "json", "src", "missing"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["errors"][0]["path"], "missing");
+    assert!(v["errors"][0]["message"].is_string());
+    assert_eq!(v["summary"]["file_errors"], 1);
+}
+
+#[test]
+fn sarif_format_is_2_1_0_with_relative_uris() {
+    let (_t, root) = temp();
+    write(&root, "src/app.js", PUSH_JS);
+    let o = run(&root, &["check", "--format", "sarif"]);
+    assert_eq!(code(&o), 1);
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    assert_eq!(v["version"], "2.1.0");
+    let run0 = &v["runs"][0];
+    assert_eq!(run0["tool"]["driver"]["name"], "mongolint");
+    let results = run0["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["ruleId"], "unbounded-push");
+    let loc = &results[0]["locations"][0]["physicalLocation"];
+    let uri = loc["artifactLocation"]["uri"].as_str().unwrap();
+    assert_eq!(uri, "src/app.js");
+    assert_eq!(loc["region"]["startLine"], PUSH_LINE);
+    assert_eq!(loc["region"]["startColumn"], PUSH_COLUMN);
+    let raw = stdout(&o);
+    assert!(
+        !raw.contains(&root.to_string_lossy().into_owned()),
+        "no absolute paths in SARIF"
+    );
+    assert!(!raw.contains("file://"), "no file URIs");
+}
+
+#[test]
+fn paths_are_relative_to_the_current_folder() {
+    let (_t, root) = temp();
+    write(&root, "pkg/src/app.js", PUSH_JS);
+    let abs = root.join("pkg");
+    for arg in [".", "pkg", "./pkg/src", abs.to_str().unwrap()] {
+        let (status, out) = concise(&root, &[arg]);
+        assert_eq!(status, 1, "{arg}");
+        assert_eq!(
+            flagged_paths(&out),
+            vec!["pkg/src/app.js"],
+            "for `{arg}`:\n{out}"
+        );
+    }
+    // From a subfolder, the path is relative to that subfolder.
+    let (_, out) = concise(&root.join("pkg"), &[]);
+    assert_eq!(flagged_paths(&out), vec!["src/app.js"], "{out}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// discovery
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn dependency_build_and_minified_files_are_skipped_unless_no_ignore() {
+    let (_t, root) = temp();
+    write(&root, "src/app.js", PUSH_JS);
+    write(&root, "node_modules/lib/index.js", PUSH_JS);
+    write(&root, "dist/app.js", PUSH_JS);
+    write(&root, "public/vendor.min.js", PUSH_JS);
+    let (_, out) = concise(&root, &[]);
+    assert_eq!(flagged_paths(&out), vec!["src/app.js"], "{out}");
+    let (_, out) = concise(&root, &["--no-ignore"]);
+    assert_eq!(
+        flagged_paths(&out),
+        vec![
+            "dist/app.js",
+            "node_modules/lib/index.js",
+            "public/vendor.min.js",
+            "src/app.js"
+        ],
+        "{out}"
+    );
+}
+
+#[test]
+fn gitignored_files_are_skipped_even_without_a_git_repository() {
+    let (_t, root) = temp();
+    assert!(!root.join(".git").exists());
+    write(&root, ".gitignore", "generated/\nlegacy.js\n");
+    write(&root, "src/app.js", PUSH_JS);
+    write(&root, "generated/api.js", PUSH_JS);
+    write(&root, "src/legacy.js", PUSH_JS);
+    let (_, out) = concise(&root, &[]);
+    assert_eq!(flagged_paths(&out), vec!["src/app.js"], "{out}");
+    let (_, out) = concise(&root, &["--no-ignore"]);
+    assert_eq!(
+        flagged_paths(&out),
+        vec!["generated/api.js", "src/app.js", "src/legacy.js"],
+        "{out}"
+    );
+}
+
+#[test]
+fn test_files_are_skipped_unless_include_tests() {
+    let (_t, root) = temp();
+    write(&root, "src/app.js", PUSH_JS);
+    write(&root, "src/app.test.js", PUSH_JS);
+    write(&root, "src/__tests__/app.js", PUSH_JS);
+    write(&root, "src/app.spec.ts", PUSH_JS);
+    let (_, out) = concise(&root, &[]);
+    assert_eq!(flagged_paths(&out), vec!["src/app.js"], "{out}");
+    let (_, out) = concise(&root, &["--include-tests"]);
+    assert_eq!(
+        flagged_paths(&out),
+        vec![
+            "src/__tests__/app.js",
+            "src/app.js",
+            "src/app.spec.ts",
+            "src/app.test.js"
+        ],
+        "{out}"
+    );
+}
+
+#[test]
+fn invalid_utf8_is_an_error_naming_the_file_and_other_files_are_reported() {
+    let (_t, root) = temp();
+    write(&root, "src/app.js", PUSH_JS);
+    let mut bad = b"db.collection('x').updateOne({}, { $push: { a: 1 } }); // caf".to_vec();
+    bad.extend_from_slice(&[0xff, 0xfe, b'\n']);
+    write(&root, "src/bad.js", bad);
+    for format in ["text", "concise"] {
+        let o = run(&root, &["check", "--format", format]);
+        assert_eq!(code(&o), 2, "{format}");
+        let all = format!("{}{}", stdout(&o), stderr(&o));
+        assert!(
+            all.contains("src/bad.js"),
+            "{format}: names the file:\n{all}"
+        );
+        assert!(all.contains("UTF-8"), "{format}: says why:\n{all}");
+        assert!(stdout(&o).contains("src/app.js"), "{format}:\n{all}");
+        assert!(stdout(&o).contains("unbounded-push"), "{format}:\n{all}");
+    }
+    let o = run(&root, &["check", "--format", "json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["errors"][0]["path"], "src/bad.js");
+    assert_eq!(v["findings"][0]["path"], "src/app.js");
+}
+
+#[test]
+fn file_over_max_file_size_is_reported_as_skipped() {
+    let (_t, root) = temp();
+    write(&root, "src/app.js", PUSH_JS);
+    let big = format!("{PUSH_JS}{}", "// padding\n".repeat(100));
+    write(&root, "src/big.js", &big);
+    let limit = (PUSH_JS.len() + 10).to_string();
+    let (_, out) = concise(&root, &["--max-file-size", &limit]);
+    let big_lines: Vec<&str> = out.lines().filter(|l| l.contains("src/big.js")).collect();
+    assert_eq!(big_lines.len(), 1, "{out}");
+    assert!(big_lines[0].contains("skipped"), "{out}");
+    assert!(!big_lines[0].contains("unbounded-push"), "{out}");
+    assert_eq!(flagged_paths(&out), vec!["src/app.js"], "{out}");
+    // Without the limit both files are analysed.
+    let (_, out) = concise(&root, &[]);
+    assert_eq!(
+        flagged_paths(&out),
+        vec!["src/app.js", "src/big.js"],
+        "{out}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// rules and explain
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn rules_lists_the_five_rule_ids() {
+    let o = bin().arg("rules").output().unwrap();
+    assert_eq!(code(&o), 0);
+    let out = stdout(&o);
+    let ids: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        ids,
+        vec![
+            "unbounded-push",
+            "dynamic-collection-name",
+            "lookup-chain",
+            "counter-inc",
+            "skip-paging"
+        ],
+        "{out}"
+    );
+}
+
+#[test]
+fn explain_prints_the_rule_page() {
+    let o = bin().args(["explain", "unbounded-push"]).output().unwrap();
+    assert_eq!(code(&o), 0);
+    let out = stdout(&o);
+    assert!(out.starts_with("# unbounded-push\n"), "{out}");
+    assert!(out.contains("## What it does"), "{out}");
+    assert!(out.contains("$slice"), "{out}");
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/unbounded-push.md"),
+    )
+    .unwrap();
+    assert_eq!(out, page);
+}
+
+#[test]
+fn explain_unknown_rule_exits_two() {
+    let o = bin().args(["explain", "nope"]).output().unwrap();
+    assert_eq!(code(&o), 2);
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("nope"), "{}", stderr(&o));
+}

@@ -1,0 +1,1155 @@
+//! Snippet tests for the five mission rules on JavaScript and TypeScript, through the public
+//! `check_source` API: each spelling the rule catalogue (shared rules.md) says to flag, and each
+//! near miss it says to leave alone, including look-alikes that are not MongoDB at all.
+
+use mongolint::analysis::check_source;
+use mongolint::diagnostic::{Finding, Severity};
+use mongolint::rules::Settings;
+
+/// (rule id, 1-based line of the span start, source text under the span).
+type Hit = (&'static str, usize, String);
+
+fn findings_with(path: &str, src: &str, settings: &Settings) -> Vec<Finding> {
+    check_source(path, src, settings)
+        .unwrap_or_else(|e| panic!("{path} did not analyse: {e}"))
+        .1
+}
+
+fn findings(path: &str, src: &str) -> Vec<Finding> {
+    findings_with(path, src, &Settings::default())
+}
+
+fn line_at(src: &str, offset: usize) -> usize {
+    src[..offset].matches('\n').count() + 1
+}
+
+fn hit(src: &str, f: &Finding) -> Hit {
+    let (start, end) = (f.span.start as usize, f.span.end as usize);
+    (f.rule, line_at(src, start), src[start..end].to_string())
+}
+
+/// Every finding of a snippet as (rule, line, text) triples.
+fn hits(path: &str, src: &str) -> Vec<Hit> {
+    findings(path, src).iter().map(|f| hit(src, f)).collect()
+}
+
+/// The findings of one rule as (line, text) pairs.
+fn rule_hits(rule: &str, path: &str, src: &str) -> Vec<(usize, String)> {
+    hits(path, src)
+        .into_iter()
+        .filter(|h| h.0 == rule)
+        .map(|(_, line, text)| (line, text))
+        .collect()
+}
+
+/// 1-based line of the first line containing `needle`.
+fn line_of(src: &str, needle: &str) -> usize {
+    src.lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("{needle:?} not in snippet"))
+        + 1
+}
+
+/// Asserts that `rule` flags exactly one site: on the line containing `line_needle`, with `span_text`
+/// under the span (quotes around an object key are accepted).
+fn assert_flags_once(rule: &str, path: &str, src: &str, line_needle: &str, span_text: &str) {
+    let got = rule_hits(rule, path, src);
+    let want_line = line_of(src, line_needle);
+    assert_eq!(
+        got.len(),
+        1,
+        "{rule} should flag exactly once in:\n{src}\ngot {got:?}"
+    );
+    let (line, text) = &got[0];
+    assert_eq!(*line, want_line, "{rule} flagged the wrong line in:\n{src}");
+    assert_eq!(
+        text.trim_matches(|c| c == '"' || c == '\''),
+        span_text,
+        "{rule} span text in:\n{src}"
+    );
+}
+
+fn assert_not_flagged(rule: &str, path: &str, src: &str) {
+    let got = rule_hits(rule, path, src);
+    assert!(
+        got.is_empty(),
+        "{rule} should not flag:\n{src}\ngot {got:?}"
+    );
+}
+
+fn assert_clean(path: &str, src: &str) {
+    let got = hits(path, src);
+    assert!(
+        got.is_empty(),
+        "expected no findings in:\n{src}\ngot {got:?}"
+    );
+}
+
+fn only(rule: &str, path: &str, src: &str) -> Finding {
+    let mut fs: Vec<Finding> = findings(path, src)
+        .into_iter()
+        .filter(|f| f.rule == rule)
+        .collect();
+    assert_eq!(fs.len(), 1, "{rule} should flag exactly once in:\n{src}");
+    fs.remove(0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// unbounded-push
+// ---------------------------------------------------------------------------------------------
+
+const UP: &str = "unbounded-push";
+
+#[test]
+fn push_in_update_one_is_flagged_and_names_collection_and_field() {
+    let src = r#"
+async function addComment(db, postId, comment) {
+  await db.collection("posts").updateOne({ _id: postId }, { $push: { comments: comment } });
+}
+"#;
+    assert_flags_once(UP, "svc.js", src, "$push", "$push");
+    let f = only(UP, "svc.js", src);
+    assert_eq!(f.severity, Severity::Warning);
+    assert!(f.message.contains("posts"), "message: {}", f.message);
+    assert!(f.message.contains("comments"), "message: {}", f.message);
+    assert!(f.help.contains("$slice"), "help: {}", f.help);
+}
+
+#[test]
+fn push_in_update_many_is_flagged() {
+    let src = r#"
+async function tagAll(db, ids, tag) {
+  await db.collection("posts").updateMany({ _id: { $in: ids } }, { $push: { tags: tag } });
+}
+"#;
+    assert_flags_once(UP, "svc.js", src, "$push", "$push");
+}
+
+#[test]
+fn push_in_find_one_and_update_is_flagged() {
+    let src = r#"
+async function logEvent(db, id, ev) {
+  const events = db.collection("devices");
+  return events.findOneAndUpdate({ _id: id }, { $push: { history: ev } }, { returnDocument: "after" });
+}
+"#;
+    assert_flags_once(UP, "svc.js", src, "$push", "$push");
+}
+
+#[test]
+fn push_in_bulk_write_entry_is_flagged() {
+    let src = r#"
+async function follow(db, pairs) {
+  await db.collection("users").bulkWrite(
+    pairs.map(([a, b]) => ({
+      updateOne: {
+        filter: { _id: a },
+        update: { $push: { following: b } },
+      },
+    })),
+  );
+  await db.collection("users").bulkWrite([
+    { updateOne: { filter: { _id: 1 }, update: { $push: { followers: 2 } } } },
+  ]);
+}
+"#;
+    let got = rule_hits(UP, "svc.js", src);
+    assert_eq!(
+        got,
+        vec![
+            (line_of(src, "following: b"), "$push".to_string()),
+            (line_of(src, "followers: 2"), "$push".to_string()),
+        ],
+        "in:\n{src}"
+    );
+}
+
+#[test]
+fn push_in_mongoose_find_by_id_and_update_is_flagged() {
+    let src = r#"
+const mongoose = require("mongoose");
+const Post = mongoose.model("Post", postSchema);
+
+async function addComment(id, comment) {
+  return Post.findByIdAndUpdate(id, { $push: { comments: comment } }, { new: true });
+}
+"#;
+    assert_flags_once(UP, "post.js", src, "$push", "$push");
+    let f = only(UP, "post.js", src);
+    assert!(f.message.contains("posts"), "message: {}", f.message);
+    assert!(f.message.contains("comments"), "message: {}", f.message);
+}
+
+#[test]
+fn push_each_without_slice_is_flagged() {
+    let src = r#"
+async function appendLog(db, id, entries) {
+  await db.collection("devices").updateOne({ _id: id }, { $push: { log: { $each: entries } } });
+}
+"#;
+    assert_flags_once(UP, "svc.js", src, "$push", "$push");
+}
+
+#[test]
+fn add_to_set_is_flagged_at_info_severity() {
+    let src = r#"
+async function follow(db, uid, me) {
+  await db.collection("users").updateOne({ _id: uid }, { "$addToSet": { "followers": me } });
+}
+"#;
+    assert_flags_once(UP, "svc.js", src, "$addToSet", "$addToSet");
+    let f = only(UP, "svc.js", src);
+    assert_eq!(f.severity, Severity::Info);
+    assert!(f.message.contains("followers"), "message: {}", f.message);
+    assert!(f.message.contains("users"), "message: {}", f.message);
+}
+
+#[test]
+fn mongoose_document_push_then_save_is_flagged() {
+    let src = r#"
+const mongoose = require("mongoose");
+const Post = mongoose.model("Post", postSchema);
+
+async function like(id, uid) {
+  const post = await Post.findById(id);
+  post.likes.push(uid);
+  await post.save();
+}
+"#;
+    assert_flags_once(UP, "like.js", src, "likes.push", "push");
+    let f = only(UP, "like.js", src);
+    assert!(f.message.contains("likes"), "message: {}", f.message);
+    assert!(f.message.contains("posts"), "message: {}", f.message);
+}
+
+#[test]
+fn mongoose_document_add_to_set_then_save_is_flagged_in_typescript() {
+    let src = r#"
+import mongoose from "mongoose";
+const User = mongoose.model("User", userSchema);
+
+export async function follow(id: string, me: string): Promise<void> {
+  const user = await User.findById(id);
+  user.followers.addToSet(me);
+  await user.save();
+}
+"#;
+    assert_flags_once(UP, "follow.ts", src, "followers.addToSet", "addToSet");
+    assert_eq!(only(UP, "follow.ts", src).severity, Severity::Info);
+}
+
+#[test]
+fn push_is_flagged_in_typescript_and_tsx() {
+    let ts = r#"
+import { Db } from "mongodb";
+export async function addComment(db: Db, postId: string, c: Comment): Promise<void> {
+  await db.collection<Post>("posts").updateOne({ _id: postId }, { $push: { comments: c } });
+}
+"#;
+    assert_flags_once(UP, "svc.ts", ts, "$push", "$push");
+    let tsx = r#"
+export function CommentBox({ db, postId }: Props) {
+  const onSubmit = async (c: Comment) => {
+    await db.collection("posts").updateOne({ _id: postId }, { $push: { comments: c } });
+  };
+  return <form onSubmit={onSubmit} />;
+}
+"#;
+    assert_flags_once(UP, "box.tsx", tsx, "$push", "$push");
+}
+
+#[test]
+fn push_each_with_slice_of_either_sign_is_not_flagged() {
+    let src = r#"
+async function recent(db, id, c, entries) {
+  await db.collection("posts").updateOne({ _id: id }, { $push: { recent: { $each: [c], $slice: -20 } } });
+  await db.collection("posts").updateOne({ _id: id }, { $push: { first: { $each: entries, $slice: 50 } } });
+}
+"#;
+    assert_not_flagged(UP, "svc.js", src);
+}
+
+#[test]
+fn bucket_pattern_push_is_not_flagged_and_its_count_is_not_a_counter() {
+    let src = r#"
+async function addComment(db, postId, comment) {
+  await db.collection("comment_buckets").updateOne(
+    { postId, count: { $lt: 200 } },
+    { $push: { comments: comment }, $inc: { count: 1 }, $setOnInsert: { postId } },
+    { upsert: true },
+  );
+}
+"#;
+    assert_not_flagged(UP, "svc.js", src);
+    assert_not_flagged("counter-inc", "svc.js", src);
+}
+
+#[test]
+fn push_guarded_by_array_index_exists_false_is_not_flagged() {
+    let src = r#"
+async function addComment(db, id, c) {
+  await db.collection("posts").updateOne({ _id: id, "comments.49": { $exists: false } }, { $push: { comments: c } });
+}
+"#;
+    assert_not_flagged(UP, "svc.js", src);
+}
+
+#[test]
+fn push_guarded_by_expr_size_is_not_flagged() {
+    let src = r#"
+async function addComment(db, id, c) {
+  await db.collection("posts").updateOne(
+    { _id: id, $expr: { $lt: [{ $size: "$comments" }, 50] } },
+    { $push: { comments: c } },
+  );
+}
+"#;
+    assert_not_flagged(UP, "svc.js", src);
+}
+
+#[test]
+fn push_guarded_by_size_equality_is_not_flagged() {
+    let src = r#"
+async function addSlot(db, id, s) {
+  await db.collection("tables").updateOne({ _id: id, seats: { $size: 3 } }, { $push: { seats: s } });
+}
+"#;
+    assert_not_flagged(UP, "svc.js", src);
+}
+
+#[test]
+fn push_accumulator_in_group_is_not_flagged() {
+    let src = r#"
+async function itemsByOrder(db) {
+  return db.collection("lines").aggregate([
+    { $match: { status: "open" } },
+    { $group: { _id: "$orderId", items: { $push: "$sku" }, tags: { $addToSet: "$tag" } } },
+  ]).toArray();
+}
+"#;
+    assert_not_flagged(UP, "svc.js", src);
+}
+
+#[test]
+fn plain_array_push_is_not_flagged_even_next_to_driver_calls() {
+    let src = r#"
+async function importAll(db, rows) {
+  const docs = [];
+  for (const r of rows) {
+    docs.push({ name: r.name });
+  }
+  const arr = [];
+  arr.push(1);
+  await db.collection("people").insertMany(docs);
+}
+"#;
+    assert_not_flagged(UP, "import.js", src);
+}
+
+#[test]
+fn plain_array_push_and_find_without_mongodb_are_clean() {
+    let src = r#"
+const items = [{ id: 1 }, { id: 2 }];
+const arr = [];
+arr.push(items.find(x => x.id));
+module.exports = arr;
+"#;
+    assert_clean("list.js", src);
+}
+
+// ---------------------------------------------------------------------------------------------
+// dynamic-collection-name
+// ---------------------------------------------------------------------------------------------
+
+const DCN: &str = "dynamic-collection-name";
+
+#[test]
+fn template_with_date_hole_is_flagged_as_per_date() {
+    let src = r#"
+async function record(db, ev) {
+  const day = new Date().toISOString().slice(0, 10);
+  await db.collection(`events_${day}`).insertOne(ev);
+}
+"#;
+    let got = rule_hits(DCN, "events.js", src);
+    assert_eq!(got.len(), 1, "in:\n{src}\ngot {got:?}");
+    assert_eq!(got[0].0, line_of(src, "db.collection("));
+    let f = only(DCN, "events.js", src);
+    assert!(f.message.contains("date"), "message: {}", f.message);
+    assert!(
+        f.message.contains("day"),
+        "message names the hole: {}",
+        f.message
+    );
+}
+
+#[test]
+fn date_method_holes_are_flagged() {
+    let src = r#"
+async function record(db, ev) {
+  const d = new Date();
+  await db.collection(`metrics_${d.getFullYear()}_${d.getMonth() + 1}`).insertOne(ev);
+}
+"#;
+    assert_eq!(rule_hits(DCN, "m.js", src).len(), 1, "in:\n{src}");
+    let src = r#"
+async function record(db, ev) {
+  await db.collection("logs_" + new Date().toISOString().slice(0, 10)).insertOne(ev);
+}
+"#;
+    assert_eq!(rule_hits(DCN, "m.js", src).len(), 1, "in:\n{src}");
+}
+
+#[test]
+fn dayjs_and_moment_format_holes_are_flagged() {
+    let src = r#"
+const dayjs = require("dayjs");
+const moment = require("moment");
+async function record(db, ev) {
+  await db.collection(`events_${dayjs().format("YYYY_MM_DD")}`).insertOne(ev);
+  await db.collection("audit_" + moment().format("YYYYMM")).insertOne(ev);
+}
+"#;
+    let got = rule_hits(DCN, "m.js", src);
+    assert_eq!(
+        got.iter().map(|h| h.0).collect::<Vec<_>>(),
+        vec![line_of(src, "events_"), line_of(src, "audit_")],
+        "in:\n{src}\ngot {got:?}"
+    );
+}
+
+#[test]
+fn concatenation_with_month_is_flagged() {
+    let src = r#"
+async function monthly(db, month, row) {
+  await db.collection("reports_" + month).insertOne(row);
+}
+"#;
+    assert_eq!(rule_hits(DCN, "r.js", src).len(), 1, "in:\n{src}");
+    assert!(only(DCN, "r.js", src).message.contains("month"));
+}
+
+#[test]
+fn entity_holes_are_flagged_as_per_entity() {
+    for (hole, expr) in [
+        ("tenantId", "`orders_${tenantId}`"),
+        ("userId", "\"inbox_\" + userId"),
+        ("orgId", "`org_${orgId}_files`"),
+        ("customerId", "`cust_${customerId}`"),
+        ("accountId", "\"ledger_\" + accountId"),
+        ("shop", "`products_${shop}`"),
+        ("req.user.id", "`carts_${req.user.id}`"),
+    ] {
+        let src = format!(
+            "async function save(db, req, tenantId, userId, orgId, customerId, accountId, shop, doc) {{\n  await db.collection({expr}).insertOne(doc);\n}}\n"
+        );
+        let fs: Vec<Finding> = findings("t.js", &src)
+            .into_iter()
+            .filter(|f| f.rule == DCN)
+            .collect();
+        assert_eq!(fs.len(), 1, "{hole}: should flag once in:\n{src}");
+        assert!(
+            fs[0].message.contains("entity"),
+            "{hole}: message says per-entity: {}",
+            fs[0].message
+        );
+        let hole_name = hole.rsplit('.').next().unwrap();
+        assert!(
+            fs[0].message.contains(hole_name) || fs[0].message.contains(hole),
+            "{hole}: message names the hole: {}",
+            fs[0].message
+        );
+    }
+}
+
+#[test]
+fn per_tenant_name_on_a_class_field_in_typescript_is_flagged() {
+    let src = r#"
+import { Db } from "mongodb";
+export class OrderRepo {
+  constructor(private readonly db: Db) {}
+  async add(tenantId: string, order: Order): Promise<void> {
+    await this.db.collection(`orders_${tenantId}`).insertOne(order);
+  }
+}
+"#;
+    assert_eq!(rule_hits(DCN, "repo.ts", src).len(), 1, "in:\n{src}");
+}
+
+#[test]
+
+fn per_tenant_name_with_type_argument_in_typescript_is_flagged() {
+    let src = r#"
+import { Db } from "mongodb";
+export class OrderRepo {
+  constructor(private readonly db: Db) {}
+  async add(tenantId: string, order: Order): Promise<void> {
+    await this.db.collection<Order>(`orders_${tenantId}`).insertOne(order);
+  }
+}
+"#;
+    assert_eq!(rule_hits(DCN, "repo.ts", src).len(), 1, "in:\n{src}");
+}
+
+#[test]
+
+fn typescript_type_argument_collection_is_named_in_messages() {
+    let src = r#"
+import { Db } from "mongodb";
+export async function f(db: Db, postId: string, c: Comment, offset: number) {
+  await db.collection<Post>("posts").updateOne({ _id: postId }, { $push: { comments: c } });
+  await db.collection<Post>("posts").find({}).skip(offset).toArray();
+}
+"#;
+    for f in findings("svc.ts", src) {
+        assert!(f.message.contains("`posts`"), "{}: {}", f.rule, f.message);
+    }
+    assert_eq!(rule_hits(UP, "svc.ts", src).len(), 1);
+    assert_eq!(rule_hits("skip-paging", "svc.ts", src).len(), 1);
+}
+
+#[test]
+fn mongosh_get_collection_and_bracket_with_date_are_flagged() {
+    let src = r#"
+const day = new Date().toISOString().slice(0, 10);
+db.getCollection("events_" + day).find({}).count();
+db[`archive_${day}`].insertOne({ at: new Date() });
+"#;
+    let got = rule_hits(DCN, "script.js", src);
+    assert_eq!(
+        got.iter().map(|h| h.0).collect::<Vec<_>>(),
+        vec![line_of(src, "getCollection"), line_of(src, "db[")],
+        "in:\n{src}\ngot {got:?}"
+    );
+}
+
+#[test]
+fn mongoose_model_with_per_tenant_collection_is_flagged() {
+    let src = r#"
+const mongoose = require("mongoose");
+function modelFor(tenantId) {
+  return mongoose.model(`Order_${tenantId}`, orderSchema, `orders_${tenantId}`);
+}
+"#;
+    assert!(
+        !rule_hits(DCN, "m.js", src).is_empty(),
+        "per-tenant Mongoose collection should be flagged:\n{src}"
+    );
+}
+
+#[test]
+fn constant_env_and_config_names_are_not_flagged() {
+    let src = r#"
+const config = require("config");
+const EVENTS = "events";
+const settings = require("./settings");
+async function f(db, ev) {
+  await db.collection(EVENTS).insertOne(ev);
+  await db.collection(process.env.EVENTS_COLLECTION).insertOne(ev);
+  await db.collection(config.get("mongo.eventsCollection")).insertOne(ev);
+  await db.collection(settings.eventsCollection).insertOne(ev);
+  await db.collection(`${process.env.PREFIX}_events`).insertOne(ev);
+}
+"#;
+    assert_not_flagged(DCN, "f.js", src);
+}
+
+#[test]
+fn fixed_prefix_joined_to_fixed_suffix_is_not_flagged() {
+    let src = r#"
+const PREFIX = "app_";
+const SUFFIX = "archive";
+async function f(db, ev) {
+  await db.collection(PREFIX + "events").insertOne(ev);
+  await db.collection(`${PREFIX}${SUFFIX}`).insertOne(ev);
+  await db.collection("audit_" + SUFFIX).insertOne(ev);
+}
+"#;
+    assert_not_flagged(DCN, "f.js", src);
+}
+
+#[test]
+fn plain_parameter_name_is_not_flagged() {
+    let src = r#"
+function repo(db, name) {
+  return db.collection(name);
+}
+async function archive(db, kind, doc) {
+  await db.collection(`archive_${kind}`).insertOne(doc);
+}
+"#;
+    assert_not_flagged(DCN, "repo.js", src);
+}
+
+#[test]
+fn firestore_per_user_collection_is_not_mongodb() {
+    let src = r#"
+const admin = require("firebase-admin");
+const db = admin.firestore();
+async function load(uid, id) {
+  const snap = await db.collection(`users_${uid}`).doc(id).get();
+  return snap.data();
+}
+"#;
+    assert_clean("fire.js", src);
+    let ts = r#"
+import * as admin from "firebase-admin";
+const db = admin.firestore();
+export async function load(uid: string, id: string) {
+  return db.collection(`users_${uid}`).doc(id).get();
+}
+"#;
+    assert_clean("fire.ts", ts);
+}
+
+// ---------------------------------------------------------------------------------------------
+// lookup-chain
+// ---------------------------------------------------------------------------------------------
+
+const LC: &str = "lookup-chain";
+
+fn lookup(from: &str) -> String {
+    format!("{{ $lookup: {{ from: \"{from}\", localField: \"{from}Id\", foreignField: \"_id\", as: \"{from}\" }} }}")
+}
+
+#[test]
+fn two_inline_lookups_are_flagged_with_count_targets_and_related_stage() {
+    let src = r#"
+async function feed(db) {
+  return db.collection("posts").aggregate([
+    { $match: { published: true } },
+    { $lookup: { from: "users", localField: "authorId", foreignField: "_id", as: "author" } },
+    { $lookup: { from: "tags", localField: "tagIds", foreignField: "_id", as: "tags" } },
+  ]).toArray();
+}
+"#;
+    assert_flags_once(LC, "feed.js", src, "from: \"tags\"", "$lookup");
+    let f = only(LC, "feed.js", src);
+    assert!(f.message.contains('2'), "message counts: {}", f.message);
+    assert!(f.message.contains("users"), "message: {}", f.message);
+    assert!(f.message.contains("tags"), "message: {}", f.message);
+    assert!(f.message.contains("posts"), "message: {}", f.message);
+    assert_eq!(f.related.len(), 1, "the other stage is related");
+    let r = &f.related[0];
+    assert_eq!(
+        line_at(src, r.span.start as usize),
+        line_of(src, "from: \"users\"")
+    );
+    assert_eq!(&src[r.span.start as usize..r.span.end as usize], "$lookup");
+    assert!(f.help.contains("foreignField"), "help: {}", f.help);
+}
+
+#[test]
+fn pipeline_in_a_variable_is_resolved() {
+    let src = format!(
+        r#"
+async function feed(db) {{
+  const pipeline = [
+    {{ $match: {{ published: true }} }},
+    {},
+    {},
+  ];
+  return db.collection("posts").aggregate(pipeline).toArray();
+}}
+"#,
+        lookup("users"),
+        lookup("tags")
+    );
+    assert_flags_once(LC, "feed.js", &src, "from: \"tags\"", "$lookup");
+}
+
+#[test]
+fn pipeline_built_with_push_is_resolved() {
+    let src = format!(
+        r#"
+async function feed(db, withTags) {{
+  const pipeline = [{{ $match: {{ published: true }} }}];
+  pipeline.push({});
+  if (withTags) {{
+    pipeline.push({});
+  }}
+  return db.collection("posts").aggregate(pipeline).toArray();
+}}
+"#,
+        lookup("users"),
+        lookup("tags")
+    );
+    let got = rule_hits(LC, "feed.js", &src);
+    assert_eq!(got.len(), 1, "in:\n{src}\ngot {got:?}");
+    // The pipeline's own `push` calls are not array appends to a stored document.
+    assert_not_flagged(UP, "feed.js", &src);
+}
+
+#[test]
+fn nested_lookup_in_sub_pipeline_counts() {
+    let src = r#"
+async function feed(db) {
+  return db.collection("posts").aggregate([
+    {
+      $lookup: {
+        from: "users",
+        let: { a: "$authorId" },
+        pipeline: [
+          { $match: { $expr: { $eq: ["$_id", "$$a"] } } },
+          { $lookup: { from: "orgs", localField: "orgId", foreignField: "_id", as: "org" } },
+        ],
+        as: "author",
+      },
+    },
+  ]).toArray();
+}
+"#;
+    let f = only(LC, "feed.js", src);
+    assert!(
+        f.message.contains("users") && f.message.contains("orgs"),
+        "message: {}",
+        f.message
+    );
+    assert_eq!(f.related.len(), 1);
+}
+
+#[test]
+fn lookups_inside_facet_count() {
+    let src = r#"
+async function dashboard(db) {
+  return db.collection("orders").aggregate([
+    { $match: { status: "paid" } },
+    {
+      $facet: {
+        byCustomer: [{ $lookup: { from: "customers", localField: "customerId", foreignField: "_id", as: "c" } }],
+        byProduct: [{ $lookup: { from: "products", localField: "productId", foreignField: "_id", as: "p" } }],
+      },
+    },
+  ]).toArray();
+}
+"#;
+    let f = only(LC, "dash.js", src);
+    assert!(
+        f.message.contains("customers") && f.message.contains("products"),
+        "message: {}",
+        f.message
+    );
+}
+
+const POST_MODEL: &str = r#"
+const mongoose = require("mongoose");
+const Post = mongoose.model("Post", postSchema);
+"#;
+
+#[test]
+fn chained_populate_is_flagged() {
+    let src = format!(
+        "{POST_MODEL}async function show(id) {{\n  return Post.findById(id).populate(\"author\").populate(\"comments\").exec();\n}}\n"
+    );
+    let f = only(LC, "show.js", &src);
+    assert!(
+        f.message.contains("author") && f.message.contains("comments"),
+        "message: {}",
+        f.message
+    );
+    assert!(f.message.contains('2'), "message counts: {}", f.message);
+    assert_eq!(f.related.len(), 1, "related: the other populate");
+}
+
+#[test]
+fn populate_array_is_flagged() {
+    let src = format!(
+        "{POST_MODEL}async function show(id) {{\n  return Post.findById(id).populate([\"author\", \"comments\"]);\n}}\n"
+    );
+    assert_eq!(rule_hits(LC, "show.js", &src).len(), 1, "in:\n{src}");
+}
+
+#[test]
+fn populate_space_separated_paths_is_flagged() {
+    let src = format!(
+        "{POST_MODEL}async function show(id) {{\n  return Post.findById(id).populate(\"author comments\");\n}}\n"
+    );
+    assert_eq!(rule_hits(LC, "show.js", &src).len(), 1, "in:\n{src}");
+}
+
+#[test]
+fn nested_populate_is_flagged() {
+    let src = format!(
+        "{POST_MODEL}async function show(id) {{\n  return Post.findById(id).populate({{ path: \"comments\", populate: {{ path: \"author\" }} }});\n}}\n"
+    );
+    assert_eq!(rule_hits(LC, "show.js", &src).len(), 1, "in:\n{src}");
+}
+
+#[test]
+fn single_lookup_is_not_flagged() {
+    let src = format!(
+        "async function feed(db) {{\n  return db.collection(\"posts\").aggregate([{{ $match: {{ a: 1 }} }}, {}]).toArray();\n}}\n",
+        lookup("users")
+    );
+    assert_not_flagged(LC, "feed.js", &src);
+}
+
+#[test]
+fn one_populate_is_not_flagged() {
+    let src = format!(
+        "{POST_MODEL}async function show(id) {{\n  return Post.findById(id).populate(\"author\");\n}}\n"
+    );
+    assert_not_flagged(LC, "show.js", &src);
+}
+
+#[test]
+fn populate_with_select_is_one_path() {
+    let src = format!(
+        "{POST_MODEL}async function show(id) {{\n  return Post.findById(id).populate(\"author\", \"name email\");\n}}\n"
+    );
+    assert_not_flagged(LC, "show.js", &src);
+}
+
+#[test]
+fn lookup_chain_max_option_raises_the_threshold() {
+    let two = format!(
+        "async function feed(db) {{\n  return db.collection(\"posts\").aggregate([\n    {},\n    {},\n  ]).toArray();\n}}\n",
+        lookup("users"),
+        lookup("tags")
+    );
+    let three = format!(
+        "async function feed(db) {{\n  return db.collection(\"posts\").aggregate([\n    {},\n    {},\n    {},\n  ]).toArray();\n}}\n",
+        lookup("users"),
+        lookup("tags"),
+        lookup("orgs")
+    );
+    let relaxed = Settings {
+        lookup_chain_max: 2,
+    };
+    let count = |src: &str, s: &Settings| {
+        findings_with("feed.js", src, s)
+            .iter()
+            .filter(|f| f.rule == LC)
+            .count()
+    };
+    assert_eq!(count(&two, &Settings::default()), 1, "default flags two");
+    assert_eq!(count(&two, &relaxed), 0, "max 2 allows two");
+    assert_eq!(count(&three, &relaxed), 1, "max 2 flags three");
+    let f = findings_with("feed.js", &three, &relaxed)
+        .into_iter()
+        .find(|f| f.rule == LC)
+        .unwrap();
+    assert!(f.message.contains('3'), "message counts: {}", f.message);
+    assert_eq!(f.related.len(), 2, "the other two stages are related");
+}
+
+// ---------------------------------------------------------------------------------------------
+// counter-inc
+// ---------------------------------------------------------------------------------------------
+
+const CI: &str = "counter-inc";
+
+#[test]
+fn inc_by_one_on_id_via_update_one_is_flagged() {
+    let src = r#"
+async function view(db, id) {
+  await db.collection("posts").updateOne({ _id: id }, { $inc: { views: 1 } });
+}
+"#;
+    assert_flags_once(CI, "view.js", src, "$inc", "$inc");
+    let f = only(CI, "view.js", src);
+    assert!(f.message.contains("posts"), "message: {}", f.message);
+    assert!(f.message.contains("views"), "message: {}", f.message);
+}
+
+#[test]
+fn inc_by_minus_one_is_flagged() {
+    let src = r#"
+async function unlike(db, id) {
+  await db.collection("posts").updateOne({ _id: id }, { $inc: { likes: -1 } });
+}
+"#;
+    assert_flags_once(CI, "like.js", src, "$inc", "$inc");
+}
+
+#[test]
+fn sequence_via_find_one_and_update_is_flagged() {
+    let src = r#"
+async function nextOrderNumber(db) {
+  const r = await db.collection("counters").findOneAndUpdate(
+    { _id: "orderId" },
+    { $inc: { seq: 1 } },
+    { upsert: true, returnDocument: "after" },
+  );
+  return r.seq;
+}
+"#;
+    assert_flags_once(CI, "seq.js", src, "$inc", "$inc");
+    assert!(only(CI, "seq.js", src).message.contains("seq"));
+}
+
+#[test]
+fn mongoose_find_by_id_and_update_inc_is_flagged() {
+    let src = format!(
+        "{POST_MODEL}async function view(id) {{\n  await Post.findByIdAndUpdate(id, {{ $inc: {{ views: 1 }} }});\n}}\n"
+    );
+    assert_flags_once(CI, "view.js", &src, "$inc", "$inc");
+}
+
+#[test]
+fn inc_on_other_equality_key_is_flagged() {
+    let src = r#"
+async function view(db, slug) {
+  await db.collection("articles").updateOne({ slug: slug }, { $inc: { views: 1 } });
+}
+"#;
+    assert_flags_once(CI, "view.js", src, "$inc", "$inc");
+}
+
+#[test]
+fn inc_by_computed_amount_is_not_flagged() {
+    let src = r#"
+async function settle(db, id, batch) {
+  await db.collection("accounts").updateOne({ _id: id }, { $inc: { balance: batch.total } });
+  await db.collection("accounts").updateOne({ _id: id }, { $inc: { items: batch.length } });
+}
+"#;
+    assert_not_flagged(CI, "settle.js", src);
+}
+
+#[test]
+fn update_many_inc_is_not_flagged() {
+    let src = r#"
+async function bump(db) {
+  await db.collection("posts").updateMany({ archived: false }, { $inc: { age: 1 } });
+}
+"#;
+    assert_not_flagged(CI, "bump.js", src);
+}
+
+#[test]
+fn inc_in_nightly_rollup_is_not_flagged() {
+    let src = r#"
+async function nightlyRollup(db, id) {
+  await db.collection("stats").updateOne({ _id: id }, { $inc: { runs: 1 } });
+}
+"#;
+    assert_not_flagged(CI, "rollup.js", src);
+}
+
+#[test]
+fn inc_in_cron_callback_is_not_flagged() {
+    let src = r#"
+const cron = require("node-cron");
+function start(db) {
+  cron.schedule("0 3 * * *", async () => {
+    await db.collection("stats").updateOne({ _id: "daily" }, { $inc: { runs: 1 } });
+  });
+}
+"#;
+    assert_not_flagged(CI, "cron.js", src);
+}
+
+#[test]
+fn version_increment_is_not_a_counter() {
+    let src = r#"
+async function rename(db, id, name, v) {
+  await db.collection("docs").updateOne({ _id: id, version: v }, { $set: { name }, $inc: { version: 1 } });
+}
+"#;
+    assert_not_flagged(CI, "rename.js", src);
+}
+
+// ---------------------------------------------------------------------------------------------
+// skip-paging
+// ---------------------------------------------------------------------------------------------
+
+const SP: &str = "skip-paging";
+
+#[test]
+fn cursor_skip_with_computed_offset_is_flagged() {
+    let src = r#"
+async function page(db, page, n) {
+  return db.collection("posts").find({}).sort({ createdAt: -1 }).skip((page - 1) * n).limit(n).toArray();
+}
+"#;
+    assert_flags_once(SP, "page.js", src, ".skip(", "skip((page - 1) * n)");
+    let f = only(SP, "page.js", src);
+    assert!(f.message.contains("posts"), "message: {}", f.message);
+    assert!(
+        f.help.contains("_id") || f.help.contains("keyset"),
+        "help: {}",
+        f.help
+    );
+}
+
+#[test]
+fn find_option_skip_is_flagged() {
+    let src = r#"
+async function page(db, q, offset) {
+  return db.collection("posts").find(q, { skip: offset, limit: 20 }).toArray();
+}
+"#;
+    let got = rule_hits(SP, "page.js", src);
+    assert_eq!(got.len(), 1, "in:\n{src}\ngot {got:?}");
+    assert_eq!(got[0].0, line_of(src, "skip: offset"));
+}
+
+#[test]
+fn skip_stage_in_aggregate_is_flagged() {
+    let src = r#"
+async function page(db, n) {
+  return db.collection("posts").aggregate([
+    { $sort: { createdAt: -1 } },
+    { $skip: n },
+    { $limit: 20 },
+  ]).toArray();
+}
+"#;
+    assert_flags_once(SP, "page.js", src, "$skip", "$skip");
+}
+
+#[test]
+fn skip_stage_inside_facet_is_flagged() {
+    let src = r#"
+async function page(db, offset, size) {
+  return db.collection("posts").aggregate([
+    { $match: { published: true } },
+    { $facet: { data: [{ $skip: offset }, { $limit: size }], total: [{ $count: "n" }] } },
+  ]).toArray();
+}
+"#;
+    let got = rule_hits(SP, "page.js", src);
+    assert_eq!(got.len(), 1, "in:\n{src}\ngot {got:?}");
+    assert_eq!(got[0].0, line_of(src, "$facet"));
+}
+
+#[test]
+fn mongoose_query_skip_is_flagged() {
+    let src = format!(
+        "{POST_MODEL}async function list(req) {{\n  const page = Number(req.query.page);\n  return Post.find({{}}).skip(page * 20).limit(20);\n}}\n"
+    );
+    assert_flags_once(SP, "list.js", &src, ".skip(", "skip(page * 20)");
+}
+
+#[test]
+fn skip_in_typescript_is_flagged() {
+    let src = r#"
+import { Collection } from "mongodb";
+export async function page(posts: Collection<Post>, offset: number) {
+  return posts.find({}).skip(offset).limit(20).toArray();
+}
+"#;
+    assert_flags_once(SP, "page.ts", src, ".skip(", "skip(offset)");
+}
+
+#[test]
+fn constant_skips_are_not_flagged() {
+    let src = r#"
+const PAGE_OFFSET = 20;
+async function f(db) {
+  await db.collection("posts").find({}).skip(0).toArray();
+  await db.collection("posts").find({}).skip(10).toArray();
+  await db.collection("posts").find({}).skip(PAGE_OFFSET).toArray();
+  await db.collection("posts").aggregate([{ $skip: 5 }]).toArray();
+}
+"#;
+    assert_not_flagged(SP, "f.js", src);
+}
+
+#[test]
+fn rxjs_skip_is_not_mongodb() {
+    let src = r#"
+import { fromEvent } from "rxjs";
+import { skip, map } from "rxjs/operators";
+export const clicks$ = fromEvent(document, "click").pipe(skip(1), map((e) => e.target));
+"#;
+    assert_clean("clicks.ts", src);
+}
+
+#[test]
+fn typeorm_find_and_query_builder_skip_are_not_mongodb() {
+    let src = r#"
+import { Repository } from "typeorm";
+export async function page(repo: Repository<User>, skip: number, take: number, offset: number) {
+  const a = await repo.find({ skip, take });
+  const b = await repo.createQueryBuilder("u").orderBy("u.id").skip(offset).take(take).getMany();
+  return [a, b];
+}
+"#;
+    assert_clean("users.ts", src);
+}
+
+#[test]
+fn prisma_find_many_skip_is_not_mongodb() {
+    let src = r#"
+import { PrismaClient } from "@prisma/client";
+const prisma = new PrismaClient();
+export async function page(skip: number) {
+  return prisma.user.findMany({ skip, take: 20, orderBy: { id: "asc" } });
+}
+"#;
+    assert_clean("users.ts", src);
+}
+
+#[test]
+fn lodash_find_is_not_mongodb() {
+    let src = r#"
+const _ = require("lodash");
+function active(users, page, n) {
+  const u = _.find(users, { active: true });
+  const rest = _.drop(users, (page - 1) * n);
+  return [u, rest];
+}
+module.exports = { active };
+"#;
+    assert_clean("users.js", src);
+}
+
+// ---------------------------------------------------------------------------------------------
+// more driver spellings
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn document_loaded_with_find_one_then_pushed_and_saved_is_flagged() {
+    let src = format!(
+        "{POST_MODEL}async function comment(slug, text) {{\n  const post = await Post.findOne({{ slug }});\n  post.comments.push({{ text }});\n  await post.save();\n}}\n"
+    );
+    assert_flags_once(UP, "c.js", &src, "comments.push", "push");
+}
+
+#[test]
+fn mongoose_update_one_inc_and_small_literal_inc_are_flagged() {
+    let src = format!(
+        "{POST_MODEL}async function view(db, id) {{\n  await Post.updateOne({{ _id: id }}, {{ $inc: {{ views: 1 }} }});\n  await db.collection(\"scores\").updateOne({{ _id: id }}, {{ $inc: {{ points: 5 }} }});\n}}\n"
+    );
+    let got = rule_hits(CI, "v.js", &src);
+    assert_eq!(
+        got,
+        vec![
+            (line_of(&src, "views: 1"), "$inc".to_string()),
+            (line_of(&src, "points: 5"), "$inc".to_string()),
+        ],
+        "in:\n{src}"
+    );
+}
+
+#[test]
+fn mongoose_find_options_skip_is_flagged() {
+    let src = format!(
+        "{POST_MODEL}async function list(offset) {{\n  return Post.find({{}}, null, {{ skip: offset, limit: 10 }});\n}}\n"
+    );
+    let got = rule_hits(SP, "l.js", &src);
+    assert_eq!(got.len(), 1, "in:\n{src}\ngot {got:?}");
+    assert_eq!(got[0].0, line_of(&src, "skip: offset"));
+}
+
+#[test]
+fn date_named_parameter_hole_is_flagged_as_per_date() {
+    let src = r#"
+async function store(db, date, row) {
+  await db.collection(`events_${date}`).insertOne(row);
+}
+"#;
+    let f = only(DCN, "s.js", src);
+    assert!(f.message.contains("per-date"), "message: {}", f.message);
+    assert!(f.message.contains("`date`"), "message: {}", f.message);
+}
+
+#[test]
+fn chained_populate_with_option_objects_is_flagged() {
+    let src = format!(
+        "{POST_MODEL}async function list() {{\n  return Post.find().populate({{ path: \"author\" }}).populate({{ path: \"tags\", select: \"name\" }});\n}}\n"
+    );
+    assert_eq!(rule_hits(LC, "l.js", &src).len(), 1, "in:\n{src}");
+}
