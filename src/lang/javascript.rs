@@ -1507,7 +1507,7 @@ impl<'t> Extractor<'t> {
                     .lookup(self.text(root), root.start_byte() as u32)
                     .and_then(|b| b.value)
                 {
-                    let v = self.chain_bottom_call(v);
+                    let v = self.chain_root(v);
                     if v.kind() == "call_expression" && self.is_chain_start(root, call) {
                         let mods = self.collect_chain(root, false);
                         self.pending_modifiers.push((v.id(), mods));
@@ -1522,45 +1522,10 @@ impl<'t> Extractor<'t> {
         self.operation(call, obj, prop, m, ctx);
     }
 
-    /// The receiver at the bottom of a chain of modifier calls: `q.sort(..).skip(..)` → `q`.
-    fn chain_root(&self, mut n: Node<'t>) -> Node<'t> {
-        for _ in 0..MAX_DEPTH {
-            let u = self.unwrap_expr(n);
-            if u.kind() != "call_expression" {
-                return u;
-            }
-            let Some(f) = self
-                .field(u, "function")
-                .filter(|f| f.kind() == "member_expression")
-            else {
-                return u;
-            };
-            let method = self
-                .field(f, "property")
-                .map(|p| self.text(p))
-                .unwrap_or("");
-            if !MODIFIERS.contains(&method) && !AGGREGATE_BUILDER_STAGES.contains(&method) {
-                return u;
-            }
-            match self.field(f, "object") {
-                Some(o) => n = o,
-                None => return u,
-            }
-        }
-        n
-    }
-
-    /// Only the innermost modifier call of a chain on a variable records the chain (once).
-    fn is_chain_start(&self, root: Node<'t>, call: Node<'t>) -> bool {
-        let f = self.field(call, "function");
-        f.and_then(|f| self.field(f, "object"))
-            .map(|o| self.unwrap_expr(o).id())
-            == Some(root.id())
-    }
-
-    /// `await Model.find(q).lean()` → the `find` call.
-    fn chain_bottom_call(&self, v: Node<'t>) -> Node<'t> {
-        let mut n = self.unwrap_expr(v);
+    /// Descends a chain of modifier calls to what they are called on:
+    /// `q.sort(..).skip(..)` → `q`; `await Model.find(q).lean()` → the `find` call.
+    fn chain_root(&self, n: Node<'t>) -> Node<'t> {
+        let mut n = self.unwrap_expr(n);
         for _ in 0..MAX_DEPTH {
             if n.kind() != "call_expression" {
                 return n;
@@ -1575,10 +1540,9 @@ impl<'t> Extractor<'t> {
                 .field(f, "property")
                 .map(|p| self.text(p))
                 .unwrap_or("");
-            if js_operation(method).is_some() {
-                return n;
-            }
-            if !MODIFIERS.contains(&method) && !AGGREGATE_BUILDER_STAGES.contains(&method) {
+            let modifier =
+                MODIFIERS.contains(&method) || AGGREGATE_BUILDER_STAGES.contains(&method);
+            if js_operation(method).is_some() || !modifier {
                 return n;
             }
             match self.field(f, "object") {
@@ -1587,6 +1551,14 @@ impl<'t> Extractor<'t> {
             }
         }
         n
+    }
+
+    /// Only the innermost modifier call of a chain on a variable records the chain (once).
+    fn is_chain_start(&self, root: Node<'t>, call: Node<'t>) -> bool {
+        let f = self.field(call, "function");
+        f.and_then(|f| self.field(f, "object"))
+            .map(|o| self.unwrap_expr(o).id())
+            == Some(root.id())
     }
 
     /// Modifier calls chained upward from `start`: `start.sort(..).skip(..)`.
