@@ -493,10 +493,20 @@ impl<'t> Extractor<'t> {
                 return n;
             }
             if let Some((recv, name, _)) = self.method_call(n) {
-                if matches!(
+                let passthrough = matches!(
                     self.text(name),
-                    "clone" | "as_str" | "as_ref" | "to_owned" | "to_string" | "into" | "borrow"
-                ) && self.args(n).is_empty()
+                    "clone"
+                        | "as_str"
+                        | "as_ref"
+                        | "to_owned"
+                        | "to_string"
+                        | "into"
+                        | "borrow"
+                        | "as_document"
+                        | "as_array"
+                        | "unwrap"
+                ) && self.args(n).is_empty();
+                if passthrough || (self.text(name) == "expect" && self.args(n).len() == 1)
                 {
                     n = self.unwrap_expr(recv);
                     continue;
@@ -603,6 +613,13 @@ impl<'t> Extractor<'t> {
                 Thing::Unknown if self.uses_mongo => Thing::Db,
                 _ => Thing::Unknown,
             };
+        }
+        // A typed accessor of the application: `self.col::<Message>(COL)` with `COL` a constant name.
+        if turbofish && self.uses_mongo && args.len() == 1 {
+            let r = self.collection_ref(args[0]);
+            if matches!(r.name, CollectionName::Literal { .. }) {
+                return Thing::Collection(r);
+            }
         }
         if matches!(
             method,
