@@ -180,11 +180,14 @@ impl Chain {
     }
 }
 
+/// A struct field: its declared type and/or an initialiser.
+type FieldDecl<'t> = (Option<&'t str>, Option<Node<'t>>);
+
 struct Extractor<'t> {
     src: &'t str,
     bindings: HashMap<String, Vec<Binding<'t>>>,
     /// Struct fields by name: declared type and/or initialiser (`Self { orders: db.collection(..) }`).
-    fields: HashMap<String, Vec<(Option<&'t str>, Option<Node<'t>>)>>,
+    fields: HashMap<String, Vec<FieldDecl<'t>>>,
     /// `const` / `static` items (also associated consts) by name.
     consts: HashMap<String, Vec<Node<'t>>>,
     /// `v.push(x)` / `v.extend(xs)`: name → (position, is extend, argument).
@@ -472,7 +475,7 @@ impl<'t> Extractor<'t> {
                 | "await_expression"
                 | "try_expression"
                 | "unary_expression"
-                    if !(n.kind() == "unary_expression" && !self.text(n).starts_with('*')) =>
+                    if n.kind() != "unary_expression" || self.text(n).starts_with('*') =>
                 {
                     match self.named_children(n).into_iter().next() {
                         Some(c) => n = c,
@@ -506,8 +509,7 @@ impl<'t> Extractor<'t> {
                         | "as_array"
                         | "unwrap"
                 ) && self.args(n).is_empty();
-                if passthrough || (self.text(name) == "expect" && self.args(n).len() == 1)
-                {
+                if passthrough || (self.text(name) == "expect" && self.args(n).len() == 1) {
                     n = self.unwrap_expr(recv);
                     continue;
                 }
@@ -901,8 +903,7 @@ impl<'t> Extractor<'t> {
         }
         let mut steps = Vec::new();
         let mut j = i + 4;
-        while j + 2 < toks.len() + 1
-            && j + 2 <= toks.len() - 1
+        while j + 2 < toks.len()
             && toks[j].kind() == "."
             && toks[j + 1].kind() == "identifier"
             && toks[j + 2].kind() == "token_tree"
@@ -1415,12 +1416,9 @@ impl<'t> Extractor<'t> {
                     }
                     _ => {}
                 }
-            } else if is_loop(k) {
+            } else if is_loop(k) || (is_scope(k) && functions.pop().is_some_and(|f| f.2)) {
+                // Leaving a loop, or an iteration closure (which pushed its call as a loop).
                 loops.pop();
-            } else if is_scope(k) {
-                if functions.pop().is_some_and(|f| f.2) {
-                    loops.pop();
-                }
             }
         });
         for (call, ctx) in calls {
@@ -1949,4 +1947,293 @@ fn mongo_shaped(op: &Operation) -> bool {
             st.iter()
                 .any(|s| s.fields().first().is_some_and(|f| f.key.starts_with('$')))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ir(src: &str) -> FileIr {
+        ir_at(src, "src/app.rs")
+    }
+
+    fn ir_at(src: &str, path: &str) -> FileIr {
+        let mut p = tree_sitter::Parser::new();
+        p.set_language(&tree_sitter_rust::LANGUAGE.into()).unwrap();
+        let tree = p.parse(src, None).unwrap();
+        extract(&tree, src, &FileContext { display_path: path })
+    }
+
+    fn at(src: &str, sp: Span) -> &str {
+        &src[sp.start as usize..sp.end as usize]
+    }
+
+    #[test]
+    fn doc_macro_nested_docs_arrays_and_exact_spans() {
+        let src = r#"use mongodb::bson::doc;
+async fn f(coll: &mongodb::Collection<Doc>, id: i32, at: Now) {
+    coll.update_one(doc! { "_id": id }, doc! {
+        "$push": { "log": { "$each": [1_i32, -2, 2.5f64, "x", true, null], "$slice": -10 } },
+        "$set": { "when": at.clone(), "n": (a + 1) * 2, "r": r"raw" },
+    }).await;
+}"#;
+        let out = ir(src);
+        assert_eq!(out.operations.len(), 1);
+        let op = &out.operations[0];
+        assert_eq!(op.kind, OpKind::UpdateOne);
+        assert_eq!(op.evidence, Evidence::Resolved);
+        let update = op.update.as_ref().unwrap();
+        let push = update.get("$push").unwrap();
+        assert_eq!(at(src, push.key_span), "\"$push\"");
+        let log = push.value.get("log").unwrap();
+        assert_eq!(
+            at(src, log.value.span),
+            r#"{ "$each": [1_i32, -2, 2.5f64, "x", true, null], "$slice": -10 }"#
+        );
+        let each = log.value.get("$each").unwrap();
+        let items = each.value.items();
+        assert_eq!(items.len(), 6);
+        assert_eq!(items[0].as_number(), Some(1.0));
+        assert_eq!(at(src, items[0].span), "1_i32");
+        assert_eq!(items[1].as_number(), Some(-2.0));
+        assert_eq!(items[2].as_number(), Some(2.5));
+        assert_eq!(items[3].as_str(), Some("x"));
+        assert!(matches!(items[4].kind, ValueKind::Bool(true)));
+        assert!(matches!(items[5].kind, ValueKind::Null));
+        assert_eq!(
+            log.value.get("$slice").unwrap().value.as_number(),
+            Some(-10.0)
+        );
+        let set = update.get("$set").unwrap();
+        let when = &set.value.get("when").unwrap().value;
+        assert!(when.is_unknown());
+        assert_eq!(at(src, when.span), "at.clone()");
+        let n = &set.value.get("n").unwrap().value;
+        assert_eq!(at(src, n.span), "(a + 1) * 2");
+        assert_eq!(set.value.get("r").unwrap().value.as_str(), Some("raw"));
+    }
+
+    #[test]
+    fn malformed_macro_bodies_do_not_panic() {
+        for body in [
+            "doc! { \"a\" }",
+            "doc! { : 1 }",
+            "doc! { \"a\": }",
+            "doc! { \"a\": 1,, \"b\" 2 }",
+            "doc! { \"a\": { \"b\": [ }",
+            "doc!",
+            "doc! { \"$push\": { \"x\": ",
+            "bson!()",
+            "vec![,,]",
+        ] {
+            let src = format!("fn f(c: Collection<D>) {{ c.update_one(doc!{{}}, {body}); }}");
+            let _ = ir(&src);
+        }
+        let deep = format!(
+            "fn f(c: Collection<D>) {{ c.update_one(doc!{{}}, doc! {{ \"$push\": {}1{} }}); }}",
+            "{\"a\": ".repeat(200),
+            "}".repeat(200)
+        );
+        let _ = ir(&deep);
+    }
+
+    #[test]
+    fn receivers_resolve_through_lets_fields_params_and_constructors() {
+        let src = r#"use mongodb::{Client, Collection, Database};
+const USERS: &str = "users";
+struct Repo { orders: Collection<Order>, db: Database }
+impl Repo {
+    fn new(db: Database) -> Self { Self { orders: db.collection("orders"), db } }
+    async fn a(&self) { self.orders.insert_one(doc! { "a": 1 }).await; }
+    async fn b(&self) { self.db.collection::<User>(USERS).delete_one(doc! {}).await; }
+}
+async fn c(client: &Client) {
+    let items = client.database("shop").collection::<Item>("items");
+    items.find(doc! {}).await;
+}
+async fn d(db: &Database) { db.collection_with_options::<X>("x", opts).count_documents(doc! {}).await; }
+"#;
+        let out = ir(src);
+        let names: Vec<(String, Evidence)> = out
+            .operations
+            .iter()
+            .map(|o| (o.collection_display(), o.evidence))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("orders".to_string(), Evidence::Resolved),
+                ("users".to_string(), Evidence::Resolved),
+                ("items".to_string(), Evidence::Resolved),
+                ("x".to_string(), Evidence::Resolved),
+            ]
+        );
+    }
+
+    #[test]
+    fn skip_in_2x_options_and_3x_chain() {
+        let src = r#"use mongodb::options::FindOptions;
+async fn v2(c: &Collection<D>, n: u64) {
+    let opts = FindOptions::builder().skip(n).limit(10).build();
+    c.find(doc! {}, opts).await;
+    c.find(None, None).await;
+    c.update_one(doc! { "_id": 1 }, doc! { "$set": { "a": 1 } }, None).await;
+}
+async fn v3(c: &Collection<D>, n: u64) {
+    c.find(doc! {}).sort(doc! { "a": 1 }).skip(n).limit(10).await;
+}
+fn helper(n: u64) { find_collect(&coll, None, FindOptions::builder().skip(n).build()); }
+"#;
+        let out = ir(src);
+        let skips: Vec<(&str, String)> = out
+            .operations
+            .iter()
+            .flat_map(|o| {
+                o.modifiers
+                    .iter()
+                    .filter(|m| m.name == "skip")
+                    .map(move |m| (o.method.as_str(), at(src, m.span).to_string()))
+            })
+            .collect();
+        assert_eq!(
+            skips,
+            vec![
+                ("find", "skip(n)".to_string()),
+                ("find", "skip(n)".to_string()),
+                ("FindOptions", "skip(n)".to_string()),
+            ]
+        );
+        let v2_find = &out.operations[0];
+        assert!(v2_find.options.as_ref().unwrap().get("limit").is_some());
+        let update = out
+            .operations
+            .iter()
+            .find(|o| o.method == "update_one")
+            .unwrap();
+        assert!(update.options.is_none());
+        assert!(update.update.as_ref().unwrap().get("$set").is_some());
+    }
+
+    #[test]
+    fn format_collection_names() {
+        let src = r#"use mongodb::Database;
+fn f(db: &Database, tenant_id: &str, day: NaiveDate, cfg: &Config, name: &str) {
+    db.collection::<D>(&format!("events_{}", chrono::Utc::now().format("%Y%m")));
+    db.collection::<D>(&format!("t_{tenant_id}_orders"));
+    db.collection::<D>(&format!("log_{d}", d = day));
+    db.collection::<D>(&format!("{}_audit", cfg.prefix));
+    db.collection::<D>(name);
+    db.collection::<D>(&format!("plain_{{x}}"));
+}"#;
+        let out = ir(src);
+        let holes: Vec<Vec<HoleKind>> = out
+            .collections
+            .iter()
+            .map(|c| match &c.name {
+                CollectionName::Template { parts } => parts
+                    .iter()
+                    .filter_map(|p| match p {
+                        NamePart::Hole { hole, .. } => Some(*hole),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => vec![],
+            })
+            .collect();
+        assert_eq!(
+            holes,
+            vec![
+                vec![HoleKind::Date],
+                vec![HoleKind::Entity],
+                vec![HoleKind::Date],
+                vec![HoleKind::Config],
+                vec![],
+                vec![],
+            ]
+        );
+        // The inline capture's span points into the string literal.
+        let CollectionName::Template { parts } = &out.collections[1].name else {
+            panic!()
+        };
+        let NamePart::Hole { span, .. } = &parts[1] else {
+            panic!()
+        };
+        assert_eq!(at(src, *span), "tenant_id");
+        assert!(matches!(
+            &out.collections[5].name,
+            CollectionName::Literal { name } if name == "plain_{x}"
+        ));
+    }
+
+    #[test]
+    fn look_alikes_produce_nothing() {
+        let src = r#"
+fn f(v: Vec<u32>, n: usize, map: &mut HashMap<String, u32>, s: &str) {
+    let mut out = Vec::new();
+    for x in v.iter().skip(n) { out.push(*x); }
+    let first = v.iter().find(|x| **x > 2);
+    map.insert("$push".to_string(), 1);
+    let pos = s.find("abc");
+    let rows = users.select().offset(n as i64).limit(10).load(&conn);
+    let page: Vec<_> = v.into_iter().skip(n).take(10).collect();
+}"#;
+        let out = ir(src);
+        assert!(out.operations.is_empty(), "{:?}", out.operations);
+        assert!(out.collections.is_empty());
+    }
+
+    #[test]
+    fn pipeline_variable_with_pushes_and_index_models() {
+        let src = r#"use mongodb::{bson::doc, IndexModel, options::IndexOptions};
+async fn f(c: &Collection<D>) {
+    let mut pipeline = vec![doc! { "$match": {} }];
+    pipeline.push(doc! { "$lookup": { "from": "a" } });
+    pipeline.push(doc! { "$lookup": { "from": "b" } });
+    c.aggregate(pipeline).await;
+    let m = IndexModel::builder().keys(doc! { "a": 1, "b": -1 })
+        .options(IndexOptions::builder().unique(true).build()).build();
+    c.create_index(m).await;
+    c.create_indexes(vec![IndexModel::builder().keys(doc! { "z": 1 }).build()]).await;
+}"#;
+        let out = ir(src);
+        let agg = &out.operations[0];
+        assert_eq!(agg.pipeline.as_ref().unwrap().len(), 3);
+        let idx: Vec<&Operation> = out
+            .operations
+            .iter()
+            .filter(|o| o.kind == OpKind::CreateIndex)
+            .collect();
+        assert_eq!(idx.len(), 2);
+        let keys = idx[0].filter.as_ref().unwrap();
+        assert_eq!(keys.fields().len(), 2);
+        let unique = idx[0].options.as_ref().unwrap().get("unique").unwrap();
+        assert!(matches!(unique.value.kind, ValueKind::Bool(true)));
+        assert!(idx[1].filter.as_ref().unwrap().get("z").is_some());
+    }
+
+    #[test]
+    fn loops_and_periodic_context() {
+        let src = r#"
+async fn handler(c: &Collection<D>, ids: Vec<i32>) {
+    for id in ids { c.update_one(doc! { "_id": id }, doc! { "$inc": { "n": 1 } }).await; }
+    ids.iter().for_each(|id| { c.delete_one(doc! { "_id": id }); });
+}
+async fn nightly_recompute(c: &Collection<D>) { c.update_one(doc! { "_id": 1 }, doc! { "$inc": { "n": 1 } }).await; }
+async fn ticker(c: &Collection<D>) {
+    let mut t = tokio::time::interval(d);
+    loop { t.tick().await; c.update_one(doc! { "_id": 1 }, doc! { "$inc": { "n": 1 } }).await; }
+}"#;
+        let out = ir(src);
+        let ctx: Vec<(bool, bool)> = out
+            .operations
+            .iter()
+            .map(|o| (o.context.enclosing_loop.is_some(), o.context.periodic))
+            .collect();
+        assert_eq!(
+            ctx,
+            vec![(true, false), (true, false), (false, true), (true, true)]
+        );
+        let jobs = ir_at(src, "src/jobs/cleanup.rs");
+        assert!(jobs.operations.iter().all(|o| o.context.periodic));
+    }
 }
