@@ -5,7 +5,7 @@
 //! second finds driver calls, resolves their receivers through those bindings, and lowers their
 //! arguments into IR values.
 
-use super::naming::{classify_hole, mongoose_collection_name, words};
+use super::naming::{classify_hole, mongoose_collection_name, name_is_periodic, path_is_periodic};
 use super::vocabulary::{
     js_operation, Args, OpMethod, AGGREGATE_BUILDER_STAGES, JS_FIRESTORE_MODULES, JS_MONGO_MODULES,
     MODIFIERS,
@@ -84,56 +84,6 @@ fn is_class(kind: &str) -> bool {
         kind,
         "class_declaration" | "class" | "abstract_class_declaration"
     )
-}
-
-fn path_is_periodic(path: &str) -> bool {
-    path.split('/').any(|part| {
-        let ws = words(part);
-        ws.iter().any(|w| {
-            matches!(
-                w.as_str(),
-                "jobs"
-                    | "job"
-                    | "cron"
-                    | "crons"
-                    | "cronjobs"
-                    | "migrations"
-                    | "migration"
-                    | "migrate"
-                    | "batch"
-                    | "nightly"
-                    | "scheduled"
-                    | "scheduler"
-                    | "rollup"
-                    | "backfill"
-            )
-        })
-    })
-}
-
-fn name_is_periodic(name: &str) -> bool {
-    words(name).iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "cron"
-                | "nightly"
-                | "daily"
-                | "hourly"
-                | "weekly"
-                | "rollup"
-                | "batch"
-                | "job"
-                | "schedule"
-                | "scheduled"
-                | "migrate"
-                | "migration"
-                | "backfill"
-                | "reindex"
-                | "recompute"
-                | "recalculate"
-                | "periodic"
-        )
-    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

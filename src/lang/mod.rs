@@ -2,6 +2,7 @@
 
 pub mod javascript;
 pub mod naming;
+pub mod rust;
 pub mod vocabulary;
 
 use crate::ir::{FileIr, Language};
@@ -15,6 +16,7 @@ pub fn language_for(path: &Path) -> Option<Language> {
         "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
         "ts" | "mts" | "cts" => Language::TypeScript,
         "tsx" => Language::Tsx,
+        "rs" => Language::Rust,
         _ => return None,
     })
 }
@@ -68,6 +70,7 @@ pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, 
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
             Ok(javascript::extract(&tree, text, ctx))
         }
-        Language::Python | Language::Rust => Ok(FileIr::default()),
+        Language::Rust => Ok(rust::extract(&tree, text, ctx)),
+        Language::Python => Ok(FileIr::default()),
     }
 }

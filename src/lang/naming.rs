@@ -127,6 +127,58 @@ pub fn classify_hole(texts: &[&str]) -> HoleKind {
     kind
 }
 
+/// A file under jobs/, cron/, migrations/ (and the like) holds periodic batch code.
+pub fn path_is_periodic(path: &str) -> bool {
+    path.split('/').any(|part| {
+        let ws = words(part);
+        ws.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "jobs"
+                    | "job"
+                    | "cron"
+                    | "crons"
+                    | "cronjobs"
+                    | "migrations"
+                    | "migration"
+                    | "migrate"
+                    | "batch"
+                    | "nightly"
+                    | "scheduled"
+                    | "scheduler"
+                    | "rollup"
+                    | "backfill"
+            )
+        })
+    })
+}
+
+/// A function named like a periodic job: `nightlyRollup`, `run_cron`, `backfill_counts`.
+pub fn name_is_periodic(name: &str) -> bool {
+    words(name).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "cron"
+                | "nightly"
+                | "daily"
+                | "hourly"
+                | "weekly"
+                | "rollup"
+                | "batch"
+                | "job"
+                | "schedule"
+                | "scheduled"
+                | "migrate"
+                | "migration"
+                | "backfill"
+                | "reindex"
+                | "recompute"
+                | "recalculate"
+                | "periodic"
+        )
+    })
+}
+
 /// The collection name Mongoose derives from a model name: lowercased and pluralised with
 /// Mongoose's own rules (lib/helpers/pluralize.js), e.g. `User` → `users`, `Person` → `people`.
 pub fn mongoose_collection_name(model: &str) -> String {

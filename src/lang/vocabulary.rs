@@ -211,9 +211,132 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<&'static str> {
             words.push("db.");
             words.push("db[");
         }
-        Python | Rust => {}
+        Rust => {
+            words.extend(RUST_COLLECTION_GETTERS);
+            words.extend(RUST_DOC_MACROS.iter().map(|m| match *m {
+                "doc" => "doc!",
+                _ => "bson!",
+            }));
+            words.extend(
+                RUST_OPERATIONS
+                    .iter()
+                    .filter(|m| m.driver_only)
+                    .map(|m| m.name),
+            );
+            words.extend(RUST_OPTION_BUILDERS);
+            words.extend(RUST_BULK_MODELS);
+            words.push("IndexModel");
+        }
+        Python => {}
     }
     words.sort_unstable();
     words.dedup();
     words
 }
+
+// ==================================================================== Rust (`mongodb` crate 2.x / 3.x)
+
+/// Rust: collection methods of the `mongodb` crate. Arguments are positional in both APIs; 2.x adds
+/// the options as a trailing argument, 3.x chains them (`.skip(n)`, `.with_options(..)`).
+pub const RUST_OPERATIONS: &[OpMethod] = &[
+    op("find", OpKind::Find, Args::FilterOptions, false),
+    op("find_one", OpKind::FindOne, Args::FilterOptions, false),
+    op("insert_one", OpKind::Insert, Args::Documents, true),
+    op("insert_many", OpKind::Insert, Args::Documents, true),
+    op("update_one", OpKind::UpdateOne, Args::FilterUpdate, true),
+    op("update_many", OpKind::UpdateMany, Args::FilterUpdate, true),
+    op("replace_one", OpKind::Replace, Args::FilterUpdate, true),
+    op("delete_one", OpKind::Delete, Args::FilterOptions, true),
+    op("delete_many", OpKind::Delete, Args::FilterOptions, true),
+    op(
+        "find_one_and_update",
+        OpKind::FindOneAndUpdate,
+        Args::FilterUpdate,
+        true,
+    ),
+    op(
+        "find_one_and_replace",
+        OpKind::Replace,
+        Args::FilterUpdate,
+        true,
+    ),
+    op(
+        "find_one_and_delete",
+        OpKind::Delete,
+        Args::FilterOptions,
+        true,
+    ),
+    op("aggregate", OpKind::Aggregate, Args::Pipeline, false),
+    op("count_documents", OpKind::Count, Args::FilterOptions, true),
+    op(
+        "estimated_document_count",
+        OpKind::Count,
+        Args::Opaque,
+        true,
+    ),
+    op("distinct", OpKind::Distinct, Args::Distinct, false),
+    op("create_index", OpKind::CreateIndex, Args::Index, true),
+    op("create_indexes", OpKind::CreateIndex, Args::Index, true),
+    op("watch", OpKind::Other, Args::Pipeline, false),
+];
+
+pub fn rust_operation(name: &str) -> Option<&'static OpMethod> {
+    RUST_OPERATIONS.iter().find(|m| m.name == name)
+}
+
+/// `db.collection::<T>("x")`, `db.collection_with_options("x", opts)`.
+pub const RUST_COLLECTION_GETTERS: &[&str] = &["collection", "collection_with_options"];
+
+/// `client.database("x")`, `client.default_database()`.
+pub const RUST_DATABASE_GETTERS: &[&str] =
+    &["database", "database_with_options", "default_database"];
+
+/// The bson crate's document and value macros, whose bodies the frontend parses.
+pub const RUST_DOC_MACROS: &[&str] = &["doc", "bson"];
+
+/// 3.x fluent action methods chained onto an operation (`coll.find(q).skip(n).limit(10).await`).
+pub const RUST_MODIFIERS: &[&str] = &[
+    "sort",
+    "skip",
+    "limit",
+    "projection",
+    "batch_size",
+    "hint",
+    "collation",
+    "comment",
+    "max_time",
+    "max_await_time",
+    "allow_disk_use",
+    "session",
+    "with_options",
+    "upsert",
+    "array_filters",
+    "return_document",
+    "selection_criteria",
+    "write_concern",
+    "read_concern",
+    "let_vars",
+    "bypass_document_validation",
+    "cursor_type",
+    "no_cursor_timeout",
+    "show_record_id",
+    "ordered",
+];
+
+/// Options types whose builder (or struct literal) can carry `skip`: only MongoDB spells these.
+pub const RUST_OPTION_BUILDERS: &[&str] = &[
+    "FindOptions",
+    "FindOneOptions",
+    "AggregateOptions",
+    "CountOptions",
+];
+
+/// 3.x `client.bulk_write(..)` models: each one is an operation of its own.
+pub const RUST_BULK_MODELS: &[&str] = &[
+    "UpdateOneModel",
+    "UpdateManyModel",
+    "ReplaceOneModel",
+    "InsertOneModel",
+    "DeleteOneModel",
+    "DeleteManyModel",
+];

@@ -1,0 +1,2239 @@
+//! The Rust frontend: the `mongodb` crate (2.x options-as-last-argument API and 3.x fluent API)
+//! and the bson `doc!` / `bson!` macros.
+//!
+//! Two passes over the tree, like the JavaScript frontend. The first records bindings (`let`,
+//! parameters, struct fields and their initialisers, `const`/`static` items, `v.push(..)` onto
+//! vectors and `d.insert(..)` into documents). The second finds driver calls, resolves their
+//! receivers through those bindings and lowers their arguments into IR values.
+//!
+//! tree-sitter sees a macro body as a flat token tree, so `doc! { .. }`, `bson!(..)`, `vec![..]`
+//! and `format!(..)` are parsed here by a small recursive-descent parser over the tokens.
+
+use super::naming::{classify_hole, name_is_periodic, path_is_periodic};
+use super::vocabulary::{
+    rust_operation, Args, OpMethod, RUST_BULK_MODELS, RUST_COLLECTION_GETTERS,
+    RUST_DATABASE_GETTERS, RUST_DOC_MACROS, RUST_MODIFIERS, RUST_OPTION_BUILDERS,
+};
+use super::FileContext;
+use crate::ir::*;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use tree_sitter::{Node, Tree};
+
+/// How deep value lowering, macro parsing and receiver resolution may recurse.
+const MAX_DEPTH: usize = 32;
+
+pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
+    let mut x = Extractor {
+        src: text,
+        bindings: HashMap::new(),
+        fields: HashMap::new(),
+        consts: HashMap::new(),
+        pushes: HashMap::new(),
+        inserts: HashMap::new(),
+        reassigned: HashSet::new(),
+        uses_mongo: text.contains("mongodb") || text.contains("bson"),
+        file_periodic: path_is_periodic(ctx.display_path),
+        consumed: RefCell::new(HashSet::new()),
+        ir: FileIr::default(),
+    };
+    let root = tree.root_node();
+    x.collect_bindings(root);
+    x.collect_operations(root);
+    x.finish()
+}
+
+/// Walks the tree depth-first without recursion, calling `visit(node, true)` on entering a node
+/// and `visit(node, false)` on leaving it.
+fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>, bool)) {
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        visit(node, true);
+        if cursor.goto_first_child() {
+            continue;
+        }
+        visit(node, false);
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+            visit(cursor.node(), false);
+        }
+    }
+}
+
+fn span(n: Node) -> Span {
+    Span::new(n.start_byte(), n.end_byte())
+}
+
+fn span_of(first: Node, last: Node) -> Span {
+    Span::new(first.start_byte(), last.end_byte())
+}
+
+fn is_scope(kind: &str) -> bool {
+    matches!(kind, "function_item" | "closure_expression")
+}
+
+fn is_loop(kind: &str) -> bool {
+    matches!(
+        kind,
+        "for_expression" | "while_expression" | "loop_expression"
+    )
+}
+
+fn is_comment(kind: &str) -> bool {
+    kind == "line_comment" || kind == "block_comment"
+}
+
+/// Iterator adapters whose closure runs once per item.
+fn is_iteration_method(name: &str) -> bool {
+    matches!(
+        name,
+        "for_each"
+            | "map"
+            | "filter_map"
+            | "flat_map"
+            | "then"
+            | "for_each_concurrent"
+            | "try_for_each"
+            | "try_for_each_concurrent"
+            | "fold"
+            | "try_fold"
+            | "filter"
+            | "and_then"
+    )
+}
+
+struct Binding<'t> {
+    /// Scope the binding is visible in (function, closure or file span).
+    scope: Span,
+    pos: u32,
+    value: Option<Node<'t>>,
+    type_text: Option<&'t str>,
+}
+
+/// What an expression is, as far as the driver is concerned.
+#[derive(Clone, Debug)]
+enum Thing {
+    Client,
+    Db,
+    Collection(CollectionRef),
+    Unknown,
+}
+
+/// A builder chain (`FindOptions::builder().skip(n).build()`) or a struct literal
+/// (`FindOptions { skip: Some(n), .. }`): a type and its named settings.
+struct Chain {
+    ty: String,
+    ty_span: Span,
+    span: Span,
+    steps: Vec<Step>,
+}
+
+struct Step {
+    name: String,
+    name_span: Span,
+    /// End of the call (or the struct field initialiser).
+    end: u32,
+    args: Vec<Value>,
+}
+
+impl Chain {
+    /// The settings as a document: `{skip: n, limit: 10}`.
+    fn to_doc(&self) -> Value {
+        let fields = self
+            .steps
+            .iter()
+            .filter(|s| !matches!(s.name.as_str(), "build" | "into" | "unwrap" | "clone"))
+            .map(|s| Field {
+                key: s.name.clone(),
+                key_span: s.name_span,
+                value: s.args.first().cloned().unwrap_or(Value {
+                    span: s.name_span,
+                    kind: ValueKind::Bool(true),
+                }),
+            })
+            .collect();
+        Value {
+            span: self.span,
+            kind: ValueKind::Document(fields),
+        }
+    }
+
+    /// Cursor settings spelled as options become modifiers (`FindOptions::builder().skip(n)`).
+    fn modifiers(&self) -> Vec<Modifier> {
+        self.steps
+            .iter()
+            .filter(|s| matches!(s.name.as_str(), "skip" | "limit" | "sort" | "projection"))
+            .filter_map(|s| {
+                Some(Modifier {
+                    name: s.name.clone(),
+                    args: vec![s.args.first()?.clone()],
+                    span: Span::new(s.name_span.start as usize, s.end as usize),
+                })
+            })
+            .collect()
+    }
+}
+
+/// A struct field: its declared type and/or an initialiser.
+type FieldDecl<'t> = (Option<&'t str>, Option<Node<'t>>);
+
+struct Extractor<'t> {
+    src: &'t str,
+    bindings: HashMap<String, Vec<Binding<'t>>>,
+    /// Struct fields by name: declared type and/or initialiser (`Self { orders: db.collection(..) }`).
+    fields: HashMap<String, Vec<FieldDecl<'t>>>,
+    /// `const` / `static` items (also associated consts) by name.
+    consts: HashMap<String, Vec<Node<'t>>>,
+    /// `v.push(x)` / `v.extend(xs)`: name → (position, is extend, argument).
+    pushes: HashMap<String, Vec<(u32, bool, Node<'t>)>>,
+    /// `d.insert("key", value)`: name → (position, key, value).
+    inserts: HashMap<String, Vec<(u32, Node<'t>, Node<'t>)>>,
+    /// Names assigned after their declaration (`name = ..`): not constant.
+    reassigned: HashSet<String>,
+    uses_mongo: bool,
+    file_periodic: bool,
+    /// Builder chains and struct literals consumed as options or models of an operation.
+    consumed: RefCell<HashSet<usize>>,
+    ir: FileIr,
+}
+
+impl<'t> Extractor<'t> {
+    fn text(&self, n: Node) -> &'t str {
+        n.utf8_text(self.src.as_bytes()).unwrap_or("")
+    }
+
+    fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {
+        let mut c = n.walk();
+        n.named_children(&mut c)
+            .filter(|c| !is_comment(c.kind()))
+            .collect()
+    }
+
+    fn args(&self, call: Node<'t>) -> Vec<Node<'t>> {
+        match call.child_by_field_name("arguments") {
+            Some(a) => self.named_children(a),
+            None => Vec::new(),
+        }
+    }
+
+    /// `recv.method(args)` / `recv.method::<T>(args)` → (receiver, method name node, turbofish).
+    fn method_call(&self, call: Node<'t>) -> Option<(Node<'t>, Node<'t>, bool)> {
+        if call.kind() != "call_expression" {
+            return None;
+        }
+        let mut f = call.child_by_field_name("function")?;
+        let mut turbofish = false;
+        if f.kind() == "generic_function" {
+            f = f.child_by_field_name("function")?;
+            turbofish = true;
+        }
+        if f.kind() != "field_expression" {
+            return None;
+        }
+        let recv = f.child_by_field_name("value")?;
+        let name = f.child_by_field_name("field")?;
+        Some((recv, name, turbofish))
+    }
+
+    /// The string a literal spells, for `"..."` and raw strings.
+    fn string_value(&self, n: Node) -> Option<String> {
+        let (content, _) = string_content(n.kind(), self.text(n))?;
+        Some(if n.kind() == "string_literal" {
+            unescape(content)
+        } else {
+            content.to_string()
+        })
+    }
+
+    // ---------------------------------------------------------------- pass 1: bindings
+
+    fn add_binding(&mut self, name: &str, b: Binding<'t>) {
+        self.bindings.entry(name.to_string()).or_default().push(b);
+    }
+
+    fn collect_bindings(&mut self, root: Node<'t>) {
+        let mut scopes: Vec<Span> = vec![span(root)];
+        let mut nodes: Vec<(Node<'t>, Span)> = Vec::new();
+        walk(root, |n, enter| {
+            let k = n.kind();
+            if enter {
+                if is_scope(k) {
+                    scopes.push(span(n));
+                }
+                if matches!(
+                    k,
+                    "let_declaration"
+                        | "parameter"
+                        | "field_declaration"
+                        | "field_initializer"
+                        | "shorthand_field_initializer"
+                        | "const_item"
+                        | "static_item"
+                        | "call_expression"
+                        | "assignment_expression"
+                        | "closure_parameters"
+                ) {
+                    nodes.push((n, *scopes.last().unwrap()));
+                }
+            } else if is_scope(k) {
+                scopes.pop();
+            }
+        });
+        for (n, scope) in nodes {
+            self.binding_node(n, scope);
+        }
+    }
+
+    fn binding_node(&mut self, n: Node<'t>, scope: Span) {
+        let pos = n.start_byte() as u32;
+        match n.kind() {
+            "let_declaration" => {
+                let Some(pat) = n.child_by_field_name("pattern") else {
+                    return;
+                };
+                if pat.kind() != "identifier" {
+                    return;
+                }
+                let value = n.child_by_field_name("value");
+                let type_text = n.child_by_field_name("type").map(|t| self.text(t));
+                // The binding is visible after the statement.
+                let pos = n.end_byte() as u32;
+                self.add_binding(
+                    self.text(pat),
+                    Binding {
+                        scope,
+                        pos,
+                        value,
+                        type_text,
+                    },
+                );
+            }
+            "parameter" => {
+                let Some(pat) = n.child_by_field_name("pattern") else {
+                    return;
+                };
+                if pat.kind() != "identifier" {
+                    return;
+                }
+                let type_text = n.child_by_field_name("type").map(|t| self.text(t));
+                self.add_binding(
+                    self.text(pat),
+                    Binding {
+                        scope,
+                        pos,
+                        value: None,
+                        type_text,
+                    },
+                );
+            }
+            "closure_parameters" => {
+                // Untyped closure parameters shadow outer names.
+                for p in self.named_children(n) {
+                    if p.kind() == "identifier" {
+                        self.add_binding(
+                            self.text(p),
+                            Binding {
+                                scope,
+                                pos,
+                                value: None,
+                                type_text: None,
+                            },
+                        );
+                    }
+                }
+            }
+            "field_declaration" => {
+                let (Some(name), Some(ty)) =
+                    (n.child_by_field_name("name"), n.child_by_field_name("type"))
+                else {
+                    return;
+                };
+                let (name, ty) = (self.text(name), self.text(ty));
+                self.fields
+                    .entry(name.to_string())
+                    .or_default()
+                    .push((Some(ty), None));
+            }
+            "field_initializer" => {
+                let (Some(name), Some(value)) = (
+                    n.child_by_field_name("field"),
+                    n.child_by_field_name("value"),
+                ) else {
+                    return;
+                };
+                let name = self.text(name);
+                self.fields
+                    .entry(name.to_string())
+                    .or_default()
+                    .push((None, Some(value)));
+            }
+            "shorthand_field_initializer" => {
+                if let Some(id) = self.named_children(n).into_iter().next() {
+                    let name = self.text(id);
+                    self.fields
+                        .entry(name.to_string())
+                        .or_default()
+                        .push((None, Some(id)));
+                }
+            }
+            "const_item" | "static_item" => {
+                let (Some(name), Some(value)) = (
+                    n.child_by_field_name("name"),
+                    n.child_by_field_name("value"),
+                ) else {
+                    return;
+                };
+                let name = self.text(name);
+                self.consts.entry(name.to_string()).or_default().push(value);
+            }
+            "assignment_expression" => {
+                if let Some(left) = n.child_by_field_name("left") {
+                    if left.kind() == "identifier" {
+                        self.reassigned.insert(self.text(left).to_string());
+                    }
+                }
+            }
+            "call_expression" => {
+                let Some((recv, name, _)) = self.method_call(n) else {
+                    return;
+                };
+                if recv.kind() != "identifier" {
+                    return;
+                }
+                let var = self.text(recv).to_string();
+                let args = self.args(n);
+                match self.text(name) {
+                    "push" | "extend" if args.len() == 1 => {
+                        let extend = self.text(name) == "extend";
+                        self.pushes
+                            .entry(var)
+                            .or_default()
+                            .push((pos, extend, args[0]));
+                    }
+                    "insert" if args.len() == 2 && self.string_value(args[0]).is_some() => {
+                        self.inserts
+                            .entry(var)
+                            .or_default()
+                            .push((pos, args[0], args[1]));
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn lookup(&self, name: &str, at: u32) -> Option<&Binding<'t>> {
+        let list = self.bindings.get(name)?;
+        let mut best: Option<&Binding> = None;
+        for b in list {
+            if !(b.scope.start <= at && at <= b.scope.end) || b.pos > at {
+                continue;
+            }
+            best = match best {
+                None => Some(b),
+                Some(cur) => {
+                    let (bw, cw) = (b.scope.end - b.scope.start, cur.scope.end - cur.scope.start);
+                    if bw < cw || (bw == cw && b.pos > cur.pos) {
+                        Some(b)
+                    } else {
+                        Some(cur)
+                    }
+                }
+            };
+        }
+        best
+    }
+
+    /// A `const`/`static` item's value by name; `Self::COLLECTION`, `GuildConfig::COLLECTION` by
+    /// their last segment when the file defines exactly one item of that name.
+    fn const_value(&self, name: &str) -> Option<Node<'t>> {
+        let last = name.rsplit("::").next().unwrap_or(name);
+        match self.consts.get(last).map(|v| v.as_slice()) {
+            Some([one]) => Some(*one),
+            _ => None,
+        }
+    }
+
+    // ---------------------------------------------------------------- resolution
+
+    /// Strips what does not change the value: `&x`, `(x)`, `x.await`, `x?`, `*x`.
+    fn unwrap_expr(&self, mut n: Node<'t>) -> Node<'t> {
+        for _ in 0..MAX_DEPTH {
+            match n.kind() {
+                "reference_expression" => match n.child_by_field_name("value") {
+                    Some(v) => n = v,
+                    None => return n,
+                },
+                "parenthesized_expression"
+                | "await_expression"
+                | "try_expression"
+                | "unary_expression"
+                    if n.kind() != "unary_expression" || self.text(n).starts_with('*') =>
+                {
+                    match self.named_children(n).into_iter().next() {
+                        Some(c) => n = c,
+                        None => return n,
+                    }
+                }
+                _ => return n,
+            }
+        }
+        n
+    }
+
+    /// `x.clone()`, `x.as_str()`, `Some(x)`, `x.into()` → `x`.
+    fn unwrap_value(&self, n: Node<'t>) -> Node<'t> {
+        let mut n = self.unwrap_expr(n);
+        for _ in 0..MAX_DEPTH {
+            if n.kind() != "call_expression" {
+                return n;
+            }
+            if let Some((recv, name, _)) = self.method_call(n) {
+                let passthrough = matches!(
+                    self.text(name),
+                    "clone"
+                        | "as_str"
+                        | "as_ref"
+                        | "to_owned"
+                        | "to_string"
+                        | "into"
+                        | "borrow"
+                        | "as_document"
+                        | "as_array"
+                        | "unwrap"
+                ) && self.args(n).is_empty();
+                if passthrough || (self.text(name) == "expect" && self.args(n).len() == 1) {
+                    n = self.unwrap_expr(recv);
+                    continue;
+                }
+                return n;
+            }
+            let f = n.child_by_field_name("function");
+            if f.is_some_and(|f| f.kind() == "identifier" && self.text(f) == "Some") {
+                if let [a] = self.args(n).as_slice() {
+                    n = self.unwrap_expr(*a);
+                    continue;
+                }
+            }
+            return n;
+        }
+        n
+    }
+
+    fn classify(&self, n: Node<'t>, depth: usize) -> Thing {
+        if depth > MAX_DEPTH {
+            return Thing::Unknown;
+        }
+        let n = self.unwrap_expr(n);
+        match n.kind() {
+            "identifier" => match self.lookup(self.text(n), n.start_byte() as u32) {
+                Some(b) => self.classify_binding(b, depth + 1),
+                None => Thing::Unknown,
+            },
+            "field_expression" => {
+                let Some(field) = n.child_by_field_name("field") else {
+                    return Thing::Unknown;
+                };
+                self.classify_field(self.text(field), depth + 1)
+            }
+            "call_expression" => self.classify_call(n, depth),
+            _ => Thing::Unknown,
+        }
+    }
+
+    fn classify_binding(&self, b: &Binding<'t>, depth: usize) -> Thing {
+        if let Some(t) = b.type_text {
+            match thing_from_type(t) {
+                Thing::Unknown => {}
+                thing => return thing,
+            }
+        }
+        match b.value {
+            Some(v) => self.classify(v, depth),
+            None => Thing::Unknown,
+        }
+    }
+
+    /// `self.orders` / `state.orders`: a struct field of this file typed `Collection<T>` or
+    /// initialised with `db.collection(..)`.
+    fn classify_field(&self, name: &str, depth: usize) -> Thing {
+        let Some(list) = self.fields.get(name) else {
+            return Thing::Unknown;
+        };
+        let mut typed = Thing::Unknown;
+        for (ty, value) in list {
+            if let Some(v) = value {
+                if let Thing::Collection(r) = self.classify(*v, depth + 1) {
+                    return Thing::Collection(r);
+                }
+            }
+            if let Some(t) = ty {
+                let th = thing_from_type(t);
+                if !matches!(th, Thing::Unknown) {
+                    typed = th;
+                }
+            }
+        }
+        typed
+    }
+
+    fn classify_call(&self, call: Node<'t>, depth: usize) -> Thing {
+        if let Some(f) = call.child_by_field_name("function") {
+            if f.kind() == "scoped_identifier" {
+                // `Client::with_uri_str(..)`, `mongodb::Client::with_options(..)`.
+                let t = self.text(f);
+                if t.ends_with("Client::with_uri_str") || t.ends_with("Client::with_options") {
+                    return Thing::Client;
+                }
+                return Thing::Unknown;
+            }
+        }
+        let Some((recv, name, turbofish)) = self.method_call(call) else {
+            return Thing::Unknown;
+        };
+        let method = self.text(name);
+        let args = self.args(call);
+        if RUST_COLLECTION_GETTERS.contains(&method) && !args.is_empty() {
+            return match self.classify(recv, depth + 1) {
+                Thing::Db => Thing::Collection(self.collection_ref(args[0])),
+                Thing::Unknown if turbofish || self.uses_mongo => {
+                    Thing::Collection(self.collection_ref(args[0]))
+                }
+                _ => Thing::Unknown,
+            };
+        }
+        if RUST_DATABASE_GETTERS.contains(&method) {
+            return match self.classify(recv, depth + 1) {
+                Thing::Client => Thing::Db,
+                Thing::Unknown if self.uses_mongo => Thing::Db,
+                _ => Thing::Unknown,
+            };
+        }
+        // A typed accessor of the application: `self.col::<Message>(COL)` with `COL` a constant name.
+        if turbofish && self.uses_mongo && args.len() == 1 {
+            let r = self.collection_ref(args[0]);
+            if matches!(r.name, CollectionName::Literal { .. }) {
+                return Thing::Collection(r);
+            }
+        }
+        if matches!(
+            method,
+            "clone" | "as_ref" | "unwrap" | "expect" | "to_owned" | "clone_with_type"
+        ) {
+            return self.classify(recv, depth + 1);
+        }
+        Thing::Unknown
+    }
+
+    fn collection_ref(&self, n: Node<'t>) -> CollectionRef {
+        CollectionRef {
+            name: self.collection_name(n, 0),
+            span: span(n),
+            via: CollectionVia::Driver,
+            import: None,
+        }
+    }
+
+    fn collection_name(&self, n: Node<'t>, depth: usize) -> CollectionName {
+        let n = self.unwrap_value(n);
+        let unknown = || CollectionName::Unknown {
+            text: self.text(n).chars().take(80).collect(),
+        };
+        if depth > 8 {
+            return unknown();
+        }
+        if let Some(s) = self.string_value(n) {
+            return CollectionName::Literal { name: s };
+        }
+        match n.kind() {
+            "macro_invocation" if self.macro_name(n) == Some("format") => {
+                let Some(tt) = self.macro_tokens(n) else {
+                    return unknown();
+                };
+                match self.format_parts(&tt, depth) {
+                    Some(parts) if parts.iter().any(|p| matches!(p, NamePart::Hole { .. })) => {
+                        CollectionName::Template { parts }
+                    }
+                    Some(parts) => CollectionName::Literal {
+                        name: parts
+                            .iter()
+                            .map(|p| match p {
+                                NamePart::Literal { text } => text.as_str(),
+                                NamePart::Hole { text, .. } => text.as_str(),
+                            })
+                            .collect(),
+                    },
+                    None => unknown(),
+                }
+            }
+            "identifier" => {
+                let name = self.text(n);
+                if let Some(b) = self.lookup(name, n.start_byte() as u32) {
+                    if let (Some(v), false) = (b.value, self.reassigned.contains(name)) {
+                        return self.collection_name(v, depth + 1);
+                    }
+                    return unknown();
+                }
+                match self.const_value(name) {
+                    Some(v) => self.collection_name(v, depth + 1),
+                    None => unknown(),
+                }
+            }
+            "scoped_identifier" => match self.const_value(self.text(n)) {
+                Some(v) => self.collection_name(v, depth + 1),
+                None => unknown(),
+            },
+            _ => unknown(),
+        }
+    }
+
+    // ---------------------------------------------------------------- macros
+
+    fn macro_name(&self, n: Node<'t>) -> Option<&'t str> {
+        let m = n.child_by_field_name("macro")?;
+        let t = self.text(m);
+        Some(t.rsplit("::").next().unwrap_or(t))
+    }
+
+    /// The tokens inside a macro invocation's delimiters.
+    fn macro_tokens(&self, n: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let mut c = n.walk();
+        let tt = n.children(&mut c).find(|c| c.kind() == "token_tree")?;
+        Some(self.tree_tokens(tt))
+    }
+
+    /// The tokens of a token tree, without its delimiters and comments.
+    fn tree_tokens(&self, tt: Node<'t>) -> Vec<Node<'t>> {
+        let mut c = tt.walk();
+        let all: Vec<Node<'t>> = tt
+            .children(&mut c)
+            .filter(|c| !is_comment(c.kind()))
+            .collect();
+        let delimited = |i: usize| {
+            all.get(i)
+                .is_some_and(|c| matches!(c.kind(), "{" | "}" | "(" | ")" | "[" | "]"))
+        };
+        let start = usize::from(delimited(0));
+        let end = if all.len() > start && delimited(all.len() - 1) {
+            all.len() - 1
+        } else {
+            all.len()
+        };
+        all[start..end.max(start)].to_vec()
+    }
+
+    fn delimiter(&self, tt: Node<'t>) -> &'static str {
+        match tt.child(0).map(|c| c.kind()) {
+            Some("{") => "{",
+            Some("[") => "[",
+            Some("(") => "(",
+            _ => "",
+        }
+    }
+
+    /// Splits tokens at top-level commas (nested groups are single token trees already).
+    fn split_commas<'a>(&self, toks: &'a [Node<'t>]) -> Vec<&'a [Node<'t>]> {
+        toks.split(|t| t.kind() == ",")
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
+
+    /// `doc! { "a": 1, "b": { .. } }`: the tokens inside the braces.
+    fn parse_doc(&self, toks: &[Node<'t>], sp: Span, depth: usize) -> Value {
+        if depth > MAX_DEPTH {
+            return Value::unknown(sp, &self.src[sp.start as usize..sp.end as usize], false);
+        }
+        let mut fields = Vec::new();
+        for entry in self.split_commas(toks) {
+            let Some(colon) = entry.iter().position(|t| t.kind() == ":") else {
+                continue;
+            };
+            let (key_toks, val_toks) = (&entry[..colon], &entry[colon + 1..]);
+            let (Some(first), Some(last)) = (key_toks.first(), key_toks.last()) else {
+                continue;
+            };
+            let key = match (key_toks.len(), self.string_value(*first)) {
+                (1, Some(s)) => s,
+                _ => self.key_text(key_toks),
+            };
+            let value = if val_toks.is_empty() {
+                Value::unknown(span(entry[colon]), "", false)
+            } else {
+                self.parse_value(val_toks, depth + 1)
+            };
+            fields.push(Field {
+                key,
+                key_span: span_of(*first, *last),
+                value,
+            });
+        }
+        Value {
+            span: sp,
+            kind: ValueKind::Document(fields),
+        }
+    }
+
+    /// A computed key: `format!("reactions.{emoji}")` keeps its format string; anything else its text.
+    fn key_text(&self, toks: &[Node<'t>]) -> String {
+        if let [m, bang, tt] = toks {
+            if self.text(*m) == "format" && bang.kind() == "!" && tt.kind() == "token_tree" {
+                if let Some(s) = self
+                    .tree_tokens(*tt)
+                    .first()
+                    .and_then(|f| self.string_value(*f))
+                {
+                    return s;
+                }
+            }
+        }
+        let sp = span_of(toks[0], toks[toks.len() - 1]);
+        self.src[sp.start as usize..sp.end as usize].to_string()
+    }
+
+    fn parse_list(&self, toks: &[Node<'t>], depth: usize) -> Vec<Value> {
+        self.split_commas(toks)
+            .into_iter()
+            .map(|e| self.parse_value(e, depth + 1))
+            .collect()
+    }
+
+    /// One value inside a macro body: the tokens between two top-level commas.
+    fn parse_value(&self, toks: &[Node<'t>], depth: usize) -> Value {
+        let sp = span_of(toks[0], toks[toks.len() - 1]);
+        let text = &self.src[sp.start as usize..sp.end as usize];
+        if depth > MAX_DEPTH {
+            return Value::unknown(sp, text, false);
+        }
+        let kind = match toks {
+            [tt] if tt.kind() == "token_tree" => {
+                let inner = self.tree_tokens(*tt);
+                match self.delimiter(*tt) {
+                    "{" => return self.parse_doc(&inner, sp, depth + 1),
+                    "[" => ValueKind::Array(self.parse_list(&inner, depth)),
+                    "(" if !inner.is_empty() => {
+                        let mut v = self.parse_value(&inner, depth + 1);
+                        v.span = sp;
+                        return v;
+                    }
+                    _ => return Value::unknown(sp, text, false),
+                }
+            }
+            [lit] if literal_kind(lit.kind()) => match self.literal(*lit) {
+                Some(k) => k,
+                None => return Value::unknown(sp, text, false),
+            },
+            [minus, lit] if minus.kind() == "-" && lit.kind().ends_with("_literal") => {
+                match self.literal(*lit) {
+                    Some(ValueKind::Number(x)) => ValueKind::Number(-x),
+                    _ => return Value::unknown(sp, text, false),
+                }
+            }
+            [id] if id.kind() == "identifier" => match self.text(*id) {
+                "null" | "None" => ValueKind::Null,
+                name => return self.lower_name(name, *id, depth),
+            },
+            [amp, id] if amp.kind() == "&" && id.kind() == "identifier" => {
+                return respan(self.lower_name(self.text(*id), *id, depth), sp);
+            }
+            [m, bang, tt] if bang.kind() == "!" && tt.kind() == "token_tree" => {
+                let inner = self.tree_tokens(*tt);
+                match self.text(*m) {
+                    "doc" => return self.parse_doc(&inner, sp, depth + 1),
+                    "bson" if !inner.is_empty() => {
+                        let mut v = self.parse_value(&inner, depth + 1);
+                        v.span = sp;
+                        return v;
+                    }
+                    "vec" => ValueKind::Array(self.parse_list(&inner, depth)),
+                    _ => return Value::unknown(sp, text, false),
+                }
+            }
+            [some, tt]
+                if some.kind() == "identifier"
+                    && self.text(*some) == "Some"
+                    && tt.kind() == "token_tree" =>
+            {
+                let inner = self.tree_tokens(*tt);
+                if inner.is_empty() {
+                    return Value::unknown(sp, text, false);
+                }
+                return self.parse_value(&inner, depth + 1);
+            }
+            _ => {
+                if let Some(chain) = self.token_chain(toks, depth) {
+                    return chain.to_doc();
+                }
+                return Value::unknown(sp, text, is_name_tokens(toks));
+            }
+        };
+        Value { span: sp, kind }
+    }
+
+    fn literal(&self, n: Node<'t>) -> Option<ValueKind> {
+        match n.kind() {
+            "integer_literal" | "float_literal" => {
+                parse_number(self.text(n)).map(ValueKind::Number)
+            }
+            "string_literal" | "raw_string_literal" => self.string_value(n).map(ValueKind::String),
+            "boolean_literal" => Some(ValueKind::Bool(self.text(n) == "true")),
+            _ => None,
+        }
+    }
+
+    /// `IndexModel::builder().keys(doc!{..}).build()` spelled inside a macro body (`vec![..]`).
+    fn token_chain(&self, toks: &[Node<'t>], depth: usize) -> Option<Chain> {
+        let i = toks.windows(4).position(|w| {
+            w[0].kind() == "identifier"
+                && w[1].kind() == "::"
+                && self.text(w[2]) == "builder"
+                && w[3].kind() == "token_tree"
+        })?;
+        if !toks[..i]
+            .iter()
+            .all(|t| matches!(t.kind(), "identifier" | "::" | "crate" | "super"))
+        {
+            return None;
+        }
+        let mut steps = Vec::new();
+        let mut j = i + 4;
+        while j + 2 < toks.len()
+            && toks[j].kind() == "."
+            && toks[j + 1].kind() == "identifier"
+            && toks[j + 2].kind() == "token_tree"
+        {
+            let inner = self.tree_tokens(toks[j + 2]);
+            steps.push(Step {
+                name: self.text(toks[j + 1]).to_string(),
+                name_span: span(toks[j + 1]),
+                end: toks[j + 2].end_byte() as u32,
+                args: self.parse_list(&inner, depth),
+            });
+            j += 3;
+        }
+        Some(Chain {
+            ty: self.text(toks[i]).to_string(),
+            ty_span: span(toks[i]),
+            span: span_of(toks[0], toks[toks.len() - 1]),
+            steps,
+        })
+    }
+
+    /// `format!("events_{}", day)` → literal parts and holes.
+    fn format_parts(&self, toks: &[Node<'t>], depth: usize) -> Option<Vec<NamePart>> {
+        let fmt = *toks.first()?;
+        let (raw, prefix) = string_content(fmt.kind(), self.text(fmt))?;
+        let content_start = fmt.start_byte() + prefix;
+        let args = self.split_commas(&toks[1..]);
+        let mut positional: Vec<&[Node<'t>]> = Vec::new();
+        let mut named: HashMap<&str, &[Node<'t>]> = HashMap::new();
+        for a in args {
+            if a.len() >= 3
+                && a[0].kind() == "identifier"
+                && a[1].kind() == "="
+                && a[2].kind() != "="
+            {
+                named.insert(self.text(a[0]), &a[2..]);
+            } else {
+                positional.push(a);
+            }
+        }
+        let mut parts: Vec<NamePart> = Vec::new();
+        let mut lit = String::new();
+        let mut next = 0usize;
+        let bytes = raw.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            if c == b'{' && bytes.get(i + 1) == Some(&b'{') {
+                lit.push('{');
+                i += 2;
+                continue;
+            }
+            if c == b'}' && bytes.get(i + 1) == Some(&b'}') {
+                lit.push('}');
+                i += 2;
+                continue;
+            }
+            if c == b'{' {
+                let close = raw[i..].find('}').map(|p| p + i)?;
+                let inner = &raw[i + 1..close];
+                let arg_ref = inner.split(':').next().unwrap_or("").trim();
+                if !lit.is_empty() {
+                    parts.push(NamePart::Literal {
+                        text: std::mem::take(&mut lit),
+                    });
+                }
+                let hole = if arg_ref.is_empty() {
+                    next += 1;
+                    positional.get(next - 1).map(|t| self.token_hole(t, depth))
+                } else if let Ok(k) = arg_ref.parse::<usize>() {
+                    positional.get(k).map(|t| self.token_hole(t, depth))
+                } else if let Some(t) = named.get(arg_ref) {
+                    Some(self.token_hole(t, depth))
+                } else {
+                    // An inline capture: `format!("events_{tenant_id}")`.
+                    let at = content_start + i + 1;
+                    let sp = Span::new(at, at + arg_ref.len());
+                    let mut texts = vec![arg_ref.to_string()];
+                    texts.extend(self.name_evidence(arg_ref, at as u32));
+                    Some(self.hole_from(arg_ref, sp, &texts))
+                };
+                parts.push(hole?);
+                i = close + 1;
+                continue;
+            }
+            let ch = raw[i..].chars().next()?;
+            lit.push(ch);
+            i += ch.len_utf8();
+        }
+        if !lit.is_empty() {
+            parts.push(NamePart::Literal { text: lit });
+        }
+        Some(parts)
+    }
+
+    /// What else the code says about a name: its `let` value, its parameter type.
+    fn name_evidence(&self, name: &str, at: u32) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(b) = self.lookup(name, at) {
+            if let Some(v) = b.value {
+                out.push(self.text(v).to_string());
+            }
+            if let Some(t) = b.type_text {
+                out.push(t.to_string());
+            }
+        }
+        out
+    }
+
+    fn token_hole(&self, toks: &[Node<'t>], depth: usize) -> NamePart {
+        let sp = span_of(toks[0], toks[toks.len() - 1]);
+        let text = &self.src[sp.start as usize..sp.end as usize];
+        let ids: Vec<Node<'t>> = toks
+            .iter()
+            .copied()
+            .filter(|t| t.kind() != "&" && t.kind() != "*")
+            .collect();
+        if let [id] = ids.as_slice() {
+            if let Some(s) = self.string_value(*id) {
+                return NamePart::Literal { text: s };
+            }
+            if id.kind() == "identifier" {
+                let name = self.text(*id);
+                // A constant string is a literal part, not a hole.
+                if depth < 8 && self.lookup(name, id.start_byte() as u32).is_none() {
+                    if let Some(s) = self.const_value(name).and_then(|v| self.string_value(v)) {
+                        return NamePart::Literal { text: s };
+                    }
+                }
+                let mut texts = vec![text.to_string()];
+                texts.extend(self.name_evidence(name, id.start_byte() as u32));
+                return self.hole_from(text, sp, &texts);
+            }
+        }
+        self.hole_from(text, sp, &[text.to_string()])
+    }
+
+    fn hole_from(&self, text: &str, sp: Span, texts: &[String]) -> NamePart {
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        NamePart::Hole {
+            text: text.chars().take(80).collect(),
+            hole: classify_hole(&refs),
+            span: sp,
+        }
+    }
+
+    // ---------------------------------------------------------------- values
+
+    /// Lowers an expression (outside macros) into a value.
+    fn lower(&self, n: Node<'t>, depth: usize) -> Value {
+        let sp = span(n);
+        if depth > MAX_DEPTH {
+            return Value::unknown(sp, self.text(n), false);
+        }
+        let inner = self.unwrap_value(n);
+        match inner.kind() {
+            "macro_invocation" => {
+                let Some(toks) = self.macro_tokens(inner) else {
+                    return Value::unknown(sp, self.text(inner), false);
+                };
+                let msp = span(inner);
+                match self.macro_name(inner) {
+                    Some("doc") => self.parse_doc(&toks, msp, depth + 1),
+                    Some("bson") if !toks.is_empty() => {
+                        let mut v = self.parse_value(&toks, depth + 1);
+                        v.span = msp;
+                        v
+                    }
+                    Some("vec") => Value {
+                        span: msp,
+                        kind: ValueKind::Array(self.parse_list(&toks, depth)),
+                    },
+                    _ => Value::unknown(msp, self.text(inner), false),
+                }
+            }
+            "array_expression" => Value {
+                span: span(inner),
+                kind: ValueKind::Array(
+                    self.named_children(inner)
+                        .into_iter()
+                        .map(|c| self.lower(c, depth + 1))
+                        .collect(),
+                ),
+            },
+            "identifier" => match self.text(inner) {
+                "None" => Value {
+                    span: sp,
+                    kind: ValueKind::Null,
+                },
+                name => respan(self.lower_name(name, inner, depth), sp),
+            },
+            "unary_expression" if self.text(inner).starts_with('-') => {
+                match self
+                    .named_children(inner)
+                    .first()
+                    .map(|c| self.lower(*c, depth + 1))
+                {
+                    Some(Value {
+                        kind: ValueKind::Number(x),
+                        ..
+                    }) => Value {
+                        span: sp,
+                        kind: ValueKind::Number(-x),
+                    },
+                    _ => Value::unknown(sp, self.text(inner), false),
+                }
+            }
+            k if literal_kind(k) => match self.literal(inner) {
+                Some(kind) => Value { span: sp, kind },
+                None => Value::unknown(sp, self.text(inner), false),
+            },
+            "field_expression" | "scoped_identifier" => Value::unknown(sp, self.text(inner), true),
+            "call_expression" | "struct_expression" => match self.ast_chain(inner, depth) {
+                Some(chain) => chain.to_doc(),
+                None => Value::unknown(sp, self.text(inner), false),
+            },
+            _ => Value::unknown(sp, self.text(inner), false),
+        }
+    }
+
+    /// A name: a `let` bound to a document, vector or literal becomes that value (with the
+    /// `push`/`extend`/`insert` calls made on it before `id`); anything else stays unknown.
+    fn lower_name(&self, name: &str, id: Node<'t>, depth: usize) -> Value {
+        let at = id.start_byte() as u32;
+        let unknown = || Value::unknown(span(id), name, true);
+        let Some(b) = self.lookup(name, at) else {
+            return match self.const_value(name) {
+                Some(v) if depth < MAX_DEPTH && literal_kind(v.kind()) => self.lower(v, depth + 1),
+                _ => unknown(),
+            };
+        };
+        let Some(v) = b.value else { return unknown() };
+        if depth >= MAX_DEPTH {
+            return unknown();
+        }
+        let vu = self.unwrap_value(v);
+        let is_macro = |m: &str| vu.kind() == "macro_invocation" && self.macro_name(vu) == Some(m);
+        let in_scope = |pos: u32| {
+            pos >= b.pos && pos < at && b.scope.contains(Span::new(pos as usize, pos as usize))
+        };
+        if is_macro("vec") || vu.kind() == "array_expression" {
+            let mut base = self.lower(v, depth + 1);
+            if let ValueKind::Array(items) = &mut base.kind {
+                for (pos, extend, arg) in self.pushes.get(name).map(|v| v.as_slice()).unwrap_or(&[])
+                {
+                    if !in_scope(*pos) {
+                        continue;
+                    }
+                    let x = self.lower(*arg, depth + 1);
+                    match (extend, x.kind) {
+                        (true, ValueKind::Array(xs)) => items.extend(xs),
+                        (true, _) => {}
+                        (false, k) => items.push(Value {
+                            span: x.span,
+                            kind: k,
+                        }),
+                    }
+                }
+            }
+            return base;
+        }
+        if is_macro("doc") {
+            let mut base = self.lower(v, depth + 1);
+            if let ValueKind::Document(fields) = &mut base.kind {
+                for (pos, key, value) in self.inserts.get(name).map(|v| v.as_slice()).unwrap_or(&[])
+                {
+                    if !in_scope(*pos) {
+                        continue;
+                    }
+                    fields.push(Field {
+                        key: self.string_value(*key).unwrap_or_default(),
+                        key_span: span(*key),
+                        value: self.lower(*value, depth + 1),
+                    });
+                }
+            }
+            return base;
+        }
+        if self.reassigned.contains(name) {
+            return unknown();
+        }
+        if is_macro("bson") || literal_kind(vu.kind()) || self.ast_chain(vu, depth + 1).is_some() {
+            return self.lower(v, depth + 1);
+        }
+        unknown()
+    }
+
+    /// A builder chain (`X::builder().a(..).b(..).build()`) or a struct literal `X { a: .., b: .. }`.
+    fn ast_chain(&self, n: Node<'t>, depth: usize) -> Option<Chain> {
+        let top = self.unwrap_expr(n);
+        if top.kind() == "struct_expression" {
+            let name = top.child_by_field_name("name")?;
+            let ty = self
+                .text(name)
+                .rsplit("::")
+                .next()
+                .unwrap_or("")
+                .to_string();
+            if !RUST_OPTION_BUILDERS.contains(&ty.as_str())
+                && !RUST_BULK_MODELS.contains(&ty.as_str())
+                && ty != "IndexModel"
+                && ty != "IndexOptions"
+            {
+                return None;
+            }
+            let body = top.child_by_field_name("body")?;
+            let mut steps = Vec::new();
+            for f in self.named_children(body) {
+                let (field, value) = match f.kind() {
+                    "field_initializer" => (
+                        f.child_by_field_name("field")?,
+                        f.child_by_field_name("value")?,
+                    ),
+                    "shorthand_field_initializer" => {
+                        let id = self.named_children(f).into_iter().next()?;
+                        (id, id)
+                    }
+                    _ => continue,
+                };
+                steps.push(Step {
+                    name: self.text(field).to_string(),
+                    name_span: span(field),
+                    end: f.end_byte() as u32,
+                    args: vec![self.lower(value, depth + 1)],
+                });
+            }
+            return Some(Chain {
+                ty,
+                ty_span: span(name),
+                span: span(top),
+                steps,
+            });
+        }
+        let mut cur = top;
+        let mut steps = Vec::new();
+        for _ in 0..64 {
+            if cur.kind() != "call_expression" {
+                return None;
+            }
+            let f = cur.child_by_field_name("function")?;
+            if f.kind() == "scoped_identifier" {
+                let name = f.child_by_field_name("name")?;
+                if self.text(name) != "builder" {
+                    return None;
+                }
+                let path = f.child_by_field_name("path")?;
+                let ty = self
+                    .text(path)
+                    .rsplit("::")
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                steps.reverse();
+                return Some(Chain {
+                    ty,
+                    ty_span: span(path),
+                    span: span(top),
+                    steps,
+                });
+            }
+            let (recv, name, _) = self.method_call(cur)?;
+            steps.push(Step {
+                name: self.text(name).to_string(),
+                name_span: span(name),
+                end: cur.end_byte() as u32,
+                args: self
+                    .args(cur)
+                    .into_iter()
+                    .map(|a| self.lower(a, depth + 1))
+                    .collect(),
+            });
+            cur = self.unwrap_expr(recv);
+        }
+        None
+    }
+
+    /// The root node of a chain (the `X::builder()` call or the struct literal), for bookkeeping.
+    fn chain_root(&self, n: Node<'t>) -> Node<'t> {
+        let mut cur = self.unwrap_expr(n);
+        for _ in 0..64 {
+            match self.method_call(cur) {
+                Some((recv, _, _)) => cur = self.unwrap_expr(recv),
+                None => return cur,
+            }
+        }
+        cur
+    }
+
+    /// Options given as an argument or through `.with_options(..)`: `None`, a builder chain, a
+    /// struct literal, or a variable bound to one of those.
+    fn lower_options(&self, n: Node<'t>, depth: usize) -> Option<(Value, Vec<Modifier>)> {
+        if depth > 8 {
+            return None;
+        }
+        let u = self.unwrap_value(n);
+        if u.kind() == "identifier" {
+            let name = self.text(u);
+            if name == "None" {
+                return None;
+            }
+            if let Some(v) = self
+                .lookup(name, u.start_byte() as u32)
+                .and_then(|b| b.value)
+            {
+                if !self.reassigned.contains(name) {
+                    return self.lower_options(v, depth + 1);
+                }
+            }
+            return Some((Value::unknown(span(n), self.text(n), true), Vec::new()));
+        }
+        if let Some(chain) = self.ast_chain(u, 0) {
+            self.consumed.borrow_mut().insert(self.chain_root(u).id());
+            return Some((chain.to_doc(), chain.modifiers()));
+        }
+        Some((self.lower(n, depth), Vec::new()))
+    }
+
+    /// Index models of `create_index(model)` / `create_indexes([..])`: (keys, options).
+    fn index_models(&self, n: Node<'t>, depth: usize) -> Vec<(Option<Value>, Option<Value>)> {
+        if depth > 8 {
+            return Vec::new();
+        }
+        let u = self.unwrap_value(n);
+        match u.kind() {
+            "identifier" => match self
+                .lookup(self.text(u), u.start_byte() as u32)
+                .and_then(|b| b.value)
+            {
+                Some(v) => self.index_models(v, depth + 1),
+                None => Vec::new(),
+            },
+            "array_expression" => self
+                .named_children(u)
+                .into_iter()
+                .flat_map(|c| self.index_models(c, depth + 1))
+                .collect(),
+            _ => {
+                let v = self.lower(u, depth);
+                let docs: Vec<Value> = match v.kind {
+                    ValueKind::Array(items) => items,
+                    ValueKind::Document(_) => vec![v],
+                    _ => Vec::new(),
+                };
+                if u.kind() == "call_expression" {
+                    self.consumed.borrow_mut().insert(self.chain_root(u).id());
+                }
+                docs.into_iter()
+                    .filter_map(|d| {
+                        let keys = d.get("keys").map(|f| f.value.clone())?;
+                        Some((Some(keys), d.get("options").map(|f| f.value.clone())))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- pass 2: operations
+
+    fn collect_operations(&mut self, root: Node<'t>) {
+        let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
+        let mut chains: Vec<(Node<'t>, OpContext)> = Vec::new();
+        let mut vec_macros: Vec<(Node<'t>, OpContext)> = Vec::new();
+        // (span, periodic) of enclosing loops; (name, periodic, is iteration closure) of functions.
+        let mut loops: Vec<(Span, bool)> = Vec::new();
+        let mut functions: Vec<(String, bool, bool)> = Vec::new();
+        let file_periodic = self.file_periodic;
+        walk(root, |n, enter| {
+            let k = n.kind();
+            if enter {
+                if is_loop(k) {
+                    // `loop { interval.tick().await; .. }`: a scheduler loop.
+                    let ticking = self.text(n).contains(".tick()");
+                    loops.push((span(n), ticking));
+                } else if is_scope(k) {
+                    let inherited = functions.last().is_some_and(|f| f.1);
+                    let (name, periodic_call, iteration) = self.function_info(n);
+                    let periodic =
+                        inherited || periodic_call || name.as_deref().is_some_and(name_is_periodic);
+                    if let Some(l) = iteration {
+                        loops.push((l, false));
+                    }
+                    functions.push((name.unwrap_or_default(), periodic, iteration.is_some()));
+                }
+                let ctx = || OpContext {
+                    enclosing_loop: loops.last().map(|l| l.0),
+                    function: functions
+                        .iter()
+                        .rev()
+                        .find(|f| !f.0.is_empty())
+                        .map(|f| f.0.clone()),
+                    periodic: file_periodic
+                        || functions.last().is_some_and(|f| f.1)
+                        || loops.iter().any(|l| l.1),
+                };
+                match k {
+                    "call_expression" => {
+                        calls.push((n, ctx()));
+                        if let Some(f) = n.child_by_field_name("function") {
+                            if f.kind() == "scoped_identifier"
+                                && f.child_by_field_name("name")
+                                    .is_some_and(|x| self.text(x) == "builder")
+                            {
+                                chains.push((n, ctx()));
+                            }
+                        }
+                    }
+                    "struct_expression" => chains.push((n, ctx())),
+                    "macro_invocation" if self.macro_name(n) == Some("vec") => {
+                        vec_macros.push((n, ctx()))
+                    }
+                    _ => {}
+                }
+            } else if is_loop(k) || (is_scope(k) && functions.pop().is_some_and(|f| f.2)) {
+                // Leaving a loop, or an iteration closure (which pushed its call as a loop).
+                loops.pop();
+            }
+        });
+        for (call, ctx) in calls {
+            self.visit_call(call, ctx);
+        }
+        for (root, ctx) in chains {
+            self.standalone_chain(root, ctx);
+        }
+        for (m, ctx) in vec_macros {
+            // Bulk-write models spelled inside `vec![..]` are tokens, not expressions.
+            let Some(toks) = self.macro_tokens(m) else {
+                continue;
+            };
+            for element in self.split_commas(&toks) {
+                if let Some(chain) = self.token_chain(element, 0) {
+                    self.bulk_model(&chain, ctx.clone());
+                }
+            }
+        }
+    }
+
+    /// A function's name, whether it is a scheduler callback, and for a closure passed to an
+    /// iterator adapter (`items.iter().for_each(|x| ..)`) the span of that call.
+    fn function_info(&self, n: Node<'t>) -> (Option<String>, bool, Option<Span>) {
+        if let Some(name) = n.child_by_field_name("name") {
+            return (Some(self.text(name).to_string()), false, None);
+        }
+        let Some(call) = n
+            .parent()
+            .filter(|p| p.kind() == "arguments")
+            .and_then(|a| a.parent())
+            .filter(|c| c.kind() == "call_expression")
+        else {
+            return (None, false, None);
+        };
+        if let Some((_, name, _)) = self.method_call(call) {
+            if is_iteration_method(self.text(name)) {
+                return (None, false, Some(span(call)));
+            }
+        }
+        let callee = call
+            .child_by_field_name("function")
+            .map(|f| self.text(f))
+            .unwrap_or("");
+        let periodic = callee.contains("Job::new")
+            || callee.ends_with("schedule")
+            || callee.ends_with("every")
+            || callee.contains("cron");
+        (None, periodic, None)
+    }
+
+    fn visit_call(&mut self, call: Node<'t>, ctx: OpContext) {
+        let Some((recv, name, _)) = self.method_call(call) else {
+            return;
+        };
+        let method = self.text(name);
+        if RUST_COLLECTION_GETTERS.contains(&method) {
+            if let Thing::Collection(r) = self.classify_call(call, 0) {
+                self.ir.collections.push(r);
+            }
+            return;
+        }
+        if method == "bulk_write" {
+            return; // its models are operations of their own (see `bulk_model`)
+        }
+        let Some(m) = rust_operation(method) else {
+            return;
+        };
+        self.operation(call, recv, name, m, ctx);
+    }
+
+    fn operation(
+        &mut self,
+        call: Node<'t>,
+        recv: Node<'t>,
+        name: Node<'t>,
+        m: &'static OpMethod,
+        ctx: OpContext,
+    ) {
+        let args = self.args(call);
+        let (collection, mut evidence) = match self.classify(recv, 0) {
+            Thing::Collection(r) => (Some(r), Evidence::Resolved),
+            // `db.aggregate(pipeline)`: a database-level aggregation.
+            Thing::Db if matches!(m.kind, OpKind::Aggregate | OpKind::Other) => {
+                (None, Evidence::Resolved)
+            }
+            Thing::Unknown => (None, Evidence::None),
+            _ => return,
+        };
+        if evidence == Evidence::None
+            && args
+                .iter()
+                .any(|a| self.unwrap_expr(*a).kind() == "closure_expression")
+        {
+            // `items.iter().find(|x| ..)`: an iterator, not a collection.
+            return;
+        }
+        let mut op = Operation::new(m.kind, m.name, span(call), span(name));
+        op.context = ctx;
+        let lowered = |i: usize| -> Option<Value> {
+            let a = *args.get(i)?;
+            let v = self.lower(a, 0);
+            if matches!(v.kind, ValueKind::Null) {
+                None
+            } else {
+                Some(v)
+            }
+        };
+        let mut bson_args = args.iter().any(|a| self.is_bson(*a));
+        let mut options_at = None;
+        match m.args {
+            Args::FilterOptions => {
+                op.filter = lowered(0);
+                options_at = Some(1);
+            }
+            Args::FilterUpdate => {
+                op.filter = lowered(0);
+                op.update = lowered(1);
+                options_at = Some(2);
+            }
+            Args::Documents => {
+                if let Some(v) = lowered(0) {
+                    match v.kind {
+                        ValueKind::Array(items) => op.documents = items,
+                        _ => op.documents = vec![v],
+                    }
+                }
+                options_at = Some(1);
+            }
+            Args::Pipeline => {
+                if let Some(v) = lowered(0) {
+                    if let ValueKind::Array(stages) = v.kind {
+                        op.pipeline = Some(stages);
+                    }
+                }
+                options_at = Some(1);
+            }
+            Args::Distinct => {
+                op.filter = lowered(1);
+                options_at = Some(2);
+            }
+            Args::Index => {
+                let models = args
+                    .first()
+                    .map(|a| self.index_models(*a, 0))
+                    .unwrap_or_default();
+                bson_args |= !models.is_empty();
+                options_at = Some(1);
+                let mut first = true;
+                for (keys, opts) in models {
+                    if !first {
+                        let mut extra = op.clone();
+                        extra.filter = keys;
+                        extra.options = opts;
+                        extra.collection = collection.clone();
+                        extra.evidence = evidence.max(Evidence::Shaped);
+                        self.ir.operations.push(extra);
+                        continue;
+                    }
+                    first = false;
+                    op.filter = keys;
+                    op.options = opts;
+                }
+            }
+            Args::Opaque => options_at = Some(0),
+            _ => {}
+        }
+        if let Some(a) = options_at.and_then(|i| args.get(i)) {
+            if let Some((v, mods)) = self.lower_options(*a, 0) {
+                op.options.get_or_insert(v);
+                op.modifiers.extend(mods);
+            }
+        }
+        let chain = self.collect_chain(call);
+        let chained = !chain.is_empty();
+        for (md, opts) in chain {
+            if let Some(n) = opts {
+                if let Some((v, mods)) = self.lower_options(n, 0) {
+                    op.options.get_or_insert(v);
+                    op.modifiers.extend(mods);
+                }
+            } else {
+                op.modifiers.push(md);
+            }
+        }
+        if evidence == Evidence::None {
+            let options_known = op.options.as_ref().is_some_and(|o| o.is_document());
+            let shaped = m.driver_only
+                || mongo_shaped(&op)
+                || (bson_args && m.kind != OpKind::Other)
+                || (options_known && matches!(m.kind, OpKind::Find | OpKind::Aggregate))
+                || (chained && matches!(m.kind, OpKind::Find | OpKind::Aggregate));
+            if !shaped {
+                return;
+            }
+            evidence = Evidence::Shaped;
+        }
+        op.collection = collection;
+        op.evidence = evidence;
+        self.ir.operations.push(op);
+    }
+
+    /// Is this argument a `doc!` / `bson!` document (directly or through a `let`)?
+    fn is_bson(&self, n: Node<'t>) -> bool {
+        let mut u = self.unwrap_value(n);
+        for _ in 0..8 {
+            match u.kind() {
+                "macro_invocation" => {
+                    let name = self.macro_name(u).unwrap_or("");
+                    if RUST_DOC_MACROS.contains(&name) {
+                        return true;
+                    }
+                    if name == "vec" {
+                        return self.macro_tokens(u).is_some_and(|t| {
+                            t.windows(2).any(|w| {
+                                RUST_DOC_MACROS.contains(&self.text(w[0])) && w[1].kind() == "!"
+                            })
+                        });
+                    }
+                    return false;
+                }
+                "array_expression" => {
+                    return self.named_children(u).iter().any(|c| self.is_bson(*c));
+                }
+                "identifier" => match self
+                    .lookup(self.text(u), u.start_byte() as u32)
+                    .and_then(|b| b.value)
+                {
+                    Some(v) => u = self.unwrap_value(v),
+                    None => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// 3.x fluent modifiers chained onto an operation: `coll.find(q).sort(..).skip(n).limit(10)`.
+    /// `.with_options(opts)` comes back with its argument, to be lowered as options.
+    fn collect_chain(&self, call: Node<'t>) -> Vec<(Modifier, Option<Node<'t>>)> {
+        let mut out = Vec::new();
+        let mut cur = call;
+        for _ in 0..64 {
+            let Some(member) = cur.parent().filter(|p| p.kind() == "field_expression") else {
+                break;
+            };
+            if member.child_by_field_name("value").map(|v| v.id()) != Some(cur.id()) {
+                break;
+            }
+            let Some(next) = member.parent().filter(|c| c.kind() == "call_expression") else {
+                break;
+            };
+            let Some(field) = member.child_by_field_name("field") else {
+                break;
+            };
+            let name = self.text(field);
+            if !RUST_MODIFIERS.contains(&name) {
+                break;
+            }
+            let args = self.args(next);
+            let md = Modifier {
+                name: name.to_string(),
+                args: args.iter().map(|a| self.lower(*a, 0)).collect(),
+                span: Span::new(field.start_byte(), next.end_byte()),
+            };
+            let opts = (name == "with_options")
+                .then(|| args.first().copied())
+                .flatten();
+            out.push((md, opts));
+            cur = next;
+        }
+        out
+    }
+
+    /// An options builder or bulk model that no operation consumed: `FindOptions::builder()
+    /// .skip(n)` handed to a helper (`find_collect(&coll, q, opts)`) still pages by offset.
+    fn standalone_chain(&mut self, root: Node<'t>, ctx: OpContext) {
+        if self.consumed.borrow().contains(&root.id()) {
+            return;
+        }
+        // The top of the chain: climb `.method(..)` calls.
+        let mut top = root;
+        for _ in 0..64 {
+            let Some(member) = top.parent().filter(|p| p.kind() == "field_expression") else {
+                break;
+            };
+            let Some(next) = member.parent().filter(|c| c.kind() == "call_expression") else {
+                break;
+            };
+            top = next;
+        }
+        let Some(chain) = self.ast_chain(top, 0) else {
+            return;
+        };
+        if RUST_BULK_MODELS.contains(&chain.ty.as_str()) {
+            self.bulk_model(&chain, ctx);
+            return;
+        }
+        if !RUST_OPTION_BUILDERS.contains(&chain.ty.as_str()) {
+            return;
+        }
+        let mods = chain.modifiers();
+        if !mods.iter().any(|m| m.name == "skip") {
+            return;
+        }
+        let kind = match chain.ty.as_str() {
+            "AggregateOptions" => OpKind::Aggregate,
+            "CountOptions" => OpKind::Count,
+            "FindOneOptions" => OpKind::FindOne,
+            _ => OpKind::Find,
+        };
+        let mut op = Operation::new(kind, &chain.ty, chain.span, chain.ty_span);
+        op.options = Some(chain.to_doc());
+        op.modifiers = mods;
+        op.evidence = Evidence::Shaped;
+        op.context = ctx;
+        self.ir.operations.push(op);
+    }
+
+    /// A 3.x `client.bulk_write(..)` model: `UpdateOneModel::builder().namespace(..)
+    /// .filter(doc!{..}).update(doc!{..}).build()`.
+    fn bulk_model(&mut self, chain: &Chain, ctx: OpContext) {
+        let kind = match chain.ty.as_str() {
+            "UpdateOneModel" => OpKind::UpdateOne,
+            "UpdateManyModel" => OpKind::UpdateMany,
+            "ReplaceOneModel" => OpKind::Replace,
+            "InsertOneModel" => OpKind::Insert,
+            "DeleteOneModel" | "DeleteManyModel" => OpKind::Delete,
+            _ => return,
+        };
+        let doc = chain.to_doc();
+        let mut op = Operation::new(kind, &chain.ty, chain.span, chain.ty_span);
+        op.filter = doc.get("filter").map(|f| f.value.clone());
+        op.update = doc
+            .get("update")
+            .or_else(|| doc.get("replacement"))
+            .map(|f| f.value.clone());
+        if let Some(d) = doc.get("document") {
+            op.documents = vec![d.value.clone()];
+        }
+        op.in_bulk = true;
+        op.evidence = Evidence::Shaped;
+        op.context = ctx;
+        self.ir.operations.push(op);
+    }
+
+    fn finish(mut self) -> FileIr {
+        self.ir.collections.sort_by_key(|c| c.span);
+        self.ir.collections.dedup_by_key(|c| c.span);
+        self.ir
+            .operations
+            .sort_by_key(|o| (o.span.start, o.method_span.start));
+        self.ir
+    }
+}
+
+/// An unknown value reached through a name takes the span of the expression that used it.
+fn respan(mut v: Value, sp: Span) -> Value {
+    if v.is_unknown() {
+        v.span = sp;
+    }
+    v
+}
+
+/// `Collection<T>`, `&Collection<T>`, `mongodb::Collection<T>`, `Arc<Database>`, `Client`.
+fn thing_from_type(t: &str) -> Thing {
+    let mut s: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+    for _ in 0..8 {
+        let before = s.clone();
+        s = s.trim_start_matches('&').to_string();
+        if s.starts_with('\'') {
+            let cut = s.find(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'));
+            s = s[cut.unwrap_or(s.len())..].to_string();
+        }
+        s = s.trim_start_matches("mut").to_string();
+        for wrapper in ["Arc<", "Rc<", "Box<", "Option<", "std::sync::Arc<"] {
+            if let Some(inner) = s.strip_prefix(wrapper).and_then(|r| r.strip_suffix('>')) {
+                s = inner.to_string();
+            }
+        }
+        s = s
+            .trim_start_matches("mongodb::")
+            .trim_start_matches("sync::")
+            .to_string();
+        if s == before {
+            break;
+        }
+    }
+    if s == "Collection" || s.starts_with("Collection<") {
+        Thing::Collection(CollectionRef {
+            name: CollectionName::Unknown {
+                text: t.trim().trim_start_matches('&').trim().to_string(),
+            },
+            span: Span::default(),
+            via: CollectionVia::Driver,
+            import: None,
+        })
+    } else if s == "Database" {
+        Thing::Db
+    } else if s == "Client" {
+        Thing::Client
+    } else {
+        Thing::Unknown
+    }
+}
+
+fn literal_kind(kind: &str) -> bool {
+    matches!(
+        kind,
+        "integer_literal"
+            | "float_literal"
+            | "string_literal"
+            | "raw_string_literal"
+            | "boolean_literal"
+    )
+}
+
+/// `x`, `&x`, `self.page`, `query.skip`: a plain name or path.
+fn is_name_tokens(toks: &[Node]) -> bool {
+    let toks: Vec<&Node> = toks.iter().filter(|t| t.kind() != "&").collect();
+    !toks.is_empty()
+        && toks.iter().enumerate().all(|(i, t)| {
+            if i % 2 == 0 {
+                matches!(t.kind(), "identifier" | "self")
+            } else {
+                t.kind() == "."
+            }
+        })
+        && toks.len() % 2 == 1
+}
+
+/// The content of a string literal as written (escapes kept) and the byte length of its prefix.
+fn string_content<'a>(kind: &str, text: &'a str) -> Option<(&'a str, usize)> {
+    match kind {
+        "string_literal" => {
+            let t = text.strip_prefix('b').unwrap_or(text);
+            let prefix = text.len() - t.len() + 1;
+            if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
+                Some((&t[1..t.len() - 1], prefix))
+            } else {
+                None
+            }
+        }
+        "raw_string_literal" => {
+            let t = text.strip_prefix('b').unwrap_or(text).strip_prefix('r')?;
+            let hashes = t.len() - t.trim_start_matches('#').len();
+            let body = &t[hashes..];
+            let body = body.strip_prefix('"')?;
+            let body = body.strip_suffix(&"#".repeat(hashes))?.strip_suffix('"')?;
+            Some((body, text.len() - t.len() + hashes + 1))
+        }
+        _ => None,
+    }
+}
+
+/// `1_i32`, `0x1F`, `2.5f64`, `1e3` → the number.
+fn parse_number(t: &str) -> Option<f64> {
+    let mut t = t.replace('_', "");
+    let radix = if t.starts_with("0x") || t.starts_with("0X") {
+        16
+    } else if t.starts_with("0o") {
+        8
+    } else if t.starts_with("0b") {
+        2
+    } else {
+        10
+    };
+    for suf in [
+        "i128", "u128", "isize", "usize", "i64", "u64", "i32", "u32", "i16", "u16", "f64", "f32",
+        "i8", "u8",
+    ] {
+        if radix == 16 && suf.starts_with('f') {
+            continue;
+        }
+        if t.len() > suf.len() && t.ends_with(suf) {
+            t.truncate(t.len() - suf.len());
+            break;
+        }
+    }
+    if radix != 10 {
+        return i64::from_str_radix(&t[2..], radix).ok().map(|x| x as f64);
+    }
+    t.parse::<f64>().ok()
+}
+
+fn unescape(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some('0') => out.push('\0'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Does the operation's filter, update or pipeline use MongoDB operators?
+fn mongo_shaped(op: &Operation) -> bool {
+    fn has_dollar(v: &Value, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        match &v.kind {
+            ValueKind::Document(fs) => fs
+                .iter()
+                .any(|f| f.key.starts_with('$') || has_dollar(&f.value, depth + 1)),
+            ValueKind::Array(xs) => xs.iter().any(|x| has_dollar(x, depth + 1)),
+            _ => false,
+        }
+    }
+    op.filter.as_ref().is_some_and(|v| has_dollar(v, 0))
+        || op.update.as_ref().is_some_and(|v| has_dollar(v, 0))
+        || op.pipeline.as_ref().is_some_and(|st| {
+            st.iter()
+                .any(|s| s.fields().first().is_some_and(|f| f.key.starts_with('$')))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ir(src: &str) -> FileIr {
+        ir_at(src, "src/app.rs")
+    }
+
+    fn ir_at(src: &str, path: &str) -> FileIr {
+        let mut p = tree_sitter::Parser::new();
+        p.set_language(&tree_sitter_rust::LANGUAGE.into()).unwrap();
+        let tree = p.parse(src, None).unwrap();
+        extract(&tree, src, &FileContext { display_path: path })
+    }
+
+    fn at(src: &str, sp: Span) -> &str {
+        &src[sp.start as usize..sp.end as usize]
+    }
+
+    #[test]
+    fn doc_macro_nested_docs_arrays_and_exact_spans() {
+        let src = r#"use mongodb::bson::doc;
+async fn f(coll: &mongodb::Collection<Doc>, id: i32, at: Now) {
+    coll.update_one(doc! { "_id": id }, doc! {
+        "$push": { "log": { "$each": [1_i32, -2, 2.5f64, "x", true, null], "$slice": -10 } },
+        "$set": { "when": at.clone(), "n": (a + 1) * 2, "r": r"raw" },
+    }).await;
+}"#;
+        let out = ir(src);
+        assert_eq!(out.operations.len(), 1);
+        let op = &out.operations[0];
+        assert_eq!(op.kind, OpKind::UpdateOne);
+        assert_eq!(op.evidence, Evidence::Resolved);
+        let update = op.update.as_ref().unwrap();
+        let push = update.get("$push").unwrap();
+        assert_eq!(at(src, push.key_span), "\"$push\"");
+        let log = push.value.get("log").unwrap();
+        assert_eq!(
+            at(src, log.value.span),
+            r#"{ "$each": [1_i32, -2, 2.5f64, "x", true, null], "$slice": -10 }"#
+        );
+        let each = log.value.get("$each").unwrap();
+        let items = each.value.items();
+        assert_eq!(items.len(), 6);
+        assert_eq!(items[0].as_number(), Some(1.0));
+        assert_eq!(at(src, items[0].span), "1_i32");
+        assert_eq!(items[1].as_number(), Some(-2.0));
+        assert_eq!(items[2].as_number(), Some(2.5));
+        assert_eq!(items[3].as_str(), Some("x"));
+        assert!(matches!(items[4].kind, ValueKind::Bool(true)));
+        assert!(matches!(items[5].kind, ValueKind::Null));
+        assert_eq!(
+            log.value.get("$slice").unwrap().value.as_number(),
+            Some(-10.0)
+        );
+        let set = update.get("$set").unwrap();
+        let when = &set.value.get("when").unwrap().value;
+        assert!(when.is_unknown());
+        assert_eq!(at(src, when.span), "at.clone()");
+        let n = &set.value.get("n").unwrap().value;
+        assert_eq!(at(src, n.span), "(a + 1) * 2");
+        assert_eq!(set.value.get("r").unwrap().value.as_str(), Some("raw"));
+    }
+
+    #[test]
+    fn malformed_macro_bodies_do_not_panic() {
+        for body in [
+            "doc! { \"a\" }",
+            "doc! { : 1 }",
+            "doc! { \"a\": }",
+            "doc! { \"a\": 1,, \"b\" 2 }",
+            "doc! { \"a\": { \"b\": [ }",
+            "doc!",
+            "doc! { \"$push\": { \"x\": ",
+            "bson!()",
+            "vec![,,]",
+        ] {
+            let src = format!("fn f(c: Collection<D>) {{ c.update_one(doc!{{}}, {body}); }}");
+            let _ = ir(&src);
+        }
+        let deep = format!(
+            "fn f(c: Collection<D>) {{ c.update_one(doc!{{}}, doc! {{ \"$push\": {}1{} }}); }}",
+            "{\"a\": ".repeat(200),
+            "}".repeat(200)
+        );
+        let _ = ir(&deep);
+    }
+
+    #[test]
+    fn receivers_resolve_through_lets_fields_params_and_constructors() {
+        let src = r#"use mongodb::{Client, Collection, Database};
+const USERS: &str = "users";
+struct Repo { orders: Collection<Order>, db: Database }
+impl Repo {
+    fn new(db: Database) -> Self { Self { orders: db.collection("orders"), db } }
+    async fn a(&self) { self.orders.insert_one(doc! { "a": 1 }).await; }
+    async fn b(&self) { self.db.collection::<User>(USERS).delete_one(doc! {}).await; }
+}
+async fn c(client: &Client) {
+    let items = client.database("shop").collection::<Item>("items");
+    items.find(doc! {}).await;
+}
+async fn d(db: &Database) { db.collection_with_options::<X>("x", opts).count_documents(doc! {}).await; }
+"#;
+        let out = ir(src);
+        let names: Vec<(String, Evidence)> = out
+            .operations
+            .iter()
+            .map(|o| (o.collection_display(), o.evidence))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("orders".to_string(), Evidence::Resolved),
+                ("users".to_string(), Evidence::Resolved),
+                ("items".to_string(), Evidence::Resolved),
+                ("x".to_string(), Evidence::Resolved),
+            ]
+        );
+    }
+
+    #[test]
+    fn skip_in_2x_options_and_3x_chain() {
+        let src = r#"use mongodb::options::FindOptions;
+async fn v2(c: &Collection<D>, n: u64) {
+    let opts = FindOptions::builder().skip(n).limit(10).build();
+    c.find(doc! {}, opts).await;
+    c.find(None, None).await;
+    c.update_one(doc! { "_id": 1 }, doc! { "$set": { "a": 1 } }, None).await;
+}
+async fn v3(c: &Collection<D>, n: u64) {
+    c.find(doc! {}).sort(doc! { "a": 1 }).skip(n).limit(10).await;
+}
+fn helper(n: u64) { find_collect(&coll, None, FindOptions::builder().skip(n).build()); }
+"#;
+        let out = ir(src);
+        let skips: Vec<(&str, String)> = out
+            .operations
+            .iter()
+            .flat_map(|o| {
+                o.modifiers
+                    .iter()
+                    .filter(|m| m.name == "skip")
+                    .map(move |m| (o.method.as_str(), at(src, m.span).to_string()))
+            })
+            .collect();
+        assert_eq!(
+            skips,
+            vec![
+                ("find", "skip(n)".to_string()),
+                ("find", "skip(n)".to_string()),
+                ("FindOptions", "skip(n)".to_string()),
+            ]
+        );
+        let v2_find = &out.operations[0];
+        assert!(v2_find.options.as_ref().unwrap().get("limit").is_some());
+        let update = out
+            .operations
+            .iter()
+            .find(|o| o.method == "update_one")
+            .unwrap();
+        assert!(update.options.is_none());
+        assert!(update.update.as_ref().unwrap().get("$set").is_some());
+    }
+
+    #[test]
+    fn format_collection_names() {
+        let src = r#"use mongodb::Database;
+fn f(db: &Database, tenant_id: &str, day: NaiveDate, cfg: &Config, name: &str) {
+    db.collection::<D>(&format!("events_{}", chrono::Utc::now().format("%Y%m")));
+    db.collection::<D>(&format!("t_{tenant_id}_orders"));
+    db.collection::<D>(&format!("log_{d}", d = day));
+    db.collection::<D>(&format!("{}_audit", cfg.prefix));
+    db.collection::<D>(name);
+    db.collection::<D>(&format!("plain_{{x}}"));
+}"#;
+        let out = ir(src);
+        let holes: Vec<Vec<HoleKind>> = out
+            .collections
+            .iter()
+            .map(|c| match &c.name {
+                CollectionName::Template { parts } => parts
+                    .iter()
+                    .filter_map(|p| match p {
+                        NamePart::Hole { hole, .. } => Some(*hole),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => vec![],
+            })
+            .collect();
+        assert_eq!(
+            holes,
+            vec![
+                vec![HoleKind::Date],
+                vec![HoleKind::Entity],
+                vec![HoleKind::Date],
+                vec![HoleKind::Config],
+                vec![],
+                vec![],
+            ]
+        );
+        // The inline capture's span points into the string literal.
+        let CollectionName::Template { parts } = &out.collections[1].name else {
+            panic!()
+        };
+        let NamePart::Hole { span, .. } = &parts[1] else {
+            panic!()
+        };
+        assert_eq!(at(src, *span), "tenant_id");
+        assert!(matches!(
+            &out.collections[5].name,
+            CollectionName::Literal { name } if name == "plain_{x}"
+        ));
+    }
+
+    #[test]
+    fn look_alikes_produce_nothing() {
+        let src = r#"
+fn f(v: Vec<u32>, n: usize, map: &mut HashMap<String, u32>, s: &str) {
+    let mut out = Vec::new();
+    for x in v.iter().skip(n) { out.push(*x); }
+    let first = v.iter().find(|x| **x > 2);
+    map.insert("$push".to_string(), 1);
+    let pos = s.find("abc");
+    let rows = users.select().offset(n as i64).limit(10).load(&conn);
+    let page: Vec<_> = v.into_iter().skip(n).take(10).collect();
+}"#;
+        let out = ir(src);
+        assert!(out.operations.is_empty(), "{:?}", out.operations);
+        assert!(out.collections.is_empty());
+    }
+
+    #[test]
+    fn pipeline_variable_with_pushes_and_index_models() {
+        let src = r#"use mongodb::{bson::doc, IndexModel, options::IndexOptions};
+async fn f(c: &Collection<D>) {
+    let mut pipeline = vec![doc! { "$match": {} }];
+    pipeline.push(doc! { "$lookup": { "from": "a" } });
+    pipeline.push(doc! { "$lookup": { "from": "b" } });
+    c.aggregate(pipeline).await;
+    let m = IndexModel::builder().keys(doc! { "a": 1, "b": -1 })
+        .options(IndexOptions::builder().unique(true).build()).build();
+    c.create_index(m).await;
+    c.create_indexes(vec![IndexModel::builder().keys(doc! { "z": 1 }).build()]).await;
+}"#;
+        let out = ir(src);
+        let agg = &out.operations[0];
+        assert_eq!(agg.pipeline.as_ref().unwrap().len(), 3);
+        let idx: Vec<&Operation> = out
+            .operations
+            .iter()
+            .filter(|o| o.kind == OpKind::CreateIndex)
+            .collect();
+        assert_eq!(idx.len(), 2);
+        let keys = idx[0].filter.as_ref().unwrap();
+        assert_eq!(keys.fields().len(), 2);
+        let unique = idx[0].options.as_ref().unwrap().get("unique").unwrap();
+        assert!(matches!(unique.value.kind, ValueKind::Bool(true)));
+        assert!(idx[1].filter.as_ref().unwrap().get("z").is_some());
+    }
+
+    #[test]
+    fn loops_and_periodic_context() {
+        let src = r#"
+async fn handler(c: &Collection<D>, ids: Vec<i32>) {
+    for id in ids { c.update_one(doc! { "_id": id }, doc! { "$inc": { "n": 1 } }).await; }
+    ids.iter().for_each(|id| { c.delete_one(doc! { "_id": id }); });
+}
+async fn nightly_recompute(c: &Collection<D>) { c.update_one(doc! { "_id": 1 }, doc! { "$inc": { "n": 1 } }).await; }
+async fn ticker(c: &Collection<D>) {
+    let mut t = tokio::time::interval(d);
+    loop { t.tick().await; c.update_one(doc! { "_id": 1 }, doc! { "$inc": { "n": 1 } }).await; }
+}"#;
+        let out = ir(src);
+        let ctx: Vec<(bool, bool)> = out
+            .operations
+            .iter()
+            .map(|o| (o.context.enclosing_loop.is_some(), o.context.periodic))
+            .collect();
+        assert_eq!(
+            ctx,
+            vec![(true, false), (true, false), (false, true), (true, true)]
+        );
+        let jobs = ir_at(src, "src/jobs/cleanup.rs");
+        assert!(jobs.operations.iter().all(|o| o.context.periodic));
+    }
+}
