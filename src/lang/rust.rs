@@ -1518,6 +1518,7 @@ impl<'t> Extractor<'t> {
         }
         let mut op = Operation::new(m.kind, m.name, span(call), span(name));
         op.context = ctx;
+        op.receiver = self.text(recv).chars().take(60).collect();
         let lowered = |i: usize| -> Option<Value> {
             let a = *args.get(i)?;
             let v = self.lower(a, 0);
