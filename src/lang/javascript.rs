@@ -5,7 +5,8 @@
 //! second finds driver calls, resolves their receivers through those bindings, and lowers their
 //! arguments into IR values.
 
-use super::naming::{classify_hole, mongoose_collection_name, words};
+use super::naming::{classify_hole, mongoose_collection_name, name_is_periodic, path_is_periodic};
+use super::walk;
 use super::vocabulary::{
     js_operation, Args, OpMethod, AGGREGATE_BUILDER_STAGES, JS_FIRESTORE_MODULES, JS_MONGO_MODULES,
     MODIFIERS,
@@ -39,29 +40,6 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     x.finish()
 }
 
-/// Walks the tree depth-first without recursion, calling `visit(node, true)` on entering a node
-/// and `visit(node, false)` on leaving it.
-fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>, bool)) {
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        visit(node, true);
-        if cursor.goto_first_child() {
-            continue;
-        }
-        visit(node, false);
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-            visit(cursor.node(), false);
-        }
-    }
-}
-
 fn span(n: Node) -> Span {
     Span::new(n.start_byte(), n.end_byte())
 }
@@ -84,56 +62,6 @@ fn is_class(kind: &str) -> bool {
         kind,
         "class_declaration" | "class" | "abstract_class_declaration"
     )
-}
-
-fn path_is_periodic(path: &str) -> bool {
-    path.split('/').any(|part| {
-        let ws = words(part);
-        ws.iter().any(|w| {
-            matches!(
-                w.as_str(),
-                "jobs"
-                    | "job"
-                    | "cron"
-                    | "crons"
-                    | "cronjobs"
-                    | "migrations"
-                    | "migration"
-                    | "migrate"
-                    | "batch"
-                    | "nightly"
-                    | "scheduled"
-                    | "scheduler"
-                    | "rollup"
-                    | "backfill"
-            )
-        })
-    })
-}
-
-fn name_is_periodic(name: &str) -> bool {
-    words(name).iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "cron"
-                | "nightly"
-                | "daily"
-                | "hourly"
-                | "weekly"
-                | "rollup"
-                | "batch"
-                | "job"
-                | "schedule"
-                | "scheduled"
-                | "migrate"
-                | "migration"
-                | "backfill"
-                | "reindex"
-                | "recompute"
-                | "recalculate"
-                | "periodic"
-        )
-    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

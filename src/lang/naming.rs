@@ -227,6 +227,58 @@ pub fn mongoose_collection_name(model: &str) -> String {
     format!("{s}s")
 }
 
+/// A file path that looks like a batch job, scheduler or migration (`jobs/`, `cron/`, `migrations/`).
+pub fn path_is_periodic(path: &str) -> bool {
+    path.split('/').any(|part| {
+        let ws = words(part);
+        ws.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "jobs"
+                    | "job"
+                    | "cron"
+                    | "crons"
+                    | "cronjobs"
+                    | "migrations"
+                    | "migration"
+                    | "migrate"
+                    | "batch"
+                    | "nightly"
+                    | "scheduled"
+                    | "scheduler"
+                    | "rollup"
+                    | "backfill"
+            )
+        })
+    })
+}
+
+/// A function name that looks like a periodic batch job (`nightlyRollup`, `run_cron`).
+pub fn name_is_periodic(name: &str) -> bool {
+    words(name).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "cron"
+                | "nightly"
+                | "daily"
+                | "hourly"
+                | "weekly"
+                | "rollup"
+                | "batch"
+                | "job"
+                | "schedule"
+                | "scheduled"
+                | "migrate"
+                | "migration"
+                | "backfill"
+                | "reindex"
+                | "recompute"
+                | "recalculate"
+                | "periodic"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
