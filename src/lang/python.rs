@@ -23,6 +23,9 @@ const MAX_DEPTH: usize = 48;
 /// Names that, imported from another module of the application, are its database handle.
 const DB_NAMES: &[&str] = &["db", "database", "mongo_db", "mongodb", "mdb", "_db"];
 
+/// Names that, imported from another module of the application, are its client.
+const CLIENT_NAMES: &[&str] = &["client", "mongo_client", "motor_client", "mongoclient"];
+
 pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
         src: text,
@@ -101,6 +104,8 @@ enum Thing {
     Model(CollectionRef, Evidence),
     /// A mongoengine QuerySet (`Model.objects`, `Model.objects(..).filter(..)`).
     QuerySet(CollectionRef, Evidence),
+    /// A mongoengine document loaded from a QuerySet (`Model.objects.get(..)`, `.first()`).
+    LoadedDoc(CollectionRef, Evidence),
     /// An import from another module of the repository.
     Imported(ImportRef, String),
     Unknown,
@@ -1103,6 +1108,13 @@ impl<'t> Extractor<'t> {
             if DB_NAMES.contains(&name) {
                 return Thing::Db;
             }
+            let db_module = last_segment(module).to_ascii_lowercase();
+            let db_module = db_module.contains("db")
+                || db_module.contains("mongo")
+                || db_module.contains("database");
+            if CLIENT_NAMES.contains(&name) && (self.uses_mongo || db_module) {
+                return Thing::Client;
+            }
             return match &b.import {
                 Some(imp) => Thing::Imported(imp.clone(), name.to_string()),
                 None => Thing::Unknown,
@@ -1197,6 +1209,12 @@ impl<'t> Extractor<'t> {
                 }
                 t => t,
             },
+            "get" | "first" | "get_or_404" | "first_or_404" | "modify" => {
+                match self.classify(obj, depth + 1) {
+                    Thing::QuerySet(r, ev) => Thing::LoadedDoc(r, ev),
+                    _ => Thing::Unknown,
+                }
+            }
             m if PY_QUERYSET_METHODS.contains(&m)
                 || matches!(m, "skip" | "limit" | "hint" | "batch_size") =>
             {
@@ -1348,16 +1366,8 @@ impl<'t> Extractor<'t> {
                         true
                     }
                     "strftime" => {
-                        // `now.strftime("events_%Y%m")`: the literal prefix, then a date hole.
-                        let fmt = args
-                            .positional
-                            .first()
-                            .and_then(|a| self.string_value(*a))
-                            .unwrap_or_default();
-                        let prefix: String = fmt.split('%').next().unwrap_or("").to_string();
-                        if !prefix.is_empty() {
-                            out.push(NamePart::Literal { text: prefix });
-                        }
+                        // `now.strftime("events_%Y%m")`: the whole call is a date hole.
+                        let _ = args;
                         out.push(self.hole(n));
                         true
                     }
@@ -2315,6 +2325,7 @@ impl<'t> Extractor<'t> {
                 }),
                 Evidence::None,
             ),
+            Thing::LoadedDoc(r, ev) => (Some(r), ev),
             Thing::Unknown => (None, Evidence::None),
             _ => return,
         };
@@ -2381,6 +2392,13 @@ impl<'t> Extractor<'t> {
                 }
             }
             Args::FilterUpdate => {
+                // `dict.update({...})`: a generic `update` needs a filter and an update.
+                if !m.driver_only
+                    && evidence == Evidence::None
+                    && self.arg(&args, 1, &["update", "document"]).is_none()
+                {
+                    return;
+                }
                 if !queryset {
                     op.filter = lowered(self.arg(&args, 0, &["filter", "spec", "query"]));
                 }
