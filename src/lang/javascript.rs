@@ -6,11 +6,11 @@
 //! arguments into IR values.
 
 use super::naming::{classify_hole, mongoose_collection_name, name_is_periodic, path_is_periodic};
-use super::walk;
 use super::vocabulary::{
     js_operation, Args, OpMethod, AGGREGATE_BUILDER_STAGES, JS_FIRESTORE_MODULES, JS_MONGO_MODULES,
     MODIFIERS,
 };
+use super::walk;
 use super::FileContext;
 use crate::ir::*;
 use std::collections::HashMap;

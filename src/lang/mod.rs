@@ -77,7 +77,10 @@ pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, 
 
 /// Walks the tree depth-first without recursion, calling `visit(node, true)` on entering a node
 /// and `visit(node, false)` on leaving it. Shared by the frontends.
-pub(crate) fn walk<'t>(root: tree_sitter::Node<'t>, mut visit: impl FnMut(tree_sitter::Node<'t>, bool)) {
+pub(crate) fn walk<'t>(
+    root: tree_sitter::Node<'t>,
+    mut visit: impl FnMut(tree_sitter::Node<'t>, bool),
+) {
     let mut cursor = root.walk();
     loop {
         let node = cursor.node();

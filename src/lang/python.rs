@@ -204,7 +204,10 @@ impl<'t> Extractor<'t> {
     }
 
     fn arg(&self, a: &CallArgs<'t>, i: usize, names: &[&str]) -> Option<Node<'t>> {
-        a.positional.get(i).copied().or_else(|| self.kwarg(a, names))
+        a.positional
+            .get(i)
+            .copied()
+            .or_else(|| self.kwarg(a, names))
     }
 
     fn kwarg(&self, a: &CallArgs<'t>, names: &[&str]) -> Option<Node<'t>> {
@@ -454,7 +457,10 @@ impl<'t> Extractor<'t> {
                     };
                     // `from . import db`: a module of the package; `from .db import orders`: a name.
                     let (spec, export) = if module.chars().all(|c| c == '.') {
-                        (self.module_specifier(&format!("{module}{export}")), "*".to_string())
+                        (
+                            self.module_specifier(&format!("{module}{export}")),
+                            "*".to_string(),
+                        )
                     } else {
                         (self.module_specifier(&module), export)
                     };
@@ -579,7 +585,8 @@ impl<'t> Extractor<'t> {
                 );
             }
             "attribute" => {
-                let (Some(obj), Some(attr)) = (self.field(left, "object"), self.field(left, "attribute"))
+                let (Some(obj), Some(attr)) =
+                    (self.field(left, "object"), self.field(left, "attribute"))
                 else {
                     return;
                 };
@@ -717,11 +724,10 @@ impl<'t> Extractor<'t> {
         let mut meta = None;
         if let Some(body) = self.field(n, "body") {
             for stmt in self.named_children(body) {
-                let Some(a) = self
-                    .named_children(stmt)
-                    .into_iter()
-                    .next()
-                    .filter(|a| stmt.kind() == "expression_statement" && a.kind() == "assignment")
+                let Some(a) =
+                    self.named_children(stmt).into_iter().next().filter(|a| {
+                        stmt.kind() == "expression_statement" && a.kind() == "assignment"
+                    })
                 else {
                     continue;
                 };
@@ -758,9 +764,14 @@ impl<'t> Extractor<'t> {
                 let direct = d.bases.iter().any(|b| {
                     let last = last_segment(b);
                     PY_MONGOENGINE_DOCUMENTS.contains(&last)
-                        && (self.uses_mongoengine || b.contains("mongoengine") || b.starts_with("me."))
+                        && (self.uses_mongoengine
+                            || b.contains("mongoengine")
+                            || b.starts_with("me."))
                 });
-                let inherited = d.bases.iter().any(|b| is_doc.get(b.as_str()) == Some(&true));
+                let inherited = d
+                    .bases
+                    .iter()
+                    .any(|b| is_doc.get(b.as_str()) == Some(&true));
                 if direct || inherited {
                     is_doc.insert(name.clone(), true);
                     changed = true;
@@ -820,7 +831,8 @@ impl<'t> Extractor<'t> {
         for (name, r, a) in resolved {
             let d = self.documents.get_mut(&name).unwrap();
             d.abstract_ = a;
-            let has_explicit = d.meta.is_some() && r.as_ref().is_some_and(|r| r.span != span(d.name_node));
+            let has_explicit =
+                d.meta.is_some() && r.as_ref().is_some_and(|r| r.span != span(d.name_node));
             let parent = d.bases.iter().find_map(|b| by_name.get(b.as_str()));
             d.collection = match parent {
                 Some((Some(pr), false)) if !has_explicit => Some(pr.clone()),
@@ -918,7 +930,10 @@ impl<'t> Extractor<'t> {
             let last = last_segment(token);
             let driver = token.contains("pymongo")
                 || token.contains("motor")
-                || self.imported_from_driver(token.split('.').next().unwrap_or(token), t.start_byte() as u32);
+                || self.imported_from_driver(
+                    token.split('.').next().unwrap_or(token),
+                    t.start_byte() as u32,
+                );
             if PY_COLLECTION_TYPES.contains(&last) || (last == "Collection" && driver) {
                 return Thing::Collection(CollectionRef {
                     name: CollectionName::Unknown {
@@ -1349,7 +1364,10 @@ impl<'t> Extractor<'t> {
                 }
             }
             "call" => {
-                let Some(f) = self.field(n, "function").filter(|f| f.kind() == "attribute") else {
+                let Some(f) = self
+                    .field(n, "function")
+                    .filter(|f| f.kind() == "attribute")
+                else {
                     return false;
                 };
                 let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute"))
@@ -1384,8 +1402,10 @@ impl<'t> Extractor<'t> {
             out.push(NamePart::Literal { text: s });
             return true;
         }
-        if matches!(u.kind(), "string" | "binary_operator" | "concatenated_string")
-            || (u.kind() == "call" && self.name_parts(u, depth + 1, &mut Vec::new()))
+        if matches!(
+            u.kind(),
+            "string" | "binary_operator" | "concatenated_string"
+        ) || (u.kind() == "call" && self.name_parts(u, depth + 1, &mut Vec::new()))
         {
             return self.name_parts(u, depth + 1, out);
         }
@@ -1416,10 +1436,7 @@ impl<'t> Extractor<'t> {
                     }
                 }
             }
-            while chars
-                .peek()
-                .is_some_and(|c| !c.is_ascii_alphabetic())
-            {
+            while chars.peek().is_some_and(|c| !c.is_ascii_alphabetic()) {
                 chars.next();
             }
             chars.next();
@@ -1626,7 +1643,8 @@ impl<'t> Extractor<'t> {
                 // `base_pipeline + [stage]`
                 let op = self.field(inner, "operator").map(|o| self.text(o));
                 if op == Some("+") {
-                    if let (Some(l), Some(r)) = (self.field(inner, "left"), self.field(inner, "right"))
+                    if let (Some(l), Some(r)) =
+                        (self.field(inner, "left"), self.field(inner, "right"))
                     {
                         let (lv, rv) = (self.lower(l, depth + 1), self.lower(r, depth + 1));
                         if let (ValueKind::Array(mut a), ValueKind::Array(b)) = (lv.kind, rv.kind) {
@@ -1642,7 +1660,10 @@ impl<'t> Extractor<'t> {
             }
             "call" => {
                 // `dict(a=1)`, `SON([("a", 1)])`, `OrderedDict([...])`
-                let f = self.field(inner, "function").map(|f| self.text(f)).unwrap_or("");
+                let f = self
+                    .field(inner, "function")
+                    .map(|f| self.text(f))
+                    .unwrap_or("");
                 let last = last_segment(f);
                 if matches!(last, "dict" | "SON" | "OrderedDict") {
                     let args = self.call_args(inner);
@@ -1821,7 +1842,10 @@ impl<'t> Extractor<'t> {
                     }
                 };
                 // `("a", 1)` alone: one pair, not two keys.
-                if items.len() == 2 && items[0].as_str().is_some() && !matches!(items[1].kind, ValueKind::String(_) | ValueKind::Array(_)) {
+                if items.len() == 2
+                    && items[0].as_str().is_some()
+                    && !matches!(items[1].kind, ValueKind::String(_) | ValueKind::Array(_))
+                {
                     if let Some(f) = pair(&v) {
                         fields.push(f);
                     }
@@ -1970,7 +1994,10 @@ impl<'t> Extractor<'t> {
     /// For `coll.bulk_write([...])` and `coll.create_indexes([...])`, remember which collection
     /// each request model / index model in the list goes to.
     fn note_model_targets(&mut self, call: Node<'t>) {
-        let Some(f) = self.field(call, "function").filter(|f| f.kind() == "attribute") else {
+        let Some(f) = self
+            .field(call, "function")
+            .filter(|f| f.kind() == "attribute")
+        else {
             return;
         };
         let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute")) else {
@@ -2033,7 +2060,9 @@ impl<'t> Extractor<'t> {
                     }
                     if let Some(ps) = self.appends.get(name) {
                         for (pos, _, arg) in ps {
-                            if *pos > b.pos && b.scope.contains(Span::new(*pos as usize, *pos as usize)) {
+                            if *pos > b.pos
+                                && b.scope.contains(Span::new(*pos as usize, *pos as usize))
+                            {
                                 out.extend(self.model_calls(*arg, depth + 1));
                             }
                         }
@@ -2105,7 +2134,10 @@ impl<'t> Extractor<'t> {
                 && parent.kind() == "subscript"
                 && self.field(parent, "value").map(|v| v.id()) == Some(cur.id())
             {
-                if let Some(sl) = self.field(parent, "subscript").filter(|s| s.kind() == "slice") {
+                if let Some(sl) = self
+                    .field(parent, "subscript")
+                    .filter(|s| s.kind() == "slice")
+                {
                     // `qs[offset:offset + n]` is skip + limit.
                     let first = sl.child(0).filter(|c| c.kind() != ":");
                     if let Some(start_expr) = first {
@@ -2131,8 +2163,8 @@ impl<'t> Extractor<'t> {
                 break;
             };
             let name = self.text(attr);
-            let known = PY_MODIFIERS.contains(&name)
-                || (queryset && PY_QUERYSET_METHODS.contains(&name));
+            let known =
+                PY_MODIFIERS.contains(&name) || (queryset && PY_QUERYSET_METHODS.contains(&name));
             if !known {
                 break;
             }
@@ -2159,10 +2191,16 @@ impl<'t> Extractor<'t> {
             if u.kind() != "call" {
                 return u;
             }
-            let Some(f) = self.field(u, "function").filter(|f| f.kind() == "attribute") else {
+            let Some(f) = self
+                .field(u, "function")
+                .filter(|f| f.kind() == "attribute")
+            else {
                 return u;
             };
-            let method = self.field(f, "attribute").map(|p| self.text(p)).unwrap_or("");
+            let method = self
+                .field(f, "attribute")
+                .map(|p| self.text(p))
+                .unwrap_or("");
             if !PY_MODIFIERS.contains(&method) && !PY_QUERYSET_METHODS.contains(&method) {
                 return u;
             }
@@ -2183,7 +2221,9 @@ impl<'t> Extractor<'t> {
         let root = self.chain_root(n);
         match root.kind() {
             "identifier" => {
-                let v = self.lookup(self.text(root), root.start_byte() as u32)?.value?;
+                let v = self
+                    .lookup(self.text(root), root.start_byte() as u32)?
+                    .value?;
                 self.bound_operation_call(v, depth + 1)
             }
             "call" => {
@@ -2201,8 +2241,14 @@ impl<'t> Extractor<'t> {
         let recv = self.unwrap_expr(obj);
         // Only the innermost modifier call of a chain handles it.
         if recv.kind() == "call" {
-            if let Some(f) = self.field(recv, "function").filter(|f| f.kind() == "attribute") {
-                let m = self.field(f, "attribute").map(|a| self.text(a)).unwrap_or("");
+            if let Some(f) = self
+                .field(recv, "function")
+                .filter(|f| f.kind() == "attribute")
+            {
+                let m = self
+                    .field(f, "attribute")
+                    .map(|a| self.text(a))
+                    .unwrap_or("");
                 if PY_MODIFIERS.contains(&m) || PY_QUERYSET_METHODS.contains(&m) {
                     return;
                 }
@@ -2216,7 +2262,10 @@ impl<'t> Extractor<'t> {
                 let (mods, top) = self.collect_chain(recv, true);
                 // A chain that ends in an update or a delete is that operation, not a read.
                 if let Some(p) = top.parent().filter(|p| p.kind() == "attribute") {
-                    let m = self.field(p, "attribute").map(|a| self.text(a)).unwrap_or("");
+                    let m = self
+                        .field(p, "attribute")
+                        .map(|a| self.text(a))
+                        .unwrap_or("");
                     if py_operation(m).is_some() {
                         return;
                     }
@@ -2235,7 +2284,7 @@ impl<'t> Extractor<'t> {
                     return;
                 }
                 let mut op = Operation::new(OpKind::Find, "objects", span(top), span(recv));
-                op.filter = self.queryset_filter(recv);
+                op.filter = self.queryset_filter(top);
                 op.modifiers = mods;
                 op.collection = Some(r);
                 op.evidence = ev;
@@ -2252,7 +2301,9 @@ impl<'t> Extractor<'t> {
                 let (mods, top) = self.collect_chain(recv, false);
                 let has_skip = mods.iter().any(|m| m.name == "skip");
                 let paged = mods.iter().any(|m| m.name == "limit" || m.name == "sort");
-                if has_skip && paged && recv.kind() != "call" || has_skip && paged && self.uses_mongo {
+                if has_skip && paged && recv.kind() != "call"
+                    || has_skip && paged && self.uses_mongo
+                {
                     let mut op = Operation::new(OpKind::Find, "skip", span(top), span(call));
                     op.modifiers = mods;
                     op.evidence = Evidence::Shaped;
@@ -2269,6 +2320,15 @@ impl<'t> Extractor<'t> {
         let mut cur = self.unwrap_expr(n);
         let mut sp: Option<Span> = None;
         for _ in 0..MAX_DEPTH {
+            if cur.kind() == "subscript" {
+                match self.field(cur, "value") {
+                    Some(v) => {
+                        cur = self.unwrap_expr(v);
+                        continue;
+                    }
+                    None => break,
+                }
+            }
             if cur.kind() != "call" {
                 break;
             }
@@ -2276,14 +2336,20 @@ impl<'t> Extractor<'t> {
                 break;
             };
             let method = if f.kind() == "attribute" {
-                self.field(f, "attribute").map(|a| self.text(a)).unwrap_or("")
+                self.field(f, "attribute")
+                    .map(|a| self.text(a))
+                    .unwrap_or("")
             } else {
                 ""
             };
             if method == "objects" || method == "filter" {
                 let args = self.call_args(cur);
                 for (k, v) in args.keywords.iter().rev() {
-                    fields.push(mongoengine_filter_field(self.text(*k), span(*k), self.lower(*v, 0)));
+                    fields.push(mongoengine_filter_field(
+                        self.text(*k),
+                        span(*k),
+                        self.lower(*v, 0),
+                    ));
                 }
                 sp = Some(span(cur));
             }
@@ -2357,7 +2423,11 @@ impl<'t> Extractor<'t> {
                     kind: ValueKind::Document(vec![Field {
                         key: "_id".into(),
                         key_span: span(target),
-                        value: Value::unknown(span(target), &format!("{}.pk", self.text(target)), true),
+                        value: Value::unknown(
+                            span(target),
+                            &format!("{}.pk", self.text(target)),
+                            true,
+                        ),
                     }]),
                 })
             };
@@ -2407,7 +2477,14 @@ impl<'t> Extractor<'t> {
                     if queryset { 0 } else { 1 },
                     &["update", "replacement", "document"],
                 ));
-                main_kwargs.extend(["filter", "spec", "query", "update", "replacement", "document"]);
+                main_kwargs.extend([
+                    "filter",
+                    "spec",
+                    "query",
+                    "update",
+                    "replacement",
+                    "document",
+                ]);
                 if m.name == "update"
                     && self
                         .kwarg(&args, &["multi"])
@@ -2417,7 +2494,9 @@ impl<'t> Extractor<'t> {
                 }
             }
             Args::Documents => {
-                if let Some(v) = lowered(self.arg(&args, 0, &["document", "documents", "doc_or_docs"])) {
+                if let Some(v) =
+                    lowered(self.arg(&args, 0, &["document", "documents", "doc_or_docs"]))
+                {
                     match v.kind {
                         ValueKind::Array(items) => op.documents = items,
                         _ => op.documents = vec![v],
@@ -2477,7 +2556,11 @@ impl<'t> Extractor<'t> {
                 });
             if shaped {
                 evidence = Evidence::Shaped;
-            } else if collection.as_ref().and_then(|c| c.import.as_ref()).is_none() {
+            } else if collection
+                .as_ref()
+                .and_then(|c| c.import.as_ref())
+                .is_none()
+            {
                 return;
             }
         }
@@ -2585,7 +2668,11 @@ impl<'t> Extractor<'t> {
                     .map(|a| self.lower(a, 0));
             }
         }
-        op.options = self.kwargs_doc(&args, &["filter", "update", "replacement", "document"], span(call));
+        op.options = self.kwargs_doc(
+            &args,
+            &["filter", "update", "replacement", "document"],
+            span(call),
+        );
         op.in_bulk = true;
         op.context = ctx;
         let driver_class = self.text(f).starts_with("pymongo.")
@@ -2615,7 +2702,12 @@ impl<'t> Extractor<'t> {
         } else {
             f
         };
-        let mut op = Operation::new(OpKind::CreateIndex, PY_INDEX_MODEL, span(call), span(name_node));
+        let mut op = Operation::new(
+            OpKind::CreateIndex,
+            PY_INDEX_MODEL,
+            span(call),
+            span(name_node),
+        );
         op.filter = self.arg(&args, 0, &["keys"]).map(|k| self.index_keys(k));
         op.options = self.kwargs_doc(&args, &["keys"], span(call));
         op.context = ctx;
@@ -2666,7 +2758,10 @@ impl<'t> Extractor<'t> {
             for entry in indexes.value.items() {
                 let (keys_v, options) = match &entry.kind {
                     ValueKind::Document(fs) => {
-                        let keys = fs.iter().find(|f| f.key == "fields").map(|f| f.value.clone());
+                        let keys = fs
+                            .iter()
+                            .find(|f| f.key == "fields")
+                            .map(|f| f.value.clone());
                         let opts: Vec<Field> =
                             fs.iter().filter(|f| f.key != "fields").cloned().collect();
                         (
@@ -2821,8 +2916,21 @@ fn mongoengine_index_key(t: &str) -> (String, ValueKind) {
 /// `author__name=n` → `{"author.name": n}`.
 fn mongoengine_filter_field(name: &str, key_span: Span, value: Value) -> Field {
     const OPS: &[&str] = &[
-        "ne", "lt", "lte", "gt", "gte", "in", "nin", "mod", "all", "size", "exists", "not",
-        "elemMatch", "match", "type",
+        "ne",
+        "lt",
+        "lte",
+        "gt",
+        "gte",
+        "in",
+        "nin",
+        "mod",
+        "all",
+        "size",
+        "exists",
+        "not",
+        "elemMatch",
+        "match",
+        "type",
     ];
     let mut segs: Vec<&str> = name.split("__").collect();
     let op = match segs.last() {
@@ -2981,14 +3089,15 @@ fn mongo_shaped(op: &Operation) -> bool {
         }
     }
     op.filter.as_ref().is_some_and(|v| has_dollar(v, 0))
-        || op.update.as_ref().is_some_and(|v| {
-            v.fields().first().is_some_and(|f| f.key.starts_with('$'))
-        })
+        || op
+            .update
+            .as_ref()
+            .is_some_and(|v| v.fields().first().is_some_and(|f| f.key.starts_with('$')))
         || op.pipeline.as_ref().is_some_and(|st| {
             !st.is_empty()
-                && st
-                    .iter()
-                    .all(|s| s.fields().first().is_some_and(|f| f.key.starts_with('$')) || s.is_unknown())
+                && st.iter().all(|s| {
+                    s.fields().first().is_some_and(|f| f.key.starts_with('$')) || s.is_unknown()
+                })
                 && st.iter().any(|s| !s.is_unknown())
         })
 }
@@ -3024,4 +3133,373 @@ fn unescape(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ir(src: &str) -> FileIr {
+        ir_at(src, "app/service.py")
+    }
+
+    fn ir_at(src: &str, path: &str) -> FileIr {
+        let mut p = tree_sitter::Parser::new();
+        p.set_language(&tree_sitter_python::LANGUAGE.into())
+            .unwrap();
+        let tree = p.parse(src, None).unwrap();
+        extract(&tree, src, &FileContext { display_path: path })
+    }
+
+    fn at<'a>(src: &'a str, sp: Span) -> &'a str {
+        &src[sp.start as usize..sp.end as usize]
+    }
+
+    fn coll(op: &Operation) -> String {
+        op.collection_display()
+    }
+
+    #[test]
+    fn resolves_receivers() {
+        let src = r#"
+from pymongo import MongoClient
+client = MongoClient()
+db = client.get_database("shop")
+ORDERS = "orders"
+
+class Repo:
+    def __init__(self, database):
+        self.items = database["items"]
+        self.orders = db[ORDERS]
+
+    def run(self):
+        self.orders.find_one({"_id": 1})
+        self.items.update_one({"_id": 1}, {"$set": {"a": 1}})
+
+db.orders.find({"a": 1})
+client.shop.carts.find({})
+client["shop"]["sessions"].delete_one({"_id": 1})
+db.get_collection("users").count_documents({})
+db.settings.config.update_one({"_id": 1}, {"$set": {"x": 1}})
+"#;
+        let ir = ir(src);
+        let got: Vec<(String, String, Evidence)> = ir
+            .operations
+            .iter()
+            .map(|o| (o.method.clone(), coll(o), o.evidence))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("find_one".into(), "orders".into(), Evidence::Resolved),
+                // An untyped parameter named like a database, in a file that imports pymongo.
+                ("update_one".into(), "items".into(), Evidence::Resolved),
+                ("find".into(), "orders".into(), Evidence::Resolved),
+                ("find".into(), "carts".into(), Evidence::Resolved),
+                ("delete_one".into(), "sessions".into(), Evidence::Resolved),
+                ("count_documents".into(), "users".into(), Evidence::Resolved),
+                (
+                    "update_one".into(),
+                    "settings.config".into(),
+                    Evidence::Resolved
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn typed_parameters_and_arbitrary_attributes() {
+        let src = r#"
+from pymongo.database import Database
+from motor.motor_asyncio import AsyncIOMotorCollection
+
+def a(db: Database, page):
+    return db.orders.find({}).skip(page)
+
+async def b(coll: AsyncIOMotorCollection):
+    return await coll.aggregate([{"$match": {}}]).to_list(None)
+
+def c(x):
+    return x.orders.find({"a": 1})
+"#;
+        let ir = ir(src);
+        assert_eq!(ir.operations.len(), 2);
+        assert_eq!(coll(&ir.operations[0]), "orders");
+        assert_eq!(ir.operations[0].evidence, Evidence::Resolved);
+        assert_eq!(ir.operations[1].evidence, Evidence::Resolved);
+        assert_eq!(ir.operations[1].modifiers[0].name, "to_list");
+    }
+
+    #[test]
+    fn keyword_options_become_modifiers() {
+        let src = "def f(db, page):\n    return db.orders.find({'a': 1}, skip=page * 20, limit=20, sort=[('created_at', -1)], projection={'x': 0})\n";
+        let ir = ir_at(src, "x.py");
+        // `db` is a parameter in a file that does not import pymongo: the receiver stays unknown,
+        // and the `skip` option on a `find` is what makes it a driver call.
+        assert_eq!(ir.operations[0].evidence, Evidence::Shaped);
+        assert!(ir.operations[0].collection.is_none());
+        let src = format!("import pymongo\n{src}");
+        let ir = ir_at(&src, "x.py");
+        let op = &ir.operations[0];
+        let names: Vec<&str> = op.modifiers.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["skip", "limit", "sort", "projection"]);
+        assert!(at(&src, op.modifiers[0].span).starts_with("skip=page"));
+        assert_eq!(
+            op.modifiers[2].args[0].items()[0].items()[1].as_number(),
+            Some(-1.0)
+        );
+    }
+
+    #[test]
+    fn cursor_chains_and_cursor_variables() {
+        let src = r#"
+import pymongo
+def f(db, n):
+    cur = db.orders.find({})
+    cur = cur.sort("a", pymongo.DESCENDING)
+    cur = cur.skip(n).limit(10)
+    return db.users.find({}).sort("a", 1).skip(n * 2).limit(5)
+"#;
+        let ir = ir(src);
+        let mods = |i: usize| -> Vec<String> {
+            ir.operations[i]
+                .modifiers
+                .iter()
+                .map(|m| m.name.clone())
+                .collect()
+        };
+        assert_eq!(mods(0), ["sort", "skip", "limit"]);
+        assert_eq!(mods(1), ["sort", "skip", "limit"]);
+        assert_eq!(at(src, ir.operations[1].modifiers[1].span), "skip(n * 2)");
+    }
+
+    #[test]
+    fn bulk_models_are_operations() {
+        let src = r#"
+from pymongo import UpdateOne, InsertOne, MongoClient
+coll = MongoClient().shop.orders
+def f(items):
+    ops = [InsertOne({"a": 1})]
+    for it in items:
+        ops.append(UpdateOne({"_id": it}, {"$push": {"log": it}}, upsert=True))
+    coll.bulk_write(ops)
+"#;
+        let ir = ir(src);
+        assert_eq!(ir.operations.len(), 2);
+        let up = &ir.operations[1];
+        assert_eq!(up.kind, OpKind::UpdateOne);
+        assert!(up.in_bulk);
+        assert_eq!(at(src, up.method_span), "UpdateOne");
+        assert!(at(src, up.span).starts_with("UpdateOne("));
+        assert_eq!(coll(up), "orders");
+        assert!(up.context.enclosing_loop.is_some());
+        assert!(up.update.as_ref().unwrap().get("$push").is_some());
+    }
+
+    #[test]
+    fn pipelines_built_incrementally() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().shop
+def f(skip):
+    pipeline = [{"$match": {}}]
+    pipeline.append({"$lookup": {"from": "a"}})
+    pipeline.extend([{"$skip": skip}])
+    pipeline += [{"$lookup": {"from": "b"}}]
+    pipeline.insert(0, {"$sort": {"x": 1}})
+    return db.orders.aggregate(pipeline)
+"#;
+        let ir = ir(src);
+        let stages: Vec<String> = ir.operations[0]
+            .pipeline
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|s| s.fields()[0].key.clone())
+            .collect();
+        assert_eq!(stages, ["$sort", "$match", "$lookup", "$skip", "$lookup"]);
+    }
+
+    fn holes(ir: &FileIr) -> Vec<Vec<HoleKind>> {
+        ir.collections
+            .iter()
+            .map(|c| match &c.name {
+                CollectionName::Template { parts } => parts
+                    .iter()
+                    .filter_map(|p| match p {
+                        NamePart::Hole { hole, .. } => Some(*hole),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => vec![],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn dynamic_names() {
+        let src = r#"
+import os
+from pymongo import MongoClient
+db = MongoClient().shop
+def f(day, tenant_id, user_id, org_id, name, now):
+    db[f"events_{day}"]
+    db["t_%s" % tenant_id]
+    db.get_collection("u_{}".format(user_id))
+    db["o_" + org_id]
+    db[now.strftime("m_%Y%m")]
+    db[os.environ["X"] + "_x"]
+    db[name]
+    db["plain"]
+"#;
+        let ir = ir(src);
+        use HoleKind::*;
+        assert_eq!(
+            holes(&ir),
+            vec![
+                vec![Date],
+                vec![Entity],
+                vec![Entity],
+                vec![Entity],
+                vec![Date],
+                vec![Config],
+                // A lone parameter is not a template: an unknown name, never flagged.
+                vec![],
+                vec![],
+            ]
+        );
+        // The span is the name expression.
+        assert_eq!(at(src, ir.collections[0].span), "f\"events_{day}\"");
+    }
+
+    #[test]
+    fn mongoengine() {
+        let src = r#"
+from mongoengine import Document, StringField, ListField
+
+class BlogPost(Document):
+    tags = ListField(StringField())
+    meta = {"indexes": ["-created", ("author", "title")]}
+
+class Author(Document):
+    meta = {"collection": "people"}
+
+def f(pid, offset, c):
+    BlogPost.objects(id=pid).update_one(push__comments=c, inc__views=1)
+    BlogPost.objects(author="x").order_by("-created").skip(offset).limit(10)
+    Author.objects.get(id=pid).update(dec__karma=1)
+"#;
+        let ir = ir(src);
+        let ops: Vec<&Operation> = ir.operations.iter().collect();
+        let idx: Vec<&&Operation> = ops
+            .iter()
+            .filter(|o| o.kind == OpKind::CreateIndex)
+            .collect();
+        assert_eq!(idx.len(), 2);
+        assert_eq!(coll(idx[0]), "blog_post");
+        assert_eq!(idx[1].filter.as_ref().unwrap().fields().len(), 2);
+        let up = ops.iter().find(|o| o.method == "update_one").unwrap();
+        let update = up.update.as_ref().unwrap();
+        let push = update.get("$push").unwrap();
+        assert_eq!(at(src, push.key_span), "push__comments");
+        assert_eq!(push.value.fields()[0].key, "comments");
+        assert_eq!(
+            update.get("$inc").unwrap().value.fields()[0]
+                .value
+                .as_number(),
+            Some(1.0)
+        );
+        assert_eq!(up.filter.as_ref().unwrap().fields()[0].key, "_id");
+        let find = ops.iter().find(|o| o.method == "objects").unwrap();
+        assert_eq!(
+            find.modifiers
+                .iter()
+                .map(|m| m.name.as_str())
+                .collect::<Vec<_>>(),
+            ["sort", "skip", "limit"]
+        );
+        assert_eq!(find.filter.as_ref().unwrap().fields()[0].key, "author");
+        let dec = ops.iter().find(|o| o.method == "update").unwrap();
+        assert_eq!(coll(dec), "people");
+        let inc = &dec
+            .update
+            .as_ref()
+            .unwrap()
+            .get("$inc")
+            .unwrap()
+            .value
+            .fields()[0];
+        assert_eq!(inc.value.as_number(), Some(-1.0));
+        assert_eq!(mongoengine_collection_name("BlogPost"), "blog_post");
+    }
+
+    #[test]
+    fn look_alikes_produce_nothing() {
+        let src = r#"
+import requests
+def f(session, query, d, xs, text, page):
+    d.update({"a": 1})
+    d.update(x=1)
+    xs.append(1)
+    xs.insert(0, 2)
+    xs.count(3)
+    xs.remove(3)
+    text.find("needle")
+    query.offset(page * 10).limit(10)
+    session.query(Order).filter(Order.id == 1).update({"status": "x"})
+    requests.get("http://x").json()
+    soup.find("div", {"class": "x"})
+    Order.objects.filter(a=1).update(b=2)
+"#;
+        let ir = ir(src);
+        assert!(ir.operations.is_empty(), "{:#?}", ir.operations);
+        assert!(ir.collections.is_empty());
+    }
+
+    #[test]
+    fn periodic_context() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().shop
+def nightly_rollup():
+    db.a.update_one({"_id": 1}, {"$inc": {"n": 1}})
+def compact():
+    db.b.update_one({"_id": 1}, {"$inc": {"n": 1}})
+@scheduler.scheduled_job("cron", hour=3)
+def tidy():
+    db.c.update_one({"_id": 1}, {"$inc": {"n": 1}})
+def on_event(e):
+    for x in e:
+        db.d.update_one({"_id": 1}, {"$inc": {"n": 1}})
+scheduler.add_job(compact, "cron", hour=2)
+"#;
+        let ir = ir(src);
+        let periodic: Vec<bool> = ir.operations.iter().map(|o| o.context.periodic).collect();
+        assert_eq!(periodic, [true, true, true, false]);
+        assert!(ir.operations[3].context.enclosing_loop.is_some());
+        let ir = ir_at(
+            "from pymongo import MongoClient\nMongoClient().a.b.update_one({}, {})\n",
+            "jobs/x.py",
+        );
+        assert!(ir.operations[0].context.periodic);
+    }
+
+    #[test]
+    fn survives_syntax_errors_and_deep_nesting() {
+        let src = "from pymongo import MongoClient\ndb = MongoClient().shop\ndef broken(:\n    x = [\ndb.orders.update_one({'_id': 1}, {'$push': {'a': 1}})\n";
+        let ir = ir(src);
+        assert!(ir.operations.iter().any(|o| o.method == "update_one"));
+        let deep = format!(
+            "db.x.update_one({{}}, {}{})\n",
+            "[".repeat(3000),
+            "]".repeat(3000)
+        );
+        let _ = ir_at(&format!("import pymongo\n{deep}"), "d.py");
+        let deep = format!("x = {}1{}\n", "(".repeat(3000), ")".repeat(3000));
+        let _ = ir_at(&deep, "d.py");
+        for cut in [0, 10, 57, 100] {
+            let s: String = src.chars().take(cut).collect();
+            let _ = ir_at(&s, "a.py");
+        }
+    }
 }

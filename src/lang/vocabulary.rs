@@ -237,10 +237,20 @@ pub const PY_OPERATIONS: &[OpMethod] = &[
     ),
     op("remove", OpKind::Delete, Args::FilterOptions, false),
     op("aggregate", OpKind::Aggregate, Args::Pipeline, false),
-    op("aggregate_raw_batches", OpKind::Aggregate, Args::Pipeline, true),
+    op(
+        "aggregate_raw_batches",
+        OpKind::Aggregate,
+        Args::Pipeline,
+        true,
+    ),
     op("bulk_write", OpKind::Other, Args::Bulk, true),
     op("count_documents", OpKind::Count, Args::FilterOptions, true),
-    op("estimated_document_count", OpKind::Count, Args::Opaque, true),
+    op(
+        "estimated_document_count",
+        OpKind::Count,
+        Args::Opaque,
+        true,
+    ),
     op("count", OpKind::Count, Args::FilterOptions, false),
     op("distinct", OpKind::Distinct, Args::Distinct, false),
     op("create_index", OpKind::CreateIndex, Args::Index, true),
@@ -248,7 +258,12 @@ pub const PY_OPERATIONS: &[OpMethod] = &[
     op("ensure_index", OpKind::CreateIndex, Args::Index, true),
     op("watch", OpKind::Other, Args::Pipeline, false),
     // mongoengine: `Model.objects(..).modify(push__x=..)`, `.upsert_one(..)`.
-    op("modify", OpKind::FindOneAndUpdate, Args::FilterUpdate, false),
+    op(
+        "modify",
+        OpKind::FindOneAndUpdate,
+        Args::FilterUpdate,
+        false,
+    ),
     op("upsert_one", OpKind::UpdateOne, Args::FilterUpdate, false),
 ];
 
