@@ -41,6 +41,7 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         ir: FileIr::default(),
         op_by_call: HashMap::new(),
         pending_modifiers: Vec::new(),
+        dropped: HashMap::new(),
         bulk_targets: HashMap::new(),
         index_targets: HashMap::new(),
     };
@@ -149,6 +150,9 @@ struct Extractor<'t> {
     ir: FileIr,
     op_by_call: HashMap<usize, usize>,
     pending_modifiers: Vec<(usize, Vec<Modifier>)>,
+    /// Reads on an unknown receiver with no evidence, kept aside by call id: a later
+    /// `cursor.skip(n)` on the variable they are bound to makes them driver calls.
+    dropped: HashMap<usize, Operation>,
     /// Bulk request model calls (by node id) → the collection of the `bulk_write` they are sent with.
     bulk_targets: HashMap<usize, (Option<CollectionRef>, Evidence)>,
     /// `IndexModel(..)` calls (by node id) → the collection of the `create_indexes` they are sent with.
@@ -664,6 +668,24 @@ impl<'t> Extractor<'t> {
             // `schedule.every().day.do(job)`, `app.add_periodic_task(crontab(..), task.s())`.
             let target = match method {
                 "add_job" | "do" | "scheduled_job" => args.positional.first().copied(),
+                // `task.add_task(TaskServer, seconds=range(0, 60, 5))`: a class run on a timer.
+                "add_task"
+                    if args.keywords.iter().any(|(k, _)| {
+                        matches!(
+                            self.text(*k),
+                            "seconds"
+                                | "minutes"
+                                | "hours"
+                                | "interval"
+                                | "cron"
+                                | "trigger"
+                                | "schedule"
+                                | "run_every"
+                        )
+                    }) =>
+                {
+                    args.positional.first().copied()
+                }
                 "add_periodic_task" => args.positional.get(1).copied(),
                 _ => None,
             };
@@ -981,11 +1003,29 @@ impl<'t> Extractor<'t> {
                 let attr_name = self.text(attr);
                 let obj_text = self.text(obj);
                 if obj.kind() == "identifier" && (obj_text == "self" || obj_text == "cls") {
+                    // `self.db = None` in `__init__`, `self.db = client[name]` in `connect()`:
+                    // any assignment in the class that says what the attribute is.
                     let key = format!("{obj_text}.{attr_name}");
-                    return match self.lookup(&key, n.start_byte() as u32) {
-                        Some(b) => self.classify_binding(b, &key, depth + 1),
-                        None => Thing::Unknown,
+                    let at = n.start_byte() as u32;
+                    let Some(list) = self.bindings.get(&key) else {
+                        return self.property_of_class(n, attr_name, depth);
                     };
+                    for b in list
+                        .iter()
+                        .filter(|b| b.scope.start <= at && at <= b.scope.end)
+                        .take(8)
+                    {
+                        if b.value.is_some_and(|v| {
+                            v.start_byte() as u32 <= at && at < v.end_byte() as u32
+                        }) {
+                            continue;
+                        }
+                        match self.classify_binding(b, &key, depth + 1) {
+                            Thing::Unknown => {}
+                            t => return t,
+                        }
+                    }
+                    return Thing::Unknown;
                 }
                 if attr_name.starts_with('_') {
                     return Thing::Unknown;
@@ -1240,6 +1280,47 @@ impl<'t> Extractor<'t> {
             }
             _ => Thing::Unknown,
         }
+    }
+
+    /// `self.collection` where the class defines `@property def collection(self): return db.x`
+    /// (or `@cached_property`, `@cached_static_property`).
+    fn property_of_class(&self, at: Node<'t>, attr: &str, depth: usize) -> Thing {
+        if depth > 16 {
+            return Thing::Unknown;
+        }
+        let mut class = at.parent();
+        for _ in 0..64 {
+            match class {
+                Some(c) if c.kind() == "class_definition" => break,
+                Some(c) => class = c.parent(),
+                None => return Thing::Unknown,
+            }
+        }
+        let Some(body) = class.and_then(|c| self.field(c, "body")) else {
+            return Thing::Unknown;
+        };
+        for stmt in self.named_children(body) {
+            if stmt.kind() != "decorated_definition" {
+                continue;
+            }
+            let is_property = self
+                .named_children(stmt)
+                .iter()
+                .any(|d| d.kind() == "decorator" && self.text(*d).contains("property"));
+            let Some(def) = self.field(stmt, "definition") else {
+                continue;
+            };
+            if !is_property || self.field(def, "name").map(|n| self.text(n)) != Some(attr) {
+                continue;
+            }
+            if let Some(ret) = self.returned_expr(def) {
+                return match self.classify(ret, depth + 4) {
+                    t @ (Thing::Db | Thing::Collection(_)) => t,
+                    _ => Thing::Unknown,
+                };
+            }
+        }
+        Thing::Unknown
     }
 
     /// The expression of the first `return` of a function (not of a nested one).
@@ -1934,6 +2015,12 @@ impl<'t> Extractor<'t> {
                 if is_loop {
                     loops.push(span(n));
                 }
+                if k == "class_definition" {
+                    let name = self.field(n, "name").map(|x| self.text(x)).unwrap_or("");
+                    let inherited = functions.last().is_some_and(|f| f.1);
+                    let scheduled = self.scheduled.iter().any(|s| s == name);
+                    functions.push((String::new(), inherited || scheduled));
+                }
                 if k == "function_definition" {
                     let name = self
                         .field(n, "name")
@@ -1962,7 +2049,7 @@ impl<'t> Extractor<'t> {
                 if is_loop {
                     loops.pop();
                 }
-                if k == "function_definition" {
+                if k == "function_definition" || k == "class_definition" {
                     functions.pop();
                 }
             }
@@ -2384,7 +2471,12 @@ impl<'t> Extractor<'t> {
             }
             Thing::Imported(imp, local) => (
                 Some(CollectionRef {
-                    via: CollectionVia::Driver,
+                    // A capitalised import is a model class (mongoengine), else a collection handle.
+                    via: if local.starts_with(|c: char| c.is_ascii_uppercase()) {
+                        CollectionVia::MongooseModel
+                    } else {
+                        CollectionVia::Driver
+                    },
                     name: CollectionName::Unknown { text: local },
                     span: span(obj),
                     import: Some(imp),
@@ -2561,6 +2653,10 @@ impl<'t> Extractor<'t> {
                 .and_then(|c| c.import.as_ref())
                 .is_none()
             {
+                if matches!(m.kind, OpKind::Find | OpKind::Aggregate) {
+                    op.collection = collection;
+                    self.dropped.insert(call.id(), op);
+                }
                 return;
             }
         }
@@ -2815,6 +2911,14 @@ impl<'t> Extractor<'t> {
             if let Some(&i) = self.op_by_call.get(&call_id) {
                 let op = &mut self.ir.operations[i];
                 op.modifiers.extend(mods);
+            } else if mods.iter().any(|m| m.name == "skip" || m.name == "to_list") {
+                // `cursor = Server.collection.find(q)` … `cursor = cursor.skip(n)`.
+                if let Some(mut op) = self.dropped.remove(&call_id) {
+                    op.modifiers.extend(mods);
+                    op.evidence = Evidence::Shaped;
+                    self.op_by_call.insert(call_id, self.ir.operations.len());
+                    self.ir.operations.push(op);
+                }
             }
         }
         // Exports: module-level names bound to collections, and mongoengine documents.

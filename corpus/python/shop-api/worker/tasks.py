@@ -27,6 +27,12 @@ class Consumer:
                 {"_id": event["product_id"]},
                 {"$inc": {"views": 1}},  # expect: counter-inc
             )
+            # Hourly bucket per product: one document per period, not one hot document.
+            self.db.product_hourly.update_one(
+                {"product_id": event["product_id"], "hour": event["at"].replace(minute=0, second=0)},
+                {"$inc": {"views": 1}},  # ok: counter-inc — time-bucketed counter
+                upsert=True,
+            )
         elif event["type"] == "reading":
             self.sensors.update_one(
                 {"sensor_id": event["sensor_id"], "n": {"$lt": 500}},
