@@ -487,7 +487,7 @@ impl<'t> Extractor<'t> {
             }
             "parameters" | "lambda_parameters" => {
                 for p in self.named_children(n) {
-                    let (id, type_node, value) = match p.kind() {
+                    let (id, type_node, _default) = match p.kind() {
                         "identifier" => (Some(p), None, None),
                         "typed_parameter" => (
                             self.named_children(p)
@@ -509,7 +509,6 @@ impl<'t> Extractor<'t> {
                         _ => (None, None, None),
                     };
                     let Some(id) = id else { continue };
-                    let _ = value;
                     self.add_binding(
                         self.text(id),
                         Binding {
@@ -820,12 +819,6 @@ impl<'t> Extractor<'t> {
                 .as_ref()
                 .and_then(|m| m.get("collection"))
                 .and_then(|f| f.value.as_str().map(|s| (s.to_string(), f.value.span)));
-            // A subclass of a concrete document shares its collection (`allow_inheritance`).
-            let parent = d
-                .bases
-                .iter()
-                .find(|b| is_doc.get(b.as_str()) == Some(&true))
-                .cloned();
             let r = match explicit {
                 Some((s, sp)) => Some(CollectionRef {
                     name: CollectionName::Literal { name: s },
@@ -843,7 +836,6 @@ impl<'t> Extractor<'t> {
                 }),
             };
             resolved.push((name.clone(), r, abstract_));
-            let _ = parent;
         }
         // Inherit the parent's collection when the parent is concrete.
         let by_name: HashMap<String, (Option<CollectionRef>, bool)> = resolved
@@ -943,7 +935,7 @@ impl<'t> Extractor<'t> {
     }
 
     /// What a type annotation says: a database, a collection, a client.
-    fn classify_type(&self, t: Node<'t>, pos: u32) -> Thing {
+    fn classify_type(&self, t: Node<'t>, pos: u32, name: &str) -> Thing {
         let text = self.text(t);
         for token in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')) {
             if token.is_empty() {
@@ -957,9 +949,10 @@ impl<'t> Extractor<'t> {
                     t.start_byte() as u32,
                 );
             if PY_COLLECTION_TYPES.contains(&last) || (last == "Collection" && driver) {
+                // Named after the variable that holds it: the annotation says nothing about the name.
                 return Thing::Collection(CollectionRef {
                     name: CollectionName::Unknown {
-                        text: text.chars().take(80).collect(),
+                        text: name.trim_start_matches("self.").to_string(),
                     },
                     span: Span::new(pos as usize, pos as usize),
                     via: CollectionVia::Driver,
@@ -1176,7 +1169,7 @@ impl<'t> Extractor<'t> {
             };
         }
         if let Some(t) = b.type_node {
-            match self.classify_type(t, b.pos) {
+            match self.classify_type(t, b.pos, name) {
                 Thing::Unknown => {}
                 thing => return thing,
             }
@@ -1200,6 +1193,17 @@ impl<'t> Extractor<'t> {
         let ftext = self.text(f);
         if PY_CLIENT_CLASSES.contains(&last_segment(ftext)) {
             return Thing::Client;
+        }
+        // An application wrapper named for what it returns: `MongoDB.get_client()`, `get_mongo_db()`.
+        let lower = ftext.to_ascii_lowercase();
+        if lower.contains("mongo") && !lower.contains("mongoengine") {
+            let last = last_segment(&lower);
+            if last.contains("client") || last == "connect" {
+                return Thing::Client;
+            }
+            if last.contains("db") || last.contains("database") {
+                return Thing::Db;
+            }
         }
         let args = self.call_args(call);
         if f.kind() == "identifier" {
@@ -1466,7 +1470,6 @@ impl<'t> Extractor<'t> {
                     }
                     "strftime" => {
                         // `now.strftime("events_%Y%m")`: the whole call is a date hole.
-                        let _ = args;
                         out.push(self.hole(n));
                         true
                     }
@@ -2388,9 +2391,7 @@ impl<'t> Extractor<'t> {
                 let (mods, top) = self.collect_chain(recv, false);
                 let has_skip = mods.iter().any(|m| m.name == "skip");
                 let paged = mods.iter().any(|m| m.name == "limit" || m.name == "sort");
-                if has_skip && paged && recv.kind() != "call"
-                    || has_skip && paged && self.uses_mongo
-                {
+                if has_skip && paged && (recv.kind() != "call" || self.uses_mongo) {
                     let mut op = Operation::new(OpKind::Find, "skip", span(top), span(call));
                     op.modifiers = mods;
                     op.evidence = Evidence::Shaped;
@@ -3255,7 +3256,7 @@ mod tests {
         extract(&tree, src, &FileContext { display_path: path })
     }
 
-    fn at<'a>(src: &'a str, sp: Span) -> &'a str {
+    fn at(src: &str, sp: Span) -> &str {
         &src[sp.start as usize..sp.end as usize]
     }
 
