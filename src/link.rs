@@ -32,6 +32,9 @@ fn resolve_module<'a>(
     suffix_index: &[(&'a str, usize)],
 ) -> Option<usize> {
     let module = module.trim_end_matches('/');
+    if from.ends_with(".py") {
+        return resolve_python_module(module, from, by_path, suffix_index);
+    }
     if module.starts_with('.') {
         let dir = from.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
         let base = normalise(&format!("{dir}/{module}"));
@@ -65,6 +68,42 @@ fn resolve_module<'a>(
         }
     }
     found
+}
+
+/// Python: `./db` / `../models/post` relative to the importing file's package, or `py:app/db`
+/// (an absolute module path, matched as a unique path suffix) → `x.py` or `x/__init__.py`.
+fn resolve_python_module(
+    module: &str,
+    from: &str,
+    by_path: &HashMap<&str, usize>,
+    suffix_index: &[(&str, usize)],
+) -> Option<usize> {
+    if let Some(rest) = module.strip_prefix("py:") {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut found = None;
+        for want in [format!("{rest}.py"), format!("{rest}/__init__.py")] {
+            let slashed = format!("/{want}");
+            for (p, i) in suffix_index {
+                if p.ends_with(&slashed) || *p == want {
+                    if found.is_some_and(|f| f != *i) {
+                        return None;
+                    }
+                    found = Some(*i);
+                }
+            }
+        }
+        return found;
+    }
+    let dir = from.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+    let base = normalise(&format!("{dir}/{module}"));
+    for cand in [format!("{base}.py"), format!("{base}/__init__.py")] {
+        if let Some(&i) = by_path.get(cand.as_str()) {
+            return Some(i);
+        }
+    }
+    None
 }
 
 fn lookup_export(

@@ -10,6 +10,7 @@ use super::vocabulary::{
     js_operation, Args, OpMethod, AGGREGATE_BUILDER_STAGES, JS_FIRESTORE_MODULES, JS_MONGO_MODULES,
     MODIFIERS,
 };
+use super::walk;
 use super::FileContext;
 use crate::ir::*;
 use std::collections::HashMap;
@@ -37,29 +38,6 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     x.collect_bindings(root);
     x.collect_operations(root);
     x.finish()
-}
-
-/// Walks the tree depth-first without recursion, calling `visit(node, true)` on entering a node
-/// and `visit(node, false)` on leaving it.
-fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>, bool)) {
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        visit(node, true);
-        if cursor.goto_first_child() {
-            continue;
-        }
-        visit(node, false);
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-            visit(cursor.node(), false);
-        }
-    }
 }
 
 fn span(n: Node) -> Span {

@@ -2,6 +2,7 @@
 
 pub mod javascript;
 pub mod naming;
+pub mod python;
 pub mod rust;
 pub mod vocabulary;
 
@@ -16,6 +17,7 @@ pub fn language_for(path: &Path) -> Option<Language> {
         "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
         "ts" | "mts" | "cts" => Language::TypeScript,
         "tsx" => Language::Tsx,
+        "py" => Language::Python,
         "rs" => Language::Rust,
         _ => return None,
     })
@@ -70,7 +72,33 @@ pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, 
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
             Ok(javascript::extract(&tree, text, ctx))
         }
+        Language::Python => Ok(python::extract(&tree, text, ctx)),
         Language::Rust => Ok(rust::extract(&tree, text, ctx)),
-        Language::Python => Ok(FileIr::default()),
+    }
+}
+
+/// Walks the tree depth-first without recursion, calling `visit(node, true)` on entering a node
+/// and `visit(node, false)` on leaving it. Shared by the frontends.
+pub(crate) fn walk<'t>(
+    root: tree_sitter::Node<'t>,
+    mut visit: impl FnMut(tree_sitter::Node<'t>, bool),
+) {
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        visit(node, true);
+        if cursor.goto_first_child() {
+            continue;
+        }
+        visit(node, false);
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+            visit(cursor.node(), false);
+        }
     }
 }

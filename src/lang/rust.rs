@@ -14,6 +14,7 @@ use super::vocabulary::{
     rust_operation, Args, OpMethod, RUST_BULK_MODELS, RUST_COLLECTION_GETTERS,
     RUST_DATABASE_GETTERS, RUST_DOC_MACROS, RUST_MODIFIERS, RUST_OPTION_BUILDERS,
 };
+use super::walk;
 use super::FileContext;
 use crate::ir::*;
 use std::cell::RefCell;
@@ -41,29 +42,6 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     x.collect_bindings(root);
     x.collect_operations(root);
     x.finish()
-}
-
-/// Walks the tree depth-first without recursion, calling `visit(node, true)` on entering a node
-/// and `visit(node, false)` on leaving it.
-fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>, bool)) {
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        visit(node, true);
-        if cursor.goto_first_child() {
-            continue;
-        }
-        visit(node, false);
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-            visit(cursor.node(), false);
-        }
-    }
 }
 
 fn span(n: Node) -> Span {

@@ -194,6 +194,201 @@ pub const JS_FIRESTORE_MODULES: &[&str] = &[
     "@firebase/firestore",
 ];
 
+// ---------------------------------------------------------------- Python
+// pymongo (sync and async), motor and mongoengine. Nothing above this line is Python-specific.
+
+/// Python: pymongo / motor collection methods and the mongoengine QuerySet update methods.
+pub const PY_OPERATIONS: &[OpMethod] = &[
+    op("find", OpKind::Find, Args::FilterOptions, false),
+    op("find_one", OpKind::FindOne, Args::FilterOptions, true),
+    op("find_raw_batches", OpKind::Find, Args::FilterOptions, true),
+    op("insert_one", OpKind::Insert, Args::Documents, true),
+    op("insert_many", OpKind::Insert, Args::Documents, true),
+    op("insert", OpKind::Insert, Args::Documents, false),
+    op("update_one", OpKind::UpdateOne, Args::FilterUpdate, true),
+    op("update_many", OpKind::UpdateMany, Args::FilterUpdate, true),
+    op("update", OpKind::UpdateOne, Args::FilterUpdate, false),
+    op(
+        "find_one_and_update",
+        OpKind::FindOneAndUpdate,
+        Args::FilterUpdate,
+        true,
+    ),
+    op(
+        "find_and_modify",
+        OpKind::FindOneAndUpdate,
+        Args::FilterUpdate,
+        true,
+    ),
+    op("replace_one", OpKind::Replace, Args::FilterUpdate, true),
+    op(
+        "find_one_and_replace",
+        OpKind::Replace,
+        Args::FilterUpdate,
+        true,
+    ),
+    op("delete_one", OpKind::Delete, Args::FilterOptions, true),
+    op("delete_many", OpKind::Delete, Args::FilterOptions, true),
+    op(
+        "find_one_and_delete",
+        OpKind::Delete,
+        Args::FilterOptions,
+        true,
+    ),
+    op("remove", OpKind::Delete, Args::FilterOptions, false),
+    op("aggregate", OpKind::Aggregate, Args::Pipeline, false),
+    op(
+        "aggregate_raw_batches",
+        OpKind::Aggregate,
+        Args::Pipeline,
+        true,
+    ),
+    op("bulk_write", OpKind::Other, Args::Bulk, true),
+    op("count_documents", OpKind::Count, Args::FilterOptions, true),
+    op(
+        "estimated_document_count",
+        OpKind::Count,
+        Args::Opaque,
+        true,
+    ),
+    op("count", OpKind::Count, Args::FilterOptions, false),
+    op("distinct", OpKind::Distinct, Args::Distinct, false),
+    op("create_index", OpKind::CreateIndex, Args::Index, true),
+    op("create_indexes", OpKind::CreateIndex, Args::Index, true),
+    op("ensure_index", OpKind::CreateIndex, Args::Index, true),
+    op("watch", OpKind::Other, Args::Pipeline, false),
+    // mongoengine: `Model.objects(..).modify(push__x=..)`, `.upsert_one(..)`.
+    op(
+        "modify",
+        OpKind::FindOneAndUpdate,
+        Args::FilterUpdate,
+        false,
+    ),
+    op("upsert_one", OpKind::UpdateOne, Args::FilterUpdate, false),
+];
+
+pub fn py_operation(name: &str) -> Option<&'static OpMethod> {
+    PY_OPERATIONS.iter().find(|m| m.name == name)
+}
+
+/// Calls that name a database or a collection: `client.get_database(..)`, `db.get_collection(..)`.
+pub const PY_COLLECTION_GETTERS: &[&str] =
+    &["get_collection", "get_database", "get_default_database"];
+
+/// Client classes: `MongoClient(..)`, `AsyncIOMotorClient(..)`.
+pub const PY_CLIENT_CLASSES: &[&str] = &[
+    "MongoClient",
+    "AsyncMongoClient",
+    "AsyncIOMotorClient",
+    "MotorClient",
+    "MongoReplicaSetClient",
+];
+
+/// Type names of a database object, as annotated on parameters and attributes.
+/// `Database` alone counts only when imported from pymongo or motor.
+pub const PY_DATABASE_TYPES: &[&str] = &[
+    "AsyncIOMotorDatabase",
+    "MotorDatabase",
+    "AgnosticDatabase",
+    "AsyncDatabase",
+];
+
+/// Type names of a collection object. `Collection` alone counts only when imported from pymongo or motor
+/// (`typing.Collection` is something else).
+pub const PY_COLLECTION_TYPES: &[&str] = &[
+    "AsyncIOMotorCollection",
+    "MotorCollection",
+    "AgnosticCollection",
+    "AsyncCollection",
+];
+
+/// `bulk_write` request models: `UpdateOne(filter, update)`, ...
+pub const PY_BULK_MODELS: &[&str] = &[
+    "UpdateOne",
+    "UpdateMany",
+    "InsertOne",
+    "ReplaceOne",
+    "DeleteOne",
+    "DeleteMany",
+];
+
+/// The index model class: `IndexModel([("a", 1)], unique=True)`.
+pub const PY_INDEX_MODEL: &str = "IndexModel";
+
+/// Cursor methods chained onto a read (`coll.find(q).sort(..).skip(n).limit(m)`).
+pub const PY_MODIFIERS: &[&str] = &[
+    "sort",
+    "skip",
+    "limit",
+    "batch_size",
+    "hint",
+    "max_time_ms",
+    "collation",
+    "comment",
+    "allow_disk_use",
+    "where",
+    "to_list",
+    "max_await_time_ms",
+    "rewind",
+    "clone",
+    "with_options",
+];
+
+/// mongoengine QuerySet methods that refine a query; `order_by` is a sort, `only` a projection.
+pub const PY_QUERYSET_METHODS: &[&str] = &[
+    "filter",
+    "order_by",
+    "only",
+    "exclude",
+    "all",
+    "no_dereference",
+    "select_related",
+    "no_cache",
+    "timeout",
+    "read_preference",
+    "fields",
+    "using",
+    "scalar",
+    "values_list",
+];
+
+/// mongoengine update keyword prefixes (`push__comments=c`) and the operator each sends.
+pub const PY_MONGOENGINE_UPDATE_PREFIXES: &[(&str, &str)] = &[
+    ("push__", "$push"),
+    ("push_all__", "$push"),
+    ("add_to_set__", "$addToSet"),
+    ("inc__", "$inc"),
+    ("dec__", "$inc"),
+    ("set__", "$set"),
+    ("unset__", "$unset"),
+    ("set_on_insert__", "$setOnInsert"),
+    ("pull__", "$pull"),
+    ("pull_all__", "$pullAll"),
+    ("pop__", "$pop"),
+    ("max__", "$max"),
+    ("min__", "$min"),
+    ("mul__", "$mul"),
+    ("rename__", "$rename"),
+];
+
+/// mongoengine Document base classes (a subclass is a model with its own collection).
+pub const PY_MONGOENGINE_DOCUMENTS: &[&str] = &["Document", "DynamicDocument"];
+
+/// Module path segments whose import marks a Python file as using MongoDB.
+pub const PY_MONGO_MODULES: &[&str] = &[
+    "pymongo",
+    "motor",
+    "motor_asyncio",
+    "mongoengine",
+    "flask_mongoengine",
+    "flask_pymongo",
+    "bson",
+    "beanie",
+    "odmantic",
+    "mongomock",
+    "mongo",
+];
+
 /// The words whose presence makes a file worth parsing, for one language family.
 pub fn prefilter_words(lang: crate::ir::Language) -> Vec<&'static str> {
     use crate::ir::Language::*;
@@ -227,7 +422,22 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<&'static str> {
             words.extend(RUST_BULK_MODELS);
             words.push("IndexModel");
         }
-        Python => {}
+        Python => {
+            words.extend(PY_COLLECTION_GETTERS);
+            words.extend(PY_CLIENT_CLASSES);
+            words.extend(PY_DATABASE_TYPES);
+            words.extend(PY_COLLECTION_TYPES);
+            words.extend(PY_BULK_MODELS);
+            words.push(PY_INDEX_MODEL);
+            words.extend(
+                PY_OPERATIONS
+                    .iter()
+                    .filter(|m| m.driver_only)
+                    .map(|m| m.name),
+            );
+            words.extend(PY_MONGOENGINE_UPDATE_PREFIXES.iter().map(|p| p.0));
+            words.extend(["db.", "db[", "database[", "motor", "bson"]);
+        }
     }
     words.sort_unstable();
     words.dedup();

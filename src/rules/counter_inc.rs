@@ -43,6 +43,27 @@ fn counter_inc_diagnostic(
     }
 }
 
+/// A filter on a time bucket (`{host_id, period, timestamp: bucket}`) selects a bucketed counter:
+/// one document per period, which is the pattern the help recommends, not one hot document.
+fn time_bucketed(filter: &Value) -> bool {
+    filter.fields().iter().any(|f| {
+        crate::lang::naming::words(&f.key).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "bucket"
+                    | "period"
+                    | "timestamp"
+                    | "hour"
+                    | "minute"
+                    | "day"
+                    | "date"
+                    | "week"
+                    | "month"
+            )
+        })
+    })
+}
+
 /// The equality key that selects one document: `_id` first, else any field compared by equality.
 fn equality_key(filter: &Value) -> Option<&str> {
     let eq: Vec<&str> = filter
@@ -97,6 +118,9 @@ impl Rule for CounterInc {
             let Some(key) = equality_key(filter) else {
                 continue;
             };
+            if time_bucketed(filter) {
+                continue;
+            }
             for operator in update.fields().iter().filter(|f| f.key == "$inc") {
                 let counters: Vec<(&str, f64)> = operator
                     .value

@@ -30,10 +30,21 @@ fn skip_paging_diagnostic(file: usize, op: &Operation, span: Span, amount: &Valu
     }
 }
 
-/// A literal number, or a name spelled like a constant (`PAGE_OFFSET`), is not computed paging.
+/// A literal number, a name spelled like a constant (`PAGE_OFFSET`), or a configuration value
+/// (`settings.vpn.log_lines`, `config.SKIP`) is not computed paging.
 fn is_constant(v: &Value) -> bool {
     match &v.kind {
         ValueKind::Number(_) | ValueKind::Null | ValueKind::String(_) | ValueKind::Bool(_) => true,
+        ValueKind::Unknown(u)
+            if u.is_name
+                && matches!(
+                    u.text.split('.').next().unwrap_or(""),
+                    "settings" | "config" | "conf" | "cfg" | "CONFIG" | "SETTINGS"
+                )
+                && u.text.contains('.') =>
+        {
+            true
+        }
         ValueKind::Unknown(u) => {
             u.is_name
                 && !u.text.contains('.')

@@ -1,0 +1,3610 @@
+//! The Python frontend: pymongo (sync and async), motor, and mongoengine where it maps cleanly.
+//!
+//! Two passes over the tree, like the JavaScript frontend. The first records bindings (assignments,
+//! parameters with their annotations, `self.x = ..` attributes, imports, `pipeline.append(..)` onto
+//! lists, mongoengine `Document` classes, functions scheduled as periodic jobs). The second finds
+//! driver calls, resolves their receivers through those bindings, and lowers their arguments
+//! into IR values.
+
+use super::naming::{classify_hole, name_is_periodic, path_is_periodic};
+use super::vocabulary::{
+    py_operation, Args, OpMethod, PY_BULK_MODELS, PY_CLIENT_CLASSES, PY_COLLECTION_TYPES,
+    PY_DATABASE_TYPES, PY_INDEX_MODEL, PY_MODIFIERS, PY_MONGOENGINE_DOCUMENTS,
+    PY_MONGOENGINE_UPDATE_PREFIXES, PY_MONGO_MODULES, PY_QUERYSET_METHODS,
+};
+use super::{walk, FileContext};
+use crate::ir::*;
+use std::collections::HashMap;
+use tree_sitter::{Node, Tree};
+
+/// How deep value lowering and receiver resolution may recurse (nested literals, chains of bindings).
+const MAX_DEPTH: usize = 48;
+
+/// Names that, imported from another module of the application, are its database handle.
+const DB_NAMES: &[&str] = &["db", "database", "mongo_db", "mongodb", "mdb", "_db"];
+
+/// Names that, imported from another module of the application, are its client.
+const CLIENT_NAMES: &[&str] = &["client", "mongo_client", "motor_client", "mongoclient"];
+
+pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
+    let mut x = Extractor {
+        src: text,
+        bindings: HashMap::new(),
+        assigned: HashMap::new(),
+        appends: HashMap::new(),
+        functions: HashMap::new(),
+        documents: HashMap::new(),
+        scheduled: Vec::new(),
+        uses_mongo: false,
+        uses_mongoengine: false,
+        file_periodic: path_is_periodic(ctx.display_path),
+        ir: FileIr::default(),
+        op_by_call: HashMap::new(),
+        pending_modifiers: Vec::new(),
+        dropped: HashMap::new(),
+        bulk_targets: HashMap::new(),
+        index_targets: HashMap::new(),
+    };
+    let root = tree.root_node();
+    x.collect_bindings(root);
+    x.collect_operations(root);
+    x.finish(root)
+}
+
+fn span(n: Node) -> Span {
+    Span::new(n.start_byte(), n.end_byte())
+}
+
+/// The class a name refers to, without its module: `pymongo.UpdateOne` → `UpdateOne`.
+fn last_segment(t: &str) -> &str {
+    t.rsplit('.').next().unwrap_or(t)
+}
+
+/// mongoengine's default collection name: `BlogPost` → `blog_post`.
+pub fn mongoengine_collection_name(class: &str) -> String {
+    let mut out = String::new();
+    for c in class.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out.trim_matches('_').to_string()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum DeclKind {
+    Assign,
+    Param,
+    Field,
+    Import,
+}
+
+struct Binding<'t> {
+    /// Scope the binding is visible in (function, class or module span).
+    scope: Span,
+    pos: u32,
+    value: Option<Node<'t>>,
+    kind: DeclKind,
+    /// Type annotation, if any.
+    type_node: Option<Node<'t>>,
+    /// For imports: where from, as written (`pymongo`, `.db`, `app.models`).
+    import_module: Option<String>,
+    import: Option<ImportRef>,
+}
+
+/// What an expression is, as far as the driver is concerned.
+#[derive(Clone, Debug)]
+enum Thing {
+    Client,
+    Db,
+    Collection(CollectionRef),
+    /// A mongoengine `Document` class.
+    Model(CollectionRef, Evidence),
+    /// A mongoengine QuerySet (`Model.objects`, `Model.objects(..).filter(..)`).
+    QuerySet(CollectionRef, Evidence),
+    /// A mongoengine document loaded from a QuerySet (`Model.objects.get(..)`, `.first()`).
+    LoadedDoc(CollectionRef, Evidence),
+    /// An import from another module of the repository.
+    Imported(ImportRef, String),
+    Unknown,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum AppendKind {
+    /// `xs.append(v)`
+    One,
+    /// `xs.extend(vs)` / `xs += vs`
+    Many,
+    /// `xs.insert(0, v)`
+    Front,
+}
+
+struct DocClass<'t> {
+    name_node: Node<'t>,
+    bases: Vec<String>,
+    meta: Option<Node<'t>>,
+    collection: Option<CollectionRef>,
+    abstract_: bool,
+    embedded: bool,
+}
+
+struct Extractor<'t> {
+    src: &'t str,
+    bindings: HashMap<String, Vec<Binding<'t>>>,
+    /// How many times each name is assigned in each scope: (scope start, name) → count.
+    assigned: HashMap<(u32, String), u32>,
+    /// `xs.append(..)`, `xs.extend(..)`, `xs += [..]`: name → (position, kind, argument).
+    appends: HashMap<String, Vec<(u32, AppendKind, Node<'t>)>>,
+    /// Functions defined in this file, by name (for `get_db()` helpers returning a database).
+    functions: HashMap<String, Node<'t>>,
+    /// Classes that may be mongoengine documents, by name.
+    documents: HashMap<String, DocClass<'t>>,
+    /// Functions registered with a scheduler in this file (`add_job(fn, 'cron')`, celery beat).
+    scheduled: Vec<String>,
+    uses_mongo: bool,
+    uses_mongoengine: bool,
+    file_periodic: bool,
+    ir: FileIr,
+    op_by_call: HashMap<usize, usize>,
+    pending_modifiers: Vec<(usize, Vec<Modifier>)>,
+    /// Reads on an unknown receiver with no evidence, kept aside by call id: a later
+    /// `cursor.skip(n)` on the variable they are bound to makes them driver calls.
+    dropped: HashMap<usize, Operation>,
+    /// Bulk request model calls (by node id) → the collection of the `bulk_write` they are sent with.
+    bulk_targets: HashMap<usize, (Option<CollectionRef>, Evidence)>,
+    /// `IndexModel(..)` calls (by node id) → the collection of the `create_indexes` they are sent with.
+    index_targets: HashMap<usize, (Option<CollectionRef>, Evidence)>,
+}
+
+struct CallArgs<'t> {
+    positional: Vec<Node<'t>>,
+    keywords: Vec<(Node<'t>, Node<'t>)>,
+}
+
+impl<'t> Extractor<'t> {
+    fn text(&self, n: Node) -> &'t str {
+        n.utf8_text(self.src.as_bytes()).unwrap_or("")
+    }
+
+    fn field(&self, n: Node<'t>, name: &str) -> Option<Node<'t>> {
+        n.child_by_field_name(name)
+    }
+
+    fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {
+        let mut c = n.walk();
+        n.named_children(&mut c)
+            .filter(|c| c.kind() != "comment")
+            .collect()
+    }
+
+    fn call_args(&self, call: Node<'t>) -> CallArgs<'t> {
+        let mut out = CallArgs {
+            positional: Vec::new(),
+            keywords: Vec::new(),
+        };
+        let Some(a) = self.field(call, "arguments") else {
+            return out;
+        };
+        if a.kind() != "argument_list" {
+            // `f(x for x in xs)`: one generator argument.
+            out.positional.push(a);
+            return out;
+        }
+        for c in self.named_children(a) {
+            match c.kind() {
+                "keyword_argument" => {
+                    if let (Some(k), Some(v)) = (self.field(c, "name"), self.field(c, "value")) {
+                        out.keywords.push((k, v));
+                    }
+                }
+                "list_splat" | "dictionary_splat" => {}
+                _ => out.positional.push(c),
+            }
+        }
+        out
+    }
+
+    fn arg(&self, a: &CallArgs<'t>, i: usize, names: &[&str]) -> Option<Node<'t>> {
+        a.positional
+            .get(i)
+            .copied()
+            .or_else(|| self.kwarg(a, names))
+    }
+
+    fn kwarg(&self, a: &CallArgs<'t>, names: &[&str]) -> Option<Node<'t>> {
+        a.keywords
+            .iter()
+            .find(|(k, _)| names.contains(&self.text(*k)))
+            .map(|(_, v)| *v)
+    }
+
+    /// The literal value of a string without interpolations, or of implicitly concatenated strings.
+    fn string_value(&self, n: Node) -> Option<String> {
+        match n.kind() {
+            "string" => {
+                let mut start = None;
+                let mut end = None;
+                let mut prefix = "";
+                let mut c = n.walk();
+                for ch in n.children(&mut c) {
+                    match ch.kind() {
+                        "string_start" => {
+                            start = Some(ch.end_byte());
+                            prefix = self.text(ch);
+                        }
+                        "string_end" => end = Some(ch.start_byte()),
+                        "interpolation" => return None,
+                        _ => {}
+                    }
+                }
+                let (s, e) = (start?, end?);
+                let raw = self.src.get(s..e.max(s))?;
+                if prefix.contains(['r', 'R']) {
+                    Some(raw.to_string())
+                } else {
+                    Some(unescape(raw))
+                }
+            }
+            "concatenated_string" => {
+                let mut out = String::new();
+                for c in self.named_children(n) {
+                    out.push_str(&self.string_value(c)?);
+                }
+                Some(out)
+            }
+            "parenthesized_expression" => {
+                let inner = self.named_children(n);
+                if inner.len() == 1 {
+                    self.string_value(inner[0])
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    // ---------------------------------------------------------------- pass 1: bindings
+
+    fn add_binding(&mut self, name: &str, b: Binding<'t>) {
+        self.bindings.entry(name.to_string()).or_default().push(b);
+    }
+
+    fn count_assignment(&mut self, scope: Span, name: &str) {
+        *self
+            .assigned
+            .entry((scope.start, name.to_string()))
+            .or_default() += 1;
+    }
+
+    fn collect_bindings(&mut self, root: Node<'t>) {
+        let mut scopes: Vec<Span> = vec![span(root)];
+        let mut classes: Vec<Span> = Vec::new();
+        let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
+        walk(root, |n, enter| {
+            let k = n.kind();
+            if enter {
+                if k == "function_definition" || k == "lambda" {
+                    scopes.push(span(n));
+                }
+                if k == "class_definition" {
+                    classes.push(span(n));
+                    scopes.push(span(n));
+                }
+                if matches!(
+                    k,
+                    "assignment"
+                        | "augmented_assignment"
+                        | "import_statement"
+                        | "import_from_statement"
+                        | "parameters"
+                        | "lambda_parameters"
+                        | "call"
+                        | "for_statement"
+                        | "for_in_clause"
+                        | "class_definition"
+                        | "function_definition"
+                        | "as_pattern"
+                ) {
+                    // A class's own node is recorded in the scope around it.
+                    let scope = if k == "class_definition" || k == "function_definition" {
+                        scopes[scopes.len().saturating_sub(2)]
+                    } else {
+                        *scopes.last().unwrap()
+                    };
+                    let class = if k == "class_definition" {
+                        None
+                    } else {
+                        classes.last().copied()
+                    };
+                    nodes.push((n, scope, class));
+                }
+            } else {
+                if k == "function_definition" || k == "lambda" {
+                    scopes.pop();
+                }
+                if k == "class_definition" {
+                    classes.pop();
+                    scopes.pop();
+                }
+            }
+        });
+        for (n, scope, class) in nodes {
+            self.binding_node(n, scope, class);
+        }
+        self.resolve_documents();
+    }
+
+    fn binding_node(&mut self, n: Node<'t>, scope: Span, class: Option<Span>) {
+        let pos = n.start_byte() as u32;
+        match n.kind() {
+            "assignment" => {
+                let Some(left) = self.field(n, "left") else {
+                    return;
+                };
+                let mut right = self.field(n, "right");
+                // `a = b = value`
+                for _ in 0..8 {
+                    match right {
+                        Some(r) if r.kind() == "assignment" => right = self.field(r, "right"),
+                        _ => break,
+                    }
+                }
+                let type_node = self.field(n, "type");
+                self.bind_target(left, right, type_node, scope, class, pos);
+            }
+            "augmented_assignment" => {
+                let (Some(left), Some(right)) = (self.field(n, "left"), self.field(n, "right"))
+                else {
+                    return;
+                };
+                let op = self.field(n, "operator").map(|o| self.text(o));
+                if left.kind() == "identifier" {
+                    let name = self.text(left).to_string();
+                    if op == Some("+=") {
+                        self.appends
+                            .entry(name)
+                            .or_default()
+                            .push((pos, AppendKind::Many, right));
+                    } else {
+                        self.count_assignment(scope, &name);
+                        self.count_assignment(scope, &name);
+                    }
+                }
+            }
+            "for_statement" | "for_in_clause" => {
+                if let Some(left) = self.field(n, "left") {
+                    self.bind_target(left, None, None, scope, None, pos);
+                }
+            }
+            "as_pattern" => {
+                if let Some(alias) = self.field(n, "alias") {
+                    for id in self.identifiers_in(alias) {
+                        let name = self.text(id).to_string();
+                        self.count_assignment(scope, &name);
+                        self.count_assignment(scope, &name);
+                        self.add_binding(
+                            &name,
+                            Binding {
+                                scope,
+                                pos,
+                                value: None,
+                                kind: DeclKind::Assign,
+                                type_node: None,
+                                import_module: None,
+                                import: None,
+                            },
+                        );
+                    }
+                }
+            }
+            "import_statement" => {
+                for c in self.named_children(n) {
+                    let (module, local) = match c.kind() {
+                        "dotted_name" => {
+                            let m = self.text(c).to_string();
+                            let first = m.split('.').next().unwrap_or("").to_string();
+                            (m, first)
+                        }
+                        "aliased_import" => {
+                            let (Some(name), Some(alias)) =
+                                (self.field(c, "name"), self.field(c, "alias"))
+                            else {
+                                continue;
+                            };
+                            (self.text(name).to_string(), self.text(alias).to_string())
+                        }
+                        _ => continue,
+                    };
+                    self.note_module(&module);
+                    let import = Some(ImportRef {
+                        module: self.module_specifier(&module),
+                        export: "*".into(),
+                    });
+                    self.add_binding(
+                        &local,
+                        Binding {
+                            scope,
+                            pos,
+                            value: None,
+                            kind: DeclKind::Import,
+                            type_node: None,
+                            import_module: Some(module.clone()),
+                            import,
+                        },
+                    );
+                }
+            }
+            "import_from_statement" => {
+                let Some(m) = self.field(n, "module_name") else {
+                    return;
+                };
+                let module = self.text(m).to_string();
+                self.note_module(&module);
+                let mut c = n.walk();
+                let names: Vec<Node<'t>> = n.children_by_field_name("name", &mut c).collect();
+                for name in names {
+                    let (export, local) = match name.kind() {
+                        "dotted_name" => (self.text(name).to_string(), self.text(name).to_string()),
+                        "aliased_import" => {
+                            let (Some(nm), Some(alias)) =
+                                (self.field(name, "name"), self.field(name, "alias"))
+                            else {
+                                continue;
+                            };
+                            (self.text(nm).to_string(), self.text(alias).to_string())
+                        }
+                        _ => continue,
+                    };
+                    // `from . import db`: a module of the package; `from .db import orders`: a name.
+                    let (spec, export) = if module.chars().all(|c| c == '.') {
+                        (
+                            self.module_specifier(&format!("{module}{export}")),
+                            "*".to_string(),
+                        )
+                    } else {
+                        (self.module_specifier(&module), export)
+                    };
+                    self.add_binding(
+                        &local,
+                        Binding {
+                            scope,
+                            pos,
+                            value: None,
+                            kind: DeclKind::Import,
+                            type_node: None,
+                            import_module: Some(module.clone()),
+                            import: Some(ImportRef {
+                                module: spec,
+                                export,
+                            }),
+                        },
+                    );
+                }
+            }
+            "parameters" | "lambda_parameters" => {
+                for p in self.named_children(n) {
+                    let (id, type_node, _default) = match p.kind() {
+                        "identifier" => (Some(p), None, None),
+                        "typed_parameter" => (
+                            self.named_children(p)
+                                .into_iter()
+                                .find(|c| c.kind() == "identifier"),
+                            self.field(p, "type"),
+                            None,
+                        ),
+                        "default_parameter" => (
+                            self.field(p, "name").filter(|x| x.kind() == "identifier"),
+                            None,
+                            self.field(p, "value"),
+                        ),
+                        "typed_default_parameter" => (
+                            self.field(p, "name"),
+                            self.field(p, "type"),
+                            self.field(p, "value"),
+                        ),
+                        _ => (None, None, None),
+                    };
+                    let Some(id) = id else { continue };
+                    self.add_binding(
+                        self.text(id),
+                        Binding {
+                            scope,
+                            pos,
+                            value: None,
+                            kind: DeclKind::Param,
+                            type_node,
+                            import_module: None,
+                            import: None,
+                        },
+                    );
+                }
+            }
+            "call" => self.binding_call(n, pos),
+            "function_definition" => {
+                if let Some(name) = self.field(n, "name") {
+                    self.functions.insert(self.text(name).to_string(), n);
+                }
+            }
+            "class_definition" => self.note_class(n),
+            _ => {}
+        }
+    }
+
+    fn identifiers_in(&self, n: Node<'t>) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        walk(n, |c, enter| {
+            if enter && c.kind() == "identifier" {
+                out.push(c);
+            }
+        });
+        out
+    }
+
+    fn bind_target(
+        &mut self,
+        left: Node<'t>,
+        right: Option<Node<'t>>,
+        type_node: Option<Node<'t>>,
+        scope: Span,
+        class: Option<Span>,
+        pos: u32,
+    ) {
+        match left.kind() {
+            "identifier" => {
+                let name = self.text(left).to_string();
+                self.count_assignment(scope, &name);
+                // A class attribute is also reachable as `self.x` / `cls.x` from its methods.
+                if let Some(class) = class.filter(|c| *c == scope) {
+                    for prefix in ["self", "cls"] {
+                        self.add_binding(
+                            &format!("{prefix}.{name}"),
+                            Binding {
+                                scope: class,
+                                pos,
+                                value: right,
+                                kind: DeclKind::Field,
+                                type_node,
+                                import_module: None,
+                                import: None,
+                            },
+                        );
+                    }
+                }
+                self.add_binding(
+                    &name,
+                    Binding {
+                        scope,
+                        pos,
+                        value: right,
+                        kind: DeclKind::Assign,
+                        type_node,
+                        import_module: None,
+                        import: None,
+                    },
+                );
+            }
+            "attribute" => {
+                let (Some(obj), Some(attr)) =
+                    (self.field(left, "object"), self.field(left, "attribute"))
+                else {
+                    return;
+                };
+                let o = self.text(obj);
+                if (o == "self" || o == "cls") && class.is_some() {
+                    let key = format!("self.{}", self.text(attr));
+                    let class = class.unwrap_or(scope);
+                    self.count_assignment(class, &key);
+                    for prefix in ["self", "cls"] {
+                        self.add_binding(
+                            &format!("{prefix}.{}", self.text(attr)),
+                            Binding {
+                                scope: class,
+                                pos,
+                                value: right,
+                                kind: DeclKind::Field,
+                                type_node,
+                                import_module: None,
+                                import: None,
+                            },
+                        );
+                    }
+                }
+            }
+            "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" => {
+                // `a, b = x, y`: pair them up when both sides are written out.
+                let targets = self.named_children(left);
+                let values = right
+                    .filter(|r| matches!(r.kind(), "expression_list" | "tuple" | "list"))
+                    .map(|r| self.named_children(r));
+                for (i, t) in targets.into_iter().enumerate() {
+                    let v = values.as_ref().and_then(|vs| vs.get(i).copied());
+                    // Unpacking a call result: every target is unknown, and assigned.
+                    self.bind_target(t, v, None, scope, class, pos);
+                    if v.is_none() && t.kind() == "identifier" {
+                        self.count_assignment(scope, self.text(t));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn binding_call(&mut self, n: Node<'t>, pos: u32) {
+        let Some(f) = self.field(n, "function") else {
+            return;
+        };
+        let args = self.call_args(n);
+        if f.kind() == "attribute" {
+            let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute"))
+            else {
+                return;
+            };
+            let method = self.text(attr);
+            if obj.kind() == "identifier" {
+                let name = self.text(obj).to_string();
+                let kind = match method {
+                    "append" => Some((AppendKind::One, args.positional.first().copied())),
+                    "extend" => Some((AppendKind::Many, args.positional.first().copied())),
+                    "insert" if args.positional.len() == 2 => {
+                        let front = self.text(args.positional[0]) == "0";
+                        if front {
+                            Some((AppendKind::Front, args.positional.get(1).copied()))
+                        } else {
+                            Some((AppendKind::One, args.positional.get(1).copied()))
+                        }
+                    }
+                    _ => None,
+                };
+                if let Some((k, Some(v))) = kind {
+                    self.appends.entry(name).or_default().push((pos, k, v));
+                }
+            }
+            // Scheduler registrations: `scheduler.add_job(rollup, "cron", ..)`,
+            // `schedule.every().day.do(job)`, `app.add_periodic_task(crontab(..), task.s())`.
+            let target = match method {
+                "add_job" | "do" | "scheduled_job" => args.positional.first().copied(),
+                // `task.add_task(TaskServer, seconds=range(0, 60, 5))`: a class run on a timer.
+                "add_task"
+                    if args.keywords.iter().any(|(k, _)| {
+                        matches!(
+                            self.text(*k),
+                            "seconds"
+                                | "minutes"
+                                | "hours"
+                                | "interval"
+                                | "cron"
+                                | "trigger"
+                                | "schedule"
+                                | "run_every"
+                        )
+                    }) =>
+                {
+                    args.positional.first().copied()
+                }
+                "add_periodic_task" => args.positional.get(1).copied(),
+                _ => None,
+            };
+            if let Some(t) = target {
+                let t = self.text(t);
+                let t = t.split('(').next().unwrap_or(t);
+                let t = t.strip_suffix(".s").unwrap_or(t);
+                self.scheduled.push(last_segment(t).to_string());
+            }
+        }
+    }
+
+    fn note_module(&mut self, module: &str) {
+        let segs: Vec<&str> = module.split('.').collect();
+        if segs
+            .iter()
+            .any(|s| PY_MONGO_MODULES.contains(s) || s.contains("mongo"))
+        {
+            self.uses_mongo = true;
+        }
+        if segs.iter().any(|s| s.contains("mongoengine")) {
+            self.uses_mongoengine = true;
+        }
+    }
+
+    /// A Python module name as the linker's path-like specifier: `.db` → `./db`,
+    /// `..models.post` → `../models/post`, `app.db` → `py:app/db`.
+    fn module_specifier(&self, module: &str) -> String {
+        let dots = module.chars().take_while(|c| *c == '.').count();
+        let rest = module[dots..].replace('.', "/");
+        if dots == 0 {
+            return format!("py:{rest}");
+        }
+        let mut s = if dots == 1 {
+            "./".to_string()
+        } else {
+            "../".repeat(dots - 1)
+        };
+        s.push_str(&rest);
+        s
+    }
+
+    /// Records a class that may be a mongoengine document (decided once every class is known).
+    fn note_class(&mut self, n: Node<'t>) {
+        let Some(name) = self.field(n, "name") else {
+            return;
+        };
+        let bases: Vec<String> = self
+            .field(n, "superclasses")
+            .map(|s| {
+                self.named_children(s)
+                    .into_iter()
+                    .filter(|b| b.kind() != "keyword_argument")
+                    .map(|b| self.text(b).to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut meta = None;
+        if let Some(body) = self.field(n, "body") {
+            for stmt in self.named_children(body) {
+                let Some(a) =
+                    self.named_children(stmt).into_iter().next().filter(|a| {
+                        stmt.kind() == "expression_statement" && a.kind() == "assignment"
+                    })
+                else {
+                    continue;
+                };
+                if self.field(a, "left").map(|l| self.text(l)) == Some("meta") {
+                    meta = self.field(a, "right");
+                }
+            }
+        }
+        self.documents.insert(
+            self.text(name).to_string(),
+            DocClass {
+                name_node: name,
+                bases,
+                meta,
+                collection: None,
+                abstract_: false,
+                embedded: false,
+            },
+        );
+    }
+
+    /// Decides which recorded classes are mongoengine documents, and their collection names.
+    fn resolve_documents(&mut self) {
+        let names: Vec<String> = self.documents.keys().cloned().collect();
+        let mut is_doc: HashMap<String, bool> = HashMap::new();
+        // Inheritance within the file: iterate to a fixpoint (bounded by the number of classes).
+        for _ in 0..=names.len().min(64) {
+            let mut changed = false;
+            for name in &names {
+                if is_doc.contains_key(name) {
+                    continue;
+                }
+                let d = &self.documents[name];
+                let direct = d.bases.iter().any(|b| {
+                    let last = last_segment(b);
+                    PY_MONGOENGINE_DOCUMENTS.contains(&last)
+                        && (self.uses_mongoengine
+                            || b.contains("mongoengine")
+                            || b.starts_with("me."))
+                });
+                let inherited = d
+                    .bases
+                    .iter()
+                    .any(|b| is_doc.get(b.as_str()) == Some(&true));
+                if direct || inherited {
+                    is_doc.insert(name.clone(), true);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut resolved: Vec<(String, Option<CollectionRef>, bool)> = Vec::new();
+        for name in &names {
+            if is_doc.get(name) != Some(&true) {
+                continue;
+            }
+            let d = &self.documents[name];
+            let meta = d.meta.map(|m| self.lower(m, 0));
+            let abstract_ = meta.as_ref().is_some_and(|m| {
+                matches!(
+                    m.get("abstract").map(|f| &f.value.kind),
+                    Some(ValueKind::Bool(true))
+                )
+            });
+            let explicit = meta
+                .as_ref()
+                .and_then(|m| m.get("collection"))
+                .and_then(|f| f.value.as_str().map(|s| (s.to_string(), f.value.span)));
+            let r = match explicit {
+                Some((s, sp)) => Some(CollectionRef {
+                    name: CollectionName::Literal { name: s },
+                    span: sp,
+                    via: CollectionVia::MongooseModel,
+                    import: None,
+                }),
+                None => Some(CollectionRef {
+                    name: CollectionName::Literal {
+                        name: mongoengine_collection_name(name),
+                    },
+                    span: span(d.name_node),
+                    via: CollectionVia::MongooseModel,
+                    import: None,
+                }),
+            };
+            resolved.push((name.clone(), r, abstract_));
+        }
+        // Inherit the parent's collection when the parent is concrete.
+        let by_name: HashMap<String, (Option<CollectionRef>, bool)> = resolved
+            .iter()
+            .map(|(n, r, a)| (n.clone(), (r.clone(), *a)))
+            .collect();
+        for (name, r, a) in resolved {
+            let d = self.documents.get_mut(&name).unwrap();
+            d.abstract_ = a;
+            let has_explicit =
+                d.meta.is_some() && r.as_ref().is_some_and(|r| r.span != span(d.name_node));
+            let parent = d.bases.iter().find_map(|b| by_name.get(b.as_str()));
+            d.collection = match parent {
+                Some((Some(pr), false)) if !has_explicit => Some(pr.clone()),
+                _ => r,
+            };
+        }
+        for d in self.documents.values_mut() {
+            if d.collection.is_none() {
+                d.embedded = true;
+            }
+        }
+    }
+
+    fn lookup(&self, name: &str, at: u32) -> Option<&Binding<'t>> {
+        let list = self.bindings.get(name)?;
+        let mut best: Option<&Binding> = None;
+        for b in list {
+            if !(b.scope.start <= at && at <= b.scope.end) {
+                continue;
+            }
+            // `cursor = cursor.skip(n)`: the right-hand side sees the previous binding.
+            if b.value
+                .is_some_and(|v| v.start_byte() as u32 <= at && at < v.end_byte() as u32)
+            {
+                continue;
+            }
+            best = match best {
+                None => Some(b),
+                Some(cur) => {
+                    let (bw, cw) = (b.scope.end - b.scope.start, cur.scope.end - cur.scope.start);
+                    if bw < cw {
+                        Some(b)
+                    } else if bw == cw {
+                        let b_before = b.pos <= at;
+                        let c_before = cur.pos <= at;
+                        match (b_before, c_before) {
+                            (true, true) if b.pos > cur.pos => Some(b),
+                            (true, false) => Some(b),
+                            (false, false) if b.pos < cur.pos => Some(b),
+                            _ => Some(cur),
+                        }
+                    } else {
+                        Some(cur)
+                    }
+                }
+            };
+        }
+        best
+    }
+
+    fn is_constant(&self, b: &Binding, name: &str) -> bool {
+        match b.kind {
+            DeclKind::Assign | DeclKind::Field => {
+                self.assigned
+                    .get(&(b.scope.start, name.to_string()))
+                    .copied()
+                    .unwrap_or(0)
+                    <= 1
+            }
+            _ => false,
+        }
+    }
+
+    // ---------------------------------------------------------------- resolution
+
+    fn unwrap_expr(&self, mut n: Node<'t>) -> Node<'t> {
+        for _ in 0..MAX_DEPTH {
+            match n.kind() {
+                "parenthesized_expression" | "await" => {
+                    match self.named_children(n).into_iter().next() {
+                        Some(c) => n = c,
+                        None => return n,
+                    }
+                }
+                _ => return n,
+            }
+        }
+        n
+    }
+
+    /// Was `name` imported from pymongo / motor (so `Collection` is the driver's)?
+    fn imported_from_driver(&self, name: &str, at: u32) -> bool {
+        self.lookup(name, at)
+            .and_then(|b| b.import_module.as_deref())
+            .is_some_and(|m| m.starts_with("pymongo") || m.starts_with("motor"))
+    }
+
+    /// What a type annotation says: a database, a collection, a client.
+    fn classify_type(&self, t: Node<'t>, pos: u32, name: &str) -> Thing {
+        let text = self.text(t);
+        for token in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')) {
+            if token.is_empty() {
+                continue;
+            }
+            let last = last_segment(token);
+            let driver = token.contains("pymongo")
+                || token.contains("motor")
+                || self.imported_from_driver(
+                    token.split('.').next().unwrap_or(token),
+                    t.start_byte() as u32,
+                );
+            if PY_COLLECTION_TYPES.contains(&last) || (last == "Collection" && driver) {
+                // Named after the variable that holds it: the annotation says nothing about the name.
+                return Thing::Collection(CollectionRef {
+                    name: CollectionName::Unknown {
+                        text: name.trim_start_matches("self.").to_string(),
+                    },
+                    span: Span::new(pos as usize, pos as usize),
+                    via: CollectionVia::Driver,
+                    import: None,
+                });
+            }
+            if PY_DATABASE_TYPES.contains(&last) || (last == "Database" && driver) {
+                return Thing::Db;
+            }
+            if PY_CLIENT_CLASSES.contains(&last) {
+                return Thing::Client;
+            }
+        }
+        Thing::Unknown
+    }
+
+    fn classify(&self, n: Node<'t>, depth: usize) -> Thing {
+        if depth > MAX_DEPTH {
+            return Thing::Unknown;
+        }
+        let n = self.unwrap_expr(n);
+        match n.kind() {
+            "identifier" => {
+                let name = self.text(n);
+                match self.lookup(name, n.start_byte() as u32) {
+                    Some(b) => self.classify_binding(b, name, depth + 1),
+                    None => match self.documents.get(name) {
+                        Some(d) => match &d.collection {
+                            Some(r) => Thing::Model(r.clone(), Evidence::Resolved),
+                            None => Thing::Unknown,
+                        },
+                        None => Thing::Unknown,
+                    },
+                }
+            }
+            "attribute" => {
+                let (Some(obj), Some(attr)) = (self.field(n, "object"), self.field(n, "attribute"))
+                else {
+                    return Thing::Unknown;
+                };
+                let attr_name = self.text(attr);
+                let obj_text = self.text(obj);
+                if obj.kind() == "identifier" && (obj_text == "self" || obj_text == "cls") {
+                    // `self.db = None` in `__init__`, `self.db = client[name]` in `connect()`:
+                    // any assignment in the class that says what the attribute is.
+                    let key = format!("{obj_text}.{attr_name}");
+                    let at = n.start_byte() as u32;
+                    let Some(list) = self.bindings.get(&key) else {
+                        return self.property_of_class(n, attr_name, depth);
+                    };
+                    for b in list
+                        .iter()
+                        .filter(|b| b.scope.start <= at && at <= b.scope.end)
+                        .take(8)
+                    {
+                        if b.value.is_some_and(|v| {
+                            v.start_byte() as u32 <= at && at < v.end_byte() as u32
+                        }) {
+                            continue;
+                        }
+                        match self.classify_binding(b, &key, depth + 1) {
+                            Thing::Unknown => {}
+                            t => return t,
+                        }
+                    }
+                    return Thing::Unknown;
+                }
+                if attr_name.starts_with('_') {
+                    return Thing::Unknown;
+                }
+                match self.classify(obj, depth + 1) {
+                    Thing::Client if !is_client_attr(attr_name) => Thing::Db,
+                    Thing::Db if !is_db_attr(attr_name) => Thing::Collection(CollectionRef {
+                        name: CollectionName::Literal {
+                            name: attr_name.to_string(),
+                        },
+                        span: span(attr),
+                        via: CollectionVia::Driver,
+                        import: None,
+                    }),
+                    Thing::Collection(r) if !is_collection_attr(attr_name) => {
+                        // `db.settings.config` is the collection `settings.config`.
+                        match r.name {
+                            CollectionName::Literal { name } => Thing::Collection(CollectionRef {
+                                name: CollectionName::Literal {
+                                    name: format!("{name}.{attr_name}"),
+                                },
+                                span: Span::new(r.span.start as usize, attr.end_byte()),
+                                via: CollectionVia::Driver,
+                                import: None,
+                            }),
+                            _ => Thing::Unknown,
+                        }
+                    }
+                    Thing::Model(r, ev) if attr_name == "objects" => Thing::QuerySet(r, ev),
+                    Thing::Imported(imp, local) if attr_name == "objects" => Thing::QuerySet(
+                        CollectionRef {
+                            name: CollectionName::Unknown { text: local },
+                            span: span(obj),
+                            via: CollectionVia::MongooseModel,
+                            import: Some(imp),
+                        },
+                        Evidence::None,
+                    ),
+                    Thing::Imported(imp, _) if imp.export == "*" => {
+                        if DB_NAMES.contains(&attr_name) {
+                            return Thing::Db;
+                        }
+                        Thing::Imported(
+                            ImportRef {
+                                module: imp.module,
+                                export: attr_name.to_string(),
+                            },
+                            attr_name.to_string(),
+                        )
+                    }
+                    Thing::Unknown
+                        if attr_name == "objects"
+                            && obj.kind() == "identifier"
+                            && obj_text.starts_with(|c: char| c.is_ascii_uppercase()) =>
+                    {
+                        Thing::QuerySet(
+                            CollectionRef {
+                                name: CollectionName::Unknown {
+                                    text: obj_text.to_string(),
+                                },
+                                span: span(obj),
+                                via: CollectionVia::MongooseModel,
+                                import: None,
+                            },
+                            Evidence::None,
+                        )
+                    }
+                    _ => Thing::Unknown,
+                }
+            }
+            "subscript" => {
+                let (Some(obj), Some(idx)) = (self.field(n, "value"), self.field(n, "subscript"))
+                else {
+                    return Thing::Unknown;
+                };
+                match self.classify(obj, depth + 1) {
+                    Thing::Client => Thing::Db,
+                    Thing::Db => Thing::Collection(self.collection_ref(idx)),
+                    Thing::Collection(r) => {
+                        // `db.rss[bot_id]` is the collection `rss.<bot_id>`.
+                        let mut parts = match &r.name {
+                            CollectionName::Literal { name } => vec![NamePart::Literal {
+                                text: format!("{name}."),
+                            }],
+                            _ => return Thing::Unknown,
+                        };
+                        let name = match self.collection_name(idx, 0) {
+                            CollectionName::Literal { name } => {
+                                parts.push(NamePart::Literal { text: name });
+                                let text: String = parts
+                                    .iter()
+                                    .map(|p| match p {
+                                        NamePart::Literal { text } => text.as_str(),
+                                        _ => "",
+                                    })
+                                    .collect();
+                                CollectionName::Literal { name: text }
+                            }
+                            CollectionName::Template { parts: more } => {
+                                parts.extend(more);
+                                CollectionName::Template { parts }
+                            }
+                            CollectionName::Unknown { .. } => {
+                                parts.push(self.hole(idx));
+                                CollectionName::Template { parts }
+                            }
+                        };
+                        Thing::Collection(CollectionRef {
+                            name,
+                            span: span(n),
+                            via: CollectionVia::Driver,
+                            import: None,
+                        })
+                    }
+                    t @ Thing::QuerySet(..) => t,
+                    _ => Thing::Unknown,
+                }
+            }
+            "call" => self.classify_call(n, depth),
+            _ => Thing::Unknown,
+        }
+    }
+
+    fn classify_binding(&self, b: &Binding<'t>, name: &str, depth: usize) -> Thing {
+        if let Some(module) = &b.import_module {
+            let root = module.split('.').next().unwrap_or("");
+            if matches!(root, "pymongo" | "motor" | "mongoengine" | "bson") {
+                return Thing::Unknown;
+            }
+            if let Some(d) = self.documents.get(name) {
+                if let Some(r) = &d.collection {
+                    return Thing::Model(r.clone(), Evidence::Resolved);
+                }
+            }
+            if DB_NAMES.contains(&name) {
+                return Thing::Db;
+            }
+            let db_module = last_segment(module).to_ascii_lowercase();
+            let db_module = db_module.contains("db")
+                || db_module.contains("mongo")
+                || db_module.contains("database");
+            if CLIENT_NAMES.contains(&name) && (self.uses_mongo || db_module) {
+                return Thing::Client;
+            }
+            return match &b.import {
+                Some(imp) => Thing::Imported(imp.clone(), name.to_string()),
+                None => Thing::Unknown,
+            };
+        }
+        if let Some(t) = b.type_node {
+            match self.classify_type(t, b.pos, name) {
+                Thing::Unknown => {}
+                thing => return thing,
+            }
+        }
+        if b.kind == DeclKind::Param && self.uses_mongo {
+            let bare = name.trim_start_matches("self.");
+            if DB_NAMES.contains(&bare) {
+                return Thing::Db;
+            }
+        }
+        match b.value {
+            Some(v) => self.classify(v, depth),
+            None => Thing::Unknown,
+        }
+    }
+
+    fn classify_call(&self, call: Node<'t>, depth: usize) -> Thing {
+        let Some(f) = self.field(call, "function") else {
+            return Thing::Unknown;
+        };
+        let ftext = self.text(f);
+        if PY_CLIENT_CLASSES.contains(&last_segment(ftext)) {
+            return Thing::Client;
+        }
+        // An application wrapper named for what it returns: `MongoDB.get_client()`, `get_mongo_db()`.
+        let lower = ftext.to_ascii_lowercase();
+        if lower.contains("mongo") && !lower.contains("mongoengine") {
+            let last = last_segment(&lower);
+            if last.contains("client") || last == "connect" {
+                return Thing::Client;
+            }
+            if last.contains("db") || last.contains("database") {
+                return Thing::Db;
+            }
+        }
+        let args = self.call_args(call);
+        if f.kind() == "identifier" {
+            if ftext == "getattr" {
+                if let (Some(o), Some(name)) = (args.positional.first(), args.positional.get(1)) {
+                    if let Thing::Db = self.classify(*o, depth + 1) {
+                        return Thing::Collection(self.collection_ref(*name));
+                    }
+                }
+                return Thing::Unknown;
+            }
+            // A helper of this file that returns a database or a collection: `db = get_db()`.
+            if let Some(func) = self.functions.get(ftext) {
+                if depth < 16 {
+                    if let Some(ret) = self.returned_expr(*func) {
+                        return match self.classify(ret, depth + 4) {
+                            t @ (Thing::Db | Thing::Client | Thing::Collection(_)) => t,
+                            _ => Thing::Unknown,
+                        };
+                    }
+                }
+            }
+            return Thing::Unknown;
+        }
+        if f.kind() != "attribute" {
+            return Thing::Unknown;
+        }
+        let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute")) else {
+            return Thing::Unknown;
+        };
+        let method = self.text(attr);
+        match method {
+            "get_database" | "get_default_database" => match self.classify(obj, depth + 1) {
+                Thing::Client => Thing::Db,
+                Thing::Unknown | Thing::Imported(..) if self.uses_mongo => Thing::Db,
+                _ => Thing::Unknown,
+            },
+            "get_collection" => {
+                let Some(name) = self.arg(&args, 0, &["name"]) else {
+                    return Thing::Unknown;
+                };
+                match self.classify(obj, depth + 1) {
+                    Thing::Db => Thing::Collection(self.collection_ref(name)),
+                    Thing::Unknown | Thing::Imported(..) if self.uses_mongo => {
+                        Thing::Collection(self.collection_ref(name))
+                    }
+                    _ => Thing::Unknown,
+                }
+            }
+            "with_options" | "clone" => match self.classify(obj, depth + 1) {
+                t @ (Thing::Db | Thing::Collection(_) | Thing::QuerySet(..)) => t,
+                _ => Thing::Unknown,
+            },
+            "objects" => match self.classify(f, depth + 1) {
+                Thing::QuerySet(r, _ev) if self.text(obj).starts_with(char::is_uppercase) => {
+                    // Calling the manager: `Post.objects(author=u)` is mongoengine, not Django.
+                    let ev = match self.classify(obj, depth + 1) {
+                        Thing::Model(_, ev) => ev,
+                        _ => Evidence::Shaped,
+                    };
+                    Thing::QuerySet(r, ev)
+                }
+                t => t,
+            },
+            "get" | "first" | "get_or_404" | "first_or_404" | "modify" => {
+                match self.classify(obj, depth + 1) {
+                    Thing::QuerySet(r, ev) => Thing::LoadedDoc(r, ev),
+                    _ => Thing::Unknown,
+                }
+            }
+            m if PY_QUERYSET_METHODS.contains(&m)
+                || matches!(m, "skip" | "limit" | "hint" | "batch_size") =>
+            {
+                match self.classify(obj, depth + 1) {
+                    t @ Thing::QuerySet(..) => t,
+                    _ => Thing::Unknown,
+                }
+            }
+            _ => Thing::Unknown,
+        }
+    }
+
+    /// `self.collection` where the class defines `@property def collection(self): return db.x`
+    /// (or `@cached_property`, `@cached_static_property`).
+    fn property_of_class(&self, at: Node<'t>, attr: &str, depth: usize) -> Thing {
+        if depth > 16 {
+            return Thing::Unknown;
+        }
+        let mut class = at.parent();
+        for _ in 0..64 {
+            match class {
+                Some(c) if c.kind() == "class_definition" => break,
+                Some(c) => class = c.parent(),
+                None => return Thing::Unknown,
+            }
+        }
+        let Some(body) = class.and_then(|c| self.field(c, "body")) else {
+            return Thing::Unknown;
+        };
+        for stmt in self.named_children(body) {
+            if stmt.kind() != "decorated_definition" {
+                continue;
+            }
+            let is_property = self
+                .named_children(stmt)
+                .iter()
+                .any(|d| d.kind() == "decorator" && self.text(*d).contains("property"));
+            let Some(def) = self.field(stmt, "definition") else {
+                continue;
+            };
+            if !is_property || self.field(def, "name").map(|n| self.text(n)) != Some(attr) {
+                continue;
+            }
+            if let Some(ret) = self.returned_expr(def) {
+                return match self.classify(ret, depth + 4) {
+                    t @ (Thing::Db | Thing::Collection(_)) => t,
+                    _ => Thing::Unknown,
+                };
+            }
+        }
+        Thing::Unknown
+    }
+
+    /// The expression of the first `return` of a function (not of a nested one).
+    fn returned_expr(&self, func: Node<'t>) -> Option<Node<'t>> {
+        let body = self.field(func, "body")?;
+        let mut found = None;
+        let mut nested = 0usize;
+        walk(body, |c, enter| {
+            let k = c.kind();
+            if k == "function_definition" || k == "lambda" || k == "class_definition" {
+                if enter {
+                    nested += 1;
+                } else {
+                    nested = nested.saturating_sub(1);
+                }
+            }
+            if enter && nested == 0 && found.is_none() && k == "return_statement" {
+                found = c.named_child(0);
+            }
+        });
+        found
+    }
+
+    fn collection_ref(&self, n: Node<'t>) -> CollectionRef {
+        CollectionRef {
+            name: self.collection_name(n, 0),
+            span: span(n),
+            via: CollectionVia::Driver,
+            import: None,
+        }
+    }
+
+    fn collection_name(&self, n: Node<'t>, depth: usize) -> CollectionName {
+        let n = self.unwrap_expr(n);
+        if let Some(s) = self.string_value(n) {
+            return CollectionName::Literal { name: s };
+        }
+        if depth < 8 && n.kind() == "identifier" {
+            if let Some(b) = self.lookup(self.text(n), n.start_byte() as u32) {
+                if let (Some(v), true) = (b.value, self.is_constant(b, self.text(n))) {
+                    match self.collection_name(v, depth + 1) {
+                        r @ (CollectionName::Literal { .. } | CollectionName::Template { .. }) => {
+                            return r
+                        }
+                        CollectionName::Unknown { .. } => {}
+                    }
+                }
+            }
+        }
+        let mut parts = Vec::new();
+        if depth < 8
+            && self.name_parts(n, depth, &mut parts)
+            && parts.iter().any(|p| matches!(p, NamePart::Hole { .. }))
+        {
+            return CollectionName::Template { parts };
+        }
+        CollectionName::Unknown {
+            text: self.text(n).chars().take(80).collect(),
+        }
+    }
+
+    /// Splits an f-string, a `+` concatenation, `"..%s" % x`, `"..{}".format(x)` or
+    /// `d.strftime("events_%Y%m")` into literal parts and classified holes.
+    fn name_parts(&self, n: Node<'t>, depth: usize, out: &mut Vec<NamePart>) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        let n = self.unwrap_expr(n);
+        match n.kind() {
+            "string" => {
+                let mut c = n.walk();
+                let children: Vec<Node<'t>> = n.children(&mut c).collect();
+                for ch in children {
+                    match ch.kind() {
+                        "string_content" => out.push(NamePart::Literal {
+                            text: unescape(self.text(ch)),
+                        }),
+                        "escape_sequence" => out.push(NamePart::Literal {
+                            text: unescape(self.text(ch)),
+                        }),
+                        "interpolation" => {
+                            let expr = self.field(ch, "expression").unwrap_or(ch);
+                            out.push(self.hole_with(expr, &[self.text(ch)]));
+                        }
+                        _ => {}
+                    }
+                }
+                true
+            }
+            "concatenated_string" => {
+                for c in self.named_children(n) {
+                    if !self.name_parts(c, depth + 1, out) {
+                        return false;
+                    }
+                }
+                true
+            }
+            "binary_operator" => {
+                let op = self.field(n, "operator").map(|o| self.text(o));
+                let (Some(l), Some(r)) = (self.field(n, "left"), self.field(n, "right")) else {
+                    return false;
+                };
+                match op {
+                    Some("+") => {
+                        self.name_parts_operand(l, depth, out)
+                            && self.name_parts_operand(r, depth, out)
+                    }
+                    Some("%") => {
+                        let Some(fmt) = self.string_value(l) else {
+                            return false;
+                        };
+                        let r = self.unwrap_expr(r);
+                        let values = if r.kind() == "tuple" {
+                            self.named_children(r)
+                        } else {
+                            vec![r]
+                        };
+                        self.percent_parts(&fmt, &values, out);
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            "call" => {
+                let Some(f) = self
+                    .field(n, "function")
+                    .filter(|f| f.kind() == "attribute")
+                else {
+                    return false;
+                };
+                let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute"))
+                else {
+                    return false;
+                };
+                let args = self.call_args(n);
+                match self.text(attr) {
+                    "format" => {
+                        let Some(fmt) = self.string_value(obj) else {
+                            return false;
+                        };
+                        self.format_parts(&fmt, &args, out);
+                        true
+                    }
+                    "strftime" => {
+                        // `now.strftime("events_%Y%m")`: the whole call is a date hole.
+                        out.push(self.hole(n));
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    fn name_parts_operand(&self, n: Node<'t>, depth: usize, out: &mut Vec<NamePart>) -> bool {
+        let u = self.unwrap_expr(n);
+        if let Some(s) = self.string_value(u) {
+            out.push(NamePart::Literal { text: s });
+            return true;
+        }
+        if matches!(
+            u.kind(),
+            "string" | "binary_operator" | "concatenated_string"
+        ) || (u.kind() == "call" && self.name_parts(u, depth + 1, &mut Vec::new()))
+        {
+            return self.name_parts(u, depth + 1, out);
+        }
+        out.push(self.hole(u));
+        true
+    }
+
+    /// `"events_%s_%s" % (tenant, day)`
+    fn percent_parts(&self, fmt: &str, values: &[Node<'t>], out: &mut Vec<NamePart>) {
+        let mut lit = String::new();
+        let mut vals = values.iter();
+        let mut chars = fmt.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c != '%' {
+                lit.push(c);
+                continue;
+            }
+            if chars.peek() == Some(&'%') {
+                chars.next();
+                lit.push('%');
+                continue;
+            }
+            // Skip `(name)`, flags, width, precision, then the conversion letter.
+            if chars.peek() == Some(&'(') {
+                for c in chars.by_ref() {
+                    if c == ')' {
+                        break;
+                    }
+                }
+            }
+            while chars.peek().is_some_and(|c| !c.is_ascii_alphabetic()) {
+                chars.next();
+            }
+            chars.next();
+            if !lit.is_empty() {
+                out.push(NamePart::Literal {
+                    text: std::mem::take(&mut lit),
+                });
+            }
+            match vals.next() {
+                Some(v) => out.push(self.hole(*v)),
+                None => out.push(NamePart::Hole {
+                    text: "?".into(),
+                    hole: HoleKind::Unknown,
+                    span: Span::default(),
+                }),
+            }
+        }
+        if !lit.is_empty() {
+            out.push(NamePart::Literal { text: lit });
+        }
+    }
+
+    /// `"events_{}_{day}".format(tenant, day=d)`
+    fn format_parts(&self, fmt: &str, args: &CallArgs<'t>, out: &mut Vec<NamePart>) {
+        let mut lit = String::new();
+        let mut next_pos = 0usize;
+        let mut chars = fmt.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '{' {
+                if chars.peek() == Some(&'{') {
+                    chars.next();
+                    lit.push('{');
+                    continue;
+                }
+                let mut field = String::new();
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        break;
+                    }
+                    field.push(c);
+                }
+                let (name, spec) = match field.split_once(':') {
+                    Some((n, s)) => (n.to_string(), s.to_string()),
+                    None => (field.clone(), String::new()),
+                };
+                let key = name.split(['.', '[', '!']).next().unwrap_or("").to_string();
+                let node = if key.is_empty() {
+                    next_pos += 1;
+                    args.positional.get(next_pos - 1).copied()
+                } else if let Ok(i) = key.parse::<usize>() {
+                    args.positional.get(i).copied()
+                } else {
+                    self.kwarg(args, &[key.as_str()])
+                };
+                if !lit.is_empty() {
+                    out.push(NamePart::Literal {
+                        text: std::mem::take(&mut lit),
+                    });
+                }
+                match node {
+                    Some(v) => out.push(self.hole_with(v, &[&spec])),
+                    None => out.push(NamePart::Hole {
+                        text: name.clone(),
+                        hole: classify_hole(&[&name, &spec]),
+                        span: Span::default(),
+                    }),
+                }
+            } else if c == '}' && chars.peek() == Some(&'}') {
+                chars.next();
+                lit.push('}');
+            } else {
+                lit.push(c);
+            }
+        }
+        if !lit.is_empty() {
+            out.push(NamePart::Literal { text: lit });
+        }
+    }
+
+    fn hole(&self, expr: Node<'t>) -> NamePart {
+        self.hole_with(expr, &[])
+    }
+
+    /// A hole, classified from its text, the value its name is bound to, and `extra` texts
+    /// (the f-string format spec `{d:%Y%m}`).
+    fn hole_with(&self, expr: Node<'t>, extra: &[&str]) -> NamePart {
+        let expr = self.unwrap_expr(expr);
+        let text = self.text(expr);
+        if let Some(s) = self.string_value(expr) {
+            return NamePart::Literal { text: s };
+        }
+        let mut texts: Vec<&str> = vec![text];
+        texts.extend(extra.iter().copied());
+        if expr.kind() == "identifier" {
+            if let Some(b) = self.lookup(text, expr.start_byte() as u32) {
+                if let Some(v) = b.value {
+                    if self.is_constant(b, text) {
+                        if let Some(s) = self.string_value(self.unwrap_expr(v)) {
+                            return NamePart::Literal { text: s };
+                        }
+                    }
+                    texts.push(self.text(v));
+                }
+                if let Some(t) = b.type_node {
+                    texts.push(self.text(t));
+                }
+            }
+        }
+        NamePart::Hole {
+            text: text.chars().take(80).collect(),
+            hole: classify_hole(&texts),
+            span: span(expr),
+        }
+    }
+
+    // ---------------------------------------------------------------- values
+
+    fn lower(&self, n: Node<'t>, depth: usize) -> Value {
+        let sp = span(n);
+        if depth > MAX_DEPTH {
+            return Value::unknown(sp, self.text(n), false);
+        }
+        let inner = self.unwrap_expr(n);
+        let kind = match inner.kind() {
+            "dictionary" => {
+                let mut fields = Vec::new();
+                for p in self.named_children(inner) {
+                    match p.kind() {
+                        "pair" => {
+                            let (Some(k), Some(v)) = (self.field(p, "key"), self.field(p, "value"))
+                            else {
+                                continue;
+                            };
+                            fields.push(Field {
+                                key: self.key_text(k),
+                                key_span: span(k),
+                                value: self.lower(v, depth + 1),
+                            });
+                        }
+                        "dictionary_splat" => fields.push(Field {
+                            key: "...".to_string(),
+                            key_span: span(p),
+                            value: Value::unknown(span(p), self.text(p), false),
+                        }),
+                        _ => {}
+                    }
+                }
+                ValueKind::Document(fields)
+            }
+            "list" | "tuple" | "set" | "expression_list" => {
+                ValueKind::Array(self.lower_items(inner, depth))
+            }
+            "string" | "concatenated_string" => match self.string_value(inner) {
+                Some(s) => ValueKind::String(s),
+                None => return Value::unknown(sp, self.text(inner), false),
+            },
+            "integer" | "float" => match parse_number(self.text(inner)) {
+                Some(x) => ValueKind::Number(x),
+                None => return Value::unknown(sp, self.text(inner), false),
+            },
+            "unary_operator" => {
+                let op = self.field(inner, "operator").map(|o| self.text(o));
+                let arg = self.field(inner, "argument");
+                match (op, arg.map(|a| self.lower(a, depth + 1))) {
+                    (
+                        Some("-"),
+                        Some(Value {
+                            kind: ValueKind::Number(x),
+                            ..
+                        }),
+                    ) => ValueKind::Number(-x),
+                    (
+                        Some("+"),
+                        Some(Value {
+                            kind: ValueKind::Number(x),
+                            ..
+                        }),
+                    ) => ValueKind::Number(x),
+                    _ => return Value::unknown(sp, self.text(inner), false),
+                }
+            }
+            "true" => ValueKind::Bool(true),
+            "false" => ValueKind::Bool(false),
+            "none" => ValueKind::Null,
+            "identifier" => {
+                if let Some(v) = index_constant(self.text(inner)) {
+                    if self.imported_from_driver(self.text(inner), inner.start_byte() as u32) {
+                        return Value { span: sp, kind: v };
+                    }
+                }
+                return with_span(self.lower_identifier(inner, depth + 1), sp);
+            }
+            "attribute" => {
+                let t = self.text(inner);
+                if t.starts_with("pymongo.") {
+                    if let Some(v) = index_constant(last_segment(t)) {
+                        return Value { span: sp, kind: v };
+                    }
+                }
+                return Value::unknown(sp, t, true);
+            }
+            "subscript" => return Value::unknown(sp, self.text(inner), true),
+            "binary_operator" => {
+                // `base_pipeline + [stage]`
+                let op = self.field(inner, "operator").map(|o| self.text(o));
+                if op == Some("+") {
+                    if let (Some(l), Some(r)) =
+                        (self.field(inner, "left"), self.field(inner, "right"))
+                    {
+                        let (lv, rv) = (self.lower(l, depth + 1), self.lower(r, depth + 1));
+                        if let (ValueKind::Array(mut a), ValueKind::Array(b)) = (lv.kind, rv.kind) {
+                            a.extend(b);
+                            return Value {
+                                span: sp,
+                                kind: ValueKind::Array(a),
+                            };
+                        }
+                    }
+                }
+                return Value::unknown(sp, self.text(inner), false);
+            }
+            "call" => {
+                // `dict(a=1)`, `SON([("a", 1)])`, `OrderedDict([...])`
+                let f = self
+                    .field(inner, "function")
+                    .map(|f| self.text(f))
+                    .unwrap_or("");
+                let last = last_segment(f);
+                if matches!(last, "dict" | "SON" | "OrderedDict") {
+                    let args = self.call_args(inner);
+                    let mut fields = Vec::new();
+                    if let Some(a) = args.positional.first() {
+                        let v = self.lower(*a, depth + 1);
+                        match v.kind {
+                            ValueKind::Document(fs) => fields.extend(fs),
+                            ValueKind::Array(items) => {
+                                for it in items {
+                                    if let [k, val] = it.items() {
+                                        if let Some(key) = k.as_str() {
+                                            fields.push(Field {
+                                                key: key.to_string(),
+                                                key_span: k.span,
+                                                value: val.clone(),
+                                            });
+                                        }
+                                    }
+                                }
+                            }
+                            _ => return Value::unknown(sp, self.text(inner), false),
+                        }
+                    }
+                    for (k, v) in &args.keywords {
+                        fields.push(Field {
+                            key: self.text(*k).to_string(),
+                            key_span: span(*k),
+                            value: self.lower(*v, depth + 1),
+                        });
+                    }
+                    ValueKind::Document(fields)
+                } else {
+                    return Value::unknown(sp, self.text(inner), false);
+                }
+            }
+            _ => return Value::unknown(sp, self.text(inner), false),
+        };
+        Value { span: sp, kind }
+    }
+
+    fn lower_items(&self, list: Node<'t>, depth: usize) -> Vec<Value> {
+        let mut items = Vec::new();
+        for c in self.named_children(list) {
+            if c.kind() == "list_splat" {
+                if let Some(inner) = self.named_children(c).into_iter().next() {
+                    let v = self.lower(inner, depth + 1);
+                    if let ValueKind::Array(xs) = v.kind {
+                        items.extend(xs);
+                        continue;
+                    }
+                }
+                items.push(Value::unknown(span(c), self.text(c), false));
+            } else {
+                items.push(self.lower(c, depth + 1));
+            }
+        }
+        items
+    }
+
+    /// A name bound once to a literal becomes that literal; a list variable includes what was
+    /// appended to it (`append`, `extend`, `+=`, `insert(0, ..)`) before `at`.
+    fn lower_identifier(&self, id: Node<'t>, depth: usize) -> Value {
+        let name = self.text(id);
+        let at = id.start_byte() as u32;
+        if let Some(b) = self.lookup(name, at) {
+            if let Some(v) = b.value {
+                let vk = self.unwrap_expr(v).kind();
+                if matches!(vk, "list" | "tuple") && depth <= MAX_DEPTH {
+                    let mut items = self.lower_items(self.unwrap_expr(v), depth);
+                    let mut front = Vec::new();
+                    if let Some(ps) = self.appends.get(name) {
+                        for (pos, kind, arg) in ps {
+                            if *pos > b.pos
+                                && *pos < at
+                                && b.scope.contains(Span::new(*pos as usize, *pos as usize))
+                            {
+                                let lowered = self.lower(*arg, depth + 1);
+                                match kind {
+                                    AppendKind::One => items.push(lowered),
+                                    AppendKind::Front => front.push(lowered),
+                                    AppendKind::Many => match lowered.kind {
+                                        ValueKind::Array(xs) => items.extend(xs),
+                                        _ => items.push(Value::unknown(
+                                            lowered.span,
+                                            self.text(*arg),
+                                            false,
+                                        )),
+                                    },
+                                }
+                            }
+                        }
+                    }
+                    front.extend(items);
+                    return Value {
+                        span: span(v),
+                        kind: ValueKind::Array(front),
+                    };
+                }
+                let literal_like = matches!(
+                    vk,
+                    "dictionary"
+                        | "string"
+                        | "concatenated_string"
+                        | "integer"
+                        | "float"
+                        | "unary_operator"
+                        | "true"
+                        | "false"
+                        | "none"
+                        | "binary_operator"
+                        | "call"
+                );
+                if literal_like && self.is_constant(b, name) && depth <= MAX_DEPTH {
+                    let v = self.lower(v, depth);
+                    // A call or arithmetic stays an unknown named by the variable.
+                    if !v.is_unknown() {
+                        return v;
+                    }
+                }
+            }
+        }
+        Value::unknown(span(id), name, true)
+    }
+
+    fn key_text(&self, k: Node<'t>) -> String {
+        if let Some(s) = self.string_value(k) {
+            return s;
+        }
+        if k.kind() == "identifier" {
+            if let Some(b) = self.lookup(self.text(k), k.start_byte() as u32) {
+                if let (Some(v), true) = (b.value, self.is_constant(b, self.text(k))) {
+                    if let Some(s) = self.string_value(self.unwrap_expr(v)) {
+                        return s;
+                    }
+                }
+            }
+        }
+        self.text(k).to_string()
+    }
+
+    /// Index keys as a document: `"a"` → `{a: 1}`, `[("a", 1), ("b", -1)]` → `{a: 1, b: -1}`.
+    fn index_keys(&self, n: Node<'t>) -> Value {
+        let v = self.lower(n, 0);
+        let sp = v.span;
+        match &v.kind {
+            ValueKind::String(s) => Value {
+                span: sp,
+                kind: ValueKind::Document(vec![Field {
+                    key: s.clone(),
+                    key_span: sp,
+                    value: Value {
+                        span: sp,
+                        kind: ValueKind::Number(1.0),
+                    },
+                }]),
+            },
+            ValueKind::Array(items) => {
+                let mut fields = Vec::new();
+                let pair = |it: &Value| -> Option<Field> {
+                    match &it.kind {
+                        ValueKind::String(s) => Some(Field {
+                            key: s.clone(),
+                            key_span: it.span,
+                            value: Value {
+                                span: it.span,
+                                kind: ValueKind::Number(1.0),
+                            },
+                        }),
+                        ValueKind::Array(kv) if kv.len() == 2 => Some(Field {
+                            key: kv[0].as_str()?.to_string(),
+                            key_span: kv[0].span,
+                            value: kv[1].clone(),
+                        }),
+                        _ => None,
+                    }
+                };
+                // `("a", 1)` alone: one pair, not two keys.
+                if items.len() == 2
+                    && items[0].as_str().is_some()
+                    && !matches!(items[1].kind, ValueKind::String(_) | ValueKind::Array(_))
+                {
+                    if let Some(f) = pair(&v) {
+                        fields.push(f);
+                    }
+                } else {
+                    for it in items {
+                        match pair(it) {
+                            Some(f) => fields.push(f),
+                            None => return v,
+                        }
+                    }
+                }
+                Value {
+                    span: sp,
+                    kind: ValueKind::Document(fields),
+                }
+            }
+            _ => v,
+        }
+    }
+
+    /// Keyword arguments as an options document.
+    fn kwargs_doc(&self, args: &CallArgs<'t>, skip: &[&str], at: Span) -> Option<Value> {
+        let fields: Vec<Field> = args
+            .keywords
+            .iter()
+            .filter(|(k, _)| !skip.contains(&self.text(*k)))
+            .map(|(k, v)| Field {
+                key: self.text(*k).to_string(),
+                key_span: span(*k),
+                value: self.lower(*v, 0),
+            })
+            .collect();
+        if fields.is_empty() {
+            return None;
+        }
+        Some(Value {
+            span: at,
+            kind: ValueKind::Document(fields),
+        })
+    }
+
+    // ---------------------------------------------------------------- pass 2: operations
+
+    fn function_is_periodic(&self, f: Node<'t>, name: &str) -> bool {
+        if name_is_periodic(name) || self.scheduled.iter().any(|s| s == name) {
+            return true;
+        }
+        let Some(dd) = f.parent().filter(|p| p.kind() == "decorated_definition") else {
+            return false;
+        };
+        self.named_children(dd)
+            .into_iter()
+            .filter(|d| d.kind() == "decorator")
+            .any(|d| {
+                let t = self.text(d);
+                t.contains("scheduled_job")
+                    || t.contains("periodic_task")
+                    || t.contains("repeat_every")
+                    || t.contains("crontab")
+                    || t.contains("cron")
+                    || t.contains("run_every")
+                    || t.contains("schedule")
+                    || t.contains(".every(")
+                    || t.contains("interval")
+            })
+    }
+
+    fn collect_operations(&mut self, root: Node<'t>) {
+        let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
+        let mut named_refs: Vec<Node<'t>> = Vec::new();
+        let mut loops: Vec<Span> = Vec::new();
+        let mut functions: Vec<(String, bool)> = Vec::new();
+        let file_periodic = self.file_periodic;
+        walk(root, |n, enter| {
+            let k = n.kind();
+            let is_loop = matches!(
+                k,
+                "for_statement"
+                    | "while_statement"
+                    | "list_comprehension"
+                    | "set_comprehension"
+                    | "dictionary_comprehension"
+                    | "generator_expression"
+            );
+            if enter {
+                if is_loop {
+                    loops.push(span(n));
+                }
+                if k == "class_definition" {
+                    let name = self.field(n, "name").map(|x| self.text(x)).unwrap_or("");
+                    let inherited = functions.last().is_some_and(|f| f.1);
+                    let scheduled = self.scheduled.iter().any(|s| s == name);
+                    functions.push((String::new(), inherited || scheduled));
+                }
+                if k == "function_definition" {
+                    let name = self
+                        .field(n, "name")
+                        .map(|x| self.text(x).to_string())
+                        .unwrap_or_default();
+                    let inherited = functions.last().is_some_and(|f| f.1);
+                    let periodic = inherited || self.function_is_periodic(n, &name);
+                    functions.push((name, periodic));
+                }
+                if k == "call" {
+                    let ctx = OpContext {
+                        enclosing_loop: loops.last().copied(),
+                        function: functions
+                            .iter()
+                            .rev()
+                            .find(|f| !f.0.is_empty())
+                            .map(|f| f.0.clone()),
+                        periodic: file_periodic || functions.last().is_some_and(|f| f.1),
+                    };
+                    calls.push((n, ctx));
+                }
+                if matches!(k, "attribute" | "subscript") {
+                    named_refs.push(n);
+                }
+            } else {
+                if is_loop {
+                    loops.pop();
+                }
+                if k == "function_definition" || k == "class_definition" {
+                    functions.pop();
+                }
+            }
+        });
+        // Bulk and index model targets first, so that each model knows its collection.
+        for (call, _) in &calls {
+            self.note_model_targets(*call);
+        }
+        for (call, ctx) in calls {
+            self.visit_call(call, ctx);
+        }
+        for n in named_refs {
+            // Only naming sites: `db.orders`, `db["orders"]`, `client.shop.orders`.
+            let obj = if n.kind() == "attribute" {
+                self.field(n, "object")
+            } else {
+                self.field(n, "value")
+            };
+            let Some(obj) = obj else { continue };
+            if matches!(self.classify(obj, 0), Thing::Db | Thing::Collection(_)) {
+                if let Thing::Collection(r) = self.classify(n, 0) {
+                    self.ir.collections.push(r);
+                }
+            }
+        }
+        self.document_indexes();
+    }
+
+    /// For `coll.bulk_write([...])` and `coll.create_indexes([...])`, remember which collection
+    /// each request model / index model in the list goes to.
+    fn note_model_targets(&mut self, call: Node<'t>) {
+        let Some(f) = self
+            .field(call, "function")
+            .filter(|f| f.kind() == "attribute")
+        else {
+            return;
+        };
+        let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute")) else {
+            return;
+        };
+        let method = self.text(attr);
+        if method != "bulk_write" && method != "create_indexes" {
+            return;
+        }
+        let args = self.call_args(call);
+        let Some(list) = self.arg(&args, 0, &["requests", "indexes"]) else {
+            return;
+        };
+        let (coll, ev) = match self.classify(obj, 0) {
+            Thing::Collection(r) => (Some(r), Evidence::Resolved),
+            Thing::Imported(imp, local) => (
+                Some(CollectionRef {
+                    name: CollectionName::Unknown { text: local },
+                    span: span(obj),
+                    via: CollectionVia::Driver,
+                    import: Some(imp),
+                }),
+                Evidence::Shaped,
+            ),
+            _ => (None, Evidence::Shaped),
+        };
+        for m in self.model_calls(list, 0) {
+            if method == "bulk_write" {
+                self.bulk_targets.insert(m.id(), (coll.clone(), ev));
+            } else {
+                self.index_targets.insert(m.id(), (coll.clone(), ev));
+            }
+        }
+    }
+
+    /// The model calls of a request list: a literal, a comprehension, or a variable appended to.
+    fn model_calls(&self, n: Node<'t>, depth: usize) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        if depth > 8 {
+            return out;
+        }
+        let n = self.unwrap_expr(n);
+        match n.kind() {
+            "list" | "tuple" => {
+                for c in self.named_children(n) {
+                    out.extend(self.model_calls(c, depth + 1));
+                }
+            }
+            "list_comprehension" | "generator_expression" => {
+                if let Some(b) = self.field(n, "body") {
+                    out.extend(self.model_calls(b, depth + 1));
+                }
+            }
+            "call" => out.push(n),
+            "identifier" => {
+                let name = self.text(n);
+                if let Some(b) = self.lookup(name, n.start_byte() as u32) {
+                    if let Some(v) = b.value {
+                        out.extend(self.model_calls(v, depth + 1));
+                    }
+                    if let Some(ps) = self.appends.get(name) {
+                        for (pos, _, arg) in ps {
+                            if *pos > b.pos
+                                && b.scope.contains(Span::new(*pos as usize, *pos as usize))
+                            {
+                                out.extend(self.model_calls(*arg, depth + 1));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn visit_call(&mut self, call: Node<'t>, ctx: OpContext) {
+        let Some(f) = self.field(call, "function") else {
+            return;
+        };
+        let ftext = self.text(f);
+        let last = last_segment(ftext);
+        if PY_BULK_MODELS.contains(&last) && matches!(f.kind(), "identifier" | "attribute") {
+            self.bulk_model(call, f, last, ctx);
+            return;
+        }
+        if last == PY_INDEX_MODEL && matches!(f.kind(), "identifier" | "attribute") {
+            self.index_model(call, f, ctx);
+            return;
+        }
+        if f.kind() == "identifier" {
+            if ftext == "getattr" {
+                if let Thing::Collection(r) = self.classify_call(call, 0) {
+                    self.ir.collections.push(r);
+                }
+            }
+            return;
+        }
+        if f.kind() != "attribute" {
+            return;
+        }
+        let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute")) else {
+            return;
+        };
+        let method = self.text(attr);
+        if method == "get_collection" {
+            if let Thing::Collection(r) = self.classify_call(call, 0) {
+                self.ir.collections.push(r);
+            }
+            return;
+        }
+        let is_modifier = PY_MODIFIERS.contains(&method) || PY_QUERYSET_METHODS.contains(&method);
+        if is_modifier {
+            self.modifier_chain(call, obj, ctx);
+            return;
+        }
+        let Some(m) = py_operation(method) else {
+            return;
+        };
+        self.operation(call, obj, attr, m, ctx);
+    }
+
+    /// Modifier calls chained upward from `start`: `start.sort(..).skip(..)`, and slices `qs[a:b]`.
+    fn collect_chain(&self, start: Node<'t>, queryset: bool) -> (Vec<Modifier>, Node<'t>) {
+        let mut mods = Vec::new();
+        let mut cur = start;
+        for _ in 0..64 {
+            let Some(parent) = cur.parent() else { break };
+            if parent.kind() == "parenthesized_expression" || parent.kind() == "await" {
+                cur = parent;
+                continue;
+            }
+            if queryset
+                && parent.kind() == "subscript"
+                && self.field(parent, "value").map(|v| v.id()) == Some(cur.id())
+            {
+                if let Some(sl) = self
+                    .field(parent, "subscript")
+                    .filter(|s| s.kind() == "slice")
+                {
+                    // `qs[offset:offset + n]` is skip + limit.
+                    let first = sl.child(0).filter(|c| c.kind() != ":");
+                    if let Some(start_expr) = first {
+                        mods.push(Modifier {
+                            name: "skip".into(),
+                            args: vec![self.lower(start_expr, 0)],
+                            span: span(sl),
+                        });
+                    }
+                }
+                cur = parent;
+                continue;
+            }
+            if parent.kind() != "attribute"
+                || self.field(parent, "object").map(|o| o.id()) != Some(cur.id())
+            {
+                break;
+            }
+            let Some(call) = parent.parent().filter(|c| c.kind() == "call") else {
+                break;
+            };
+            let Some(attr) = self.field(parent, "attribute") else {
+                break;
+            };
+            let name = self.text(attr);
+            let known =
+                PY_MODIFIERS.contains(&name) || (queryset && PY_QUERYSET_METHODS.contains(&name));
+            if !known {
+                break;
+            }
+            let args = self.call_args(call);
+            let canonical = match name {
+                "order_by" => "sort",
+                "only" => "projection",
+                other => other,
+            };
+            mods.push(Modifier {
+                name: canonical.to_string(),
+                args: args.positional.iter().map(|a| self.lower(*a, 0)).collect(),
+                span: Span::new(attr.start_byte(), call.end_byte()),
+            });
+            cur = call;
+        }
+        (mods, cur)
+    }
+
+    /// The receiver at the bottom of a chain of modifier calls: `q.sort(..).skip(..)` → `q`.
+    fn chain_root(&self, mut n: Node<'t>) -> Node<'t> {
+        for _ in 0..MAX_DEPTH {
+            let u = self.unwrap_expr(n);
+            if u.kind() != "call" {
+                return u;
+            }
+            let Some(f) = self
+                .field(u, "function")
+                .filter(|f| f.kind() == "attribute")
+            else {
+                return u;
+            };
+            let method = self
+                .field(f, "attribute")
+                .map(|p| self.text(p))
+                .unwrap_or("");
+            if !PY_MODIFIERS.contains(&method) && !PY_QUERYSET_METHODS.contains(&method) {
+                return u;
+            }
+            match self.field(f, "object") {
+                Some(o) => n = o,
+                None => return u,
+            }
+        }
+        n
+    }
+
+    /// `cursor.skip(n)` where `cursor = coll.find(..)` (possibly through `cursor = cursor.sort(..)`):
+    /// the operation call at the bottom.
+    fn bound_operation_call(&self, n: Node<'t>, depth: usize) -> Option<Node<'t>> {
+        if depth > 8 {
+            return None;
+        }
+        let root = self.chain_root(n);
+        match root.kind() {
+            "identifier" => {
+                let v = self
+                    .lookup(self.text(root), root.start_byte() as u32)?
+                    .value?;
+                self.bound_operation_call(v, depth + 1)
+            }
+            "call" => {
+                let f = self.field(root, "function")?;
+                let method = self.field(f, "attribute").map(|a| self.text(a))?;
+                py_operation(method).map(|_| root)
+            }
+            _ => None,
+        }
+    }
+
+    /// A chain of modifiers not directly on an operation call: on a cursor variable, on a
+    /// mongoengine QuerySet (`Post.objects(..).order_by(..).skip(n)`), or on an unknown cursor.
+    fn modifier_chain(&mut self, call: Node<'t>, obj: Node<'t>, ctx: OpContext) {
+        let recv = self.unwrap_expr(obj);
+        // Only the innermost modifier call of a chain handles it.
+        if recv.kind() == "call" {
+            if let Some(f) = self
+                .field(recv, "function")
+                .filter(|f| f.kind() == "attribute")
+            {
+                let m = self
+                    .field(f, "attribute")
+                    .map(|a| self.text(a))
+                    .unwrap_or("");
+                if PY_MODIFIERS.contains(&m) || PY_QUERYSET_METHODS.contains(&m) {
+                    return;
+                }
+                if py_operation(m).is_some() {
+                    return; // the operation collects its own chain
+                }
+            }
+        }
+        match self.classify(recv, 0) {
+            Thing::QuerySet(r, ev) => {
+                let (mods, top) = self.collect_chain(recv, true);
+                // A chain that ends in an update or a delete is that operation, not a read.
+                if let Some(p) = top.parent().filter(|p| p.kind() == "attribute") {
+                    let m = self
+                        .field(p, "attribute")
+                        .map(|a| self.text(a))
+                        .unwrap_or("");
+                    if py_operation(m).is_some() {
+                        return;
+                    }
+                }
+                if mods.is_empty() {
+                    return;
+                }
+                let has_skip = mods.iter().any(|m| m.name == "skip");
+                let ev = if ev == Evidence::None && (self.uses_mongoengine || has_skip) {
+                    Evidence::Shaped
+                } else {
+                    ev
+                };
+                let keep = ev != Evidence::None || r.import.is_some();
+                if !keep {
+                    return;
+                }
+                let mut op = Operation::new(OpKind::Find, "objects", span(top), span(recv));
+                op.filter = self.queryset_filter(top);
+                op.modifiers = mods;
+                op.collection = Some(r);
+                op.evidence = ev;
+                op.context = ctx;
+                self.ir.operations.push(op);
+            }
+            _ => {
+                if let Some(bottom) = self.bound_operation_call(recv, 0) {
+                    let (mods, _) = self.collect_chain(recv, false);
+                    self.pending_modifiers.push((bottom.id(), mods));
+                    return;
+                }
+                // An unknown cursor paged with `.skip(..)` and `.limit(..)` / `.sort(..)`.
+                let (mods, top) = self.collect_chain(recv, false);
+                let has_skip = mods.iter().any(|m| m.name == "skip");
+                let paged = mods.iter().any(|m| m.name == "limit" || m.name == "sort");
+                if has_skip && paged && (recv.kind() != "call" || self.uses_mongo) {
+                    let mut op = Operation::new(OpKind::Find, "skip", span(top), span(call));
+                    op.modifiers = mods;
+                    op.evidence = Evidence::Shaped;
+                    op.context = ctx;
+                    self.ir.operations.push(op);
+                }
+            }
+        }
+    }
+
+    /// The filter of a mongoengine QuerySet chain: keyword arguments of `objects(..)` and `filter(..)`.
+    fn queryset_filter(&self, n: Node<'t>) -> Option<Value> {
+        let mut fields = Vec::new();
+        let mut cur = self.unwrap_expr(n);
+        let mut sp: Option<Span> = None;
+        for _ in 0..MAX_DEPTH {
+            if cur.kind() == "subscript" {
+                match self.field(cur, "value") {
+                    Some(v) => {
+                        cur = self.unwrap_expr(v);
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            if cur.kind() != "call" {
+                break;
+            }
+            let Some(f) = self.field(cur, "function") else {
+                break;
+            };
+            let method = if f.kind() == "attribute" {
+                self.field(f, "attribute")
+                    .map(|a| self.text(a))
+                    .unwrap_or("")
+            } else {
+                ""
+            };
+            if method == "objects" || method == "filter" {
+                let args = self.call_args(cur);
+                for (k, v) in args.keywords.iter().rev() {
+                    fields.push(mongoengine_filter_field(
+                        self.text(*k),
+                        span(*k),
+                        self.lower(*v, 0),
+                    ));
+                }
+                sp = Some(span(cur));
+            }
+            match self.field(f, "object") {
+                Some(o) => cur = self.unwrap_expr(o),
+                None => break,
+            }
+        }
+        fields.reverse();
+        sp.map(|s| Value {
+            span: s,
+            kind: ValueKind::Document(fields),
+        })
+    }
+
+    fn operation(
+        &mut self,
+        call: Node<'t>,
+        obj: Node<'t>,
+        attr: Node<'t>,
+        m: &OpMethod,
+        ctx: OpContext,
+    ) {
+        let thing = self.classify(obj, 0);
+        let args = self.call_args(call);
+        let mut queryset = false;
+        let (collection, mut evidence) = match thing {
+            Thing::Collection(r) => (Some(r), Evidence::Resolved),
+            Thing::QuerySet(r, ev) => {
+                queryset = true;
+                (Some(r), ev)
+            }
+            Thing::Imported(imp, local) => (
+                Some(CollectionRef {
+                    // A capitalised import is a model class (mongoengine), else a collection handle.
+                    via: if local.starts_with(|c: char| c.is_ascii_uppercase()) {
+                        CollectionVia::MongooseModel
+                    } else {
+                        CollectionVia::Driver
+                    },
+                    name: CollectionName::Unknown { text: local },
+                    span: span(obj),
+                    import: Some(imp),
+                }),
+                Evidence::None,
+            ),
+            Thing::LoadedDoc(r, ev) => (Some(r), ev),
+            Thing::Unknown => (None, Evidence::None),
+            _ => return,
+        };
+        let mut op = Operation::new(m.kind, m.name, span(call), span(attr));
+        op.context = ctx;
+
+        // mongoengine keyword updates: `push__comments=c`, `inc__views=1`.
+        let me_update = self.mongoengine_update(&args);
+        if let Some(update) = me_update {
+            if !matches!(
+                m.name,
+                "update" | "update_one" | "modify" | "upsert_one" | "update_many"
+            ) {
+                return;
+            }
+            op.kind = match (queryset, m.name) {
+                (true, "update") | (true, "update_many") => OpKind::UpdateMany,
+                (_, "modify") => OpKind::FindOneAndUpdate,
+                _ => OpKind::UpdateOne,
+            };
+            op.update = Some(update);
+            op.filter = if queryset {
+                self.queryset_filter(obj)
+            } else {
+                // A document's own update (`post.update(..)`), or a wrapper `Cls.update(doc, ..)`.
+                let target = args.positional.first().copied().unwrap_or(obj);
+                Some(Value {
+                    span: span(target),
+                    kind: ValueKind::Document(vec![Field {
+                        key: "_id".into(),
+                        key_span: span(target),
+                        value: Value::unknown(
+                            span(target),
+                            &format!("{}.pk", self.text(target)),
+                            true,
+                        ),
+                    }]),
+                })
+            };
+            if evidence == Evidence::None {
+                evidence = Evidence::Shaped;
+            }
+            op.collection = collection;
+            op.evidence = evidence;
+            self.ir.operations.push(op);
+            return;
+        }
+        if queryset && !matches!(m.kind, OpKind::Find | OpKind::FindOne | OpKind::Count) {
+            op.filter = self.queryset_filter(obj);
+        }
+
+        let lowered = |x: Option<Node<'t>>| x.map(|n| self.lower(n, 0));
+        let mut main_kwargs: Vec<&str> = Vec::new();
+        match m.args {
+            Args::FilterOptions => {
+                if !queryset {
+                    op.filter = lowered(self.arg(&args, 0, &["filter", "spec"]));
+                }
+                main_kwargs.extend(["filter", "spec"]);
+                if matches!(m.kind, OpKind::Find | OpKind::FindOne) {
+                    if let Some(p) = args.positional.get(1) {
+                        op.modifiers.push(Modifier {
+                            name: "projection".into(),
+                            args: vec![self.lower(*p, 0)],
+                            span: span(*p),
+                        });
+                    }
+                }
+            }
+            Args::FilterUpdate => {
+                // `dict.update({...})`: a generic `update` needs a filter and an update.
+                if !m.driver_only
+                    && evidence == Evidence::None
+                    && self.arg(&args, 1, &["update", "document"]).is_none()
+                {
+                    return;
+                }
+                if !queryset {
+                    op.filter = lowered(self.arg(&args, 0, &["filter", "spec", "query"]));
+                }
+                op.update = lowered(self.arg(
+                    &args,
+                    if queryset { 0 } else { 1 },
+                    &["update", "replacement", "document"],
+                ));
+                main_kwargs.extend([
+                    "filter",
+                    "spec",
+                    "query",
+                    "update",
+                    "replacement",
+                    "document",
+                ]);
+                if m.name == "update"
+                    && self
+                        .kwarg(&args, &["multi"])
+                        .is_some_and(|v| self.text(v) == "True")
+                {
+                    op.kind = OpKind::UpdateMany;
+                }
+            }
+            Args::Documents => {
+                if let Some(v) =
+                    lowered(self.arg(&args, 0, &["document", "documents", "doc_or_docs"]))
+                {
+                    match v.kind {
+                        ValueKind::Array(items) => op.documents = items,
+                        _ => op.documents = vec![v],
+                    }
+                }
+                main_kwargs.extend(["document", "documents", "doc_or_docs"]);
+            }
+            Args::Pipeline => {
+                if let Some(v) = lowered(self.arg(&args, 0, &["pipeline"])) {
+                    if let ValueKind::Array(stages) = v.kind {
+                        op.pipeline = Some(stages);
+                    }
+                } else if m.kind == OpKind::Aggregate {
+                    op.pipeline = Some(Vec::new());
+                }
+                main_kwargs.push("pipeline");
+            }
+            Args::Distinct => {
+                op.filter = lowered(self.arg(&args, 1, &["filter"]));
+                main_kwargs.extend(["key", "filter"]);
+            }
+            Args::Index => {
+                let keys = self.arg(&args, 0, &["keys", "indexes"]);
+                if m.name == "create_indexes" {
+                    // Each `IndexModel` in the list is its own operation.
+                    return;
+                }
+                op.filter = keys.map(|k| self.index_keys(k));
+                main_kwargs.extend(["keys"]);
+            }
+            Args::Bulk => return, // each request model is its own operation
+            Args::FindAndModify | Args::IdUpdate | Args::Id | Args::Opaque => {}
+        }
+        if m.name == "find_and_modify" {
+            op.filter = lowered(self.arg(&args, 0, &["query"]));
+        }
+        op.options = self.kwargs_doc(&args, &main_kwargs, span(call));
+        // Options given as keyword arguments become modifiers: `find(q, skip=n, limit=10)`.
+        for (k, v) in &args.keywords {
+            let name = self.text(*k);
+            if matches!(name, "skip" | "limit" | "sort" | "projection" | "hint") {
+                op.modifiers.push(Modifier {
+                    name: name.to_string(),
+                    args: vec![self.lower(*v, 0)],
+                    span: Span::new(k.start_byte(), v.end_byte()),
+                });
+            }
+        }
+        let (chain, _) = self.collect_chain(call, queryset);
+        op.modifiers.extend(chain);
+        if evidence == Evidence::None {
+            let shaped = m.driver_only
+                || mongo_shaped(&op)
+                || op.modifiers.iter().any(|md| {
+                    md.name == "to_list"
+                        || (md.name == "skip" && matches!(m.kind, OpKind::Find | OpKind::Aggregate))
+                });
+            if shaped {
+                evidence = Evidence::Shaped;
+            } else if collection
+                .as_ref()
+                .and_then(|c| c.import.as_ref())
+                .is_none()
+            {
+                if matches!(m.kind, OpKind::Find | OpKind::Aggregate) {
+                    op.collection = collection;
+                    self.dropped.insert(call.id(), op);
+                }
+                return;
+            }
+        }
+        op.collection = collection;
+        op.evidence = evidence;
+        self.op_by_call.insert(call.id(), self.ir.operations.len());
+        self.ir.operations.push(op);
+    }
+
+    /// mongoengine update keywords as an update document; `None` when there are none.
+    fn mongoengine_update(&self, args: &CallArgs<'t>) -> Option<Value> {
+        let mut ops: Vec<Field> = Vec::new();
+        for (k, v) in &args.keywords {
+            let name = self.text(*k);
+            let Some((prefix, operator)) = PY_MONGOENGINE_UPDATE_PREFIXES
+                .iter()
+                .find(|(p, _)| name.starts_with(p))
+            else {
+                continue;
+            };
+            let path = name[prefix.len()..].replace("__", ".");
+            if path.is_empty() {
+                continue;
+            }
+            let mut value = self.lower(*v, 0);
+            if *prefix == "dec__" {
+                if let ValueKind::Number(x) = value.kind {
+                    value.kind = ValueKind::Number(-x);
+                }
+            }
+            if *prefix == "push_all__" {
+                value = Value {
+                    span: value.span,
+                    kind: ValueKind::Document(vec![Field {
+                        key: "$each".into(),
+                        key_span: value.span,
+                        value,
+                    }]),
+                };
+            }
+            let field = Field {
+                key: path,
+                key_span: span(*k),
+                value,
+            };
+            match ops.iter_mut().find(|f| f.key == *operator) {
+                Some(f) => {
+                    if let ValueKind::Document(fs) = &mut f.value.kind {
+                        fs.push(field);
+                    }
+                }
+                None => ops.push(Field {
+                    key: operator.to_string(),
+                    key_span: span(*k),
+                    value: Value {
+                        span: span(*k),
+                        kind: ValueKind::Document(vec![field]),
+                    },
+                }),
+            }
+        }
+        if ops.is_empty() {
+            return None;
+        }
+        let sp = ops
+            .iter()
+            .map(|f| f.key_span)
+            .fold(ops[0].key_span, |a, b| Span {
+                start: a.start.min(b.start),
+                end: a.end.max(b.end),
+            });
+        Some(Value {
+            span: sp,
+            kind: ValueKind::Document(ops),
+        })
+    }
+
+    /// `UpdateOne(filter, update, upsert=True)`: one entry of a `bulk_write`.
+    fn bulk_model(&mut self, call: Node<'t>, f: Node<'t>, class: &str, ctx: OpContext) {
+        let args = self.call_args(call);
+        let kind = match class {
+            "UpdateOne" => OpKind::UpdateOne,
+            "UpdateMany" => OpKind::UpdateMany,
+            "ReplaceOne" => OpKind::Replace,
+            "InsertOne" => OpKind::Insert,
+            _ => OpKind::Delete,
+        };
+        let name_node = if f.kind() == "attribute" {
+            self.field(f, "attribute").unwrap_or(f)
+        } else {
+            f
+        };
+        let mut op = Operation::new(kind, class, span(call), span(name_node));
+        match kind {
+            OpKind::Insert => {
+                if let Some(d) = self.arg(&args, 0, &["document"]) {
+                    op.documents = vec![self.lower(d, 0)];
+                }
+            }
+            OpKind::Delete => op.filter = self.arg(&args, 0, &["filter"]).map(|a| self.lower(a, 0)),
+            _ => {
+                op.filter = self.arg(&args, 0, &["filter"]).map(|a| self.lower(a, 0));
+                op.update = self
+                    .arg(&args, 1, &["update", "replacement"])
+                    .map(|a| self.lower(a, 0));
+            }
+        }
+        op.options = self.kwargs_doc(
+            &args,
+            &["filter", "update", "replacement", "document"],
+            span(call),
+        );
+        op.in_bulk = true;
+        op.context = ctx;
+        let driver_class = self.text(f).starts_with("pymongo.")
+            || self.imported_from_driver(self.text(f), f.start_byte() as u32);
+        let (coll, ev) = self
+            .bulk_targets
+            .get(&call.id())
+            .cloned()
+            .unwrap_or((None, Evidence::None));
+        let evidence = if ev != Evidence::None {
+            ev
+        } else if driver_class || mongo_shaped(&op) {
+            Evidence::Shaped
+        } else {
+            return;
+        };
+        op.collection = coll;
+        op.evidence = evidence;
+        self.ir.operations.push(op);
+    }
+
+    /// `IndexModel([("a", 1)], unique=True)`: an index declaration.
+    fn index_model(&mut self, call: Node<'t>, f: Node<'t>, ctx: OpContext) {
+        let args = self.call_args(call);
+        let name_node = if f.kind() == "attribute" {
+            self.field(f, "attribute").unwrap_or(f)
+        } else {
+            f
+        };
+        let mut op = Operation::new(
+            OpKind::CreateIndex,
+            PY_INDEX_MODEL,
+            span(call),
+            span(name_node),
+        );
+        op.filter = self.arg(&args, 0, &["keys"]).map(|k| self.index_keys(k));
+        op.options = self.kwargs_doc(&args, &["keys"], span(call));
+        op.context = ctx;
+        let (mut coll, mut ev) = self
+            .index_targets
+            .get(&call.id())
+            .cloned()
+            .unwrap_or((None, Evidence::Shaped));
+        if coll.is_none() {
+            // `INDEXES = {"orders": [IndexModel(..), ..]}`: the key names the collection.
+            let mut cur = call;
+            for _ in 0..4 {
+                let Some(p) = cur.parent() else { break };
+                if p.kind() == "pair" {
+                    if let Some(s) = self.field(p, "key").and_then(|k| self.string_value(k)) {
+                        coll = Some(CollectionRef {
+                            name: CollectionName::Literal { name: s },
+                            span: self.field(p, "key").map(span).unwrap_or_default(),
+                            via: CollectionVia::Driver,
+                            import: None,
+                        });
+                        ev = Evidence::Shaped;
+                    }
+                    break;
+                }
+                cur = p;
+            }
+        }
+        op.collection = coll;
+        op.evidence = ev;
+        self.ir.operations.push(op);
+    }
+
+    /// mongoengine `meta = {"indexes": [...]}` declarations, one operation per index.
+    fn document_indexes(&mut self) {
+        let mut ops = Vec::new();
+        for d in self.documents.values() {
+            let (Some(coll), Some(meta)) = (&d.collection, d.meta) else {
+                continue;
+            };
+            if d.abstract_ || d.embedded {
+                continue;
+            }
+            let meta_v = self.lower(meta, 0);
+            let Some(indexes) = meta_v.get("indexes") else {
+                continue;
+            };
+            for entry in indexes.value.items() {
+                let (keys_v, options) = match &entry.kind {
+                    ValueKind::Document(fs) => {
+                        let keys = fs
+                            .iter()
+                            .find(|f| f.key == "fields")
+                            .map(|f| f.value.clone());
+                        let opts: Vec<Field> =
+                            fs.iter().filter(|f| f.key != "fields").cloned().collect();
+                        (
+                            keys,
+                            Some(Value {
+                                span: entry.span,
+                                kind: ValueKind::Document(opts),
+                            }),
+                        )
+                    }
+                    _ => (Some(entry.clone()), None),
+                };
+                let Some(keys_v) = keys_v else { continue };
+                let specs: Vec<Value> = match &keys_v.kind {
+                    ValueKind::Array(xs) => xs.clone(),
+                    _ => vec![keys_v.clone()],
+                };
+                let mut fields = Vec::new();
+                for s in &specs {
+                    let Some(t) = s.as_str() else { continue };
+                    let (key, dir) = mongoengine_index_key(t);
+                    fields.push(Field {
+                        key,
+                        key_span: s.span,
+                        value: Value {
+                            span: s.span,
+                            kind: dir,
+                        },
+                    });
+                }
+                let mut op = Operation::new(OpKind::CreateIndex, "indexes", entry.span, entry.span);
+                op.filter = Some(Value {
+                    span: keys_v.span,
+                    kind: ValueKind::Document(fields),
+                });
+                op.options = options;
+                op.collection = Some(coll.clone());
+                op.evidence = Evidence::Resolved;
+                op.context = OpContext {
+                    periodic: self.file_periodic,
+                    ..OpContext::default()
+                };
+                ops.push(op);
+            }
+        }
+        self.ir.operations.extend(ops);
+    }
+
+    fn finish(mut self, root: Node<'t>) -> FileIr {
+        for (call_id, mods) in std::mem::take(&mut self.pending_modifiers) {
+            if let Some(&i) = self.op_by_call.get(&call_id) {
+                let op = &mut self.ir.operations[i];
+                op.modifiers.extend(mods);
+            } else if mods.iter().any(|m| m.name == "skip" || m.name == "to_list") {
+                // `cursor = Server.collection.find(q)` … `cursor = cursor.skip(n)`.
+                if let Some(mut op) = self.dropped.remove(&call_id) {
+                    op.modifiers.extend(mods);
+                    op.evidence = Evidence::Shaped;
+                    self.op_by_call.insert(call_id, self.ir.operations.len());
+                    self.ir.operations.push(op);
+                }
+            }
+        }
+        // Exports: module-level names bound to collections, and mongoengine documents.
+        let module_scope = span(root);
+        let mut exports = Vec::new();
+        for (name, list) in &self.bindings {
+            if name.contains('.') {
+                continue;
+            }
+            let Some(b) = list.iter().rev().find(|b| b.scope == module_scope) else {
+                continue;
+            };
+            match b.kind {
+                DeclKind::Assign => {
+                    if let Some(v) = b.value {
+                        if let Thing::Collection(r) = self.classify(v, 0) {
+                            exports.push(Export {
+                                name: name.clone(),
+                                target: ExportTarget::Collection { collection: r },
+                            });
+                        }
+                    }
+                }
+                DeclKind::Import => {
+                    if let Some(imp) = &b.import {
+                        if imp.export != "*" {
+                            exports.push(Export {
+                                name: name.clone(),
+                                target: ExportTarget::Reexport {
+                                    import: imp.clone(),
+                                },
+                            });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (name, d) in &self.documents {
+            if let (Some(c), false) = (&d.collection, d.abstract_) {
+                exports.push(Export {
+                    name: name.clone(),
+                    target: ExportTarget::Collection {
+                        collection: c.clone(),
+                    },
+                });
+            }
+        }
+        exports.sort_by(|a, b| a.name.cmp(&b.name));
+        self.ir.exports = exports;
+        for d in self.documents.values() {
+            if let (Some(c), false) = (&d.collection, d.abstract_) {
+                self.ir.collections.push(c.clone());
+            }
+        }
+        self.ir.collections.sort_by_key(|c| c.span);
+        self.ir.collections.dedup_by_key(|c| c.span);
+        self.ir
+            .operations
+            .sort_by_key(|o| (o.span.start, o.method_span.start));
+        self.ir
+    }
+}
+
+/// An unknown value takes the span of the expression that named it.
+fn with_span(mut v: Value, sp: Span) -> Value {
+    if v.is_unknown() {
+        v.span = sp;
+    }
+    v
+}
+
+/// pymongo index constants: `DESCENDING` → -1, `TEXT` → "text".
+fn index_constant(name: &str) -> Option<ValueKind> {
+    Some(match name {
+        "ASCENDING" => ValueKind::Number(1.0),
+        "DESCENDING" => ValueKind::Number(-1.0),
+        "TEXT" => ValueKind::String("text".into()),
+        "HASHED" => ValueKind::String("hashed".into()),
+        "GEOSPHERE" => ValueKind::String("2dsphere".into()),
+        "GEO2D" => ValueKind::String("2d".into()),
+        _ => return None,
+    })
+}
+
+/// mongoengine index spec strings: `-created` → (created, -1), `$title` → text, `#owner` → hashed.
+fn mongoengine_index_key(t: &str) -> (String, ValueKind) {
+    match t.chars().next() {
+        Some('-') => (t[1..].to_string(), ValueKind::Number(-1.0)),
+        Some('+') => (t[1..].to_string(), ValueKind::Number(1.0)),
+        Some('$') => (t[1..].to_string(), ValueKind::String("text".into())),
+        Some('#') => (t[1..].to_string(), ValueKind::String("hashed".into())),
+        Some('(') => (t.to_string(), ValueKind::Number(1.0)),
+        _ => (t.to_string(), ValueKind::Number(1.0)),
+    }
+}
+
+/// A mongoengine filter keyword: `id=x` → `{_id: x}`, `views__gte=10` → `{views: {$gte: 10}}`,
+/// `author__name=n` → `{"author.name": n}`.
+fn mongoengine_filter_field(name: &str, key_span: Span, value: Value) -> Field {
+    const OPS: &[&str] = &[
+        "ne",
+        "lt",
+        "lte",
+        "gt",
+        "gte",
+        "in",
+        "nin",
+        "mod",
+        "all",
+        "size",
+        "exists",
+        "not",
+        "elemMatch",
+        "match",
+        "type",
+    ];
+    let mut segs: Vec<&str> = name.split("__").collect();
+    let op = match segs.last() {
+        Some(l) if segs.len() > 1 && OPS.contains(l) => segs.pop(),
+        _ => None,
+    };
+    let mut path = segs.join(".");
+    if path == "id" || path == "pk" {
+        path = "_id".into();
+    }
+    let value = match op {
+        Some(o) => Value {
+            span: value.span,
+            kind: ValueKind::Document(vec![Field {
+                key: format!("${o}"),
+                key_span,
+                value,
+            }]),
+        },
+        None => value,
+    };
+    Field {
+        key: path,
+        key_span,
+        value,
+    }
+}
+
+fn is_client_attr(name: &str) -> bool {
+    matches!(
+        name,
+        "address"
+            | "close"
+            | "server_info"
+            | "list_database_names"
+            | "list_databases"
+            | "database_names"
+            | "start_session"
+            | "drop_database"
+            | "options"
+            | "nodes"
+            | "topology_description"
+            | "io_loop"
+            | "delegate"
+            | "get_io_loop"
+            | "primary"
+            | "secondaries"
+            | "arbiters"
+            | "is_primary"
+            | "is_mongos"
+            | "watch"
+            | "bulk_write"
+            | "codec_options"
+            | "read_preference"
+            | "write_concern"
+            | "read_concern"
+            | "HOST"
+            | "PORT"
+    )
+}
+
+fn is_db_attr(name: &str) -> bool {
+    matches!(
+        name,
+        "name"
+            | "client"
+            | "command"
+            | "cursor_command"
+            | "list_collection_names"
+            | "collection_names"
+            | "list_collections"
+            | "create_collection"
+            | "drop_collection"
+            | "get_collection"
+            | "with_options"
+            | "aggregate"
+            | "watch"
+            | "validate_collection"
+            | "dereference"
+            | "codec_options"
+            | "read_preference"
+            | "write_concern"
+            | "read_concern"
+            | "current_op"
+            | "profiling_level"
+            | "set_profiling_level"
+            | "add_son_manipulator"
+            | "eval"
+            | "authenticate"
+            | "logout"
+            | "system_js"
+            | "delegate"
+            | "get_io_loop"
+            | "add_user"
+            | "remove_user"
+            | "error"
+            | "last_status"
+    )
+}
+
+fn is_collection_attr(name: &str) -> bool {
+    py_operation(name).is_some()
+        || PY_MODIFIERS.contains(&name)
+        || matches!(
+            name,
+            "name"
+                | "full_name"
+                | "database"
+                | "codec_options"
+                | "read_preference"
+                | "write_concern"
+                | "read_concern"
+                | "with_options"
+                | "drop"
+                | "rename"
+                | "index_information"
+                | "list_indexes"
+                | "drop_index"
+                | "drop_indexes"
+                | "options"
+                | "initialize_ordered_bulk_op"
+                | "initialize_unordered_bulk_op"
+                | "map_reduce"
+                | "inline_map_reduce"
+                | "group"
+                | "save"
+                | "parallel_scan"
+                | "reindex"
+                | "delegate"
+                | "get_io_loop"
+                | "list_search_indexes"
+                | "create_search_index"
+                | "create_search_indexes"
+                | "drop_search_index"
+                | "update_search_index"
+                | "find_one_and_delete"
+                | "find_one_and_replace"
+                | "insert"
+                | "remove"
+                | "get_collection"
+        )
+}
+
+/// Does the operation's filter, update or pipeline use MongoDB operators?
+fn mongo_shaped(op: &Operation) -> bool {
+    fn has_dollar(v: &Value, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        match &v.kind {
+            ValueKind::Document(fs) => fs
+                .iter()
+                .any(|f| f.key.starts_with('$') || has_dollar(&f.value, depth + 1)),
+            ValueKind::Array(xs) => xs.iter().any(|x| has_dollar(x, depth + 1)),
+            _ => false,
+        }
+    }
+    op.filter.as_ref().is_some_and(|v| has_dollar(v, 0))
+        || op
+            .update
+            .as_ref()
+            .is_some_and(|v| v.fields().first().is_some_and(|f| f.key.starts_with('$')))
+        || op.pipeline.as_ref().is_some_and(|st| {
+            !st.is_empty()
+                && st.iter().all(|s| {
+                    s.fields().first().is_some_and(|f| f.key.starts_with('$')) || s.is_unknown()
+                })
+                && st.iter().any(|s| !s.is_unknown())
+        })
+}
+
+fn parse_number(t: &str) -> Option<f64> {
+    let t = t.replace('_', "");
+    let t = t.trim_end_matches(['l', 'L']);
+    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        return i64::from_str_radix(h, 16).ok().map(|x| x as f64);
+    }
+    if t.ends_with(['j', 'J']) {
+        return None;
+    }
+    t.parse::<f64>().ok()
+}
+
+fn unescape(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ir(src: &str) -> FileIr {
+        ir_at(src, "app/service.py")
+    }
+
+    fn ir_at(src: &str, path: &str) -> FileIr {
+        let mut p = tree_sitter::Parser::new();
+        p.set_language(&tree_sitter_python::LANGUAGE.into())
+            .unwrap();
+        let tree = p.parse(src, None).unwrap();
+        extract(&tree, src, &FileContext { display_path: path })
+    }
+
+    fn at(src: &str, sp: Span) -> &str {
+        &src[sp.start as usize..sp.end as usize]
+    }
+
+    fn coll(op: &Operation) -> String {
+        op.collection_display()
+    }
+
+    #[test]
+    fn resolves_receivers() {
+        let src = r#"
+from pymongo import MongoClient
+client = MongoClient()
+db = client.get_database("shop")
+ORDERS = "orders"
+
+class Repo:
+    def __init__(self, database):
+        self.items = database["items"]
+        self.orders = db[ORDERS]
+
+    def run(self):
+        self.orders.find_one({"_id": 1})
+        self.items.update_one({"_id": 1}, {"$set": {"a": 1}})
+
+db.orders.find({"a": 1})
+client.shop.carts.find({})
+client["shop"]["sessions"].delete_one({"_id": 1})
+db.get_collection("users").count_documents({})
+db.settings.config.update_one({"_id": 1}, {"$set": {"x": 1}})
+"#;
+        let ir = ir(src);
+        let got: Vec<(String, String, Evidence)> = ir
+            .operations
+            .iter()
+            .map(|o| (o.method.clone(), coll(o), o.evidence))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("find_one".into(), "orders".into(), Evidence::Resolved),
+                // An untyped parameter named like a database, in a file that imports pymongo.
+                ("update_one".into(), "items".into(), Evidence::Resolved),
+                ("find".into(), "orders".into(), Evidence::Resolved),
+                ("find".into(), "carts".into(), Evidence::Resolved),
+                ("delete_one".into(), "sessions".into(), Evidence::Resolved),
+                ("count_documents".into(), "users".into(), Evidence::Resolved),
+                (
+                    "update_one".into(),
+                    "settings.config".into(),
+                    Evidence::Resolved
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn typed_parameters_and_arbitrary_attributes() {
+        let src = r#"
+from pymongo.database import Database
+from motor.motor_asyncio import AsyncIOMotorCollection
+
+def a(db: Database, page):
+    return db.orders.find({}).skip(page)
+
+async def b(coll: AsyncIOMotorCollection):
+    return await coll.aggregate([{"$match": {}}]).to_list(None)
+
+def c(x):
+    return x.orders.find({"a": 1})
+"#;
+        let ir = ir(src);
+        assert_eq!(ir.operations.len(), 2);
+        assert_eq!(coll(&ir.operations[0]), "orders");
+        assert_eq!(ir.operations[0].evidence, Evidence::Resolved);
+        assert_eq!(ir.operations[1].evidence, Evidence::Resolved);
+        assert_eq!(ir.operations[1].modifiers[0].name, "to_list");
+    }
+
+    #[test]
+    fn keyword_options_become_modifiers() {
+        let src = "def f(db, page):\n    return db.orders.find({'a': 1}, skip=page * 20, limit=20, sort=[('created_at', -1)], projection={'x': 0})\n";
+        let ir = ir_at(src, "x.py");
+        // `db` is a parameter in a file that does not import pymongo: the receiver stays unknown,
+        // and the `skip` option on a `find` is what makes it a driver call.
+        assert_eq!(ir.operations[0].evidence, Evidence::Shaped);
+        assert!(ir.operations[0].collection.is_none());
+        let src = format!("import pymongo\n{src}");
+        let ir = ir_at(&src, "x.py");
+        let op = &ir.operations[0];
+        let names: Vec<&str> = op.modifiers.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["skip", "limit", "sort", "projection"]);
+        assert!(at(&src, op.modifiers[0].span).starts_with("skip=page"));
+        assert_eq!(
+            op.modifiers[2].args[0].items()[0].items()[1].as_number(),
+            Some(-1.0)
+        );
+    }
+
+    #[test]
+    fn cursor_chains_and_cursor_variables() {
+        let src = r#"
+import pymongo
+def f(db, n):
+    cur = db.orders.find({})
+    cur = cur.sort("a", pymongo.DESCENDING)
+    cur = cur.skip(n).limit(10)
+    return db.users.find({}).sort("a", 1).skip(n * 2).limit(5)
+"#;
+        let ir = ir(src);
+        let mods = |i: usize| -> Vec<String> {
+            ir.operations[i]
+                .modifiers
+                .iter()
+                .map(|m| m.name.clone())
+                .collect()
+        };
+        assert_eq!(mods(0), ["sort", "skip", "limit"]);
+        assert_eq!(mods(1), ["sort", "skip", "limit"]);
+        assert_eq!(at(src, ir.operations[1].modifiers[1].span), "skip(n * 2)");
+    }
+
+    #[test]
+    fn bulk_models_are_operations() {
+        let src = r#"
+from pymongo import UpdateOne, InsertOne, MongoClient
+coll = MongoClient().shop.orders
+def f(items):
+    ops = [InsertOne({"a": 1})]
+    for it in items:
+        ops.append(UpdateOne({"_id": it}, {"$push": {"log": it}}, upsert=True))
+    coll.bulk_write(ops)
+"#;
+        let ir = ir(src);
+        assert_eq!(ir.operations.len(), 2);
+        let up = &ir.operations[1];
+        assert_eq!(up.kind, OpKind::UpdateOne);
+        assert!(up.in_bulk);
+        assert_eq!(at(src, up.method_span), "UpdateOne");
+        assert!(at(src, up.span).starts_with("UpdateOne("));
+        assert_eq!(coll(up), "orders");
+        assert!(up.context.enclosing_loop.is_some());
+        assert!(up.update.as_ref().unwrap().get("$push").is_some());
+    }
+
+    #[test]
+    fn pipelines_built_incrementally() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().shop
+def f(skip):
+    pipeline = [{"$match": {}}]
+    pipeline.append({"$lookup": {"from": "a"}})
+    pipeline.extend([{"$skip": skip}])
+    pipeline += [{"$lookup": {"from": "b"}}]
+    pipeline.insert(0, {"$sort": {"x": 1}})
+    return db.orders.aggregate(pipeline)
+"#;
+        let ir = ir(src);
+        let stages: Vec<String> = ir.operations[0]
+            .pipeline
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|s| s.fields()[0].key.clone())
+            .collect();
+        assert_eq!(stages, ["$sort", "$match", "$lookup", "$skip", "$lookup"]);
+    }
+
+    fn holes(ir: &FileIr) -> Vec<Vec<HoleKind>> {
+        ir.collections
+            .iter()
+            .map(|c| match &c.name {
+                CollectionName::Template { parts } => parts
+                    .iter()
+                    .filter_map(|p| match p {
+                        NamePart::Hole { hole, .. } => Some(*hole),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => vec![],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn dynamic_names() {
+        let src = r#"
+import os
+from pymongo import MongoClient
+db = MongoClient().shop
+def f(day, tenant_id, user_id, org_id, name, now):
+    db[f"events_{day}"]
+    db["t_%s" % tenant_id]
+    db.get_collection("u_{}".format(user_id))
+    db["o_" + org_id]
+    db[now.strftime("m_%Y%m")]
+    db[os.environ["X"] + "_x"]
+    db[name]
+    db["plain"]
+"#;
+        let ir = ir(src);
+        use HoleKind::*;
+        assert_eq!(
+            holes(&ir),
+            vec![
+                vec![Date],
+                vec![Entity],
+                vec![Entity],
+                vec![Entity],
+                vec![Date],
+                vec![Config],
+                // A lone parameter is not a template: an unknown name, never flagged.
+                vec![],
+                vec![],
+            ]
+        );
+        // The span is the name expression.
+        assert_eq!(at(src, ir.collections[0].span), "f\"events_{day}\"");
+    }
+
+    #[test]
+    fn mongoengine() {
+        let src = r#"
+from mongoengine import Document, StringField, ListField
+
+class BlogPost(Document):
+    tags = ListField(StringField())
+    meta = {"indexes": ["-created", ("author", "title")]}
+
+class Author(Document):
+    meta = {"collection": "people"}
+
+def f(pid, offset, c):
+    BlogPost.objects(id=pid).update_one(push__comments=c, inc__views=1)
+    BlogPost.objects(author="x").order_by("-created").skip(offset).limit(10)
+    Author.objects.get(id=pid).update(dec__karma=1)
+"#;
+        let ir = ir(src);
+        let ops: Vec<&Operation> = ir.operations.iter().collect();
+        let idx: Vec<&&Operation> = ops
+            .iter()
+            .filter(|o| o.kind == OpKind::CreateIndex)
+            .collect();
+        assert_eq!(idx.len(), 2);
+        assert_eq!(coll(idx[0]), "blog_post");
+        assert_eq!(idx[1].filter.as_ref().unwrap().fields().len(), 2);
+        let up = ops.iter().find(|o| o.method == "update_one").unwrap();
+        let update = up.update.as_ref().unwrap();
+        let push = update.get("$push").unwrap();
+        assert_eq!(at(src, push.key_span), "push__comments");
+        assert_eq!(push.value.fields()[0].key, "comments");
+        assert_eq!(
+            update.get("$inc").unwrap().value.fields()[0]
+                .value
+                .as_number(),
+            Some(1.0)
+        );
+        assert_eq!(up.filter.as_ref().unwrap().fields()[0].key, "_id");
+        let find = ops.iter().find(|o| o.method == "objects").unwrap();
+        assert_eq!(
+            find.modifiers
+                .iter()
+                .map(|m| m.name.as_str())
+                .collect::<Vec<_>>(),
+            ["sort", "skip", "limit"]
+        );
+        assert_eq!(find.filter.as_ref().unwrap().fields()[0].key, "author");
+        let dec = ops.iter().find(|o| o.method == "update").unwrap();
+        assert_eq!(coll(dec), "people");
+        let inc = &dec
+            .update
+            .as_ref()
+            .unwrap()
+            .get("$inc")
+            .unwrap()
+            .value
+            .fields()[0];
+        assert_eq!(inc.value.as_number(), Some(-1.0));
+        assert_eq!(mongoengine_collection_name("BlogPost"), "blog_post");
+    }
+
+    #[test]
+    fn look_alikes_produce_nothing() {
+        let src = r#"
+import requests
+def f(session, query, d, xs, text, page):
+    d.update({"a": 1})
+    d.update(x=1)
+    xs.append(1)
+    xs.insert(0, 2)
+    xs.count(3)
+    xs.remove(3)
+    text.find("needle")
+    query.offset(page * 10).limit(10)
+    session.query(Order).filter(Order.id == 1).update({"status": "x"})
+    requests.get("http://x").json()
+    soup.find("div", {"class": "x"})
+    Order.objects.filter(a=1).update(b=2)
+"#;
+        let ir = ir(src);
+        assert!(ir.operations.is_empty(), "{:#?}", ir.operations);
+        assert!(ir.collections.is_empty());
+    }
+
+    #[test]
+    fn periodic_context() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().shop
+def nightly_rollup():
+    db.a.update_one({"_id": 1}, {"$inc": {"n": 1}})
+def compact():
+    db.b.update_one({"_id": 1}, {"$inc": {"n": 1}})
+@scheduler.scheduled_job("cron", hour=3)
+def tidy():
+    db.c.update_one({"_id": 1}, {"$inc": {"n": 1}})
+def on_event(e):
+    for x in e:
+        db.d.update_one({"_id": 1}, {"$inc": {"n": 1}})
+scheduler.add_job(compact, "cron", hour=2)
+"#;
+        let ir = ir(src);
+        let periodic: Vec<bool> = ir.operations.iter().map(|o| o.context.periodic).collect();
+        assert_eq!(periodic, [true, true, true, false]);
+        assert!(ir.operations[3].context.enclosing_loop.is_some());
+        let ir = ir_at(
+            "from pymongo import MongoClient\nMongoClient().a.b.update_one({}, {})\n",
+            "jobs/x.py",
+        );
+        assert!(ir.operations[0].context.periodic);
+    }
+
+    #[test]
+    fn survives_syntax_errors_and_deep_nesting() {
+        let src = "from pymongo import MongoClient\ndb = MongoClient().shop\ndef broken(:\n    x = [\ndb.orders.update_one({'_id': 1}, {'$push': {'a': 1}})\n";
+        let ir = ir(src);
+        assert!(ir.operations.iter().any(|o| o.method == "update_one"));
+        let deep = format!(
+            "db.x.update_one({{}}, {}{})\n",
+            "[".repeat(3000),
+            "]".repeat(3000)
+        );
+        let _ = ir_at(&format!("import pymongo\n{deep}"), "d.py");
+        let deep = format!("x = {}1{}\n", "(".repeat(3000), ")".repeat(3000));
+        let _ = ir_at(&deep, "d.py");
+        for cut in [0, 10, 57, 100] {
+            let s: String = src.chars().take(cut).collect();
+            let _ = ir_at(&s, "a.py");
+        }
+    }
+}
