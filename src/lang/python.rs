@@ -2489,6 +2489,7 @@ impl<'t> Extractor<'t> {
             _ => return,
         };
         let mut op = Operation::new(m.kind, m.name, span(call), span(attr));
+        op.receiver = self.text(obj).chars().take(60).collect();
         op.context = ctx;
 
         // mongoengine keyword updates: `push__comments=c`, `inc__views=1`.
