@@ -106,11 +106,22 @@ const ENTITY_WORDS: &[&str] = &[
 ];
 
 /// Classifies the text of a hole (the expression and, when it is a name bound to a value, that value too).
+/// `BOT.ID`, `Settings.PREFIX`, `TENANT_PREFIX`: a name spelled like a constant is fixed per
+/// deployment, not per entity or per date.
+fn is_constant_name(text: &str) -> bool {
+    let last = text.trim().rsplit(['.', ':']).next().unwrap_or("");
+    last.len() >= 2
+        && last
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && last.chars().any(|c| c.is_ascii_uppercase())
+}
+
 pub fn classify_hole(texts: &[&str]) -> HoleKind {
     let mut kind = HoleKind::Unknown;
     for text in texts {
         let ws = words(text);
-        if ws.iter().any(|w| CONFIG_WORDS.contains(&w.as_str())) {
+        if ws.iter().any(|w| CONFIG_WORDS.contains(&w.as_str())) || is_constant_name(text) {
             return HoleKind::Config;
         }
         let has_date_format = text.contains("%Y")
@@ -312,6 +323,9 @@ mod tests {
         );
         assert_eq!(classify_hole(&["process.env.PREFIX"]), HoleKind::Config);
         assert_eq!(classify_hole(&["name"]), HoleKind::Unknown);
+        assert_eq!(classify_hole(&["TgClient.ID"]), HoleKind::Config);
+        assert_eq!(classify_hole(&["TENANT_PREFIX"]), HoleKind::Config);
+        assert_eq!(classify_hole(&["tenant.id"]), HoleKind::Entity);
         assert_eq!(
             classify_hole(&["suffix", "dayjs().format('YYYY_MM')"]),
             HoleKind::Date
