@@ -24,7 +24,7 @@ const DIRECTIVE: &str = "mongolint-ignore";
 pub static INVALID_SUPPRESSION: RuleMeta = RuleMeta {
     id: "invalid-suppression",
     name: "InvalidSuppression",
-    summary: "A mongolint-ignore comment without a reason, for an unknown rule, or malformed",
+    summary: "Invalid suppression: a mongolint-ignore comment without a reason, for an unknown rule, or malformed",
     default_severity: Severity::Warning,
     precision: "very-high",
     tags: &["mongolint", "suppression"],
@@ -34,7 +34,7 @@ pub static INVALID_SUPPRESSION: RuleMeta = RuleMeta {
 pub static UNUSED_SUPPRESSION: RuleMeta = RuleMeta {
     id: "unused-suppression",
     name: "UnusedSuppression",
-    summary: "A mongolint-ignore comment that silences no finding (--report-unused-suppressions)",
+    summary: "Unused suppression: a mongolint-ignore comment that silences no finding (--report-unused-suppressions)",
     default_severity: Severity::Warning,
     precision: "very-high",
     tags: &["mongolint", "suppression"],
