@@ -50,6 +50,8 @@ pub struct Options {
     /// Files larger than this many bytes are skipped with a note.
     pub max_file_size: u64,
     pub settings: crate::rules::Settings,
+    /// Files and folders never analysed, from the configuration's `extend-exclude`.
+    pub exclude: crate::config::PathPatterns,
 }
 
 impl Default for Options {
@@ -61,6 +63,7 @@ impl Default for Options {
             include_tests: false,
             max_file_size: crate::discover::DEFAULT_MAX_FILE_SIZE,
             settings: crate::rules::Settings::default(),
+            exclude: crate::config::PathPatterns::default(),
         }
     }
 }

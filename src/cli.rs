@@ -22,7 +22,11 @@ pub enum Command {
     /// Analyse files and folders (default: the current folder).
     Check(CheckArgs),
     /// List the rules.
-    Rules,
+    Rules {
+        /// `text`: a table; `json`: an array of rule objects (docs/json-output.md).
+        #[arg(long, value_enum, default_value = "text")]
+        format: RulesFormat,
+    },
     /// Print a rule's documentation.
     Explain {
         /// Rule id, e.g. `unbounded-push`.
@@ -39,6 +43,13 @@ pub enum OutputFormat {
     Sarif,
     Json,
     Concise,
+    Github,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum RulesFormat {
+    Text,
+    Json,
 }
 
 #[derive(clap::Args, Debug)]
@@ -63,6 +74,8 @@ pub struct CheckArgs {
     /// Skip files larger than this many bytes (with a note).
     #[arg(long, default_value_t = crate::discover::DEFAULT_MAX_FILE_SIZE)]
     pub max_file_size: u64,
+    #[command(flatten)]
+    pub policy: crate::policy::PolicyArgs,
 }
 
 /// Exit codes: 0 no findings, 1 findings, 2 usage or I/O error.
@@ -77,21 +90,12 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Check(args) => check(args),
-        Command::Rules => {
-            for r in crate::rules::all() {
-                let m = r.meta();
-                println!(
-                    "{:<26} {:<8} {}",
-                    m.id,
-                    m.default_severity.as_str(),
-                    m.summary
-                );
-            }
-            0
+        Command::Rules { format } => {
+            crate::catalogue::list_rules(matches!(format, RulesFormat::Json))
         }
-        Command::Explain { rule } => match crate::rules::find(&rule) {
-            Some(r) => {
-                print!("{}", r.meta().doc);
+        Command::Explain { rule } => match crate::catalogue::find_meta(&rule) {
+            Some(meta) => {
+                print!("{}", meta.doc);
                 0
             }
             None => {
@@ -118,6 +122,14 @@ pub fn main() -> i32 {
 }
 
 fn check(args: CheckArgs) -> i32 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let config = match args.policy.load_config(&cwd) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     let opts = Options {
         paths: if args.paths.is_empty() {
             vec![PathBuf::from(".")]
@@ -128,15 +140,27 @@ fn check(args: CheckArgs) -> i32 {
         no_ignore: args.no_ignore,
         include_tests: args.include_tests,
         max_file_size: args.max_file_size,
-        ..Options::default()
+        settings: config.settings.clone(),
+        exclude: config.exclude.clone(),
     };
-    let a = analysis::run(&opts);
+    let mut a = analysis::run(&opts);
+    let after = match crate::policy::apply(&mut a, &config, &args.policy) {
+        Ok(after) => after,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    if after == crate::policy::After::BaselineWritten {
+        return if a.errors.is_empty() { 0 } else { 2 };
+    }
     let mut buf: Vec<u8> = Vec::new();
     let format = match args.format {
         OutputFormat::Text => report::Format::Text,
         OutputFormat::Sarif => report::Format::Sarif,
         OutputFormat::Json => report::Format::Json,
         OutputFormat::Concise => report::Format::Concise,
+        OutputFormat::Github => report::Format::Github,
     };
     let color = args.output.is_none()
         && std::io::IsTerminal::is_terminal(&std::io::stdout())
@@ -158,7 +182,7 @@ fn check(args: CheckArgs) -> i32 {
     }
     if !a.errors.is_empty() {
         2
-    } else if !a.findings.is_empty() {
+    } else if !a.findings.is_empty() && !args.policy.exit_zero {
         1
     } else {
         0

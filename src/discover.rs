@@ -5,7 +5,7 @@ use crate::analysis::{FileError, Options, SourceFile};
 use crate::ir::Language;
 use crate::lang::{self, FileContext};
 use aho_corasick::AhoCorasick;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
@@ -71,23 +71,9 @@ pub fn may_matter(lang: Language, bytes: &[u8]) -> bool {
     prefilter(lang).is_match(bytes)
 }
 
-/// Path shown to users: relative to the current folder when below it, `/`-separated.
-pub fn display_path(path: &Path, cwd: &Path) -> String {
-    let rel = path.strip_prefix(cwd).unwrap_or(path);
-    let mut parts: Vec<String> = Vec::new();
-    for c in rel.components() {
-        match c {
-            Component::CurDir => {}
-            Component::RootDir => parts.push(String::new()),
-            other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
-        }
-    }
-    let s = parts.join("/");
-    if s.is_empty() {
-        ".".to_string()
-    } else {
-        s
-    }
+/// Path shown to users: relative to `base` (the repository root) when below it, `/`-separated.
+pub fn display_path(path: &Path, base: &Path) -> String {
+    crate::workspace::relative_display(path, base)
 }
 
 /// Test folders: their driver calls exercise the code rather than define how it accesses data.
@@ -130,12 +116,16 @@ fn looks_minified(bytes: &[u8]) -> bool {
 
 pub fn analyse_files(opts: &Options) -> Discovered {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    // Paths are shown relative to the repository root whatever folder we run from, so the walk
+    // starts from absolute paths.
+    let base = crate::workspace::display_base(&cwd);
     let shared = Arc::new(Mutex::new(Shared::default()));
     let mut roots = Vec::new();
     for p in &opts.paths {
+        let p = &crate::workspace::absolute(p, &cwd);
         if std::fs::symlink_metadata(p).is_err() {
             shared.lock().unwrap().errors.push(FileError {
-                display_path: display_path(p, &cwd),
+                display_path: display_path(p, &base),
                 message: "no such file or directory".to_string(),
             });
         } else {
@@ -163,11 +153,20 @@ pub fn analyse_files(opts: &Options) -> Discovered {
         opts.threads
     };
     builder.threads(threads).follow_links(false);
+    let exclude = opts.exclude.clone();
     if opts.no_ignore {
-        builder.standard_filters(false).hidden(true);
+        builder
+            .standard_filters(false)
+            .hidden(true)
+            .filter_entry(move |e| !exclude.matches(e.path()));
     } else {
         let include_tests = opts.include_tests;
         builder.require_git(false).filter_entry(move |e| {
+            // Configured excludes hold even for paths named on the command line (pre-commit
+            // passes every changed file).
+            if exclude.matches(e.path()) {
+                return false;
+            }
             if e.depth() == 0 {
                 return true;
             }
@@ -185,13 +184,13 @@ pub fn analyse_files(opts: &Options) -> Discovered {
     let max_size = opts.max_file_size;
     builder.build_parallel().run(|| {
         let shared = Arc::clone(&shared);
-        let cwd = cwd.clone();
+        let base = base.clone();
         Box::new(move |entry| {
             match entry {
                 Ok(e) => {
                     if e.file_type().is_some_and(|t| t.is_file()) {
                         if let Some(lang) = lang::language_for(e.path()) {
-                            let out = analyse_one(e.path(), lang, &cwd, no_ignore, max_size);
+                            let out = analyse_one(e.path(), lang, &base, no_ignore, max_size);
                             let mut s = shared.lock().unwrap();
                             s.scanned += 1;
                             match out {
@@ -208,7 +207,7 @@ pub fn analyse_files(opts: &Options) -> Discovered {
                     }
                 }
                 Err(err) => {
-                    let (path, message) = walk_error(&err, &cwd);
+                    let (path, message) = walk_error(&err, &base);
                     shared.lock().unwrap().errors.push(FileError {
                         display_path: path,
                         message,

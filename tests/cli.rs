@@ -298,7 +298,9 @@ fn paths_are_relative_to_the_current_folder() {
             "for `{arg}`:\n{out}"
         );
     }
-    // From a subfolder, the path is relative to that subfolder.
+    // Outside a git repository the working folder is the root: from a subfolder, paths are
+    // relative to it. (Inside a repository they are relative to the repository root wherever we
+    // run from: tests/workflow.rs.)
     let (_, out) = concise(&root.join("pkg"), &[]);
     assert_eq!(flagged_paths(&out), vec!["src/app.js"], "{out}");
 }

@@ -113,7 +113,28 @@ fn sarif_lists_every_rule_with_help_in_catalogue_order() {
     let descriptors = log["runs"][0]["tool"]["driver"]["rules"]
         .as_array()
         .unwrap();
-    assert_eq!(descriptors.len(), rules::all().len());
+    // The rules, then the two diagnostics about suppression comments.
+    assert_eq!(descriptors.len(), rules::all().len() + 2);
+    let suppression_ids: Vec<&Value> = descriptors[rules::all().len()..]
+        .iter()
+        .map(|d| &d["id"])
+        .collect();
+    assert_eq!(
+        suppression_ids,
+        ["invalid-suppression", "unused-suppression"]
+    );
+    for d in &descriptors[rules::all().len()..] {
+        let id = d["id"].as_str().unwrap();
+        assert!(d["help"]["markdown"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("# {id}\n")));
+        assert!(d["helpUri"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("/docs/diagnostics/{id}.md")));
+        assert!(!d["fullDescription"]["text"].as_str().unwrap().is_empty());
+    }
     for (descriptor, rule) in descriptors.iter().zip(rules::all()) {
         let meta = rule.meta();
         assert_eq!(descriptor["id"], meta.id);

@@ -5,6 +5,7 @@
 //! Without it this test fails, unless MONGOLINT_SKIP_EXTERNAL=1 is set.
 
 mod common;
+mod tools;
 
 use common::{edge_case_analysis, render_to_string, sample_analysis};
 use mongolint::report::Format;
@@ -193,4 +194,8 @@ fn sarif_passes_the_multitool_with_sarif_and_ghas_rules() {
     let parsed: Value = serde_json::from_str(&corpus).unwrap();
     assert!(parsed["runs"][0]["results"].as_array().unwrap().len() >= 40);
     validate(&tool, dir.path(), "corpus", &corpus).assert_clean(&corpus);
+
+    // Suppression diagnostics, a file that could not be read, paths from a subfolder.
+    let repo = tools::workflow_repo_sarif(dir.path());
+    validate(&tool, dir.path(), "workflow-repo", &repo).assert_clean(&repo);
 }

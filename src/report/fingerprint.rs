@@ -44,7 +44,7 @@ pub(crate) fn fingerprints(analysis: &Analysis, locator: &Locator) -> Vec<String
 }
 
 /// Collapses runs of whitespace and trims, so re-indentation does not change the fingerprint.
-fn normalize_line(line: &str) -> String {
+pub(crate) fn normalize_line(line: &str) -> String {
     line.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -4,9 +4,11 @@
 //! environment, no hash-map iteration order, so the bytes are the same on every run.
 
 mod concise;
-mod fingerprint;
+pub(crate) mod fingerprint;
+mod github;
 mod json;
-mod locate;
+mod line_hash;
+pub(crate) mod locate;
 mod rule_doc;
 mod sarif;
 mod text;
@@ -26,6 +28,9 @@ pub enum Format {
     Json,
     /// One line per finding: `path:line:col: severity[rule-id] message`.
     Concise,
+    /// GitHub Actions workflow commands (`::warning file=…,line=…::message`): annotations on
+    /// the pull request's diff.
+    Github,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -46,6 +51,7 @@ pub fn render(
         Format::Sarif => sarif::render(analysis, out),
         Format::Json => json::render(analysis, out),
         Format::Concise => concise::render(analysis, out),
+        Format::Github => github::render(analysis, out),
     }
 }
 
@@ -54,6 +60,12 @@ const HOMEPAGE: &str = env!("CARGO_PKG_HOMEPAGE");
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Where a rule's documentation page is published.
-fn rule_help_uri(rule_id: &str) -> String {
+pub(crate) fn rule_help_uri(rule_id: &str) -> String {
+    if crate::suppress::diagnostics()
+        .iter()
+        .any(|m| m.id == rule_id)
+    {
+        return format!("{HOMEPAGE}/blob/main/docs/diagnostics/{rule_id}.md");
+    }
     format!("{HOMEPAGE}/blob/main/rules/{rule_id}.md")
 }

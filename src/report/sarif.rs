@@ -3,6 +3,7 @@
 //! UTF-16 code units, and stable partial fingerprints.
 
 use super::fingerprint::{fingerprints, FINGERPRINT_KEY};
+use super::line_hash::line_hashes;
 use super::locate::Locator;
 use super::rule_doc::{full_description, markdown_to_text};
 use super::uri::relative_uri;
@@ -17,6 +18,8 @@ use std::io::Write;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 const SRCROOT: &str = "%SRCROOT%";
+/// GitHub's own line fingerprint, computed as its upload action would (see `line_hash`).
+const PRIMARY_LOCATION_LINE_HASH: &str = "primaryLocationLineHash";
 
 #[derive(Serialize)]
 struct Log<'a> {
@@ -231,9 +234,24 @@ fn physical_location(locator: &Locator, file: FileId, span: Span) -> PhysicalLoc
 }
 
 pub(super) fn render(analysis: &Analysis, out: &mut dyn Write) -> std::io::Result<()> {
-    let catalogue = rules::all();
+    // The rules, then the diagnostics about suppression comments, so every result has its
+    // reporting descriptor (and code scanning its help).
+    let catalogue: Vec<&'static RuleMeta> = rules::all()
+        .iter()
+        .map(|r| r.meta())
+        .chain(crate::suppress::diagnostics())
+        .collect();
     let locator = Locator::new(analysis);
     let fingerprints = fingerprints(analysis, &locator);
+    let mut line_hash_cache: BTreeMap<FileId, Vec<String>> = BTreeMap::new();
+    let mut line_hash = |file: FileId, span: Span| -> Option<String> {
+        let line = locator.range(file, span)?.start.line;
+        let text = locator.text(file)?;
+        let hashes = line_hash_cache
+            .entry(file)
+            .or_insert_with(|| line_hashes(text));
+        hashes.get(line - 1).cloned()
+    };
 
     let results = analysis
         .findings
@@ -241,7 +259,7 @@ pub(super) fn render(analysis: &Analysis, out: &mut dyn Write) -> std::io::Resul
         .zip(fingerprints)
         .map(|(finding, fingerprint)| SarifResult {
             rule_id: finding.rule,
-            rule_index: catalogue.iter().position(|r| r.meta().id == finding.rule),
+            rule_index: catalogue.iter().position(|m| m.id == finding.rule),
             level: finding.severity.sarif_level(),
             message: Message::new(finding.message.as_str()),
             locations: vec![Location {
@@ -259,7 +277,13 @@ pub(super) fn render(analysis: &Analysis, out: &mut dyn Write) -> std::io::Resul
                     message: Some(Message::new(related.message.as_str())),
                 })
                 .collect(),
-            partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, fingerprint)]),
+            partial_fingerprints: {
+                let mut map = BTreeMap::from([(FINGERPRINT_KEY, fingerprint)]);
+                if let Some(hash) = line_hash(finding.file, finding.span) {
+                    map.insert(PRIMARY_LOCATION_LINE_HASH, hash);
+                }
+                map
+            },
         })
         .collect();
 
@@ -293,10 +317,7 @@ pub(super) fn render(analysis: &Analysis, out: &mut dyn Write) -> std::io::Resul
                     version: VERSION,
                     semantic_version: VERSION,
                     information_uri: HOMEPAGE,
-                    rules: catalogue
-                        .iter()
-                        .map(|r| reporting_descriptor(r.meta()))
-                        .collect(),
+                    rules: catalogue.iter().map(|m| reporting_descriptor(m)).collect(),
                 },
             },
             automation_details: AutomationDetails { id: "mongolint/" },

@@ -4,7 +4,6 @@ use super::locate::Locator;
 use super::ReportOptions;
 use crate::analysis::Analysis;
 use crate::diagnostic::{Finding, Severity};
-use crate::rules;
 use crate::source::LineIndex;
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
@@ -121,9 +120,9 @@ fn render_finding(
 
 /// The underline's label: the rule summary up to its first colon ("Array grows without bound").
 fn short_reason(rule_id: &str) -> String {
-    match rules::find(rule_id) {
-        Some(rule) => {
-            let summary = rule.meta().summary;
+    match crate::catalogue::find_meta(rule_id) {
+        Some(meta) => {
+            let summary = meta.summary;
             summary
                 .split(':')
                 .next()

@@ -1,0 +1,106 @@
+//! Where the repository is: the folder every reported path is relative to, whatever folder
+//! mongolint runs from. GitHub code scanning resolves SARIF URIs against the repository root,
+//! reviewdog and editors' problem matchers against the workspace root, and a baseline must not
+//! depend on where it was written from.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The repository root above `start` (the nearest folder that holds a `.git` folder or file;
+/// a file for worktrees and submodules), or `start` itself when it is in no repository.
+pub fn repository_root(start: &Path) -> PathBuf {
+    start
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .unwrap_or(start)
+        .to_path_buf()
+}
+
+/// The base of display paths for a run from `cwd`.
+pub fn display_base(cwd: &Path) -> PathBuf {
+    repository_root(cwd)
+}
+
+/// `path` made absolute against `cwd` and normalised lexically (`.` dropped, `..` applied), without
+/// touching the file system, so symbolic links keep the name the user gave them.
+pub fn absolute(path: &Path, cwd: &Path) -> PathBuf {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    };
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(c);
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `path` relative to `base` with `/` separators when it is below `base`; otherwise the path as
+/// it is (absolute), so that nothing is ever shown relative to the wrong folder.
+pub fn relative_display(path: &Path, base: &Path) -> String {
+    let rel = path.strip_prefix(base).unwrap_or(path);
+    let mut parts: Vec<String> = Vec::new();
+    for c in rel.components() {
+        match c {
+            Component::CurDir => {}
+            Component::RootDir => parts.push(String::new()),
+            Component::Prefix(p) => parts.push(p.as_os_str().to_string_lossy().into_owned()),
+            other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
+        }
+    }
+    let s = parts.join("/");
+    if s.is_empty() {
+        ".".to_string()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absolute_normalises_lexically() {
+        let cwd = Path::new("/repo/sub");
+        assert_eq!(absolute(Path::new("."), cwd), PathBuf::from("/repo/sub"));
+        assert_eq!(
+            absolute(Path::new("./a/../b/c.js"), cwd),
+            PathBuf::from("/repo/sub/b/c.js")
+        );
+        assert_eq!(absolute(Path::new("../x"), cwd), PathBuf::from("/repo/x"));
+        assert_eq!(absolute(Path::new("/abs/y"), cwd), PathBuf::from("/abs/y"));
+    }
+
+    #[test]
+    fn display_is_relative_to_the_base_or_absolute() {
+        let base = Path::new("/repo");
+        assert_eq!(
+            relative_display(Path::new("/repo/sub/a.js"), base),
+            "sub/a.js"
+        );
+        assert_eq!(relative_display(Path::new("/repo"), base), ".");
+        assert_eq!(
+            relative_display(Path::new("/elsewhere/a.js"), base),
+            "/elsewhere/a.js"
+        );
+    }
+
+    #[test]
+    fn repository_root_is_the_nearest_folder_with_git() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("a/b")).unwrap();
+        assert_eq!(repository_root(&root.join("a/b")), root.join("a/b"));
+        std::fs::write(root.join("a/.git"), "gitdir: elsewhere\n").unwrap();
+        assert_eq!(repository_root(&root.join("a/b")), root.join("a"));
+    }
+}
