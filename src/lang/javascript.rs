@@ -16,6 +16,8 @@ use crate::ir::*;
 use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
+mod schema_indexes;
+
 /// How deep value lowering and receiver resolution may recurse (nested literals, chains of bindings).
 const MAX_DEPTH: usize = 48;
 
@@ -24,6 +26,7 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         src: text,
         bindings: HashMap::new(),
         assigned: HashMap::new(),
+        filled: Default::default(),
         pushes: HashMap::new(),
         saves: Vec::new(),
         export_nodes: Vec::new(),
@@ -37,6 +40,7 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let root = tree.root_node();
     x.collect_bindings(root);
     x.collect_operations(root);
+    x.schema_indexes(root);
     x.finish()
 }
 
@@ -108,6 +112,8 @@ struct Extractor<'t> {
     bindings: HashMap<String, Vec<Binding<'t>>>,
     /// How many times each name is assigned after its declaration.
     assigned: HashMap<String, u32>,
+    /// Names whose object is filled in by member assignment (`q.status = s`).
+    filled: std::collections::HashSet<String>,
     /// `name.push(..)` / `name.unshift(..)` calls: (name) → (call position, method, arguments node).
     pushes: HashMap<String, Vec<(u32, bool, Node<'t>)>>,
     /// `name.save()` calls: (name, position).
@@ -173,6 +179,26 @@ impl<'t> Extractor<'t> {
     }
 
     // ---------------------------------------------------------------- pass 1: bindings
+
+    /// `query.status = s` / `query[key] = v`: the object bound to `query` is filled in after its
+    /// literal, so the literal alone is not its value.
+    fn note_filled(&mut self, mut target: Node<'t>) {
+        for _ in 0..MAX_DEPTH {
+            match target.kind() {
+                "member_expression" | "subscript_expression" => {
+                    match self.field(target, "object") {
+                        Some(o) => target = o,
+                        None => return,
+                    }
+                }
+                "identifier" => {
+                    self.filled.insert(self.text(target).to_string());
+                    return;
+                }
+                _ => return,
+            }
+        }
+    }
 
     fn add_binding(&mut self, name: &str, b: Binding<'t>) {
         self.bindings.entry(name.to_string()).or_default().push(b);
@@ -385,8 +411,11 @@ impl<'t> Extractor<'t> {
                             .or_else(|| lt.strip_prefix("exports."))
                         {
                             self.export_nodes.push((name.to_string(), right));
+                        } else {
+                            self.note_filled(left);
                         }
                     }
+                    "subscript_expression" => self.note_filled(left),
                     _ => {}
                 }
             }
@@ -1300,6 +1329,9 @@ impl<'t> Extractor<'t> {
                         kind: ValueKind::Array(front),
                     };
                 }
+                if vk == "object" && self.filled.contains(name) {
+                    return Value::unknown(span(id), name, true);
+                }
                 if literal_like && self.is_constant(b, name) && depth <= MAX_DEPTH {
                     return self.lower(v, depth);
                 }
@@ -1330,15 +1362,21 @@ impl<'t> Extractor<'t> {
     fn collect_operations(&mut self, root: Node<'t>) {
         let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut named_refs: Vec<Node<'t>> = Vec::new();
-        let mut loops: Vec<Span> = Vec::new();
+        // (loop span, what it iterates over).
+        let mut loops: Vec<(Span, Option<String>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
         walk(root, |n, enter| {
             if enter {
                 let k = n.kind();
                 match k {
-                    "for_statement" | "for_in_statement" | "while_statement" | "do_statement" => {
-                        loops.push(span(n))
+                    "for_statement" | "while_statement" | "do_statement" => {
+                        loops.push((span(n), None))
+                    }
+                    // `for (const x of xs)` / `for (const k in obj)`: iterates over `right`.
+                    "for_in_statement" => {
+                        let over = self.field(n, "right").map(|r| super::loop_text(self.text(r)));
+                        loops.push((span(n), over))
                     }
                     _ if is_function(k) => {
                         let (name, periodic_call) = function_name(self, n);
@@ -1347,7 +1385,8 @@ impl<'t> Extractor<'t> {
                             || periodic_call
                             || name.as_deref().is_some_and(name_is_periodic);
                         if let Some(l) = iteration_callback(self, n) {
-                            loops.push(l);
+                            let over = iterated_receiver(self, n).map(|r| super::loop_text(self.text(r)));
+                            loops.push((l, over));
                         }
                         functions.push((name.unwrap_or_default(), periodic));
                     }
@@ -1355,7 +1394,8 @@ impl<'t> Extractor<'t> {
                 }
                 if k == "call_expression" {
                     let ctx = OpContext {
-                        enclosing_loop: loops.last().copied(),
+                        enclosing_loop: loops.last().map(|l| l.0),
+                        loop_over: loops.last().and_then(|l| l.1.clone()),
                         function: functions
                             .iter()
                             .rev()
@@ -2054,6 +2094,16 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
         }
         _ => (None, false),
     }
+}
+
+/// The collection a callback passed to `items.forEach(..)` / `.map(..)` iterates over: `items`.
+fn iterated_receiver<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<Node<'t>> {
+    let args = f.parent().filter(|p| p.kind() == "arguments")?;
+    let call = args.parent().filter(|c| c.kind() == "call_expression")?;
+    let callee = x
+        .field(call, "function")
+        .filter(|c| c.kind() == "member_expression")?;
+    x.field(callee, "object")
 }
 
 /// For a callback passed to `items.forEach(..)` / `.map(..)`, the span of that iterating call.
