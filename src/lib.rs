@@ -7,6 +7,7 @@ pub mod discover;
 pub mod ir;
 pub mod lang;
 pub mod link;
+pub mod model;
 pub mod report;
 pub mod rules;
 pub mod source;

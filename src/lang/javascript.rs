@@ -1363,7 +1363,7 @@ impl<'t> Extractor<'t> {
         let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut named_refs: Vec<Node<'t>> = Vec::new();
         // (loop span, what it iterates over).
-        let mut loops: Vec<(Span, Option<String>)> = Vec::new();
+        let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
         walk(root, |n, enter| {
@@ -1375,7 +1375,9 @@ impl<'t> Extractor<'t> {
                     }
                     // `for (const x of xs)` / `for (const k in obj)`: iterates over `right`.
                     "for_in_statement" => {
-                        let over = self.field(n, "right").map(|r| super::loop_text(self.text(r)));
+                        let over = self
+                            .field(n, "right")
+                            .map(|r| super::loop_over(self.text(r), span(r)));
                         loops.push((span(n), over))
                     }
                     _ if is_function(k) => {
@@ -1385,7 +1387,8 @@ impl<'t> Extractor<'t> {
                             || periodic_call
                             || name.as_deref().is_some_and(name_is_periodic);
                         if let Some(l) = iteration_callback(self, n) {
-                            let over = iterated_receiver(self, n).map(|r| super::loop_text(self.text(r)));
+                            let over =
+                                iterated_receiver(self, n).map(|r| super::loop_over(self.text(r), span(r)));
                             loops.push((l, over));
                         }
                         functions.push((name.unwrap_or_default(), periodic));

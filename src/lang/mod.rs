@@ -103,13 +103,14 @@ pub(crate) fn walk<'t>(
     }
 }
 
-/// A loop's iterable as shown in messages (`OpContext::loop_over`): one line, at most 80 characters.
-pub(crate) fn loop_text(t: &str) -> String {
+/// A loop's iterable (`OpContext::loop_over`): its span and its text on one line, at most 80 characters.
+pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
     let one_line: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() > 80 {
+    let text = if one_line.chars().count() > 80 {
         let cut: String = one_line.chars().take(77).collect();
         format!("{cut}...")
     } else {
         one_line
-    }
+    };
+    crate::ir::LoopOver { text, span }
 }

@@ -1998,7 +1998,7 @@ impl<'t> Extractor<'t> {
     }
 
     /// What a loop iterates over: `for x in EXPR`, `[.. for x in EXPR]`; `None` for `while`.
-    fn loop_over(&self, n: Node<'t>) -> Option<String> {
+    fn loop_over(&self, n: Node<'t>) -> Option<LoopOver> {
         let clause = if n.kind() == "for_statement" {
             n
         } else {
@@ -2007,13 +2007,13 @@ impl<'t> Extractor<'t> {
                 .find(|c| c.kind() == "for_in_clause")?
         };
         self.field(clause, "right")
-            .map(|r| super::loop_text(self.text(r)))
+            .map(|r| super::loop_over(self.text(r), span(r)))
     }
 
     fn collect_operations(&mut self, root: Node<'t>) {
         let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut named_refs: Vec<Node<'t>> = Vec::new();
-        let mut loops: Vec<(Span, Option<String>)> = Vec::new();
+        let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
         walk(root, |n, enter| {

@@ -1345,7 +1345,7 @@ impl<'t> Extractor<'t> {
         let mut chains: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut vec_macros: Vec<(Node<'t>, OpContext)> = Vec::new();
         // (span, periodic) of enclosing loops; (name, periodic, is iteration closure) of functions.
-        let mut loops: Vec<(Span, bool, Option<String>)> = Vec::new();
+        let mut loops: Vec<(Span, bool, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
         walk(root, |n, enter| {
@@ -1424,31 +1424,31 @@ impl<'t> Extractor<'t> {
     /// iterator adapter (`items.iter().for_each(|x| ..)`) the span of that call.
     /// What a loop iterates over: `for x in EXPR`, `while let Some(x) = EXPR`; `None` for `loop`
     /// and `while cond`.
-    fn loop_over(&self, n: Node<'t>) -> Option<String> {
+    fn loop_over(&self, n: Node<'t>) -> Option<LoopOver> {
         match n.kind() {
             "for_expression" => n
                 .child_by_field_name("value")
-                .map(|v| super::loop_text(self.text(v))),
+                .map(|v| super::loop_over(self.text(v), span(v))),
             "while_expression" => {
                 let cond = n.child_by_field_name("condition")?;
                 (cond.kind() == "let_condition")
                     .then(|| cond.child_by_field_name("value"))
                     .flatten()
-                    .map(|v| super::loop_text(self.text(v)))
+                    .map(|v| super::loop_over(self.text(v), span(v)))
             }
             _ => None,
         }
     }
 
     /// The receiver of the iteration method a closure is passed to: `ids` in `ids.iter().map(|id| ..)`.
-    fn iteration_receiver(&self, closure: Node<'t>) -> Option<String> {
+    fn iteration_receiver(&self, closure: Node<'t>) -> Option<LoopOver> {
         let call = closure
             .parent()
             .filter(|p| p.kind() == "arguments")
             .and_then(|a| a.parent())
             .filter(|c| c.kind() == "call_expression")?;
         let (recv, _, _) = self.method_call(call)?;
-        Some(super::loop_text(self.text(recv)))
+        Some(super::loop_over(self.text(recv), span(recv)))
     }
 
     fn function_info(&self, n: Node<'t>) -> (Option<String>, bool, Option<Span>) {

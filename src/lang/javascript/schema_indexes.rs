@@ -77,7 +77,8 @@ impl<'t> Extractor<'t> {
                         continue;
                     };
                     let prop = self.field(f, "property").unwrap_or(f);
-                    let mut op = Operation::new(OpKind::CreateIndex, "index", span(call), span(prop));
+                    let mut op =
+                        Operation::new(OpKind::CreateIndex, "index", span(call), span(prop));
                     op.filter = Some(self.lower(args[0], 0));
                     op.options = args.get(1).map(|a| self.lower(*a, 0));
                     op.receiver = self.text(obj).chars().take(60).collect();
@@ -111,16 +112,17 @@ impl<'t> Extractor<'t> {
         for (owner, mut op) in pending {
             let collection = match owner {
                 SchemaOwner::Collection(r) => r,
-                SchemaOwner::Variable(var, sp) => match models.get(&var).or(class_schemas.get(&var))
-                {
-                    Some(r) => r.clone(),
-                    None => CollectionRef {
-                        name: CollectionName::Unknown { text: var },
-                        span: sp,
-                        via: CollectionVia::MongooseModel,
-                        import: None,
-                    },
-                },
+                SchemaOwner::Variable(var, sp) => {
+                    match models.get(&var).or(class_schemas.get(&var)) {
+                        Some(r) => r.clone(),
+                        None => CollectionRef {
+                            name: CollectionName::Unknown { text: var },
+                            span: sp,
+                            via: CollectionVia::MongooseModel,
+                            import: None,
+                        },
+                    }
+                }
             };
             op.evidence = Evidence::Resolved;
             op.collection = Some(collection);
@@ -333,9 +335,14 @@ fn is_field_options(v: &Value) -> bool {
     v.get("type").is_some_and(|t| {
         // `{ type: { type: String } }` is a nested path called `type`.
         !t.value.get("type").is_some()
-    }) || ["index", "unique", "expires", "sparse", "required", "default", "ref"]
-        .iter()
-        .any(|k| v.get(k).is_some_and(|f| !f.value.is_document() || *k == "index"))
+    }) || [
+        "index", "unique", "expires", "sparse", "required", "default", "ref",
+    ]
+    .iter()
+    .any(|k| {
+        v.get(k)
+            .is_some_and(|f| !f.value.is_document() || *k == "index")
+    })
 }
 
 fn truthy(v: &Value) -> bool {
