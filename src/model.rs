@@ -365,9 +365,9 @@ pub fn serves(index: &IndexDecl, q: &Query) -> Serve {
     }
 }
 
-/// `_id` equality is always served by the `_id` index.
-pub fn id_equality(q: &Query) -> bool {
-    q.equality.iter().any(|f| f == "_id")
+/// A predicate on `_id` (equality or range) is always served by the `_id` index.
+pub fn on_id(q: &Query) -> bool {
+    q.fields().any(|f| f == "_id")
 }
 
 impl AccessModel {

@@ -1387,8 +1387,8 @@ impl<'t> Extractor<'t> {
                             || periodic_call
                             || name.as_deref().is_some_and(name_is_periodic);
                         if let Some(l) = iteration_callback(self, n) {
-                            let over =
-                                iterated_receiver(self, n).map(|r| super::loop_over(self.text(r), span(r)));
+                            let over = iterated_receiver(self, n)
+                                .map(|r| super::loop_over(self.text(r), span(r)));
                             loops.push((l, over));
                         }
                         functions.push((name.unwrap_or_default(), periodic));
@@ -1470,7 +1470,15 @@ impl<'t> Extractor<'t> {
             self.document_array_push(call, obj, prop, ctx);
             return;
         }
-        if MODIFIERS.contains(&method) || AGGREGATE_BUILDER_STAGES.contains(&method) {
+        // `orders.countDocuments(q)` is an operation; `Model.find(q).countDocuments()` a modifier.
+        let operation_on_collection = js_operation(method).is_some()
+            && matches!(
+                self.classify(obj, 0),
+                Thing::Collection(_) | Thing::Imported(..)
+            );
+        if !operation_on_collection
+            && (MODIFIERS.contains(&method) || AGGREGATE_BUILDER_STAGES.contains(&method))
+        {
             // `cursor.skip(n)` where `cursor` is bound to an operation call.
             let root = self.chain_root(obj);
             if root.kind() == "identifier" {

@@ -481,7 +481,12 @@ pub fn render_text(
         }
         for p in &c.pushed_arrays {
             let sites: Vec<String> = p.sites.iter().map(loc_text).collect();
-            writeln!(out, "  array pushed to: {} at {}", p.field, sites.join(", "))?;
+            writeln!(
+                out,
+                "  array pushed to: {} at {}",
+                p.field,
+                sites.join(", ")
+            )?;
         }
         for j in &c.joins {
             writeln!(
@@ -507,7 +512,11 @@ pub fn render_text(
             writeln!(
                 out,
                 "  index {{{}}}{}{} ({}) at {}",
-                if ix.dynamic { "?".to_string() } else { keys.join(", ") },
+                if ix.dynamic {
+                    "?".to_string()
+                } else {
+                    keys.join(", ")
+                },
                 if extra.is_empty() { "" } else { " " },
                 extra.join(" "),
                 ix.declared_by,

@@ -37,9 +37,11 @@ fn query_in_loop_diagnostic(
             over.text
         )
     };
+    let _ = loop_span;
     let mut related = vec![Related {
         file,
-        span: loop_span,
+        // The iterable, not the whole loop: one short label in the text output.
+        span: over.span,
         message: format!("the loop over `{}`", over.text),
     }];
     if let Some(o) = outer {
@@ -91,7 +93,8 @@ fn fixed_iterable(text: &str) -> bool {
         || t.starts_with("enumerate([")
         || t.contains("..")
             && !t.contains("...")
-            && t.split("..").all(|p| !p.contains('(') || p.contains("len()"))
+            && t.split("..")
+                .all(|p| !p.contains('(') || p.contains("len()"))
         || t.ends_with("Names()")
 }
 

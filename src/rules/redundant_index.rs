@@ -7,7 +7,8 @@ pub struct RedundantIndex;
 static META: RuleMeta = RuleMeta {
     id: "redundant-index",
     name: "RedundantIndex",
-    summary: "An index whose keys are a prefix of another index on the same collection, or a duplicate",
+    summary:
+        "An index whose keys are a prefix of another index on the same collection, or a duplicate",
     default_severity: Severity::Warning,
     precision: "high",
     tags: &["mongodb", "indexes", "performance", "cross-file"],
@@ -85,7 +86,8 @@ fn covers(short: &IndexDecl, long: &IndexDecl) -> Option<Cover> {
     }
     // Text, geo, hashed and wildcard indexes are not prefix-usable like B-trees (and compound
     // text/2dsphere indexes skip documents without the special field).
-    if short.keys.iter().any(|k| k.kind.is_special()) || long.keys.iter().any(|k| k.kind.is_special())
+    if short.keys.iter().any(|k| k.kind.is_special())
+        || long.keys.iter().any(|k| k.kind.is_special())
     {
         return None;
     }
@@ -182,7 +184,9 @@ await orders.createIndex({ status: 1, createdAt: -1 });
         );
         assert_eq!(got.len(), 2, "{got:?}");
         assert_eq!(got[0].0, 3);
-        assert!(got[0].1.contains("prefix of {customerId: 1, createdAt: -1}"));
+        assert!(got[0]
+            .1
+            .contains("prefix of {customerId: 1, createdAt: -1}"));
         assert_eq!(got[1].0, 6);
         assert!(got[1].1.contains("declared twice"));
     }

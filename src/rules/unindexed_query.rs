@@ -1,7 +1,7 @@
 use super::{Rule, RuleContext, RuleMeta};
 use crate::diagnostic::{Finding, Related, Severity};
 use crate::ir::OpKind;
-use crate::model::{id_equality, serves, CollectionAccess, IndexDecl, OpSummary, Query, Serve};
+use crate::model::{on_id, serves, CollectionAccess, IndexDecl, OpSummary, Query, Serve};
 
 pub struct UnindexedQuery;
 
@@ -79,11 +79,7 @@ fn closest<'m>(c: &'m CollectionAccess, q: &Query) -> Vec<&'m IndexDecl> {
     v
 }
 
-fn unindexed_query_diagnostic(
-    c: &CollectionAccess,
-    s: &OpSummary,
-    grade: Serve,
-) -> Finding {
+fn unindexed_query_diagnostic(c: &CollectionAccess, s: &OpSummary, grade: Serve) -> Finding {
     let q = &s.query;
     let (message, severity) = match grade {
         Serve::BlockingSort => (
@@ -164,7 +160,12 @@ impl Rule for UnindexedQuery {
                     // No filter: a full read is what was asked for.
                     continue;
                 }
-                if id_equality(q) {
+                if on_id(q) {
+                    continue;
+                }
+                // Migrations and batch jobs scan on purpose, once, off the request path.
+                let op = &ctx.files[s.id.file].ir.operations[s.id.index];
+                if op.context.periodic {
                     continue;
                 }
                 let best = c

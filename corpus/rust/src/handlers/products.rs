@@ -32,7 +32,7 @@ impl ProductRepo {
             .create_indexes(
                 vec![
                     IndexModel::builder().keys(doc! { "category": 1, "price": -1 }).build(),
-                    IndexModel::builder().keys(doc! { "category": 1 }).build(),
+                    IndexModel::builder().keys(doc! { "category": 1 }).build(),  // expect: redundant-index
                 ],
                 None,
             )
@@ -64,7 +64,7 @@ impl ProductRepo {
 
     pub async fn featured(&self) -> Result<Vec<Product>, ApiError> {
         let opts = FindOptions::builder().skip(Some(0)).limit(10).build(); // ok: skip-paging — literal skip
-        let cursor = self.products.find(doc! { "featured": true }, opts).await?;
+        let cursor = self.products.find(doc! { "featured": true }, opts).await?;  // expect: unindexed-query
         Ok(cursor.try_collect().await?)
     }
 
@@ -120,7 +120,7 @@ impl ProductRepo {
         pipeline.push(doc! { "$skip": page_offset }); // expect: skip-paging
         pipeline.push(doc! { "$limit": 20 });
         let opts = AggregateOptions::builder().allow_disk_use(true).build();
-        let cursor = self.products.aggregate(pipeline, opts).await?;
+        let cursor = self.products.aggregate(pipeline, opts).await?;  // expect: unindexed-query
         Ok(cursor.try_collect().await?)
     }
 
