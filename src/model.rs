@@ -383,10 +383,11 @@ impl AccessModel {
                         c.references.push(Site { file, span: r.span });
                         c.via.insert(via_str(r.via));
                     }
-                    CollectionName::Template { parts } => {
+                    CollectionName::Template { parts } if is_family(parts) => {
                         let fam = m.family(&r.name, parts);
                         fam.references.push(Site { file, span: r.span });
                     }
+                    CollectionName::Template { .. } => {}
                     CollectionName::Unknown { .. } => {}
                 }
             }
@@ -426,7 +427,7 @@ impl AccessModel {
                         }
                         c.operations.push(s);
                     }
-                    Some(n @ CollectionName::Template { parts }) => {
+                    Some(n @ CollectionName::Template { parts }) if is_family(parts) => {
                         let n = n.clone();
                         m.family(&n, parts).operations.push(s);
                     }
@@ -493,6 +494,13 @@ impl AccessModel {
     pub fn collection_of(&self, op: &Operation) -> Option<&CollectionAccess> {
         literal_name(op).and_then(|n| self.collections.get(&n))
     }
+}
+
+/// A name with a fixed part and a hole (`events_{day}`); a bare `{name}` is just unknown.
+fn is_family(parts: &[NamePart]) -> bool {
+    parts
+        .iter()
+        .any(|p| matches!(p, NamePart::Literal { text } if !text.is_empty()))
 }
 
 fn via_str(v: CollectionVia) -> &'static str {
