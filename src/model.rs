@@ -418,6 +418,8 @@ impl AccessModel {
                             if let Some(func) = &s.function {
                                 let e = by_function.entry((file, func.clone())).or_default();
                                 e.0.insert(name.clone());
+                                // A `$lookup` reads the joined collection in the same breath.
+                                e.0.extend(s.joins.iter().filter_map(|j| j.from.clone()));
                                 e.1.push(s.site);
                             }
                         }

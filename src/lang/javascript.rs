@@ -2101,7 +2101,16 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
                 || callee.ends_with(".every")
                 || callee.ends_with("scheduleJob")
                 || callee.ends_with("cron.schedule");
-            (None, periodic)
+            // An Express-style route handler is named by its route: `router.get /orders/:id`.
+            let route = call.and_then(|c| {
+                let verb = callee.rsplit('.').next()?;
+                if !matches!(verb, "get" | "post" | "put" | "patch" | "delete" | "all") {
+                    return None;
+                }
+                let first = x.args(c).into_iter().next()?;
+                x.string_value(first).map(|p| format!("{callee} {p}"))
+            });
+            (route, periodic)
         }
         _ => (None, false),
     }
