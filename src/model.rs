@@ -40,6 +40,38 @@ pub struct AccessModel {
     pub unresolved_indexes: Vec<IndexDecl>,
     /// Functions that read two or more collections.
     pub read_together: Vec<ReadTogether>,
+    /// Files that are one-off or maintenance code by their path (`scripts/`, `upgrades/`, seeders,
+    /// fixtures): they scan and loop on purpose, off the request path.
+    pub offline_files: BTreeSet<FileId>,
+}
+
+/// A path segment that marks one-off or maintenance code.
+fn path_is_offline(path: &str) -> bool {
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let file = parts.pop().unwrap_or("");
+    let stem = file.split('.').next().unwrap_or("");
+    parts.iter().any(|p| {
+        matches!(
+            p.to_ascii_lowercase().as_str(),
+            "scripts"
+                | "script"
+                | "bin"
+                | "tools"
+                | "upgrades"
+                | "maintenance"
+                | "seed"
+                | "seeds"
+                | "seeders"
+                | "fixtures"
+                | "devtools"
+                | "benchmarks"
+                | "bench"
+                | "examples"
+                | "upgrade"
+                | "testing"
+        )
+    }) || matches!(stem, "seeder" | "seed" | "seeds" | "fixtures" | "demo")
+        || stem.starts_with("test")
 }
 
 #[derive(Debug, Default)]
@@ -376,6 +408,9 @@ impl AccessModel {
         let mut by_function: BTreeMap<(FileId, String), (BTreeSet<String>, Vec<Site>)> =
             BTreeMap::new();
         for (file, f) in files.iter().enumerate() {
+            if path_is_offline(&f.display_path) {
+                m.offline_files.insert(file);
+            }
             for r in &f.ir.collections {
                 match &r.name {
                     CollectionName::Literal { name } => {
@@ -886,6 +921,10 @@ fn read_sort(args: &[Value], q: &mut Query) {
     match &first.kind {
         ValueKind::Document(fields) => {
             for f in fields {
+                // `$natural` is storage order, not a field: no index is asked for.
+                if f.key == "$natural" {
+                    continue;
+                }
                 if f.value.get("$meta").is_some() {
                     q.opaque.get_or_insert_with(|| "sort by text score".into());
                     continue;

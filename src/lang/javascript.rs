@@ -1501,6 +1501,36 @@ impl<'t> Extractor<'t> {
         self.operation(call, obj, prop, m, ctx);
     }
 
+    /// The receiver chain starts at a variable bound to `initializeUnorderedBulkOp()` /
+    /// `initializeOrderedBulkOp()`.
+    fn on_bulk_builder(&self, mut n: Node<'t>) -> bool {
+        for _ in 0..MAX_DEPTH {
+            n = self.unwrap_expr(n);
+            match n.kind() {
+                "call_expression" => match self.field(n, "function") {
+                    Some(f) => n = f,
+                    None => return false,
+                },
+                "member_expression" => match self.field(n, "object") {
+                    Some(o) => n = o,
+                    None => return false,
+                },
+                "identifier" => {
+                    return self
+                        .lookup(self.text(n), n.start_byte() as u32)
+                        .and_then(|b| b.value)
+                        .is_some_and(|v| {
+                            let t = self.text(v);
+                            t.contains("initializeUnorderedBulkOp")
+                                || t.contains("initializeOrderedBulkOp")
+                        })
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
     /// Descends a chain of modifier calls to what they are called on:
     /// `q.sort(..).skip(..)` → `q`; `await Model.find(q).lean()` → the `find` call.
     fn chain_root(&self, n: Node<'t>) -> Node<'t> {
@@ -1629,6 +1659,8 @@ impl<'t> Extractor<'t> {
             .is_some_and(|c| c.via == CollectionVia::MongooseModel);
         let mut op = Operation::new(m.kind, m.name, span(call), span(prop));
         op.context = ctx;
+        // `bulk.find(q).upsert().updateOne(u)` queues into a bulk builder: one round trip at `execute()`.
+        op.in_bulk = self.on_bulk_builder(obj);
         op.receiver = self.text(obj).chars().take(60).collect();
         let lowered: Vec<Value> = args.iter().map(|a| self.lower(*a, 0)).collect();
         let arg = |i: usize| lowered.get(i).cloned();

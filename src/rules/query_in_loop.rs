@@ -1,6 +1,6 @@
 use super::{collection_label, operations, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::{Finding, Related, Severity};
-use crate::ir::{LoopOver, OpKind, Operation, Span};
+use crate::ir::{CollectionName, LoopOver, OpKind, Operation, Span};
 
 pub struct QueryInLoop;
 
@@ -82,9 +82,18 @@ fn is_read(kind: OpKind) -> bool {
     )
 }
 
+/// The iterable is a list of ids: `ids`, `userIds`, `req.body.order_ids`.
+fn ids_like(text: &str) -> bool {
+    let last = text
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|p| !p.is_empty())
+        .unwrap_or("");
+    last == "ids" || last.ends_with("Ids") || last.ends_with("_ids") || last.ends_with("IDs")
+}
+
 /// A loop over a literal list, a range or a number: a handful of fixed iterations, not data.
 fn fixed_iterable(text: &str) -> bool {
-    let t = text.trim();
+    let t = text.trim().trim_start_matches("&mut ").trim_start_matches('&');
     t.starts_with(['[', '(', '{', '"', '\'', '`'])
         || t.starts_with(|c: char| c.is_ascii_digit())
         || t.starts_with("range(")
@@ -110,6 +119,7 @@ impl Rule for QueryInLoop {
                 OpKind::CreateIndex | OpKind::DropIndex | OpKind::DocumentSave | OpKind::Other
             ) || op.in_bulk
                 || op.context.periodic
+                || ctx.model.offline_files.contains(&file)
             {
                 continue;
             }
@@ -125,10 +135,29 @@ impl Rule for QueryInLoop {
             if fixed_iterable(&over.text) {
                 continue;
             }
+            // A loop over collections (`for (const c of collections) c.deleteMany({})`) touches a
+            // different collection each time: not a repeated query on one.
+            let literal = matches!(
+                op.collection.as_ref().map(|c| &c.name),
+                Some(CollectionName::Literal { .. })
+            );
+            let named_per_iteration = op.collection.as_ref().is_some_and(|c| {
+                !literal && c.span != Span::default() && loop_span.contains(c.span)
+            });
+            if !literal
+                && (named_per_iteration || over.text.to_ascii_lowercase().contains("collection"))
+            {
+                continue;
+            }
             let ops = &ctx.files[file].ir.operations;
             let outer = ops
                 .iter()
                 .find(|o| is_read(o.kind) && over.span.contains(o.span));
+            // A write per item is flagged where the items are another query's results or ids;
+            // other per-item writes are often conditional (claims, upserts of distinct keys).
+            if !is_read(op.kind) && outer.is_none() && !ids_like(&over.text) {
+                continue;
+            }
             out.push(query_in_loop_diagnostic(file, op, loop_span, over, outer));
         }
     }
@@ -162,8 +191,11 @@ for (const order of await db.collection("orders").find({ open: true }).toArray()
   const customer = await db.collection("customers").findOne({ _id: order.customerId });
 }
 await Promise.all(ids.map((id) => db.collection("users").findOne({ _id: id })));
+for (const id of req.body.productIds) {
+  await db.collection("products").updateOne({ _id: id }, { $set: { archived: true } });
+}
 for (const item of cart.items) {
-  await db.collection("products").updateOne({ _id: item.id }, { $inc: { stock: -item.qty } });
+  await db.collection("products").updateOne({ _id: item.id, stock: { $gte: item.qty } }, { $inc: { stock: -item.qty } });
 }
 "#,
         );
@@ -220,6 +252,9 @@ async fn totals(orders: Collection<Order>, customers: Collection<Customer>, ids:
     }
     for id in &ids {
         customers.delete_one(doc! { "_id": id }).await?;
+    }
+    for name in &["a", "b"] {
+        customers.count_documents(doc! { "k": name }).await?;
     }
 }
 "#,

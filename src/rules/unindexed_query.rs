@@ -165,7 +165,7 @@ impl Rule for UnindexedQuery {
                 }
                 // Migrations and batch jobs scan on purpose, once, off the request path.
                 let op = &ctx.files[s.id.file].ir.operations[s.id.index];
-                if op.context.periodic {
+                if op.context.periodic || ctx.model.offline_files.contains(&s.id.file) {
                     continue;
                 }
                 let best = c

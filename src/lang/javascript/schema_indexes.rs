@@ -31,6 +31,7 @@ impl<'t> Extractor<'t> {
         let mut pending: Vec<(SchemaOwner, Operation)> = Vec::new();
         let mut calls = Vec::new();
         let mut schema_news = Vec::new();
+        let mut props = Vec::new();
         walk(root, |n, enter| {
             if !enter {
                 return;
@@ -38,9 +39,19 @@ impl<'t> Extractor<'t> {
             match n.kind() {
                 "call_expression" => calls.push(n),
                 "new_expression" if self.is_schema_new(n) => schema_news.push(n),
+                "public_field_definition" | "field_definition" => props.push(n),
                 _ => {}
             }
         });
+        // NestJS `@Prop({ index: true })` fields, per class.
+        let mut class_props: HashMap<String, Vec<Operation>> = HashMap::new();
+        for field in props {
+            let Some((class, op)) = self.prop_index(field) else {
+                continue;
+            };
+            class_props.entry(class).or_default().push(op);
+        }
+        let mut class_owner: HashMap<String, CollectionRef> = HashMap::new();
         for call in calls {
             let Some(f) = self.field(call, "function") else {
                 continue;
@@ -65,6 +76,11 @@ impl<'t> Extractor<'t> {
                     let Some(r) = self.class_schema_collection(call, &args) else {
                         continue;
                     };
+                    if let Some(c) = args.first().filter(|a| a.kind() == "identifier") {
+                        class_owner
+                            .entry(self.text(*c).to_string())
+                            .or_insert_with(|| r.clone());
+                    }
                     if let Some(var) = declared_name(self, call) {
                         class_schemas.insert(var, r);
                     }
@@ -109,6 +125,21 @@ impl<'t> Extractor<'t> {
                 pending.push((owner, op));
             }
         }
+        let mut classes: Vec<(String, Vec<Operation>)> = class_props.into_iter().collect();
+        classes.sort_by(|a, b| a.0.cmp(&b.0));
+        for (class, ops) in classes {
+            let owner = class_owner.get(&class).cloned().unwrap_or_else(|| CollectionRef {
+                name: CollectionName::Literal {
+                    name: mongoose_collection_name(class.trim_end_matches("Stub")),
+                },
+                span: ops.first().map(|o| o.span).unwrap_or_default(),
+                via: CollectionVia::MongooseModel,
+                import: None,
+            });
+            for op in ops {
+                pending.push((SchemaOwner::Collection(owner.clone()), op));
+            }
+        }
         for (owner, mut op) in pending {
             let collection = match owner {
                 SchemaOwner::Collection(r) => r,
@@ -129,6 +160,37 @@ impl<'t> Extractor<'t> {
             op.context.periodic = self.file_periodic;
             self.ir.operations.push(op);
         }
+    }
+
+    /// `@Prop({ index: true }) name: string;` in a `@Schema()` class: (class name, declaration).
+    fn prop_index(&self, field: Node<'t>) -> Option<(String, Operation)> {
+        let name = self
+            .field(field, "name")
+            .or_else(|| self.field(field, "property"))?;
+        let decorator = self
+            .named_children(field)
+            .into_iter()
+            .find(|d| d.kind() == "decorator" && self.text(*d).starts_with("@Prop("))?;
+        let call = self
+            .named_children(decorator)
+            .into_iter()
+            .find(|c| c.kind() == "call_expression")?;
+        let opts = self.lower(*self.args(call).first()?, 0);
+        let key = Field {
+            key: self.text(name).to_string(),
+            key_span: span(name),
+            value: opts.clone(),
+        };
+        let op = field_index(&key, &key.key, &opts)?;
+        let mut class = field.parent();
+        while let Some(c) = class {
+            if super::is_class(c.kind()) {
+                break;
+            }
+            class = c.parent();
+        }
+        let class_name = self.text(self.field(class?, "name")?).to_string();
+        Some((class_name, op))
     }
 
     /// `new Schema(..)`, `new mongoose.Schema(..)`.
@@ -532,6 +594,33 @@ S.index({ title: "text" });
                 ),
                 ("permissions".into(), "role:1".into(), "".into()),
                 ("labels".into(), "title:text".into(), "".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn nestjs_prop_options_are_indexes_of_the_class_schema() {
+        let got = indexes(
+            r#"import { Prop, Schema, SchemaFactory } from "@nestjs/mongoose";
+@Schema({ timestamps: true })
+export class BlockStub extends BaseSchema {
+  @Prop({ type: String, required: true, index: true })
+  name: string;
+
+  @Prop({ type: String, unique: true })
+  slug: string;
+
+  @Prop({ type: String })
+  note: string;
+}
+export const BlockModel = attach({ name: Block.name, schema: SchemaFactory.createForClass(BlockStub) });
+"#,
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("blocks".into(), "name:1".into(), "".into()),
+                ("blocks".into(), "slug:1".into(), "unique".into()),
             ]
         );
     }
