@@ -911,6 +911,8 @@ fn direction(v: &Value) -> Option<i32> {
 /// `.sort({a: 1})`, `.sort("-a b")`, `.sort("a", -1)`, `sort=[("a", -1)]`, `.sort([["a", 1]])`.
 fn read_sort(args: &[Value], q: &mut Query) {
     let add = |f: &str, d: Option<i32>, q: &mut Query| match d {
+        // The same key twice comes from sorts chosen in different branches: keep the first.
+        Some(_) if q.sort.iter().any(|(k, _)| k == f) => {}
         Some(d) if plausible_field(f) => q.sort.push((f.to_string(), d)),
         _ => {
             q.opaque

@@ -82,6 +82,12 @@ fn is_read(kind: OpKind) -> bool {
     )
 }
 
+/// The iterable is a list of collections or collection names (`collections`, `listCollectionNames()`).
+fn over_collections(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    t.contains("collections") || t.contains("collection_names") || t.contains("collectionnames")
+}
+
 /// The iterable is a list of ids: `ids`, `userIds`, `req.body.order_ids`.
 fn ids_like(text: &str) -> bool {
     let last = text
@@ -93,7 +99,10 @@ fn ids_like(text: &str) -> bool {
 
 /// A loop over a literal list, a range or a number: a handful of fixed iterations, not data.
 fn fixed_iterable(text: &str) -> bool {
-    let t = text.trim().trim_start_matches("&mut ").trim_start_matches('&');
+    let t = text
+        .trim()
+        .trim_start_matches("&mut ")
+        .trim_start_matches('&');
     t.starts_with(['[', '(', '{', '"', '\'', '`'])
         || t.starts_with(|c: char| c.is_ascii_digit())
         || t.starts_with("range(")
@@ -144,9 +153,7 @@ impl Rule for QueryInLoop {
             let named_per_iteration = op.collection.as_ref().is_some_and(|c| {
                 !literal && c.span != Span::default() && loop_span.contains(c.span)
             });
-            if !literal
-                && (named_per_iteration || over.text.to_ascii_lowercase().contains("collection"))
-            {
+            if !literal && (named_per_iteration || over_collections(&over.text)) {
                 continue;
             }
             let ops = &ctx.files[file].ir.operations;

@@ -128,14 +128,17 @@ impl<'t> Extractor<'t> {
         let mut classes: Vec<(String, Vec<Operation>)> = class_props.into_iter().collect();
         classes.sort_by(|a, b| a.0.cmp(&b.0));
         for (class, ops) in classes {
-            let owner = class_owner.get(&class).cloned().unwrap_or_else(|| CollectionRef {
-                name: CollectionName::Literal {
-                    name: mongoose_collection_name(class.trim_end_matches("Stub")),
-                },
-                span: ops.first().map(|o| o.span).unwrap_or_default(),
-                via: CollectionVia::MongooseModel,
-                import: None,
-            });
+            let owner = class_owner
+                .get(&class)
+                .cloned()
+                .unwrap_or_else(|| CollectionRef {
+                    name: CollectionName::Literal {
+                        name: mongoose_collection_name(class.trim_end_matches("Stub")),
+                    },
+                    span: ops.first().map(|o| o.span).unwrap_or_default(),
+                    via: CollectionVia::MongooseModel,
+                    import: None,
+                });
             for op in ops {
                 pending.push((SchemaOwner::Collection(owner.clone()), op));
             }
@@ -396,7 +399,7 @@ fn field_indexes(def: &Value, prefix: &str, out: &mut Vec<Operation>, depth: usi
 fn is_field_options(v: &Value) -> bool {
     v.get("type").is_some_and(|t| {
         // `{ type: { type: String } }` is a nested path called `type`.
-        !t.value.get("type").is_some()
+        t.value.get("type").is_none()
     }) || [
         "index", "unique", "expires", "sparse", "required", "default", "ref",
     ]
