@@ -181,7 +181,7 @@ impl<'t> Extractor<'t> {
     // ---------------------------------------------------------------- pass 1: bindings
 
     /// `query.status = s` / `query[key] = v`: the object bound to `query` is filled in after its
-    /// literal, so the literal alone is not its value.
+    /// literal, so the literal holds only some of its keys.
     fn note_filled(&mut self, mut target: Node<'t>) {
         for _ in 0..MAX_DEPTH {
             match target.kind() {
@@ -1329,10 +1329,19 @@ impl<'t> Extractor<'t> {
                         kind: ValueKind::Array(front),
                     };
                 }
-                if vk == "object" && self.filled.contains(name) {
-                    return Value::unknown(span(id), name, true);
-                }
                 if literal_like && self.is_constant(b, name) && depth <= MAX_DEPTH {
+                    if vk == "object" && self.filled.contains(name) {
+                        // The literal's keys stand; more are added at run time, like a spread.
+                        let mut v = self.lower(v, depth);
+                        if let ValueKind::Document(fields) = &mut v.kind {
+                            fields.push(Field {
+                                key: "...".to_string(),
+                                key_span: span(id),
+                                value: Value::unknown(span(id), name, true),
+                            });
+                        }
+                        return v;
+                    }
                     return self.lower(v, depth);
                 }
             }
