@@ -32,6 +32,8 @@ pub enum Command {
         /// Rule id, e.g. `unbounded-push`.
         rule: String,
     },
+    /// Print how each collection is accessed across the repository (default: the current folder).
+    Collections(CollectionsArgs),
     /// Print the IR extracted from files, as JSON (for debugging frontends).
     #[command(hide = true)]
     DebugIr { paths: Vec<PathBuf> },
@@ -78,6 +80,27 @@ pub struct CheckArgs {
     pub policy: crate::policy::PolicyArgs,
 }
 
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum MapFormat {
+    Text,
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CollectionsArgs {
+    /// Files or folders to analyse.
+    pub paths: Vec<PathBuf>,
+    /// Output format (`json`: docs/collections-json.md).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: MapFormat,
+    /// Also analyse ignored files, node_modules, build output and minified bundles.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Also analyse tests.
+    #[arg(long)]
+    pub include_tests: bool,
+}
+
 /// Exit codes: 0 no findings, 1 findings, 2 usage or I/O error.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
@@ -90,6 +113,7 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Collections(args) => collections(args),
         Command::Rules { format } => {
             crate::catalogue::list_rules(matches!(format, RulesFormat::Json))
         }
@@ -186,5 +210,38 @@ fn check(args: CheckArgs) -> i32 {
         1
     } else {
         0
+    }
+}
+
+/// `mongolint collections`: exit 0, or 2 when a file could not be analysed or the output not written.
+fn collections(args: CollectionsArgs) -> i32 {
+    let opts = Options {
+        paths: if args.paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            args.paths
+        },
+        no_ignore: args.no_ignore,
+        include_tests: args.include_tests,
+        ..Options::default()
+    };
+    let a = analysis::run(&opts);
+    let model = crate::model::AccessModel::build(&a.files);
+    let mut buf: Vec<u8> = Vec::new();
+    let rendered = match args.format {
+        MapFormat::Text => report::collections::render_text(&a, &model, &mut buf),
+        MapFormat::Json => report::collections::render_json(&a, &model, &mut buf),
+    };
+    if let Err(e) = rendered.and_then(|_| std::io::stdout().write_all(&buf)) {
+        eprintln!("error: {e}");
+        return 2;
+    }
+    for e in &a.errors {
+        eprintln!("error: {}: {}", e.display_path, e.message);
+    }
+    if a.errors.is_empty() {
+        0
+    } else {
+        2
     }
 }

@@ -254,6 +254,8 @@ pub enum OpKind {
     Count,
     Distinct,
     CreateIndex,
+    /// `dropIndex` / `drop_index`: the argument (in `filter`) is the key pattern or the index name.
+    DropIndex,
     /// A Mongoose document mutated in memory then saved (`doc.arr.push(x); doc.save()`).
     /// The frontend synthesises the update the save sends.
     DocumentSave,
@@ -283,11 +285,24 @@ pub struct Modifier {
     pub span: Span,
 }
 
+/// The iterable of a loop: `ids` in `for (const id of ids)`.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoopOver {
+    /// Source text, one line, at most 80 characters.
+    pub text: String,
+    pub span: Span,
+}
+
 /// Where in the code an operation sits, for rules that care about control flow.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct OpContext {
     /// Span of the innermost enclosing loop (for/while/forEach/map over items), if any.
     pub enclosing_loop: Option<Span>,
+    /// What that loop iterates over (`ids`, `await cursor.toArray()`, `users`),
+    /// when it is an iteration over items (`for..of`, `for x in`, `forEach`/`map`, a comprehension,
+    /// `while let Some(x) = cursor.next()`); `None` for `while`, counting `for` loops and unknown shapes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loop_over: Option<LoopOver>,
     /// Name of the enclosing function, if any.
     pub function: Option<String>,
     /// The enclosing function or file looks like a periodic batch job (cron, scheduler, migration).

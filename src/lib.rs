@@ -10,6 +10,7 @@ pub mod discover;
 pub mod ir;
 pub mod lang;
 pub mod link;
+pub mod model;
 pub mod policy;
 pub mod report;
 pub mod rules;

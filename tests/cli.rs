@@ -423,7 +423,7 @@ fn file_over_max_file_size_is_reported_as_skipped() {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
-fn rules_lists_the_five_rule_ids() {
+fn rules_lists_every_rule_id() {
     let o = bin().arg("rules").output().unwrap();
     assert_eq!(code(&o), 0);
     let out = stdout(&o);
@@ -438,7 +438,11 @@ fn rules_lists_the_five_rule_ids() {
             "dynamic-collection-name",
             "lookup-chain",
             "counter-inc",
-            "skip-paging"
+            "skip-paging",
+            "redundant-index",
+            "lookup-unindexed-foreign-field",
+            "unindexed-query",
+            "query-in-loop"
         ],
         "{out}"
     );

@@ -16,6 +16,8 @@ use crate::ir::*;
 use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
+mod schema_indexes;
+
 /// How deep value lowering and receiver resolution may recurse (nested literals, chains of bindings).
 const MAX_DEPTH: usize = 48;
 
@@ -24,6 +26,7 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         src: text,
         bindings: HashMap::new(),
         assigned: HashMap::new(),
+        filled: Default::default(),
         pushes: HashMap::new(),
         saves: Vec::new(),
         export_nodes: Vec::new(),
@@ -37,6 +40,7 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let root = tree.root_node();
     x.collect_bindings(root);
     x.collect_operations(root);
+    x.schema_indexes(root);
     x.finish()
 }
 
@@ -108,6 +112,8 @@ struct Extractor<'t> {
     bindings: HashMap<String, Vec<Binding<'t>>>,
     /// How many times each name is assigned after its declaration.
     assigned: HashMap<String, u32>,
+    /// Names whose object is filled in by member assignment (`q.status = s`).
+    filled: std::collections::HashSet<String>,
     /// `name.push(..)` / `name.unshift(..)` calls: (name) → (call position, method, arguments node).
     pushes: HashMap<String, Vec<(u32, bool, Node<'t>)>>,
     /// `name.save()` calls: (name, position).
@@ -173,6 +179,26 @@ impl<'t> Extractor<'t> {
     }
 
     // ---------------------------------------------------------------- pass 1: bindings
+
+    /// `query.status = s` / `query[key] = v`: the object bound to `query` is filled in after its
+    /// literal, so the literal holds only some of its keys.
+    fn note_filled(&mut self, mut target: Node<'t>) {
+        for _ in 0..MAX_DEPTH {
+            match target.kind() {
+                "member_expression" | "subscript_expression" => {
+                    match self.field(target, "object") {
+                        Some(o) => target = o,
+                        None => return,
+                    }
+                }
+                "identifier" => {
+                    self.filled.insert(self.text(target).to_string());
+                    return;
+                }
+                _ => return,
+            }
+        }
+    }
 
     fn add_binding(&mut self, name: &str, b: Binding<'t>) {
         self.bindings.entry(name.to_string()).or_default().push(b);
@@ -385,8 +411,11 @@ impl<'t> Extractor<'t> {
                             .or_else(|| lt.strip_prefix("exports."))
                         {
                             self.export_nodes.push((name.to_string(), right));
+                        } else {
+                            self.note_filled(left);
                         }
                     }
+                    "subscript_expression" => self.note_filled(left),
                     _ => {}
                 }
             }
@@ -1301,6 +1330,18 @@ impl<'t> Extractor<'t> {
                     };
                 }
                 if literal_like && self.is_constant(b, name) && depth <= MAX_DEPTH {
+                    if vk == "object" && self.filled.contains(name) {
+                        // The literal's keys stand; more are added at run time, like a spread.
+                        let mut v = self.lower(v, depth);
+                        if let ValueKind::Document(fields) = &mut v.kind {
+                            fields.push(Field {
+                                key: "...".to_string(),
+                                key_span: span(id),
+                                value: Value::unknown(span(id), name, true),
+                            });
+                        }
+                        return v;
+                    }
                     return self.lower(v, depth);
                 }
             }
@@ -1330,15 +1371,23 @@ impl<'t> Extractor<'t> {
     fn collect_operations(&mut self, root: Node<'t>) {
         let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut named_refs: Vec<Node<'t>> = Vec::new();
-        let mut loops: Vec<Span> = Vec::new();
+        // (loop span, what it iterates over).
+        let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
         walk(root, |n, enter| {
             if enter {
                 let k = n.kind();
                 match k {
-                    "for_statement" | "for_in_statement" | "while_statement" | "do_statement" => {
-                        loops.push(span(n))
+                    "for_statement" | "while_statement" | "do_statement" => {
+                        loops.push((span(n), None))
+                    }
+                    // `for (const x of xs)` / `for (const k in obj)`: iterates over `right`.
+                    "for_in_statement" => {
+                        let over = self
+                            .field(n, "right")
+                            .map(|r| super::loop_over(self.text(r), span(r)));
+                        loops.push((span(n), over))
                     }
                     _ if is_function(k) => {
                         let (name, periodic_call) = function_name(self, n);
@@ -1347,7 +1396,9 @@ impl<'t> Extractor<'t> {
                             || periodic_call
                             || name.as_deref().is_some_and(name_is_periodic);
                         if let Some(l) = iteration_callback(self, n) {
-                            loops.push(l);
+                            let over = iterated_receiver(self, n)
+                                .map(|r| super::loop_over(self.text(r), span(r)));
+                            loops.push((l, over));
                         }
                         functions.push((name.unwrap_or_default(), periodic));
                     }
@@ -1355,7 +1406,8 @@ impl<'t> Extractor<'t> {
                 }
                 if k == "call_expression" {
                     let ctx = OpContext {
-                        enclosing_loop: loops.last().copied(),
+                        enclosing_loop: loops.last().map(|l| l.0),
+                        loop_over: loops.last().and_then(|l| l.1.clone()),
                         function: functions
                             .iter()
                             .rev()
@@ -1427,7 +1479,15 @@ impl<'t> Extractor<'t> {
             self.document_array_push(call, obj, prop, ctx);
             return;
         }
-        if MODIFIERS.contains(&method) || AGGREGATE_BUILDER_STAGES.contains(&method) {
+        // `orders.countDocuments(q)` is an operation; `Model.find(q).countDocuments()` a modifier.
+        let operation_on_collection = js_operation(method).is_some()
+            && matches!(
+                self.classify(obj, 0),
+                Thing::Collection(_) | Thing::Imported(..)
+            );
+        if !operation_on_collection
+            && (MODIFIERS.contains(&method) || AGGREGATE_BUILDER_STAGES.contains(&method))
+        {
             // `cursor.skip(n)` where `cursor` is bound to an operation call.
             let root = self.chain_root(obj);
             if root.kind() == "identifier" {
@@ -1448,6 +1508,36 @@ impl<'t> Extractor<'t> {
             return;
         };
         self.operation(call, obj, prop, m, ctx);
+    }
+
+    /// The receiver chain starts at a variable bound to `initializeUnorderedBulkOp()` /
+    /// `initializeOrderedBulkOp()`.
+    fn on_bulk_builder(&self, mut n: Node<'t>) -> bool {
+        for _ in 0..MAX_DEPTH {
+            n = self.unwrap_expr(n);
+            match n.kind() {
+                "call_expression" => match self.field(n, "function") {
+                    Some(f) => n = f,
+                    None => return false,
+                },
+                "member_expression" => match self.field(n, "object") {
+                    Some(o) => n = o,
+                    None => return false,
+                },
+                "identifier" => {
+                    return self
+                        .lookup(self.text(n), n.start_byte() as u32)
+                        .and_then(|b| b.value)
+                        .is_some_and(|v| {
+                            let t = self.text(v);
+                            t.contains("initializeUnorderedBulkOp")
+                                || t.contains("initializeOrderedBulkOp")
+                        })
+                }
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// Descends a chain of modifier calls to what they are called on:
@@ -1578,6 +1668,8 @@ impl<'t> Extractor<'t> {
             .is_some_and(|c| c.via == CollectionVia::MongooseModel);
         let mut op = Operation::new(m.kind, m.name, span(call), span(prop));
         op.context = ctx;
+        // `bulk.find(q).upsert().updateOne(u)` queues into a bulk builder: one round trip at `execute()`.
+        op.in_bulk = self.on_bulk_builder(obj);
         op.receiver = self.text(obj).chars().take(60).collect();
         let lowered: Vec<Value> = args.iter().map(|a| self.lower(*a, 0)).collect();
         let arg = |i: usize| lowered.get(i).cloned();
@@ -2050,10 +2142,29 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
                 || callee.ends_with(".every")
                 || callee.ends_with("scheduleJob")
                 || callee.ends_with("cron.schedule");
-            (None, periodic)
+            // An Express-style route handler is named by its route: `router.get /orders/:id`.
+            let route = call.and_then(|c| {
+                let verb = callee.rsplit('.').next()?;
+                if !matches!(verb, "get" | "post" | "put" | "patch" | "delete" | "all") {
+                    return None;
+                }
+                let first = x.args(c).into_iter().next()?;
+                x.string_value(first).map(|p| format!("{callee} {p}"))
+            });
+            (route, periodic)
         }
         _ => (None, false),
     }
+}
+
+/// The collection a callback passed to `items.forEach(..)` / `.map(..)` iterates over: `items`.
+fn iterated_receiver<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<Node<'t>> {
+    let args = f.parent().filter(|p| p.kind() == "arguments")?;
+    let call = args.parent().filter(|c| c.kind() == "call_expression")?;
+    let callee = x
+        .field(call, "function")
+        .filter(|c| c.kind() == "member_expression")?;
+    x.field(callee, "object")
 }
 
 /// For a callback passed to `items.forEach(..)` / `.map(..)`, the span of that iterating call.

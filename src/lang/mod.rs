@@ -102,3 +102,15 @@ pub(crate) fn walk<'t>(
         }
     }
 }
+
+/// A loop's iterable (`OpContext::loop_over`): its span and its text on one line, at most 80 characters.
+pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
+    let one_line: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = if one_line.chars().count() > 80 {
+        let cut: String = one_line.chars().take(77).collect();
+        format!("{cut}...")
+    } else {
+        one_line
+    };
+    crate::ir::LoopOver { text, span }
+}

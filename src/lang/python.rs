@@ -1997,10 +1997,23 @@ impl<'t> Extractor<'t> {
             })
     }
 
+    /// What a loop iterates over: `for x in EXPR`, `[.. for x in EXPR]`; `None` for `while`.
+    fn loop_over(&self, n: Node<'t>) -> Option<LoopOver> {
+        let clause = if n.kind() == "for_statement" {
+            n
+        } else {
+            self.named_children(n)
+                .into_iter()
+                .find(|c| c.kind() == "for_in_clause")?
+        };
+        self.field(clause, "right")
+            .map(|r| super::loop_over(self.text(r), span(r)))
+    }
+
     fn collect_operations(&mut self, root: Node<'t>) {
         let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut named_refs: Vec<Node<'t>> = Vec::new();
-        let mut loops: Vec<Span> = Vec::new();
+        let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
         walk(root, |n, enter| {
@@ -2016,7 +2029,7 @@ impl<'t> Extractor<'t> {
             );
             if enter {
                 if is_loop {
-                    loops.push(span(n));
+                    loops.push((span(n), self.loop_over(n)));
                 }
                 if k == "class_definition" {
                     let name = self.field(n, "name").map(|x| self.text(x)).unwrap_or("");
@@ -2035,7 +2048,8 @@ impl<'t> Extractor<'t> {
                 }
                 if k == "call" {
                     let ctx = OpContext {
-                        enclosing_loop: loops.last().copied(),
+                        enclosing_loop: loops.last().map(|l| l.0),
+                        loop_over: loops.last().and_then(|l| l.1.clone()),
                         function: functions
                             .iter()
                             .rev()
@@ -2618,7 +2632,15 @@ impl<'t> Extractor<'t> {
                     // Each `IndexModel` in the list is its own operation.
                     return;
                 }
-                op.filter = keys.map(|k| self.index_keys(k));
+                op.filter = if m.kind == OpKind::DropIndex {
+                    // `drop_index("email_1")` names the index; `drop_index([("a", 1)])` gives keys.
+                    keys.map(|k| match self.string_value(k) {
+                        Some(_) => self.lower(k, 0),
+                        None => self.index_keys(k),
+                    })
+                } else {
+                    keys.map(|k| self.index_keys(k))
+                };
                 main_kwargs.extend(["keys"]);
             }
             Args::Bulk => return, // each request model is its own operation

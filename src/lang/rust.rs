@@ -1345,7 +1345,7 @@ impl<'t> Extractor<'t> {
         let mut chains: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut vec_macros: Vec<(Node<'t>, OpContext)> = Vec::new();
         // (span, periodic) of enclosing loops; (name, periodic, is iteration closure) of functions.
-        let mut loops: Vec<(Span, bool)> = Vec::new();
+        let mut loops: Vec<(Span, bool, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
         walk(root, |n, enter| {
@@ -1354,19 +1354,21 @@ impl<'t> Extractor<'t> {
                 if is_loop(k) {
                     // `loop { interval.tick().await; .. }`: a scheduler loop.
                     let ticking = self.text(n).contains(".tick()");
-                    loops.push((span(n), ticking));
+                    loops.push((span(n), ticking, self.loop_over(n)));
                 } else if is_scope(k) {
                     let inherited = functions.last().is_some_and(|f| f.1);
                     let (name, periodic_call, iteration) = self.function_info(n);
                     let periodic =
                         inherited || periodic_call || name.as_deref().is_some_and(name_is_periodic);
                     if let Some(l) = iteration {
-                        loops.push((l, false));
+                        let over = self.iteration_receiver(n);
+                        loops.push((l, false, over));
                     }
                     functions.push((name.unwrap_or_default(), periodic, iteration.is_some()));
                 }
                 let ctx = || OpContext {
                     enclosing_loop: loops.last().map(|l| l.0),
+                    loop_over: loops.last().and_then(|l| l.2.clone()),
                     function: functions
                         .iter()
                         .rev()
@@ -1420,6 +1422,35 @@ impl<'t> Extractor<'t> {
 
     /// A function's name, whether it is a scheduler callback, and for a closure passed to an
     /// iterator adapter (`items.iter().for_each(|x| ..)`) the span of that call.
+    /// What a loop iterates over: `for x in EXPR`, `while let Some(x) = EXPR`; `None` for `loop`
+    /// and `while cond`.
+    fn loop_over(&self, n: Node<'t>) -> Option<LoopOver> {
+        match n.kind() {
+            "for_expression" => n
+                .child_by_field_name("value")
+                .map(|v| super::loop_over(self.text(v), span(v))),
+            "while_expression" => {
+                let cond = n.child_by_field_name("condition")?;
+                (cond.kind() == "let_condition")
+                    .then(|| cond.child_by_field_name("value"))
+                    .flatten()
+                    .map(|v| super::loop_over(self.text(v), span(v)))
+            }
+            _ => None,
+        }
+    }
+
+    /// The receiver of the iteration method a closure is passed to: `ids` in `ids.iter().map(|id| ..)`.
+    fn iteration_receiver(&self, closure: Node<'t>) -> Option<LoopOver> {
+        let call = closure
+            .parent()
+            .filter(|p| p.kind() == "arguments")
+            .and_then(|a| a.parent())
+            .filter(|c| c.kind() == "call_expression")?;
+        let (recv, _, _) = self.method_call(call)?;
+        Some(super::loop_over(self.text(recv), span(recv)))
+    }
+
     fn function_info(&self, n: Node<'t>) -> (Option<String>, bool, Option<Span>) {
         if let Some(name) = n.child_by_field_name("name") {
             return (Some(self.text(name).to_string()), false, None);

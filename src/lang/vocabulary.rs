@@ -112,6 +112,7 @@ pub const JS_OPERATIONS: &[OpMethod] = &[
     op("createIndex", OpKind::CreateIndex, Args::Index, true),
     op("createIndexes", OpKind::CreateIndex, Args::Index, true),
     op("ensureIndex", OpKind::CreateIndex, Args::Index, true),
+    op("dropIndex", OpKind::DropIndex, Args::Index, true),
     op("watch", OpKind::Other, Args::Pipeline, false),
 ];
 
@@ -256,6 +257,7 @@ pub const PY_OPERATIONS: &[OpMethod] = &[
     op("create_index", OpKind::CreateIndex, Args::Index, true),
     op("create_indexes", OpKind::CreateIndex, Args::Index, true),
     op("ensure_index", OpKind::CreateIndex, Args::Index, true),
+    op("drop_index", OpKind::DropIndex, Args::Index, true),
     op("watch", OpKind::Other, Args::Pipeline, false),
     // mongoengine: `Model.objects(..).modify(push__x=..)`, `.upsert_one(..)`.
     op(
@@ -487,6 +489,7 @@ pub const RUST_OPERATIONS: &[OpMethod] = &[
     op("distinct", OpKind::Distinct, Args::Distinct, false),
     op("create_index", OpKind::CreateIndex, Args::Index, true),
     op("create_indexes", OpKind::CreateIndex, Args::Index, true),
+    op("drop_index", OpKind::DropIndex, Args::Index, true),
     op("watch", OpKind::Other, Args::Pipeline, false),
 ];
 

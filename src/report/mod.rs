@@ -3,6 +3,7 @@
 //! Every reporter is a pure function of the `Analysis` (and the options): no clock, no
 //! environment, no hash-map iteration order, so the bytes are the same on every run.
 
+pub mod collections;
 mod concise;
 pub(crate) mod fingerprint;
 mod github;

@@ -7,8 +7,12 @@ use crate::ir::FileIr;
 mod counter_inc;
 mod dynamic_collection_name;
 mod lookup_chain;
+mod lookup_unindexed_foreign_field;
+mod query_in_loop;
+mod redundant_index;
 mod skip_paging;
 mod unbounded_push;
+mod unindexed_query;
 
 /// Everything about a rule that is declared once and derived everywhere else:
 /// the registry, `mongolint rules`, SARIF `tool.driver.rules`, and the docs check.
@@ -52,6 +56,8 @@ pub struct FileView<'a> {
 pub struct RuleContext<'a> {
     pub files: Vec<FileView<'a>>,
     pub settings: &'a Settings,
+    /// The repository-wide access model, for the rules that need more than one operation.
+    pub model: &'a crate::model::AccessModel,
 }
 
 pub trait Rule: Sync {
@@ -67,6 +73,10 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &lookup_chain::LookupChain,
         &counter_inc::CounterInc,
         &skip_paging::SkipPaging,
+        &redundant_index::RedundantIndex,
+        &lookup_unindexed_foreign_field::LookupUnindexedForeignField,
+        &unindexed_query::UnindexedQuery,
+        &query_in_loop::QueryInLoop,
     ]
 }
 
@@ -75,8 +85,11 @@ pub fn find(id: &str) -> Option<&'static dyn Rule> {
 }
 
 /// Runs every rule over the analysed files; findings come back sorted and deduplicated.
+/// Builds the access model of these files first.
 pub fn run_all(files: &[crate::analysis::SourceFile], settings: &Settings) -> Vec<Finding> {
+    let model = crate::model::AccessModel::build(files);
     let ctx = RuleContext {
+        model: &model,
         files: files
             .iter()
             .enumerate()

@@ -135,6 +135,8 @@ impl Rule for UnboundedPush {
                     .value
                     .fields()
                     .iter()
+                    // `...`: keys spread or filled in at run time, not an array name.
+                    .filter(|f| f.key != "...")
                     .filter(|f| !(operator.key == "$push" && is_sliced(&f.value)))
                     .filter(|f| !filter_bounds(op.filter.as_ref(), update, &f.key))
                     .map(|f| f.key.as_str())

@@ -70,7 +70,7 @@ router.get('/', async (req, res, next) => {
 router.get('/recent', async (req, res, next) => {
   try {
     const recent = await orders
-      .aggregate([
+      .aggregate([  // expect: unindexed-query
         { $match: { createdAt: { $gte: new Date(Date.now() - 24 * 3600 * 1000) } } },
         { $sort: { createdAt: -1 } },
         { $limit: 100 },

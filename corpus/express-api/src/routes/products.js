@@ -43,7 +43,7 @@ router.get('/feed', async (req, res, next) => {
 // GET /products/featured — home page carousel
 router.get('/featured', async (req, res, next) => {
   try {
-    const hero = await products.find({ featured: true }).sort({ rank: 1 }).limit(10).toArray();
+    const hero = await products.find({ featured: true }).sort({ rank: 1 }).limit(10).toArray();  // expect: unindexed-query
     // The ten best sellers are already in the hero carousel; the grid shows the next twenty.
     const grid = await products
       .find({ status: 'active' })

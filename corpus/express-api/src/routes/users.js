@@ -102,7 +102,7 @@ router.get('/me/cart', async (req, res, next) => {
 router.post('/inactive/warn', async (req, res, next) => {
   try {
     const cutoff = new Date(Date.now() - 365 * 24 * 3600 * 1000);
-    const result = await users.updateMany(
+    const result = await users.updateMany(  // expect: unindexed-query
       { lastLoginAt: { $lt: cutoff } },
       { $inc: { inactivityWarnings: 1 } }, // ok: counter-inc — updateMany
     );

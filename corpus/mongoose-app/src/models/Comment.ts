@@ -20,4 +20,6 @@ const commentSchema = new Schema<IComment>(
   { timestamps: true },
 );
 
+commentSchema.index({ post: 1, createdAt: -1 });
+
 export const Comment = mongoose.model<IComment>('Comment', commentSchema);

@@ -37,4 +37,13 @@ const PostSchema = new Schema<IPost>(
   { timestamps: true },
 );
 
+// Indexes for the feeds (feedService.ts), author pages and permalinks (postController.ts).
+PostSchema.index({ published: 1, publishedAt: -1 });
+PostSchema.index({ tags: 1, published: 1, publishedAt: -1 });
+PostSchema.index({ author: 1, publishedAt: -1 });
+PostSchema.index({ author: 1 }); // expect: redundant-index
+PostSchema.index({ slug: 1 }, { unique: true });
+PostSchema.index({ published: 1 }, { partialFilterExpression: { published: true } }); // ok: redundant-index — partial index
+PostSchema.index({ title: 'text', body: 'text' });
+
 export const Post = model<IPost>('Post', PostSchema);

@@ -16,7 +16,7 @@ def list_posts():
 @bp.get("/posts/tagged/<tag>")
 def tagged(tag):
     offset = int(request.args.get("offset", 0))
-    posts = BlogPost.objects.filter(tags=tag).skip(offset).limit(PER_PAGE)  # expect: skip-paging
+    posts = BlogPost.objects.filter(tags=tag).skip(offset).limit(PER_PAGE)  # expect: skip-paging, unindexed-query
     return {"posts": [p.title for p in posts]}
 
 
@@ -55,5 +55,5 @@ def follow(author_id):
 @bp.post("/posts/retag")
 def retag():
     # QuerySet.update on many posts, by a computed count: neither a counter nor a push.
-    BlogPost.objects(tags=request.form["old"]).update(set__tags=[request.form["new"]])
+    BlogPost.objects(tags=request.form["old"]).update(set__tags=[request.form["new"]])  # expect: unindexed-query
     return {"ok": True}

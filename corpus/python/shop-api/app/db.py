@@ -16,6 +16,7 @@ products = db.products
 users = db.get_collection("users")
 carts = client.shop.carts
 sessions = client["shop"]["sessions"]
+coupons = db.coupons
 
 # Names that come from configuration or the environment are one collection each: not dynamic.
 audit = db[settings.audit_collection]  # ok: dynamic-collection-name — from settings
@@ -38,3 +39,5 @@ async def ensure_indexes() -> None:
         ]
     )
     await sessions.create_index("expires_at", expireAfterSeconds=0)
+    await coupons.create_index("code", unique=True)
+    await coupons.create_index([("code", ASCENDING), ("expires_at", ASCENDING)])  # ok: redundant-index — the shorter one is unique

@@ -32,12 +32,32 @@ impl ProductRepo {
             .create_indexes(
                 vec![
                     IndexModel::builder().keys(doc! { "category": 1, "price": -1 }).build(),
-                    IndexModel::builder().keys(doc! { "category": 1 }).build(),
+                    IndexModel::builder().keys(doc! { "category": 1 }).build(),  // expect: redundant-index
                 ],
                 None,
             )
             .await?;
+        let by_product = IndexModel::builder()
+            .keys(doc! { "sku": 1, "created_at": -1 })
+            .build();
+        self.reviews.create_index(by_product, None).await?;
         Ok(())
+    }
+
+    /// Products of the reviews written since `since`, fetched one by one.
+    pub async fn recently_reviewed(&self, since: mongodb::bson::DateTime) -> Result<Vec<Product>, ApiError> {
+        let mut cursor = self
+            .reviews
+            .find(doc! { "created_at": { "$gte": since } }, None) // expect: unindexed-query
+            .await?;
+        let mut out = Vec::new();
+        while let Some(review) = cursor.try_next().await? {
+            let sku = review.get_str("sku").unwrap_or_default();
+            if let Some(p) = self.products.find_one(doc! { "sku": sku }, None).await? { // expect: query-in-loop
+                out.push(p);
+            }
+        }
+        Ok(out)
     }
 
     pub async fn page(&self, category: &str, page: u64) -> Result<Vec<Product>, ApiError> {
@@ -64,7 +84,7 @@ impl ProductRepo {
 
     pub async fn featured(&self) -> Result<Vec<Product>, ApiError> {
         let opts = FindOptions::builder().skip(Some(0)).limit(10).build(); // ok: skip-paging — literal skip
-        let cursor = self.products.find(doc! { "featured": true }, opts).await?;
+        let cursor = self.products.find(doc! { "featured": true }, opts).await?;  // expect: unindexed-query
         Ok(cursor.try_collect().await?)
     }
 
@@ -112,7 +132,7 @@ impl ProductRepo {
     pub async fn with_reviews(&self, page_offset: i64) -> Result<Vec<Document>, ApiError> {
         let mut pipeline = vec![doc! { "$match": { "active": true } }];
         pipeline.push(doc! {
-            "$lookup": { "from": "reviews", "localField": "sku", "foreignField": "sku", "as": "reviews" }
+            "$lookup": { "from": "reviews", "localField": "sku", "foreignField": "sku", "as": "reviews" } // ok: lookup-unindexed-foreign-field — { sku: 1, created_at: -1 }
         });
         pipeline.push(doc! {
             "$lookup": { "from": "brands", "localField": "brand_id", "foreignField": "_id", "as": "brand" } // expect: lookup-chain
@@ -120,7 +140,7 @@ impl ProductRepo {
         pipeline.push(doc! { "$skip": page_offset }); // expect: skip-paging
         pipeline.push(doc! { "$limit": 20 });
         let opts = AggregateOptions::builder().allow_disk_use(true).build();
-        let cursor = self.products.aggregate(pipeline, opts).await?;
+        let cursor = self.products.aggregate(pipeline, opts).await?;  // expect: unindexed-query
         Ok(cursor.try_collect().await?)
     }
 

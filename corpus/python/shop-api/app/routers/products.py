@@ -82,4 +82,4 @@ async def ask(product_id: str, question: dict):
 @router.get("/stats/by-category")
 async def by_category():
     group = {"$group": {"_id": "$category", "skus": {"$push": "$sku"}, "n": {"$sum": 1}}}  # ok: unbounded-push — accumulator
-    return await products.aggregate([{"$match": {"active": True}}, group]).to_list(None)
+    return await products.aggregate([{"$match": {"active": True}}, group]).to_list(None)  # expect: unindexed-query

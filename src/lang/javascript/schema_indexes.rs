@@ -1,0 +1,641 @@
+//! Mongoose index declarations: `schema.index({..}, {..})`, field options in `new Schema({..})`
+//! (`index`, `unique`, `sparse`, `expires`, `text`), and NestJS `SchemaFactory.createForClass(C).index(..)`.
+//! Each becomes an `OpKind::CreateIndex` operation on the collection of the model the schema is
+//! compiled into (`model("Post", PostSchema)` in the same file), or on an unknown collection named
+//! after the schema variable when the model is made elsewhere.
+
+use super::{span, Extractor, Thing, MAX_DEPTH};
+use crate::ir::*;
+use crate::lang::naming::mongoose_collection_name;
+use crate::lang::walk;
+use std::collections::HashMap;
+use tree_sitter::Node;
+
+/// Where a schema's indexes go.
+enum SchemaOwner {
+    Collection(CollectionRef),
+    /// A schema variable; its model is looked up once the whole file is seen.
+    Variable(String, Span),
+}
+
+impl<'t> Extractor<'t> {
+    /// Finds every Mongoose index declaration of the file and appends it to the IR.
+    pub(super) fn schema_indexes(&mut self, root: Node<'t>) {
+        if !self.uses_mongo {
+            return;
+        }
+        // schema variable → the model it is compiled into.
+        let mut models: HashMap<String, CollectionRef> = HashMap::new();
+        // schema variable → the class it is made from (`SchemaFactory.createForClass(C)`).
+        let mut class_schemas: HashMap<String, CollectionRef> = HashMap::new();
+        let mut pending: Vec<(SchemaOwner, Operation)> = Vec::new();
+        let mut calls = Vec::new();
+        let mut schema_news = Vec::new();
+        let mut props = Vec::new();
+        walk(root, |n, enter| {
+            if !enter {
+                return;
+            }
+            match n.kind() {
+                "call_expression" => calls.push(n),
+                "new_expression" if self.is_schema_new(n) => schema_news.push(n),
+                "public_field_definition" | "field_definition" => props.push(n),
+                _ => {}
+            }
+        });
+        // NestJS `@Prop({ index: true })` fields, per class.
+        let mut class_props: HashMap<String, Vec<Operation>> = HashMap::new();
+        for field in props {
+            let Some((class, op)) = self.prop_index(field) else {
+                continue;
+            };
+            class_props.entry(class).or_default().push(op);
+        }
+        let mut class_owner: HashMap<String, CollectionRef> = HashMap::new();
+        for call in calls {
+            let Some(f) = self.field(call, "function") else {
+                continue;
+            };
+            let args = self.args(call);
+            let method = match f.kind() {
+                "identifier" => self.text(f),
+                "member_expression" => self.field(f, "property").map_or("", |p| self.text(p)),
+                _ => "",
+            };
+            match method {
+                "model" if args.len() >= 2 => {
+                    let Thing::Collection(r) = self.classify_call(call, 0) else {
+                        continue;
+                    };
+                    let schema = self.unwrap_expr(args[1]);
+                    if schema.kind() == "identifier" {
+                        models.insert(self.text(schema).to_string(), r);
+                    }
+                }
+                "createForClass" => {
+                    let Some(r) = self.class_schema_collection(call, &args) else {
+                        continue;
+                    };
+                    if let Some(c) = args.first().filter(|a| a.kind() == "identifier") {
+                        class_owner
+                            .entry(self.text(*c).to_string())
+                            .or_insert_with(|| r.clone());
+                    }
+                    if let Some(var) = declared_name(self, call) {
+                        class_schemas.insert(var, r);
+                    }
+                }
+                "index" if !args.is_empty() && f.kind() == "member_expression" => {
+                    let Some(obj) = self.field(f, "object") else {
+                        continue;
+                    };
+                    let Some(owner) = self.schema_owner(obj) else {
+                        continue;
+                    };
+                    let prop = self.field(f, "property").unwrap_or(f);
+                    let mut op =
+                        Operation::new(OpKind::CreateIndex, "index", span(call), span(prop));
+                    op.filter = Some(self.lower(args[0], 0));
+                    op.options = args.get(1).map(|a| self.lower(*a, 0));
+                    op.receiver = self.text(obj).chars().take(60).collect();
+                    pending.push((owner, op));
+                }
+                _ => {}
+            }
+        }
+        for n in schema_news {
+            let Some(def) = self
+                .field(n, "arguments")
+                .and_then(|a| self.named_children(a).into_iter().next())
+            else {
+                continue;
+            };
+            let owner = match self.schema_new_owner(n) {
+                Some(o) => o,
+                None => continue,
+            };
+            let def = self.lower(def, 0);
+            let mut ops = Vec::new();
+            field_indexes(&def, "", &mut ops, 0);
+            for op in ops {
+                let owner = match &owner {
+                    SchemaOwner::Collection(r) => SchemaOwner::Collection(r.clone()),
+                    SchemaOwner::Variable(v, s) => SchemaOwner::Variable(v.clone(), *s),
+                };
+                pending.push((owner, op));
+            }
+        }
+        let mut classes: Vec<(String, Vec<Operation>)> = class_props.into_iter().collect();
+        classes.sort_by(|a, b| a.0.cmp(&b.0));
+        for (class, ops) in classes {
+            let owner = class_owner
+                .get(&class)
+                .cloned()
+                .unwrap_or_else(|| CollectionRef {
+                    name: CollectionName::Literal {
+                        name: mongoose_collection_name(class.trim_end_matches("Stub")),
+                    },
+                    span: ops.first().map(|o| o.span).unwrap_or_default(),
+                    via: CollectionVia::MongooseModel,
+                    import: None,
+                });
+            for op in ops {
+                pending.push((SchemaOwner::Collection(owner.clone()), op));
+            }
+        }
+        for (owner, mut op) in pending {
+            let collection = match owner {
+                SchemaOwner::Collection(r) => r,
+                SchemaOwner::Variable(var, sp) => {
+                    match models.get(&var).or(class_schemas.get(&var)) {
+                        Some(r) => r.clone(),
+                        None => CollectionRef {
+                            name: CollectionName::Unknown { text: var },
+                            span: sp,
+                            via: CollectionVia::MongooseModel,
+                            import: None,
+                        },
+                    }
+                }
+            };
+            op.evidence = Evidence::Resolved;
+            op.collection = Some(collection);
+            op.context.periodic = self.file_periodic;
+            self.ir.operations.push(op);
+        }
+    }
+
+    /// `@Prop({ index: true }) name: string;` in a `@Schema()` class: (class name, declaration).
+    fn prop_index(&self, field: Node<'t>) -> Option<(String, Operation)> {
+        let name = self
+            .field(field, "name")
+            .or_else(|| self.field(field, "property"))?;
+        let decorator = self
+            .named_children(field)
+            .into_iter()
+            .find(|d| d.kind() == "decorator" && self.text(*d).starts_with("@Prop("))?;
+        let call = self
+            .named_children(decorator)
+            .into_iter()
+            .find(|c| c.kind() == "call_expression")?;
+        let opts = self.lower(*self.args(call).first()?, 0);
+        let key = Field {
+            key: self.text(name).to_string(),
+            key_span: span(name),
+            value: opts.clone(),
+        };
+        let op = field_index(&key, &key.key, &opts)?;
+        let mut class = field.parent();
+        while let Some(c) = class {
+            if super::is_class(c.kind()) {
+                break;
+            }
+            class = c.parent();
+        }
+        let class_name = self.text(self.field(class?, "name")?).to_string();
+        Some((class_name, op))
+    }
+
+    /// `new Schema(..)`, `new mongoose.Schema(..)`.
+    fn is_schema_new(&self, n: Node<'t>) -> bool {
+        let ctor = self.field(n, "constructor").map_or("", |c| self.text(c));
+        ctor == "Schema" || ctor.ends_with(".Schema")
+    }
+
+    /// Whose indexes a schema expression declares: a schema variable, `Model.schema`,
+    /// `SchemaFactory.createForClass(C)`.
+    fn schema_owner(&self, obj: Node<'t>) -> Option<SchemaOwner> {
+        let obj = self.unwrap_expr(obj);
+        match obj.kind() {
+            "identifier" => {
+                let name = self.text(obj);
+                let b = self.lookup(name, obj.start_byte() as u32)?;
+                let v = self.unwrap_expr(b.value?);
+                let is_schema = (v.kind() == "new_expression" && self.is_schema_new(v))
+                    || (v.kind() == "call_expression" && self.callee_method(v) == "createForClass");
+                is_schema.then(|| SchemaOwner::Variable(name.to_string(), span(obj)))
+            }
+            "call_expression" if self.callee_method(obj) == "createForClass" => {
+                let args = self.args(obj);
+                self.class_schema_collection(obj, &args)
+                    .map(SchemaOwner::Collection)
+            }
+            "member_expression" => {
+                let prop = self.field(obj, "property")?;
+                if self.text(prop) != "schema" {
+                    return None;
+                }
+                let model = self.field(obj, "object")?;
+                if let Thing::Collection(r) = self.classify(model, 0) {
+                    return Some(SchemaOwner::Collection(r));
+                }
+                // NestJS: `BlockModel.schema` where `BlockModel = attach({ name: Block.name, schema })`.
+                let m = self.unwrap_expr(model);
+                if m.kind() != "identifier" {
+                    return None;
+                }
+                let v = self.lookup(self.text(m), m.start_byte() as u32)?.value?;
+                let def = model_definition(self, v, 0)?;
+                self.definition_collection(def).map(SchemaOwner::Collection)
+            }
+            _ => None,
+        }
+    }
+
+    /// The owner of a `new Schema(..)`: the variable it is bound to, or the model it is passed to.
+    fn schema_new_owner(&self, n: Node<'t>) -> Option<SchemaOwner> {
+        let parent = n.parent()?;
+        match parent.kind() {
+            "variable_declarator" | "assignment_expression" => {
+                let name = self
+                    .field(parent, "name")
+                    .or_else(|| self.field(parent, "left"))?;
+                (name.kind() == "identifier")
+                    .then(|| SchemaOwner::Variable(self.text(name).to_string(), span(name)))
+            }
+            "arguments" => {
+                let call = parent.parent()?;
+                match self.classify_call(call, 0) {
+                    Thing::Collection(r) => Some(SchemaOwner::Collection(r)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn callee_method(&self, call: Node<'t>) -> &'t str {
+        self.field(call, "function")
+            .filter(|f| f.kind() == "member_expression")
+            .and_then(|f| self.field(f, "property"))
+            .map_or("", |p| self.text(p))
+    }
+
+    /// `SchemaFactory.createForClass(C)`: the model is named in the enclosing
+    /// `{ name: X.name, schema: .. }` definition when there is one, else after the class.
+    fn class_schema_collection(&self, call: Node<'t>, args: &[Node<'t>]) -> Option<CollectionRef> {
+        let mut cur = call;
+        for _ in 0..6 {
+            let Some(p) = cur.parent() else { break };
+            if p.kind() == "object" {
+                if let Some(r) = self.definition_collection(p) {
+                    return Some(r);
+                }
+                break;
+            }
+            cur = p;
+        }
+        let class = args.first().filter(|a| a.kind() == "identifier")?;
+        Some(CollectionRef {
+            name: CollectionName::Literal {
+                name: mongoose_collection_name(self.text(*class)),
+            },
+            span: span(*class),
+            via: CollectionVia::MongooseModel,
+            import: None,
+        })
+    }
+
+    /// A NestJS model definition object `{ name: Block.name, schema: .. }` → the collection.
+    fn definition_collection(&self, obj: Node<'t>) -> Option<CollectionRef> {
+        for pair in self.named_children(obj) {
+            if pair.kind() != "pair" {
+                continue;
+            }
+            let key = self.field(pair, "key").map_or("", |k| self.text(k));
+            if key != "name" {
+                continue;
+            }
+            let value = self.field(pair, "value")?;
+            let model = match self.string_value(value) {
+                Some(s) => s,
+                None => {
+                    let t = self.text(value);
+                    t.strip_suffix(".name")
+                        .filter(|c| c.chars().all(|ch| ch.is_alphanumeric() || ch == '_'))?
+                        .to_string()
+                }
+            };
+            return Some(CollectionRef {
+                name: CollectionName::Literal {
+                    name: mongoose_collection_name(&model),
+                },
+                span: span(value),
+                via: CollectionVia::MongooseModel,
+                import: None,
+            });
+        }
+        None
+    }
+}
+
+/// The variable a call's result is bound to: `const S = SchemaFactory.createForClass(C)`.
+fn declared_name<'t>(x: &Extractor<'t>, call: Node<'t>) -> Option<String> {
+    let p = call.parent()?;
+    (p.kind() == "variable_declarator")
+        .then(|| x.field(p, "name"))
+        .flatten()
+        .filter(|n| n.kind() == "identifier")
+        .map(|n| x.text(n).to_string())
+}
+
+/// The `{ name, schema }` object a model-definition expression is built from:
+/// the object itself, or the first object argument of a wrapper call (`attach({..})`).
+fn model_definition<'t>(x: &Extractor<'t>, v: Node<'t>, depth: usize) -> Option<Node<'t>> {
+    if depth > 4 {
+        return None;
+    }
+    let v = x.unwrap_expr(v);
+    match v.kind() {
+        "object" => Some(v),
+        "call_expression" => x
+            .args(v)
+            .into_iter()
+            .find_map(|a| model_definition(x, a, depth + 1)),
+        _ => None,
+    }
+}
+
+/// Field-level index options in a schema definition, with their dotted paths.
+fn field_indexes(def: &Value, prefix: &str, out: &mut Vec<Operation>, depth: usize) {
+    if depth > MAX_DEPTH / 4 {
+        return;
+    }
+    for f in def.fields() {
+        if f.key == "..." || f.key.starts_with('$') {
+            continue;
+        }
+        let path = format!("{prefix}{}", f.key);
+        let target = match &f.value.kind {
+            ValueKind::Array(items) => match items.first() {
+                Some(first) => first,
+                None => continue,
+            },
+            _ => &f.value,
+        };
+        if !target.is_document() {
+            continue;
+        }
+        if is_field_options(target) {
+            if let Some(op) = field_index(f, &path, target) {
+                out.push(op);
+            }
+            if let Some(t) = target.get("type") {
+                let inner = match &t.value.kind {
+                    ValueKind::Array(items) => items.first(),
+                    _ => Some(&t.value),
+                };
+                if let Some(inner) = inner.filter(|v| v.is_document()) {
+                    field_indexes(inner, &format!("{path}."), out, depth + 1);
+                }
+            }
+        } else {
+            field_indexes(target, &format!("{path}."), out, depth + 1);
+        }
+    }
+}
+
+/// `{ type: String, unique: true }` rather than a nested path `{ street: String, city: String }`.
+fn is_field_options(v: &Value) -> bool {
+    v.get("type").is_some_and(|t| {
+        // `{ type: { type: String } }` is a nested path called `type`.
+        t.value.get("type").is_none()
+    }) || [
+        "index", "unique", "expires", "sparse", "required", "default", "ref",
+    ]
+    .iter()
+    .any(|k| {
+        v.get(k)
+            .is_some_and(|f| !f.value.is_document() || *k == "index")
+    })
+}
+
+fn truthy(v: &Value) -> bool {
+    match &v.kind {
+        ValueKind::Bool(b) => *b,
+        // `unique: [true, "email taken"]`
+        ValueKind::Array(items) => items.first().is_some_and(truthy),
+        ValueKind::Number(n) => *n != 0.0,
+        _ => false,
+    }
+}
+
+/// One field's `index` / `unique` / `expires` / `text` options as one index declaration.
+fn field_index(field: &Field, path: &str, opts: &Value) -> Option<Operation> {
+    let mut direction: Option<Value> = None;
+    let mut options: Vec<Field> = Vec::new();
+    let mut named_by: Option<&Field> = None;
+    let one = |sp: Span| Value {
+        span: sp,
+        kind: ValueKind::Number(1.0),
+    };
+    if let Some(ix) = opts.get("index") {
+        match &ix.value.kind {
+            ValueKind::Bool(true) => direction = Some(one(ix.value.span)),
+            ValueKind::Number(_) | ValueKind::String(_) => direction = Some(ix.value.clone()),
+            ValueKind::Document(fs) => {
+                direction = Some(one(ix.value.span));
+                options.extend(fs.iter().cloned());
+            }
+            _ => {}
+        }
+        if direction.is_some() {
+            named_by = Some(ix);
+        }
+    }
+    if let Some(t) = opts.get("text").filter(|t| truthy(&t.value)) {
+        direction = Some(Value {
+            span: t.value.span,
+            kind: ValueKind::String("text".into()),
+        });
+        named_by = Some(t);
+    }
+    if let Some(u) = opts.get("unique").filter(|u| truthy(&u.value)) {
+        direction.get_or_insert_with(|| one(u.value.span));
+        options.push(Field {
+            key: "unique".into(),
+            key_span: u.key_span,
+            value: Value {
+                span: u.value.span,
+                kind: ValueKind::Bool(true),
+            },
+        });
+        named_by = Some(u);
+    }
+    if let Some(e) = opts.get("expires") {
+        direction.get_or_insert_with(|| one(e.value.span));
+        options.push(Field {
+            key: "expireAfterSeconds".into(),
+            key_span: e.key_span,
+            value: e.value.clone(),
+        });
+        named_by.get_or_insert(e);
+    }
+    let direction = direction?;
+    if let Some(s) = opts.get("sparse").filter(|s| truthy(&s.value)) {
+        options.push(s.clone());
+    }
+    let by = named_by?;
+    let mut op = Operation::new(
+        OpKind::CreateIndex,
+        &by.key,
+        Span::new(field.key_span.start as usize, opts.span.end as usize),
+        by.key_span,
+    );
+    op.filter = Some(Value {
+        span: field.key_span,
+        kind: ValueKind::Document(vec![Field {
+            key: path.to_string(),
+            key_span: field.key_span,
+            value: direction,
+        }]),
+    });
+    if !options.is_empty() {
+        op.options = Some(Value {
+            span: opts.span,
+            kind: ValueKind::Document(options),
+        });
+    }
+    Some(op)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::{OpKind, ValueKind};
+
+    fn indexes(src: &str) -> Vec<(String, String, String)> {
+        let ctx = crate::lang::FileContext {
+            display_path: "models/x.ts",
+        };
+        let ir = crate::lang::extract(crate::ir::Language::TypeScript, src, &ctx).unwrap();
+        ir.operations
+            .iter()
+            .filter(|o| o.kind == OpKind::CreateIndex)
+            .map(|o| {
+                let keys = o
+                    .filter
+                    .as_ref()
+                    .unwrap()
+                    .fields()
+                    .iter()
+                    .map(|f| match &f.value.kind {
+                        ValueKind::Number(n) => format!("{}:{n}", f.key),
+                        ValueKind::String(s) => format!("{}:{s}", f.key),
+                        _ => format!("{}:?", f.key),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",");
+                let opts = o
+                    .options
+                    .as_ref()
+                    .map(|v| {
+                        v.fields()
+                            .iter()
+                            .map(|f| f.key.clone())
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    })
+                    .unwrap_or_default();
+                (o.collection_display(), keys, opts)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn schema_index_and_field_options_land_on_the_model_collection() {
+        let got = indexes(
+            r#"import mongoose, { Schema } from "mongoose";
+const UserSchema = new Schema({
+  email: { type: String, unique: true, index: true },
+  handle: { type: String, index: true, sparse: true },
+  profile: { city: { type: String, index: -1 } },
+  tags: [{ type: String, index: true }],
+  session: { type: Date, expires: "1d" },
+  bio: String,
+});
+UserSchema.index({ handle: 1, createdAt: -1 });
+export const User = mongoose.model("User", UserSchema);
+"#,
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("users".into(), "email:1".into(), "unique".into()),
+                ("users".into(), "handle:1".into(), "sparse".into()),
+                ("users".into(), "profile.city:-1".into(), "".into()),
+                ("users".into(), "tags:1".into(), "".into()),
+                (
+                    "users".into(),
+                    "session:1".into(),
+                    "expireAfterSeconds".into()
+                ),
+                ("users".into(), "handle:1,createdAt:-1".into(), "".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn nestjs_create_for_class_uses_the_definition_name() {
+        let got = indexes(
+            r#"import { SchemaFactory } from "@nestjs/mongoose";
+export const PermissionModel = attach({
+  name: Permission.name,
+  schema: SchemaFactory.createForClass(PermissionStub).index({ model: 1, role: 1 }, { unique: true }),
+});
+PermissionModel.schema.index({ role: 1 });
+const S = SchemaFactory.createForClass(Label);
+S.index({ title: "text" });
+"#,
+        );
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "permissions".into(),
+                    "model:1,role:1".into(),
+                    "unique".into()
+                ),
+                ("permissions".into(), "role:1".into(), "".into()),
+                ("labels".into(), "title:text".into(), "".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn nestjs_prop_options_are_indexes_of_the_class_schema() {
+        let got = indexes(
+            r#"import { Prop, Schema, SchemaFactory } from "@nestjs/mongoose";
+@Schema({ timestamps: true })
+export class BlockStub extends BaseSchema {
+  @Prop({ type: String, required: true, index: true })
+  name: string;
+
+  @Prop({ type: String, unique: true })
+  slug: string;
+
+  @Prop({ type: String })
+  note: string;
+}
+export const BlockModel = attach({ name: Block.name, schema: SchemaFactory.createForClass(BlockStub) });
+"#,
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("blocks".into(), "name:1".into(), "".into()),
+                ("blocks".into(), "slug:1".into(), "unique".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn elasticsearch_index_calls_are_not_schemas() {
+        let got = indexes(
+            r#"import mongoose from "mongoose";
+const es = new Client({});
+es.index({ index: "posts", id: 1, body: {} });
+"#,
+        );
+        assert!(got.is_empty(), "{got:?}");
+    }
+}

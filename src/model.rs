@@ -1,0 +1,1289 @@
+//! The access-pattern model: every file's IR merged into one picture of how each collection is
+//! used across the repository — its operations (filter fields by equality and range, sort keys,
+//! projections, updated fields, arrays pushed to, joins), its index declarations, the dynamic-name
+//! families, and which collections one function reads together. Built once after cross-file
+//! linking; the index-aware rules and `mongolint collections` read it.
+//!
+//! A collection is keyed by its literal name. Operations whose collection the code does not make
+//! knowable stay in `unresolved`: the model never guesses a name.
+
+use crate::analysis::SourceFile;
+use crate::diagnostic::FileId;
+use crate::ir::{
+    CollectionName, CollectionVia, HoleKind, NamePart, OpKind, Operation, Span, Value, ValueKind,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// An operation of the analysis: `files[file].ir.operations[index]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct OpId {
+    pub file: FileId,
+    pub index: usize,
+}
+
+/// A place in the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Site {
+    pub file: FileId,
+    pub span: Span,
+}
+
+#[derive(Debug, Default)]
+pub struct AccessModel {
+    /// Per literal collection name, in name order.
+    pub collections: BTreeMap<String, CollectionAccess>,
+    /// Collection names built at run time, per template (`events_{day}`).
+    pub families: BTreeMap<String, Family>,
+    /// Operations whose collection is not knowable from the code.
+    pub unresolved: Vec<OpSummary>,
+    /// Index declarations on collections whose name is not knowable.
+    pub unresolved_indexes: Vec<IndexDecl>,
+    /// Functions that read two or more collections.
+    pub read_together: Vec<ReadTogether>,
+    /// Files that are one-off or maintenance code by their path (`scripts/`, `upgrades/`, seeders,
+    /// fixtures): they scan and loop on purpose, off the request path.
+    pub offline_files: BTreeSet<FileId>,
+}
+
+/// A path segment that marks one-off or maintenance code.
+fn path_is_offline(path: &str) -> bool {
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let file = parts.pop().unwrap_or("");
+    let stem = file.split('.').next().unwrap_or("");
+    parts.iter().any(|p| {
+        matches!(
+            p.to_ascii_lowercase().as_str(),
+            "scripts"
+                | "script"
+                | "bin"
+                | "tools"
+                | "upgrades"
+                | "maintenance"
+                | "seed"
+                | "seeds"
+                | "seeders"
+                | "fixtures"
+                | "devtools"
+                | "benchmarks"
+                | "bench"
+                | "examples"
+                | "upgrade"
+                | "testing"
+        )
+    }) || matches!(stem, "seeder" | "seed" | "seeds" | "fixtures" | "demo")
+        || stem.starts_with("test")
+}
+
+#[derive(Debug, Default)]
+pub struct CollectionAccess {
+    pub name: String,
+    /// How the code reaches it: driver collection, Mongoose model, mongosh.
+    pub via: BTreeSet<&'static str>,
+    /// Every place the code names it (`db.collection("x")`, `model("X", ..)`).
+    pub references: Vec<Site>,
+    pub operations: Vec<OpSummary>,
+    pub indexes: Vec<IndexDecl>,
+    /// `dropIndex` / `drop_index` calls.
+    pub dropped: Vec<DropDecl>,
+}
+
+impl CollectionAccess {
+    /// The repository declares indexes for this collection, and every declaration can be read.
+    pub fn indexes_known(&self) -> bool {
+        !self.indexes.is_empty() && self.indexes.iter().all(|i| !i.dynamic)
+    }
+}
+
+/// One operation, summarised for the model.
+#[derive(Clone, Debug)]
+pub struct OpSummary {
+    pub id: OpId,
+    pub kind: OpKind,
+    pub method: String,
+    /// The method name's span.
+    pub site: Site,
+    pub function: Option<String>,
+    pub in_loop: bool,
+    pub query: Query,
+    pub projection: Vec<String>,
+    /// (field, operator) pairs the update writes: `("status", "$set")`.
+    pub updates: Vec<(String, String)>,
+    /// Arrays appended to with `$push` / `$addToSet`.
+    pub pushed: Vec<String>,
+    pub joins: Vec<Join>,
+}
+
+impl OpSummary {
+    pub fn is_read(&self) -> bool {
+        matches!(
+            self.kind,
+            OpKind::Find | OpKind::FindOne | OpKind::Aggregate | OpKind::Count | OpKind::Distinct
+        )
+    }
+}
+
+/// The shape of an operation's filter and sort, as far as indexes are concerned.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    /// The operation selects documents with a filter (reads, updates, deletes, a leading `$match`).
+    pub present: bool,
+    /// Fields compared by equality (`{a: x}`, `{a: {$eq: x}}`, `{a: {$in: [..]}}`), in source order.
+    pub equality: Vec<String>,
+    /// Fields compared by range or other operators (`$gt`, `$lt`, `$ne`, `$regex`, `$exists`).
+    pub range: Vec<String>,
+    /// Sort keys with their directions (1 or -1).
+    pub sort: Vec<(String, i32)>,
+    /// Why the filter or sort cannot be read fully (built at run time, `$or`, `$text`, geo, ...).
+    pub opaque: Option<String>,
+    /// Span of the filter document, when there is one.
+    pub filter_span: Option<Span>,
+}
+
+impl Query {
+    pub fn fields(&self) -> impl Iterator<Item = &String> {
+        self.equality.iter().chain(self.range.iter())
+    }
+}
+
+/// A join: a `$lookup` / `$graphLookup` stage, a `$unionWith`.
+#[derive(Clone, Debug)]
+pub struct Join {
+    pub stage: &'static str,
+    pub from: Option<String>,
+    pub local_field: Option<String>,
+    /// `foreignField` (`connectToField` for `$graphLookup`); `None` for the pipeline form.
+    pub foreign_field: Option<String>,
+    /// The `foreignField` key, else the stage key.
+    pub foreign_span: Span,
+    pub stage_span: Span,
+    pub file: FileId,
+}
+
+/// One key of an index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexKey {
+    pub field: String,
+    pub kind: KeyKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyKind {
+    Asc,
+    Desc,
+    Text,
+    Geo2dsphere,
+    Geo2d,
+    Hashed,
+    Wildcard,
+    /// Another string type (`geoHaystack`, a version-specific type).
+    Other,
+}
+
+impl KeyKind {
+    pub fn is_special(self) -> bool {
+        !matches!(self, KeyKind::Asc | KeyKind::Desc)
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyKind::Asc => "1",
+            KeyKind::Desc => "-1",
+            KeyKind::Text => "text",
+            KeyKind::Geo2dsphere => "2dsphere",
+            KeyKind::Geo2d => "2d",
+            KeyKind::Hashed => "hashed",
+            KeyKind::Wildcard => "wildcard",
+            KeyKind::Other => "other",
+        }
+    }
+}
+
+/// Options that change what an index holds or guarantees.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IndexOptions {
+    pub unique: bool,
+    pub sparse: bool,
+    pub partial: bool,
+    pub ttl: bool,
+    pub collation: bool,
+    pub hidden: bool,
+    pub name: Option<String>,
+}
+
+impl IndexOptions {
+    /// The options that make an index more than its keys, for messages and JSON.
+    pub fn flags(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        for (on, name) in [
+            (self.unique, "unique"),
+            (self.sparse, "sparse"),
+            (self.partial, "partial"),
+            (self.ttl, "ttl"),
+            (self.collation, "collation"),
+            (self.hidden, "hidden"),
+        ] {
+            if on {
+                v.push(name);
+            }
+        }
+        v
+    }
+}
+
+/// One index declaration.
+#[derive(Clone, Debug)]
+pub struct IndexDecl {
+    pub id: OpId,
+    /// How it is declared: `createIndex`, `index` (Mongoose), `unique` (a field option), `IndexModel`, ...
+    pub method: String,
+    /// The key pattern (or the field, for a Mongoose field option).
+    pub site: Site,
+    /// The method name or option key.
+    pub method_site: Site,
+    pub keys: Vec<IndexKey>,
+    pub options: IndexOptions,
+    /// The keys cannot be read (a variable, a computed key).
+    pub dynamic: bool,
+    /// A `dropIndex` in the repository names this index.
+    pub dropped: bool,
+}
+
+impl IndexDecl {
+    /// `a_1_b_-1`, the name MongoDB gives an index by default.
+    pub fn default_name(&self) -> String {
+        self.keys
+            .iter()
+            .map(|k| format!("{}_{}", k.field, k.kind.as_str()))
+            .collect::<Vec<_>>()
+            .join("_")
+    }
+
+    /// `{a: 1, b: -1}` for messages.
+    pub fn keys_text(&self) -> String {
+        if self.dynamic {
+            return "{?}".to_string();
+        }
+        let inner = self
+            .keys
+            .iter()
+            .map(|k| match k.kind {
+                KeyKind::Asc | KeyKind::Desc => format!("{}: {}", k.field, k.kind.as_str()),
+                KeyKind::Wildcard => k.field.clone() + ": 1",
+                other => format!("{}: \"{}\"", k.field, other.as_str()),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!("{{{inner}}}")
+    }
+}
+
+/// A `dropIndex` call: by name or by key pattern.
+#[derive(Clone, Debug)]
+pub struct DropDecl {
+    pub site: Site,
+    pub name: Option<String>,
+    pub keys: Vec<IndexKey>,
+}
+
+/// Collection names built from the same template.
+#[derive(Clone, Debug, Default)]
+pub struct Family {
+    pub template: String,
+    /// What the holes are: `date`, `entity`, `config`, `unknown`.
+    pub holes: BTreeSet<&'static str>,
+    pub references: Vec<Site>,
+    pub operations: Vec<OpSummary>,
+}
+
+/// A function that reads several collections.
+#[derive(Clone, Debug)]
+pub struct ReadTogether {
+    pub file: FileId,
+    pub function: String,
+    pub collections: Vec<String>,
+    pub sites: Vec<Site>,
+}
+
+/// How well one index serves one query, by the equality-sort-range rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Serve {
+    /// The index cannot bound the scan: its first key is neither filtered on nor the sort.
+    None,
+    /// The index bounds the scan but the sort is done in memory (the sort keys do not follow
+    /// the equality prefix in the index).
+    BlockingSort,
+    /// Equality prefix, then the sort, then range: the index serves the query.
+    Full,
+}
+
+/// Grades how `index` serves `q` (which must not be opaque).
+pub fn serves(index: &IndexDecl, q: &Query) -> Serve {
+    if index.dynamic || index.options.hidden || index.keys.is_empty() {
+        return Serve::None;
+    }
+    let in_eq = |f: &str| q.equality.iter().any(|e| e == f);
+    let in_range = |f: &str| q.range.iter().any(|e| e == f);
+    let keys = &index.keys;
+    // A wildcard index serves any single-field predicate under its path.
+    if let Some(w) = keys.iter().find(|k| k.kind == KeyKind::Wildcard) {
+        let base = w.field.trim_end_matches("$**").trim_end_matches('.');
+        let under = |f: &String| base.is_empty() || f == base || f.starts_with(&format!("{base}."));
+        if q.fields().any(under) {
+            return Serve::Full;
+        }
+        return Serve::None;
+    }
+    let usable = |k: &IndexKey| match k.kind {
+        KeyKind::Asc | KeyKind::Desc => true,
+        KeyKind::Hashed => in_eq(&k.field),
+        _ => false,
+    };
+    // 1. Equality prefix, in any order.
+    let mut i = 0;
+    while i < keys.len() && usable(&keys[i]) && in_eq(&keys[i].field) {
+        i += 1;
+    }
+    // 2. Sort: the sort keys not fixed by the equality prefix must follow it, all in the
+    //    index's directions or all inverted.
+    let fixed: Vec<&str> = keys[..i].iter().map(|k| k.field.as_str()).collect();
+    let sort: Vec<&(String, i32)> = q
+        .sort
+        .iter()
+        .filter(|(f, _)| !fixed.contains(&f.as_str()))
+        .collect();
+    let mut sort_ok = sort.is_empty();
+    let mut j = i;
+    if !sort.is_empty() && i + sort.len() <= keys.len() {
+        let mut same = true;
+        let mut inverted = true;
+        let mut fields_match = true;
+        for (n, (f, dir)) in sort.iter().enumerate() {
+            let k = &keys[i + n];
+            let kdir = match k.kind {
+                KeyKind::Asc => 1,
+                KeyKind::Desc => -1,
+                _ => 0,
+            };
+            if &k.field != f || kdir == 0 {
+                fields_match = false;
+                break;
+            }
+            same &= kdir == *dir;
+            inverted &= kdir == -*dir;
+        }
+        if fields_match && (same || inverted) {
+            sort_ok = true;
+            j = i + sort.len();
+        }
+    }
+    // 3. Range: the next key bounds the scan further (or, without an equality prefix, starts it).
+    let range_next = j < keys.len() && usable(&keys[j]) && in_range(&keys[j].field);
+    let bounded = i > 0 || range_next || (sort_ok && !sort.is_empty());
+    if !bounded {
+        // The first key may still be a range field when the sort does not follow.
+        if usable(&keys[0]) && in_range(&keys[0].field) {
+            return if q.sort.is_empty() {
+                Serve::Full
+            } else {
+                Serve::BlockingSort
+            };
+        }
+        return Serve::None;
+    }
+    if sort_ok {
+        Serve::Full
+    } else {
+        Serve::BlockingSort
+    }
+}
+
+/// A predicate on `_id` (equality or range) is always served by the `_id` index.
+pub fn on_id(q: &Query) -> bool {
+    q.fields().any(|f| f == "_id")
+}
+
+impl AccessModel {
+    pub fn build(files: &[SourceFile]) -> AccessModel {
+        let mut m = AccessModel::default();
+        let mut by_function: BTreeMap<(FileId, String), (BTreeSet<String>, Vec<Site>)> =
+            BTreeMap::new();
+        for (file, f) in files.iter().enumerate() {
+            if path_is_offline(&f.display_path) {
+                m.offline_files.insert(file);
+            }
+            for r in &f.ir.collections {
+                match &r.name {
+                    CollectionName::Literal { name } => {
+                        let c = m.collection(name);
+                        c.references.push(Site { file, span: r.span });
+                        c.via.insert(via_str(r.via));
+                    }
+                    CollectionName::Template { parts } if is_family(parts) => {
+                        let fam = m.family(&r.name, parts);
+                        fam.references.push(Site { file, span: r.span });
+                    }
+                    CollectionName::Template { .. } => {}
+                    CollectionName::Unknown { .. } => {}
+                }
+            }
+            for (index, op) in f.ir.operations.iter().enumerate() {
+                let id = OpId { file, index };
+                match op.kind {
+                    OpKind::CreateIndex => {
+                        let decls = index_decls(id, op);
+                        match literal_name(op) {
+                            Some(name) => m.collection(&name).indexes.extend(decls),
+                            None => m.unresolved_indexes.extend(decls),
+                        }
+                        continue;
+                    }
+                    OpKind::DropIndex => {
+                        if let Some(name) = literal_name(op) {
+                            let d = drop_decl(file, op);
+                            m.collection(&name).dropped.push(d);
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+                let s = summarise(id, op);
+                match op.collection.as_ref().map(|c| &c.name) {
+                    Some(CollectionName::Literal { name }) => {
+                        if s.is_read() {
+                            if let Some(func) = &s.function {
+                                let e = by_function.entry((file, func.clone())).or_default();
+                                e.0.insert(name.clone());
+                                // A `$lookup` reads the joined collection in the same breath.
+                                e.0.extend(s.joins.iter().filter_map(|j| j.from.clone()));
+                                e.1.push(s.site);
+                            }
+                        }
+                        let c = m.collection(name);
+                        if let Some(r) = &op.collection {
+                            c.via.insert(via_str(r.via));
+                        }
+                        c.operations.push(s);
+                    }
+                    Some(n @ CollectionName::Template { parts }) if is_family(parts) => {
+                        let n = n.clone();
+                        m.family(&n, parts).operations.push(s);
+                    }
+                    _ => m.unresolved.push(s),
+                }
+            }
+        }
+        for c in m.collections.values_mut() {
+            let drops = std::mem::take(&mut c.dropped);
+            for ix in &mut c.indexes {
+                ix.dropped = drops.iter().any(|d| {
+                    d.name.as_ref().is_some_and(|n| {
+                        Some(n) == ix.options.name.as_ref() || *n == ix.default_name()
+                    }) || (!d.keys.is_empty() && same_keys(&d.keys, &ix.keys))
+                });
+            }
+            c.dropped = drops;
+        }
+        for ((file, function), (colls, sites)) in by_function {
+            if colls.len() >= 2 {
+                m.read_together.push(ReadTogether {
+                    file,
+                    function,
+                    collections: colls.into_iter().collect(),
+                    sites,
+                });
+            }
+        }
+        m
+    }
+
+    fn collection(&mut self, name: &str) -> &mut CollectionAccess {
+        self.collections
+            .entry(name.to_string())
+            .or_insert_with(|| CollectionAccess {
+                name: name.to_string(),
+                ..CollectionAccess::default()
+            })
+    }
+
+    fn family(&mut self, name: &CollectionName, parts: &[NamePart]) -> &mut Family {
+        let template = name.display();
+        let fam = self
+            .families
+            .entry(template.clone())
+            .or_insert_with(|| Family {
+                template,
+                ..Family::default()
+            });
+        for p in parts {
+            if let NamePart::Hole { hole, .. } = p {
+                fam.holes.insert(match hole {
+                    HoleKind::Date => "date",
+                    HoleKind::Entity => "entity",
+                    HoleKind::Config => "config",
+                    HoleKind::Unknown => "unknown",
+                });
+            }
+        }
+        fam
+    }
+
+    /// The collection an operation works on, when its name is a resolved literal.
+    pub fn collection_of(&self, op: &Operation) -> Option<&CollectionAccess> {
+        literal_name(op).and_then(|n| self.collections.get(&n))
+    }
+}
+
+/// A name with a fixed part and a hole (`events_{day}`); a bare `{name}` is just unknown.
+fn is_family(parts: &[NamePart]) -> bool {
+    parts
+        .iter()
+        .any(|p| matches!(p, NamePart::Literal { text } if !text.is_empty()))
+}
+
+fn via_str(v: CollectionVia) -> &'static str {
+    match v {
+        CollectionVia::Driver => "driver",
+        CollectionVia::MongooseModel => "model",
+        CollectionVia::Shell => "shell",
+    }
+}
+
+/// The literal collection name of an operation, if resolved.
+pub fn literal_name(op: &Operation) -> Option<String> {
+    match &op.collection.as_ref()?.name {
+        CollectionName::Literal { name } => Some(name.clone()),
+        _ => None,
+    }
+}
+
+fn same_keys(a: &[IndexKey], b: &[IndexKey]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.field == y.field && x.kind == y.kind)
+}
+
+// ------------------------------------------------------------------------------ indexes
+
+/// The index declarations of one `CreateIndex` operation: one, or one per entry of
+/// `createIndexes([{key, name, unique}, ..])`.
+fn index_decls(id: OpId, op: &Operation) -> Vec<IndexDecl> {
+    let Some(filter) = &op.filter else {
+        return vec![dynamic_decl(id, op, op.method_span)];
+    };
+    match &filter.kind {
+        ValueKind::Array(items) => items
+            .iter()
+            .map(|item| match item.get("key") {
+                Some(k) => decl(id, op, &k.value, Some(item), true),
+                None => dynamic_decl(id, op, item.span),
+            })
+            .collect(),
+        ValueKind::Document(_) if filter.get("key").is_some_and(|k| k.value.is_document()) => {
+            let k = filter
+                .get("key")
+                .map(|k| k.value.clone())
+                .unwrap_or_else(|| filter.clone());
+            vec![decl(id, op, &k, Some(filter), true)]
+        }
+        _ => vec![decl(id, op, filter, op.options.as_ref(), false)],
+    }
+}
+
+fn dynamic_decl(id: OpId, op: &Operation, span: Span) -> IndexDecl {
+    IndexDecl {
+        id,
+        method: op.method.clone(),
+        site: Site {
+            file: id.file,
+            span,
+        },
+        method_site: Site {
+            file: id.file,
+            span: op.method_span,
+        },
+        keys: Vec::new(),
+        options: IndexOptions::default(),
+        dynamic: true,
+        dropped: false,
+    }
+}
+
+fn decl(
+    id: OpId,
+    op: &Operation,
+    keys_v: &Value,
+    options: Option<&Value>,
+    spec: bool,
+) -> IndexDecl {
+    let mut d = dynamic_decl(id, op, keys_v.span);
+    let (keys, dynamic) = index_keys(keys_v);
+    d.keys = keys;
+    d.dynamic = dynamic;
+    if let Some(o) = options {
+        d.options = index_options(o, spec);
+    }
+    d
+}
+
+/// Key pattern → keys; `true` when part of it cannot be read.
+fn index_keys(v: &Value) -> (Vec<IndexKey>, bool) {
+    match &v.kind {
+        ValueKind::String(s) => (
+            vec![IndexKey {
+                field: s.clone(),
+                kind: if s.ends_with("$**") {
+                    KeyKind::Wildcard
+                } else {
+                    KeyKind::Asc
+                },
+                span: v.span,
+            }],
+            false,
+        ),
+        ValueKind::Document(fields) => {
+            let mut keys = Vec::new();
+            let mut dynamic = fields.is_empty();
+            for f in fields {
+                if !plausible_field(&f.key) {
+                    dynamic = true;
+                    continue;
+                }
+                let kind = if f.key.ends_with("$**") {
+                    KeyKind::Wildcard
+                } else {
+                    match &f.value.kind {
+                        ValueKind::Number(n) if *n < 0.0 => KeyKind::Desc,
+                        ValueKind::Number(_) | ValueKind::Bool(true) => KeyKind::Asc,
+                        ValueKind::String(s) => match s.as_str() {
+                            "text" => KeyKind::Text,
+                            "2dsphere" => KeyKind::Geo2dsphere,
+                            "2d" => KeyKind::Geo2d,
+                            "hashed" => KeyKind::Hashed,
+                            "1" | "asc" | "ascending" => KeyKind::Asc,
+                            "-1" | "desc" | "descending" => KeyKind::Desc,
+                            _ => KeyKind::Other,
+                        },
+                        _ => {
+                            dynamic = true;
+                            continue;
+                        }
+                    }
+                };
+                keys.push(IndexKey {
+                    field: f.key.clone(),
+                    kind,
+                    span: f.key_span,
+                });
+            }
+            (keys, dynamic)
+        }
+        _ => (Vec::new(), true),
+    }
+}
+
+/// Index options in any spelling: driver (`expireAfterSeconds`), pymongo keywords, the Rust
+/// builder (`expire_after`, `partial_filter_expression`), mongoengine (`expireAfterSeconds`).
+fn index_options(v: &Value, spec: bool) -> IndexOptions {
+    let mut o = IndexOptions::default();
+    for f in v.fields() {
+        let on = !matches!(f.value.kind, ValueKind::Bool(false) | ValueKind::Null);
+        match f.key.as_str() {
+            "unique" => o.unique = on,
+            "sparse" => o.sparse = on,
+            "partialFilterExpression" | "partial_filter_expression" => o.partial = on,
+            "expireAfterSeconds" | "expire_after_seconds" | "expire_after" | "expires" => {
+                o.ttl = on
+            }
+            "collation" => o.collation = on,
+            "hidden" => o.hidden = on,
+            "name" => o.name = f.value.as_str().map(str::to_string),
+            "key" if spec => {}
+            _ => {}
+        }
+    }
+    o
+}
+
+/// A field path as written in a key pattern or filter (not `[computed]`, not `(expr)`).
+fn plausible_field(k: &str) -> bool {
+    !k.is_empty()
+        && k != "..."
+        && !k.starts_with(['[', '(', '`', '{'])
+        && !k.contains(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '{' | '}' | '+'))
+}
+
+fn drop_decl(file: FileId, op: &Operation) -> DropDecl {
+    let mut d = DropDecl {
+        site: Site {
+            file,
+            span: op.method_span,
+        },
+        name: None,
+        keys: Vec::new(),
+    };
+    if let Some(f) = &op.filter {
+        match &f.kind {
+            ValueKind::String(s) => d.name = Some(s.clone()),
+            ValueKind::Document(_) => d.keys = index_keys(f).0,
+            _ => {}
+        }
+    }
+    d
+}
+
+// ------------------------------------------------------------------------------ operations
+
+fn summarise(id: OpId, op: &Operation) -> OpSummary {
+    let mut s = OpSummary {
+        id,
+        kind: op.kind,
+        method: op.method.clone(),
+        site: Site {
+            file: id.file,
+            span: op.method_span,
+        },
+        function: op.context.function.clone(),
+        in_loop: op.context.enclosing_loop.is_some(),
+        query: Query::default(),
+        projection: Vec::new(),
+        updates: Vec::new(),
+        pushed: Vec::new(),
+        joins: Vec::new(),
+    };
+    let filters = !matches!(
+        op.kind,
+        OpKind::Insert
+            | OpKind::Aggregate
+            | OpKind::Other
+            | OpKind::CreateIndex
+            | OpKind::DropIndex
+    );
+    if filters {
+        s.query.present = true;
+        match &op.filter {
+            Some(f) => {
+                s.query.filter_span = Some(f.span);
+                read_filter(f, &mut s.query, 0);
+            }
+            None if op.kind == OpKind::Count && op.method.contains("estimated") => {
+                s.query.present = false;
+            }
+            None => {}
+        }
+    }
+    if let Some(stages) = &op.pipeline {
+        pipeline_query(stages, &mut s.query);
+        collect_joins(stages, id.file, &mut s.joins, 0);
+    }
+    for m in &op.modifiers {
+        match m.name.as_str() {
+            "sort" => read_sort(&m.args, &mut s.query),
+            "projection" | "project" | "select" => {
+                if let Some(a) = m.args.first() {
+                    s.projection.extend(projection_fields(a));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(u) = &op.update {
+        read_update(u, op, &mut s);
+    }
+    s
+}
+
+fn read_filter(v: &Value, q: &mut Query, depth: usize) {
+    if depth > 16 {
+        q.opaque
+            .get_or_insert_with(|| "deeply nested filter".into());
+        return;
+    }
+    match &v.kind {
+        ValueKind::Document(fields) => {
+            for f in fields {
+                match f.key.as_str() {
+                    "..." => {
+                        q.opaque.get_or_insert_with(|| {
+                            "filter spread from a value built at run time".into()
+                        });
+                    }
+                    "$and" => {
+                        for item in f.value.items() {
+                            read_filter(item, q, depth + 1);
+                        }
+                        if f.value.is_unknown() {
+                            q.opaque
+                                .get_or_insert_with(|| "`$and` built at run time".into());
+                        }
+                    }
+                    "$comment" => {}
+                    k if k.starts_with('$') => {
+                        q.opaque.get_or_insert_with(|| format!("`{k}`"));
+                    }
+                    k if !plausible_field(k) => {
+                        q.opaque
+                            .get_or_insert_with(|| format!("computed key `{k}`"));
+                    }
+                    k => classify_predicate(k, &f.value, q),
+                }
+            }
+        }
+        ValueKind::Unknown(u) => {
+            q.opaque
+                .get_or_insert_with(|| format!("filter built at run time (`{}`)", u.text));
+        }
+        _ => {}
+    }
+}
+
+fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
+    let push = |list: &mut Vec<String>| {
+        if !list.iter().any(|x| x == field) {
+            list.push(field.to_string());
+        }
+    };
+    let ops: Vec<&str> = v
+        .fields()
+        .iter()
+        .map(|f| f.key.as_str())
+        .filter(|k| k.starts_with('$'))
+        .collect();
+    if ops.is_empty() {
+        push(&mut q.equality);
+        return;
+    }
+    if ops.iter().any(|o| {
+        matches!(
+            *o,
+            "$near" | "$nearSphere" | "$geoWithin" | "$geoIntersects" | "$within"
+        )
+    }) {
+        q.opaque
+            .get_or_insert_with(|| format!("geospatial query on `{field}`"));
+        return;
+    }
+    if ops.iter().all(|o| matches!(*o, "$eq" | "$in")) {
+        push(&mut q.equality);
+    } else {
+        push(&mut q.range);
+    }
+}
+
+/// A leading `$match` (and the `$sort` right after it) is the pipeline's query.
+fn pipeline_query(stages: &[Value], q: &mut Query) {
+    let Some(first) = stages.first() else { return };
+    let Some(m) = first.get("$match") else {
+        return;
+    };
+    q.present = true;
+    q.filter_span = Some(m.value.span);
+    read_filter(&m.value, q, 0);
+    if let Some(sort) = stages.get(1).and_then(|s| s.get("$sort")) {
+        read_sort(std::slice::from_ref(&sort.value), q);
+    }
+}
+
+fn direction(v: &Value) -> Option<i32> {
+    match &v.kind {
+        ValueKind::Number(n) if *n < 0.0 => Some(-1),
+        ValueKind::Number(_) => Some(1),
+        ValueKind::String(s) => match s.to_ascii_lowercase().as_str() {
+            "asc" | "ascending" | "1" => Some(1),
+            "desc" | "descending" | "-1" => Some(-1),
+            _ => None,
+        },
+        // `pymongo.DESCENDING`, `SortOrder.Desc`
+        ValueKind::Unknown(u) => {
+            let t = u.text.to_ascii_lowercase();
+            if t.ends_with("descending") || t.ends_with("desc") {
+                Some(-1)
+            } else if t.ends_with("ascending") || t.ends_with("asc") {
+                Some(1)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `.sort({a: 1})`, `.sort("-a b")`, `.sort("a", -1)`, `sort=[("a", -1)]`, `.sort([["a", 1]])`.
+fn read_sort(args: &[Value], q: &mut Query) {
+    let add = |f: &str, d: Option<i32>, q: &mut Query| match d {
+        // The same key twice comes from sorts chosen in different branches: keep the first.
+        Some(_) if q.sort.iter().any(|(k, _)| k == f) => {}
+        Some(d) if plausible_field(f) => q.sort.push((f.to_string(), d)),
+        _ => {
+            q.opaque
+                .get_or_insert_with(|| "sort built at run time".into());
+        }
+    };
+    let Some(first) = args.first() else { return };
+    match &first.kind {
+        ValueKind::Document(fields) => {
+            for f in fields {
+                // `$natural` is storage order, not a field: no index is asked for.
+                if f.key == "$natural" {
+                    continue;
+                }
+                if f.value.get("$meta").is_some() {
+                    q.opaque.get_or_insert_with(|| "sort by text score".into());
+                    continue;
+                }
+                add(&f.key, direction(&f.value), q);
+            }
+        }
+        ValueKind::String(s) if args.len() >= 2 => add(s, direction(&args[1]), q),
+        ValueKind::String(s) => {
+            for part in s.split_whitespace() {
+                match part.strip_prefix('-') {
+                    Some(f) => add(f, Some(-1), q),
+                    None => add(part.trim_start_matches('+'), Some(1), q),
+                }
+            }
+        }
+        ValueKind::Array(items) => {
+            for it in items {
+                match it.items() {
+                    [k, d] if k.as_str().is_some() => {
+                        add(k.as_str().unwrap_or(""), direction(d), q)
+                    }
+                    _ => match it.as_str() {
+                        Some(s) => add(s, Some(1), q),
+                        None => add("", None, q),
+                    },
+                }
+            }
+        }
+        _ => add("", None, q),
+    }
+}
+
+fn projection_fields(v: &Value) -> Vec<String> {
+    match &v.kind {
+        ValueKind::Document(fs) => fs
+            .iter()
+            .filter(|f| plausible_field(&f.key))
+            .map(|f| match &f.value.kind {
+                ValueKind::Number(n) if *n == 0.0 => format!("-{}", f.key),
+                ValueKind::Bool(false) => format!("-{}", f.key),
+                _ => f.key.clone(),
+            })
+            .collect(),
+        ValueKind::String(s) => s.split_whitespace().map(str::to_string).collect(),
+        ValueKind::Array(items) => items
+            .iter()
+            .filter_map(|i| i.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn read_update(u: &Value, op: &Operation, s: &mut OpSummary) {
+    match &u.kind {
+        ValueKind::Document(fields) => {
+            let implicit_set = op
+                .collection
+                .as_ref()
+                .is_some_and(|c| c.via == CollectionVia::MongooseModel);
+            for f in fields {
+                if f.key.starts_with('$') {
+                    for inner in f.value.fields() {
+                        if !plausible_field(&inner.key) {
+                            continue;
+                        }
+                        s.updates.push((inner.key.clone(), f.key.clone()));
+                        if matches!(f.key.as_str(), "$push" | "$addToSet")
+                            && !s.pushed.contains(&inner.key)
+                        {
+                            s.pushed.push(inner.key.clone());
+                        }
+                    }
+                } else if plausible_field(&f.key) {
+                    let how = if implicit_set || op.kind != OpKind::Replace {
+                        "$set"
+                    } else {
+                        "replace"
+                    };
+                    s.updates.push((f.key.clone(), how.to_string()));
+                }
+            }
+        }
+        ValueKind::Array(stages) => {
+            for st in stages {
+                for f in st.fields() {
+                    for inner in f.value.fields() {
+                        s.updates
+                            .push((inner.key.clone(), format!("pipeline {}", f.key)));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn collect_joins(stages: &[Value], file: FileId, out: &mut Vec<Join>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    for stage in stages {
+        for f in stage.fields() {
+            let str_of = |k: &str| {
+                f.value
+                    .get(k)
+                    .and_then(|x| x.value.as_str().map(str::to_string))
+            };
+            match f.key.as_str() {
+                "$lookup" | "$graphLookup" => {
+                    let foreign_key = if f.key == "$lookup" {
+                        "foreignField"
+                    } else {
+                        "connectToField"
+                    };
+                    let local_key = if f.key == "$lookup" {
+                        "localField"
+                    } else {
+                        "connectFromField"
+                    };
+                    let ff = f.value.get(foreign_key);
+                    out.push(Join {
+                        stage: if f.key == "$lookup" {
+                            "$lookup"
+                        } else {
+                            "$graphLookup"
+                        },
+                        from: str_of("from"),
+                        local_field: str_of(local_key),
+                        foreign_field: ff.and_then(|x| x.value.as_str().map(str::to_string)),
+                        foreign_span: ff.map(|x| x.key_span).unwrap_or(f.key_span),
+                        stage_span: f.key_span,
+                        file,
+                    });
+                    if let Some(p) = f.value.get("pipeline") {
+                        collect_joins(p.value.items(), file, out, depth + 1);
+                    }
+                }
+                "$unionWith" => {
+                    let from = match &f.value.kind {
+                        ValueKind::String(s) => Some(s.clone()),
+                        _ => str_of("coll"),
+                    };
+                    out.push(Join {
+                        stage: "$unionWith",
+                        from,
+                        local_field: None,
+                        foreign_field: None,
+                        foreign_span: f.key_span,
+                        stage_span: f.key_span,
+                        file,
+                    });
+                    if let Some(p) = f.value.get("pipeline") {
+                        collect_joins(p.value.items(), file, out, depth + 1);
+                    }
+                }
+                "$facet" => {
+                    for sub in f.value.fields() {
+                        collect_joins(sub.value.items(), file, out, depth + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(f: &str, kind: KeyKind) -> IndexKey {
+        IndexKey {
+            field: f.into(),
+            kind,
+            span: Span::default(),
+        }
+    }
+
+    fn index(keys: &[(&str, i32)]) -> IndexDecl {
+        IndexDecl {
+            id: OpId { file: 0, index: 0 },
+            method: "createIndex".into(),
+            site: Site {
+                file: 0,
+                span: Span::default(),
+            },
+            method_site: Site {
+                file: 0,
+                span: Span::default(),
+            },
+            keys: keys
+                .iter()
+                .map(|(f, d)| key(f, if *d < 0 { KeyKind::Desc } else { KeyKind::Asc }))
+                .collect(),
+            options: IndexOptions::default(),
+            dynamic: false,
+            dropped: false,
+        }
+    }
+
+    fn query(eq: &[&str], sort: &[(&str, i32)], range: &[&str]) -> Query {
+        Query {
+            present: true,
+            equality: eq.iter().map(|s| s.to_string()).collect(),
+            range: range.iter().map(|s| s.to_string()).collect(),
+            sort: sort.iter().map(|(f, d)| (f.to_string(), *d)).collect(),
+            opaque: None,
+            filter_span: None,
+        }
+    }
+
+    #[test]
+    fn equality_prefix_in_any_order_then_sort_then_range() {
+        let ix = index(&[
+            ("tenant", 1),
+            ("status", 1),
+            ("createdAt", -1),
+            ("total", 1),
+        ]);
+        assert_eq!(
+            serves(&ix, &query(&["status", "tenant"], &[], &[])),
+            Serve::Full
+        );
+        assert_eq!(
+            serves(
+                &ix,
+                &query(&["status", "tenant"], &[("createdAt", -1)], &["total"])
+            ),
+            Serve::Full
+        );
+        // All directions inverted is the same index walked backwards.
+        assert_eq!(
+            serves(&ix, &query(&["status", "tenant"], &[("createdAt", 1)], &[])),
+            Serve::Full
+        );
+        // The sort does not follow the equality prefix: the index bounds the scan, the sort is in memory.
+        assert_eq!(
+            serves(&ix, &query(&["tenant"], &[("createdAt", -1)], &[])),
+            Serve::BlockingSort
+        );
+        // The first key is not queried: no bound.
+        assert_eq!(serves(&ix, &query(&["status"], &[], &[])), Serve::None);
+    }
+
+    #[test]
+    fn sort_only_and_range_only_queries() {
+        let ix = index(&[("createdAt", -1)]);
+        assert_eq!(
+            serves(&ix, &query(&[], &[("createdAt", -1)], &[])),
+            Serve::Full
+        );
+        assert_eq!(serves(&ix, &query(&[], &[], &["createdAt"])), Serve::Full);
+        assert_eq!(
+            serves(&ix, &query(&[], &[("score", -1)], &["createdAt"])),
+            Serve::BlockingSort
+        );
+        assert_eq!(serves(&ix, &query(&["owner"], &[], &[])), Serve::None);
+    }
+
+    #[test]
+    fn special_and_hidden_indexes() {
+        let mut text = index(&[("title", 1)]);
+        text.keys[0].kind = KeyKind::Text;
+        assert_eq!(serves(&text, &query(&["title"], &[], &[])), Serve::None);
+        let mut hashed = index(&[("user", 1)]);
+        hashed.keys[0].kind = KeyKind::Hashed;
+        assert_eq!(serves(&hashed, &query(&["user"], &[], &[])), Serve::Full);
+        assert_eq!(serves(&hashed, &query(&[], &[], &["user"])), Serve::None);
+        let mut hidden = index(&[("user", 1)]);
+        hidden.options.hidden = true;
+        assert_eq!(serves(&hidden, &query(&["user"], &[], &[])), Serve::None);
+        let mut wild = index(&[("attrs.$**", 1)]);
+        wild.keys[0].kind = KeyKind::Wildcard;
+        assert_eq!(
+            serves(&wild, &query(&["attrs.color"], &[], &[])),
+            Serve::Full
+        );
+        assert_eq!(serves(&wild, &query(&["owner"], &[], &[])), Serve::None);
+    }
+
+    fn doc(fields: Vec<(&str, Value)>) -> Value {
+        Value {
+            span: Span::default(),
+            kind: ValueKind::Document(
+                fields
+                    .into_iter()
+                    .map(|(k, v)| Field {
+                        key: k.into(),
+                        key_span: Span::default(),
+                        value: v,
+                    })
+                    .collect(),
+            ),
+        }
+    }
+    fn num(n: f64) -> Value {
+        Value {
+            span: Span::default(),
+            kind: ValueKind::Number(n),
+        }
+    }
+    use crate::ir::Field;
+
+    #[test]
+    fn filters_split_into_equality_range_and_opaque() {
+        let mut q = Query::default();
+        let f = doc(vec![
+            ("status", Value::unknown(Span::default(), "s", true)),
+            ("total", doc(vec![("$gte", num(10.0))])),
+            (
+                "tags",
+                doc(vec![("$in", Value::unknown(Span::default(), "t", true))]),
+            ),
+            (
+                "$and",
+                Value {
+                    span: Span::default(),
+                    kind: ValueKind::Array(vec![doc(vec![("owner", num(1.0))])]),
+                },
+            ),
+        ]);
+        read_filter(&f, &mut q, 0);
+        assert_eq!(q.equality, vec!["status", "tags", "owner"]);
+        assert_eq!(q.range, vec!["total"]);
+        assert!(q.opaque.is_none());
+        let mut q = Query::default();
+        read_filter(
+            &doc(vec![("$or", Value::unknown(Span::default(), "x", true))]),
+            &mut q,
+            0,
+        );
+        assert!(q.opaque.is_some());
+    }
+
+    #[test]
+    fn sort_spellings() {
+        let s = |v: Vec<Value>| {
+            let mut q = Query::default();
+            read_sort(&v, &mut q);
+            q.sort
+        };
+        let str_v = |t: &str| Value {
+            span: Span::default(),
+            kind: ValueKind::String(t.into()),
+        };
+        assert_eq!(
+            s(vec![str_v("-createdAt name")]),
+            vec![("createdAt".to_string(), -1), ("name".to_string(), 1)]
+        );
+        assert_eq!(
+            s(vec![str_v("at"), num(-1.0)]),
+            vec![("at".to_string(), -1)]
+        );
+        assert_eq!(
+            s(vec![doc(vec![("a", num(1.0)), ("b", num(-1.0))])]),
+            vec![("a".to_string(), 1), ("b".to_string(), -1)]
+        );
+    }
+}

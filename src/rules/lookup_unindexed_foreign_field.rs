@@ -1,0 +1,164 @@
+use super::{collection_label, Rule, RuleContext, RuleMeta};
+use crate::diagnostic::{Finding, Related, Severity};
+use crate::ir::Operation;
+use crate::model::{CollectionAccess, Join, KeyKind};
+
+pub struct LookupUnindexedForeignField;
+
+static META: RuleMeta = RuleMeta {
+    id: "lookup-unindexed-foreign-field",
+    name: "LookupUnindexedForeignField",
+    summary: "A $lookup whose foreignField no declared index of the joined collection starts with",
+    default_severity: Severity::Warning,
+    precision: "high",
+    tags: &["mongodb", "indexes", "performance", "joins", "cross-file"],
+    doc: include_str!("../../rules/lookup-unindexed-foreign-field.md"),
+};
+
+fn lookup_unindexed_diagnostic(
+    file: usize,
+    op: &Operation,
+    join: &Join,
+    foreign: &str,
+    from: &CollectionAccess,
+) -> Finding {
+    let mut related: Vec<Related> = from
+        .indexes
+        .iter()
+        .filter(|i| !i.dynamic)
+        .take(5)
+        .map(|i| Related {
+            file: i.site.file,
+            span: i.site.span,
+            message: format!(
+                "index {} on `{}` does not start with `{foreign}`",
+                i.keys_text(),
+                from.name
+            ),
+        })
+        .collect();
+    if related.is_empty() {
+        related.push(Related {
+            file,
+            span: join.stage_span,
+            message: format!("no index on `{}` covers `{foreign}`", from.name),
+        });
+    }
+    Finding {
+        rule: META.id,
+        severity: META.default_severity,
+        file,
+        span: join.foreign_span,
+        message: format!(
+            "`{}` on {} joins `{}` by `{foreign}`, but none of the {} index declarations of `{}` in this repository starts with `{foreign}`: every input document scans `{}`",
+            join.stage,
+            collection_label(op),
+            from.name,
+            from.indexes.len(),
+            from.name,
+            from.name,
+        ),
+        help: format!(
+            "create an index on `{}` whose first key is `{foreign}` (e.g. `{{ {foreign}: 1 }}`), or join on `_id`",
+            from.name
+        ),
+        related,
+    }
+}
+
+impl Rule for LookupUnindexedForeignField {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
+        let model = ctx.model;
+        let all = model
+            .collections
+            .values()
+            .flat_map(|c| c.operations.iter())
+            .chain(model.unresolved.iter())
+            .chain(model.families.values().flat_map(|f| f.operations.iter()));
+        for s in all {
+            for join in &s.joins {
+                if join.stage == "$unionWith" {
+                    continue;
+                }
+                let (Some(from), Some(foreign)) = (&join.from, &join.foreign_field) else {
+                    continue;
+                };
+                if foreign == "_id" || foreign.starts_with("_id.") {
+                    continue;
+                }
+                // Only where the repository declares the joined collection's indexes.
+                let Some(target) = model.collections.get(from) else {
+                    continue;
+                };
+                if !target.indexes_known() {
+                    continue;
+                }
+                let covered = target.indexes.iter().any(|i| {
+                    !i.options.hidden
+                        && i.keys.first().is_some_and(|k| {
+                            (k.field == *foreign
+                                && matches!(k.kind, KeyKind::Asc | KeyKind::Desc | KeyKind::Hashed))
+                                || (k.kind == KeyKind::Wildcard)
+                        })
+                });
+                if covered {
+                    continue;
+                }
+                let op = &ctx.files[s.id.file].ir.operations[s.id.index];
+                out.push(lookup_unindexed_diagnostic(
+                    s.id.file, op, join, foreign, target,
+                ));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Settings;
+
+    fn findings(src: &str) -> Vec<(usize, String)> {
+        let (_, f) = crate::analysis::check_source("report.js", src, &Settings::default()).unwrap();
+        f.into_iter()
+            .filter(|f| f.rule == "lookup-unindexed-foreign-field")
+            .map(|f| (src[..f.span.start as usize].lines().count(), f.message))
+            .collect()
+    }
+
+    #[test]
+    fn flags_a_foreign_field_without_a_leading_index() {
+        let got = findings(
+            r#"const { MongoClient } = require("mongodb");
+const db = client.db("shop");
+await db.collection("shipments").createIndex({ carrier: 1, orderId: 1 });
+await db.collection("orders").aggregate([
+  { $lookup: { from: "shipments", localField: "_id",
+      foreignField: "orderId", as: "shipments" } },
+]);
+"#,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 6);
+        assert!(got[0].1.contains("`shipments` by `orderId`"));
+    }
+
+    #[test]
+    fn id_joins_indexed_joins_and_undeclared_collections_stay_quiet() {
+        let got = findings(
+            r#"const { MongoClient } = require("mongodb");
+const db = client.db("shop");
+await db.collection("shipments").createIndex({ orderId: 1, at: -1 });
+await db.collection("orders").aggregate([
+  { $lookup: { from: "shipments", localField: "_id", foreignField: "orderId", as: "s" } },
+  { $lookup: { from: "shipments", localField: "shipmentId", foreignField: "_id", as: "t" } },
+  { $lookup: { from: "customers", localField: "customerId", foreignField: "email", as: "c" } },
+]);
+"#,
+        );
+        assert!(got.is_empty(), "{got:?}");
+    }
+}

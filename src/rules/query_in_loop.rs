@@ -1,0 +1,271 @@
+use super::{collection_label, operations, Rule, RuleContext, RuleMeta};
+use crate::diagnostic::{Finding, Related, Severity};
+use crate::ir::{CollectionName, LoopOver, OpKind, Operation, Span};
+
+pub struct QueryInLoop;
+
+static META: RuleMeta = RuleMeta {
+    id: "query-in-loop",
+    name: "QueryInLoop",
+    summary: "A driver call inside a loop over query results or ids: N+1 round trips, an application-side join",
+    default_severity: Severity::Warning,
+    precision: "medium",
+    tags: &["mongodb", "performance", "n-plus-one", "joins"],
+    doc: include_str!("../../rules/query-in-loop.md"),
+};
+
+fn query_in_loop_diagnostic(
+    file: usize,
+    op: &Operation,
+    loop_span: Span,
+    over: &LoopOver,
+    outer: Option<&Operation>,
+) -> Finding {
+    let read = is_read(op.kind);
+    let message = if read {
+        format!(
+            "`{}` on {} runs once per item of `{}`: N+1 queries, an application-side join",
+            op.method,
+            collection_label(op),
+            over.text
+        )
+    } else {
+        format!(
+            "`{}` on {} runs once per item of `{}`: one round trip per item",
+            op.method,
+            collection_label(op),
+            over.text
+        )
+    };
+    let _ = loop_span;
+    let mut related = vec![Related {
+        file,
+        // The iterable, not the whole loop: one short label in the text output.
+        span: over.span,
+        message: format!("the loop over `{}`", over.text),
+    }];
+    if let Some(o) = outer {
+        related.push(Related {
+            file,
+            span: o.method_span,
+            message: format!(
+                "the outer query (`{}` on {}) whose results the loop walks",
+                o.method,
+                collection_label(o)
+            ),
+        });
+    }
+    Finding {
+        rule: META.id,
+        // A read per item is an application-side join (schema design); a write per item is batching.
+        severity: if read {
+            META.default_severity
+        } else {
+            Severity::Info
+        },
+        file,
+        span: op.method_span,
+        message,
+        help: if read {
+            "fetch all items in one query with `$in` on the ids, join with `$lookup`, or embed the data that is read together".to_string()
+        } else {
+            "send the writes in one batch: `bulkWrite` / `bulk_write` (or `insertMany`, or one `updateMany` with `$in`)".to_string()
+        },
+        related,
+    }
+}
+
+fn is_read(kind: OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Find | OpKind::FindOne | OpKind::Aggregate | OpKind::Count | OpKind::Distinct
+    )
+}
+
+/// The iterable is a list of collections or collection names (`collections`, `listCollectionNames()`).
+fn over_collections(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    t.contains("collections") || t.contains("collection_names") || t.contains("collectionnames")
+}
+
+/// The iterable is a list of ids: `ids`, `userIds`, `req.body.order_ids`.
+fn ids_like(text: &str) -> bool {
+    let last = text
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|p| !p.is_empty())
+        .unwrap_or("");
+    last == "ids" || last.ends_with("Ids") || last.ends_with("_ids") || last.ends_with("IDs")
+}
+
+/// A loop over a literal list, a range or a number: a handful of fixed iterations, not data.
+fn fixed_iterable(text: &str) -> bool {
+    let t = text
+        .trim()
+        .trim_start_matches("&mut ")
+        .trim_start_matches('&');
+    t.starts_with(['[', '(', '{', '"', '\'', '`'])
+        || t.starts_with(|c: char| c.is_ascii_digit())
+        || t.starts_with("range(")
+        || t.starts_with("Object.entries(")
+        || t.starts_with("Object.keys(")
+        || t.starts_with("enumerate([")
+        || t.contains("..")
+            && !t.contains("...")
+            && t.split("..")
+                .all(|p| !p.contains('(') || p.contains("len()"))
+        || t.ends_with("Names()")
+}
+
+impl Rule for QueryInLoop {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
+        for (file, op) in operations(ctx) {
+            if matches!(
+                op.kind,
+                OpKind::CreateIndex | OpKind::DropIndex | OpKind::DocumentSave | OpKind::Other
+            ) || op.in_bulk
+                || op.context.periodic
+                || ctx.model.offline_files.contains(&file)
+            {
+                continue;
+            }
+            let (Some(loop_span), Some(over)) =
+                (op.context.enclosing_loop, op.context.loop_over.as_ref())
+            else {
+                continue;
+            };
+            // The call that produces the iterable (`coll.find().forEach(..)`) is not in the loop.
+            if over.span.contains(op.span) || op.span.contains(over.span) {
+                continue;
+            }
+            if fixed_iterable(&over.text) {
+                continue;
+            }
+            // A loop over collections (`for (const c of collections) c.deleteMany({})`) touches a
+            // different collection each time: not a repeated query on one.
+            let literal = matches!(
+                op.collection.as_ref().map(|c| &c.name),
+                Some(CollectionName::Literal { .. })
+            );
+            let named_per_iteration = op.collection.as_ref().is_some_and(|c| {
+                !literal && c.span != Span::default() && loop_span.contains(c.span)
+            });
+            if !literal && (named_per_iteration || over_collections(&over.text)) {
+                continue;
+            }
+            let ops = &ctx.files[file].ir.operations;
+            let outer = ops
+                .iter()
+                .find(|o| is_read(o.kind) && over.span.contains(o.span));
+            // A write per item is flagged where the items are another query's results or ids;
+            // other per-item writes are often conditional (claims, upserts of distinct keys).
+            if !is_read(op.kind) && outer.is_none() && !ids_like(&over.text) {
+                continue;
+            }
+            out.push(query_in_loop_diagnostic(file, op, loop_span, over, outer));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Settings;
+
+    fn findings(path: &str, src: &str) -> Vec<(usize, String, usize)> {
+        let (_, f) = crate::analysis::check_source(path, src, &Settings::default()).unwrap();
+        f.into_iter()
+            .filter(|f| f.rule == "query-in-loop")
+            .map(|f| {
+                (
+                    src[..f.span.start as usize].lines().count(),
+                    f.message,
+                    f.related.len(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_and_writes_per_item_are_flagged() {
+        let got = findings(
+            "orders.js",
+            r#"const { MongoClient } = require("mongodb");
+const db = client.db("shop");
+for (const order of await db.collection("orders").find({ open: true }).toArray()) {
+  const customer = await db.collection("customers").findOne({ _id: order.customerId });
+}
+await Promise.all(ids.map((id) => db.collection("users").findOne({ _id: id })));
+for (const id of req.body.productIds) {
+  await db.collection("products").updateOne({ _id: id }, { $set: { archived: true } });
+}
+for (const item of cart.items) {
+  await db.collection("products").updateOne({ _id: item.id, stock: { $gte: item.qty } }, { $inc: { stock: -item.qty } });
+}
+"#,
+        );
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!((got[0].0, got[0].2), (4, 2));
+        assert!(got[0].1.contains("N+1"));
+        assert_eq!(got[1].0, 6);
+        assert_eq!(got[2].0, 8);
+        assert!(got[2].1.contains("round trip per item"));
+    }
+
+    #[test]
+    fn iterables_literals_while_loops_and_batches_stay_quiet() {
+        let got = findings(
+            "jobs.js",
+            r#"const { MongoClient } = require("mongodb");
+const db = client.db("shop");
+await db.collection("orders").find({}).forEach((o) => console.log(o));
+for (const name of ["orders", "users"]) {
+  await db.collection(name).createIndex({ createdAt: 1 });
+  await db.collection(name).countDocuments({});
+}
+while (more) {
+  const batch = await db.collection("events").find({ _id: { $gt: last } }).limit(100).toArray();
+}
+for (let i = 0; i < 3; i++) { await db.collection("x").findOne({ n: i }); }
+await db.collection("products").bulkWrite(items.map((i) => ({ updateOne: { filter: { _id: i.id }, update: { $set: { a: 1 } } } })));
+"#,
+        );
+        assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn python_and_rust_loops() {
+        let py = findings(
+            "app/views.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().shop
+for order in db.orders.find({"status": "open"}):
+    db.customers.find_one({"_id": order["customer_id"]})
+names = [db.users.find_one({"_id": i}) for i in user_ids]
+for i in range(3):
+    db.pings.insert_one({"n": i})
+"#,
+        );
+        assert_eq!(py.iter().map(|f| f.0).collect::<Vec<_>>(), vec![4, 5]);
+        let rs = findings(
+            "src/orders.rs",
+            r#"use mongodb::{bson::doc, Collection};
+async fn totals(orders: Collection<Order>, customers: Collection<Customer>, ids: Vec<ObjectId>) {
+    let mut cursor = orders.find(doc! { "open": true }).await?;
+    while let Some(o) = cursor.try_next().await? {
+        customers.find_one(doc! { "_id": o.customer_id }).await?;
+    }
+    for id in &ids {
+        customers.delete_one(doc! { "_id": id }).await?;
+    }
+    for name in &["a", "b"] {
+        customers.count_documents(doc! { "k": name }).await?;
+    }
+}
+"#,
+        );
+        assert_eq!(rs.iter().map(|f| f.0).collect::<Vec<_>>(), vec![5, 8]);
+    }
+}

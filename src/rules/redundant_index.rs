@@ -1,0 +1,246 @@
+use super::{Rule, RuleContext, RuleMeta};
+use crate::diagnostic::{Finding, Related, Severity};
+use crate::model::{IndexDecl, KeyKind};
+
+pub struct RedundantIndex;
+
+static META: RuleMeta = RuleMeta {
+    id: "redundant-index",
+    name: "RedundantIndex",
+    summary:
+        "An index whose keys are a prefix of another index on the same collection, or a duplicate",
+    default_severity: Severity::Warning,
+    precision: "high",
+    tags: &["mongodb", "indexes", "performance", "cross-file"],
+    doc: include_str!("../../rules/redundant-index.md"),
+};
+
+/// How `short` relates to `long`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Cover {
+    Duplicate,
+    Prefix,
+}
+
+fn redundant_index_diagnostic(
+    collection: &str,
+    short: &IndexDecl,
+    long: &IndexDecl,
+    how: Cover,
+) -> Finding {
+    let message = match how {
+        Cover::Duplicate => format!(
+            "index {} on `{collection}` is declared twice: the other declaration creates the same index, so this one is redundant",
+            short.keys_text()
+        ),
+        Cover::Prefix => format!(
+            "index {} on `{collection}` is redundant: its keys are a prefix of {}, which serves every query it serves",
+            short.keys_text(),
+            long.keys_text()
+        ),
+    };
+    Finding {
+        rule: META.id,
+        severity: META.default_severity,
+        file: short.site.file,
+        span: short.site.span,
+        message,
+        help: "drop the redundant index (hide it first with `hideIndex` to check nothing slows down, then drop it); every index costs RAM and slows every write".to_string(),
+        related: vec![Related {
+            file: long.site.file,
+            span: long.site.span,
+            message: match how {
+                Cover::Duplicate => format!("the same index {}", long.keys_text()),
+                Cover::Prefix => format!("covering index {}", long.keys_text()),
+            },
+        }],
+    }
+}
+
+/// Does `long` make `short` redundant?
+fn covers(short: &IndexDecl, long: &IndexDecl) -> Option<Cover> {
+    if short.dynamic || long.dynamic || short.dropped || long.dropped {
+        return None;
+    }
+    if short.keys.is_empty() || short.keys.len() > long.keys.len() {
+        return None;
+    }
+    // The shorter index carries something the longer one does not give.
+    let s = &short.options;
+    if s.unique || s.partial || s.sparse || s.ttl || s.collation || s.hidden {
+        let same_options = s.unique == long.options.unique
+            && s.partial == long.options.partial
+            && s.sparse == long.options.sparse
+            && s.ttl == long.options.ttl
+            && s.collation == long.options.collation
+            && s.hidden == long.options.hidden;
+        // Only an exact duplicate with the same options is redundant then.
+        if !(same_options && short.keys.len() == long.keys.len()) || s.partial || s.collation {
+            return None;
+        }
+    }
+    // The longer index holds fewer documents, or is not used by the planner.
+    let l = &long.options;
+    if l.partial || l.sparse || l.hidden || l.collation {
+        return None;
+    }
+    // Text, geo, hashed and wildcard indexes are not prefix-usable like B-trees (and compound
+    // text/2dsphere indexes skip documents without the special field).
+    if short.keys.iter().any(|k| k.kind.is_special())
+        || long.keys.iter().any(|k| k.kind.is_special())
+    {
+        return None;
+    }
+    let dir = |k: KeyKind| if k == KeyKind::Desc { -1 } else { 1 };
+    let pairs = short.keys.iter().zip(&long.keys);
+    let mut same = true;
+    let mut inverted = true;
+    for (a, b) in pairs {
+        if a.field != b.field {
+            return None;
+        }
+        same &= dir(a.kind) == dir(b.kind);
+        inverted &= dir(a.kind) == -dir(b.kind);
+    }
+    // A single-field index is served by any index that starts with that field.
+    if !(same || inverted || short.keys.len() == 1) {
+        return None;
+    }
+    if short.keys.len() == long.keys.len() {
+        if same {
+            Some(Cover::Duplicate)
+        } else if inverted {
+            Some(Cover::Prefix)
+        } else {
+            None
+        }
+    } else {
+        Some(Cover::Prefix)
+    }
+}
+
+impl Rule for RedundantIndex {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
+        for c in ctx.model.collections.values() {
+            let ix = &c.indexes;
+            for (i, short) in ix.iter().enumerate() {
+                // The best cover: a strict prefix over a duplicate; for duplicates, only the
+                // later declaration is reported (the first one is the index).
+                let mut found: Option<(&IndexDecl, Cover)> = None;
+                for (j, long) in ix.iter().enumerate() {
+                    if i == j {
+                        continue;
+                    }
+                    match covers(short, long) {
+                        Some(Cover::Prefix) if short.keys.len() < long.keys.len() || j < i => {
+                            found = Some((long, Cover::Prefix));
+                            break;
+                        }
+                        Some(Cover::Duplicate) if j < i && found.is_none() => {
+                            // Mongoose `index: true` and `unique: true` on one field are one index.
+                            if short.id == long.id && short.site == long.site {
+                                continue;
+                            }
+                            found = Some((long, Cover::Duplicate));
+                        }
+                        _ => {}
+                    }
+                }
+                if let Some((long, how)) = found {
+                    out.push(redundant_index_diagnostic(&c.name, short, long, how));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Settings;
+
+    fn findings(path: &str, src: &str) -> Vec<(usize, String)> {
+        let (_, f) = crate::analysis::check_source(path, src, &Settings::default()).unwrap();
+        f.into_iter()
+            .filter(|f| f.rule == "redundant-index")
+            .map(|f| (src[..f.span.start as usize].lines().count(), f.message))
+            .collect()
+    }
+
+    #[test]
+    fn prefix_and_duplicate_indexes_are_flagged() {
+        let got = findings(
+            "db.js",
+            r#"const { MongoClient } = require("mongodb");
+const orders = client.db("shop").collection("orders");
+await orders.createIndex({ customerId: 1 });
+await orders.createIndex({ customerId: 1, createdAt: -1 });
+await orders.createIndex({ status: 1, createdAt: -1 });
+await orders.createIndex({ status: 1, createdAt: -1 });
+"#,
+        );
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].0, 3);
+        assert!(got[0]
+            .1
+            .contains("prefix of {customerId: 1, createdAt: -1}"));
+        assert_eq!(got[1].0, 6);
+        assert!(got[1].1.contains("declared twice"));
+    }
+
+    #[test]
+    fn options_and_special_types_keep_an_index() {
+        let got = findings(
+            "db.js",
+            r#"const { MongoClient } = require("mongodb");
+const users = client.db("app").collection("users");
+await users.createIndex({ email: 1 }, { unique: true });
+await users.createIndex({ email: 1, createdAt: 1 });
+await users.createIndex({ sessionAt: 1 }, { expireAfterSeconds: 3600 });
+await users.createIndex({ sessionAt: 1, kind: 1 });
+await users.createIndex({ bio: "text" });
+await users.createIndex({ bio: 1, x: 1 });
+await users.createIndex({ org: 1 });
+await users.createIndex({ org: 1, y: 1 }, { partialFilterExpression: { y: { $exists: true } } });
+await users.createIndex({ a: 1, b: 1 });
+await users.createIndex({ b: 1, a: 1 });
+await users.createIndex({ c: 1, d: 1 });
+await users.createIndex({ c: 1, d: -1, e: 1 });
+"#,
+        );
+        assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn single_field_is_served_by_any_direction_and_inverted_compound_prefix() {
+        let got = findings(
+            "db.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().shop
+db.events.create_index([("at", -1)])
+db.events.create_index([("at", 1), ("type", 1)])
+db.events.create_index([("k", 1), ("j", -1)])
+db.events.create_index([("k", -1), ("j", 1), ("z", 1)])
+"#,
+        );
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!((got[0].0, got[1].0), (3, 5));
+    }
+
+    #[test]
+    fn a_dropped_index_is_history() {
+        let got = findings(
+            "migrate.js",
+            r#"const { MongoClient } = require("mongodb");
+const c = client.db("app").collection("posts");
+await c.createIndex({ author: 1 });
+await c.createIndex({ author: 1, at: -1 });
+await c.dropIndex("author_1");
+"#,
+        );
+        assert!(got.is_empty(), "{got:?}");
+    }
+}

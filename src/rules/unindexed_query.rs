@@ -1,0 +1,235 @@
+use super::{Rule, RuleContext, RuleMeta};
+use crate::diagnostic::{Finding, Related, Severity};
+use crate::ir::OpKind;
+use crate::model::{on_id, serves, CollectionAccess, IndexDecl, OpSummary, Query, Serve};
+
+pub struct UnindexedQuery;
+
+static META: RuleMeta = RuleMeta {
+    id: "unindexed-query",
+    name: "UnindexedQuery",
+    summary: "A query that none of the collection's declared indexes serves (equality-sort-range)",
+    default_severity: Severity::Warning,
+    precision: "medium",
+    tags: &["mongodb", "indexes", "performance", "cross-file"],
+    doc: include_str!("../../rules/unindexed-query.md"),
+};
+
+/// `status` (equality), `createdAt` (range), sorted by `createdAt: -1`.
+fn shape_text(q: &Query) -> String {
+    let mut parts = Vec::new();
+    let list = |v: &[String]| {
+        v.iter()
+            .map(|f| format!("`{f}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !q.equality.is_empty() {
+        parts.push(format!("filters by {} (equality)", list(&q.equality)));
+    }
+    if !q.range.is_empty() {
+        parts.push(format!("by {} (range)", list(&q.range)));
+    }
+    if !q.sort.is_empty() {
+        let s = q
+            .sort
+            .iter()
+            .map(|(f, d)| format!("`{f}: {d}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        parts.push(format!("sorts by {s}"));
+    }
+    parts.join(", ")
+}
+
+/// The index the equality-sort-range rule asks for: equality fields, then the sort, then range.
+fn suggested_index(q: &Query) -> String {
+    let mut keys: Vec<String> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for f in &q.equality {
+        seen.push(f);
+        keys.push(format!("{f}: 1"));
+    }
+    for (f, d) in &q.sort {
+        if !seen.contains(&f.as_str()) {
+            seen.push(f);
+            keys.push(format!("{f}: {d}"));
+        }
+    }
+    for f in &q.range {
+        if !seen.contains(&f.as_str()) {
+            seen.push(f);
+            keys.push(format!("{f}: 1"));
+        }
+    }
+    format!("{{ {} }}", keys.join(", "))
+}
+
+/// The declarations closest to serving the query: most leading keys the query uses.
+fn closest<'m>(c: &'m CollectionAccess, q: &Query) -> Vec<&'m IndexDecl> {
+    let used = |ix: &IndexDecl| {
+        ix.keys
+            .iter()
+            .filter(|k| q.fields().any(|f| *f == k.field) || q.sort.iter().any(|s| s.0 == k.field))
+            .count()
+    };
+    let mut v: Vec<&IndexDecl> = c.indexes.iter().filter(|i| !i.dynamic).collect();
+    v.sort_by_key(|i| std::cmp::Reverse(used(i)));
+    v.truncate(3);
+    v
+}
+
+fn unindexed_query_diagnostic(c: &CollectionAccess, s: &OpSummary, grade: Serve) -> Finding {
+    let q = &s.query;
+    let (message, severity) = match grade {
+        Serve::BlockingSort => (
+            format!(
+                "`{}` on `{}` {}: the declared indexes bound the scan but none has the sort keys right after the equality fields, so the results are sorted in memory",
+                s.method,
+                c.name,
+                shape_text(q)
+            ),
+            Severity::Info,
+        ),
+        _ => (
+            format!(
+                "`{}` on `{}` {}: none of the {} indexes declared for `{}` in this repository serves it, so it scans the collection",
+                s.method,
+                c.name,
+                shape_text(q),
+                c.indexes.len(),
+                c.name
+            ),
+            META.default_severity,
+        ),
+    };
+    let related = closest(c, q)
+        .into_iter()
+        .map(|i| Related {
+            file: i.site.file,
+            span: i.site.span,
+            message: format!("declared index {} on `{}`", i.keys_text(), c.name),
+        })
+        .collect();
+    Finding {
+        rule: META.id,
+        severity,
+        file: s.site.file,
+        span: s.site.span,
+        message,
+        help: format!(
+            "declare an index that follows equality-sort-range — equality fields first, then the sort, then range fields: {}",
+            suggested_index(q)
+        ),
+        related,
+    }
+}
+
+fn is_query(kind: OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Find
+            | OpKind::FindOne
+            | OpKind::Count
+            | OpKind::Distinct
+            | OpKind::Aggregate
+            | OpKind::UpdateOne
+            | OpKind::UpdateMany
+            | OpKind::FindOneAndUpdate
+            | OpKind::Replace
+            | OpKind::Delete
+    )
+}
+
+impl Rule for UnindexedQuery {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
+        for c in ctx.model.collections.values() {
+            if !c.indexes_known() {
+                continue;
+            }
+            for s in &c.operations {
+                let q = &s.query;
+                if !is_query(s.kind) || !q.present || q.opaque.is_some() {
+                    continue;
+                }
+                if q.equality.is_empty() && q.range.is_empty() {
+                    // No filter: a full read is what was asked for.
+                    continue;
+                }
+                if on_id(q) {
+                    continue;
+                }
+                // Migrations and batch jobs scan on purpose, once, off the request path.
+                let op = &ctx.files[s.id.file].ir.operations[s.id.index];
+                if op.context.periodic || ctx.model.offline_files.contains(&s.id.file) {
+                    continue;
+                }
+                let best = c
+                    .indexes
+                    .iter()
+                    .map(|i| serves(i, q))
+                    .max()
+                    .unwrap_or(Serve::None);
+                if best == Serve::Full {
+                    continue;
+                }
+                out.push(unindexed_query_diagnostic(c, s, best));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Settings;
+
+    fn findings(path: &str, src: &str) -> Vec<(usize, String)> {
+        let (_, f) = crate::analysis::check_source(path, src, &Settings::default()).unwrap();
+        f.into_iter()
+            .filter(|f| f.rule == "unindexed-query")
+            .map(|f| (src[..f.span.start as usize].lines().count(), f.message))
+            .collect()
+    }
+
+    #[test]
+    fn esr_decides_which_queries_are_served() {
+        let got = findings(
+            "orders.js",
+            r#"const { MongoClient } = require("mongodb");
+const orders = client.db("shop").collection("orders");
+await orders.createIndex({ customerId: 1, status: 1, createdAt: -1 });
+await orders.find({ status: "open", customerId: id }).sort({ createdAt: -1 }).toArray();
+await orders.find({ customerId: id }).toArray();
+await orders.find({ customerId: id, createdAt: { $gte: since } }).toArray();
+await orders.findOne({ _id: id });
+await orders.find({ status: "open" }).toArray();
+await orders.find({ customerId: id }).sort({ total: -1 }).toArray();
+await orders.find(filter).toArray();
+await orders.find({ $or: [{ a: 1 }, { b: 2 }] }).toArray();
+"#,
+        );
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].0, 8);
+        assert!(got[0].1.contains("scans the collection"), "{}", got[0].1);
+        assert_eq!(got[1].0, 9);
+        assert!(got[1].1.contains("sorted in memory"), "{}", got[1].1);
+    }
+
+    #[test]
+    fn collections_without_declared_indexes_are_not_judged() {
+        let got = findings(
+            "users.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().app
+db.users.find_one({"email": email})
+db.sessions.create_index("token")
+db.sessions.find_one({"token": t})
+"#,
+        );
+        assert!(got.is_empty(), "{got:?}");
+    }
+}
