@@ -275,7 +275,7 @@ fn analyse_one(path: &Path, lang: Language, cwd: &Path, no_ignore: bool, max_siz
     if !no_ignore && looks_minified(&bytes) {
         return Outcome::Skipped;
     }
-    let mut text = match String::from_utf8(bytes) {
+    let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
             return fail(format!(
@@ -284,10 +284,6 @@ fn analyse_one(path: &Path, lang: Language, cwd: &Path, no_ignore: bool, max_siz
             ))
         }
     };
-    if text.starts_with('\u{feff}') {
-        // Keep byte offsets: the three BOM bytes become three spaces.
-        text.replace_range(0..3, "   ");
-    }
     let ctx = FileContext {
         display_path: &shown,
     };
