@@ -82,7 +82,9 @@ fn run_cmd(mut cmd: Command, what: &str) -> Run {
     let (stdout, stderr) = (read(out), read(err));
     let code = match status.code() {
         Some(c) => c,
-        None => panic!("{what}: killed by a signal (stack overflow? abort?): {status:?}\nstderr:\n{stderr}"),
+        None => panic!(
+            "{what}: killed by a signal (stack overflow? abort?): {status:?}\nstderr:\n{stderr}"
+        ),
     };
     assert!(
         !stderr.contains("panicked") && !stderr.contains("overflow"),
@@ -117,7 +119,11 @@ fn check_all_formats(root: &Path, extra: &[&str], code: i32, bad: &[&str]) {
     let concise = with("concise");
     assert_eq!(concise.code, code, "concise exit status; {}", ctx(&concise));
     for f in GOOD_FINDINGS {
-        assert!(concise.stdout.contains(f), "missing `{f}`; {}", ctx(&concise));
+        assert!(
+            concise.stdout.contains(f),
+            "missing `{f}`; {}",
+            ctx(&concise)
+        );
     }
     let text = with("text");
     assert_eq!(text.code, code, "text exit status; {}", ctx(&text));
@@ -135,7 +141,12 @@ fn check_all_formats(root: &Path, extra: &[&str], code: i32, bad: &[&str]) {
         })
         .map(|r| r["ruleId"].as_str().unwrap())
         .collect();
-    assert_eq!(good, ["unbounded-push", "skip-paging"], "{}", sarif_run.stdout);
+    assert_eq!(
+        good,
+        ["unbounded-push", "skip-paging"],
+        "{}",
+        sarif_run.stdout
+    );
     let no_notes = Vec::new();
     let notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
         .as_array()
@@ -222,14 +233,30 @@ fn ten_megabyte_minified_bundle() {
     );
 
     // Under the size limit but minified: skipped silently by default (a bundle is build output).
-    let r = run(&root, &["check", "--format", "concise", "--max-file-size", "20000000"]);
+    let r = run(
+        &root,
+        &[
+            "check",
+            "--format",
+            "concise",
+            "--max-file-size",
+            "20000000",
+        ],
+    );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(!r.stdout.contains("public/app.js"), "{}", r.stdout);
 
     // --no-ignore: actually parsed, in reasonable time, and its finding is there.
     let r = run(
         &root,
-        &["check", "--format", "concise", "--no-ignore", "--max-file-size", "20000000"],
+        &[
+            "check",
+            "--format",
+            "concise",
+            "--no-ignore",
+            "--max-file-size",
+            "20000000",
+        ],
     );
     eprintln!("10 MB minified bundle parsed in {:?}", r.elapsed);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
@@ -298,18 +325,41 @@ fn two_hundred_thousand_line_files() {
     write(&root, "src/long.js", long_js(200_000));
     write(&root, "src/long.py", long_py(200_000));
     write(&root, "src/long.rs", long_rs(200_000));
-    for (name, text) in [("long.js", long_js(200_000)), ("long.py", long_py(200_000)), ("long.rs", long_rs(200_000))] {
-        assert!(text.lines().count() >= 199_990, "{name}: {} lines", text.lines().count());
+    for (name, text) in [
+        ("long.js", long_js(200_000)),
+        ("long.py", long_py(200_000)),
+        ("long.rs", long_rs(200_000)),
+    ] {
+        assert!(
+            text.lines().count() >= 199_990,
+            "{name}: {} lines",
+            text.lines().count()
+        );
     }
     let r = run(
         &root,
-        &["check", "--format", "concise", "--max-file-size", "100000000", "--threads", "2"],
+        &[
+            "check",
+            "--format",
+            "concise",
+            "--max-file-size",
+            "100000000",
+            "--threads",
+            "2",
+        ],
     );
     eprintln!("three 200k-line files analysed in {:?}", r.elapsed);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    for f in ["src/long.js:", "src/long.py:", "src/long.rs:", "src/good.js:2:57"] {
+    for f in [
+        "src/long.js:",
+        "src/long.py:",
+        "src/long.rs:",
+        "src/good.js:2:57",
+    ] {
         assert!(
-            r.stdout.lines().any(|l| l.starts_with(f) && l.contains("unbounded-push")),
+            r.stdout
+                .lines()
+                .any(|l| l.starts_with(f) && l.contains("unbounded-push")),
             "missing {f}:\n{}",
             r.stdout
         );
@@ -353,21 +403,48 @@ fn ten_thousand_deep_nesting() {
         + &"    ".repeat(200)
         + "db.posts.update_one({}, {\"$push\": {\"a\": 1}})\n";
 
-    write(&root, "deep/arr.js", format!("const x = {arr};\ndb.collection(\"a\").insertOne({{ v: {arr} }});\n"));
-    write(&root, "deep/obj.js", format!("const x = {obj};\ndb.collection(\"a\").updateOne({obj}, {{ $push: {obj} }});\n"));
-    write(&root, "deep/parens.ts", format!("const c = {parens};\nawait db.collection(\"a\").find({parens}).skip({parens});\n"));
-    write(&root, "deep/calls.js", format!("db.collection(\"a\").updateOne({{}}, {{ $push: {{ a: {calls} }} }});\n"));
+    write(
+        &root,
+        "deep/arr.js",
+        format!("const x = {arr};\ndb.collection(\"a\").insertOne({{ v: {arr} }});\n"),
+    );
+    write(
+        &root,
+        "deep/obj.js",
+        format!("const x = {obj};\ndb.collection(\"a\").updateOne({obj}, {{ $push: {obj} }});\n"),
+    );
+    write(
+        &root,
+        "deep/parens.ts",
+        format!("const c = {parens};\nawait db.collection(\"a\").find({parens}).skip({parens});\n"),
+    );
+    write(
+        &root,
+        "deep/calls.js",
+        format!("db.collection(\"a\").updateOne({{}}, {{ $push: {{ a: {calls} }} }});\n"),
+    );
     write(&root, "deep/chain.js", format!("db.collection(\"a\").find({{}}){chain};\nconst q = db.collection(\"a\"){chain}.skip(n);\n"));
-    write(&root, "deep/sum.js", format!("db.collection(\"a\" {sum}).updateOne({{}}, {{ $inc: {{ n: 1 {sum} }} }});\n"));
+    write(
+        &root,
+        "deep/sum.js",
+        format!("db.collection(\"a\" {sum}).updateOne({{}}, {{ $inc: {{ n: 1 {sum} }} }});\n"),
+    );
     write(&root, "deep/arr.py", format!("x = {arr}\ndb.a.insert_one({{\"v\": {arr}}})\ndb.a.update_one({qobj}, {{\"$push\": {qobj}}})\n"));
-    write(&root, "deep/parens.py", format!("db.a.find({parens}).skip({parens})\ncoll = db[{parens}]\n"));
+    write(
+        &root,
+        "deep/parens.py",
+        format!("db.a.find({parens}).skip({parens})\ncoll = db[{parens}]\n"),
+    );
     write(&root, "deep/indent.py", &py_indent);
     write(&root, "deep/doc.rs", format!("fn f(c: Collection<D>) {{\n    c.update_one(doc! {{}}, doc! {{ \"$push\": {qobj} }});\n    c.aggregate(vec![doc! {{ \"$match\": {qobj} }}]);\n    c.insert_one({rust_vec});\n}}\n"));
     write(&root, "deep/block.rs", format!("fn f(c: Collection<D>) {{ let x = {rust_block}; c.find(doc! {{}}).skip({parens}); }}\n"));
     write(&root, "deep/arr.rs", format!("fn f(db: &Database) {{ let c = db.collection::<D>(\"a\"); c.insert_one(bson!({arr})); let y = {arr}; }}\n"));
 
     for threads in ["1", "2"] {
-        let r = run(&root, &["check", "--format", "concise", "--threads", threads]);
+        let r = run(
+            &root,
+            &["check", "--format", "concise", "--threads", threads],
+        );
         assert!(r.code == 1, "exit {}:\n{}{}", r.code, r.stdout, r.stderr);
         for f in GOOD_FINDINGS {
             assert!(r.stdout.contains(f), "missing {f}:\n{}", r.stdout);
@@ -406,7 +483,10 @@ fn binary_file_with_a_js_name() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     // Random bytes with driver words sprinkled in, so the prefilter lets it through.
     let mut bin: Vec<u8> = (0..200_000).map(|_| rng.next() as u8).collect();
-    for (i, w) in [&b"updateOne"[..], b"collection", b"$push", b"aggregate"].iter().enumerate() {
+    for (i, w) in [&b"updateOne"[..], b"collection", b"$push", b"aggregate"]
+        .iter()
+        .enumerate()
+    {
         let at = 1000 + i * 40_000;
         bin[at..at + w.len()].copy_from_slice(w);
     }
@@ -471,11 +551,20 @@ fn byte_order_mark_and_crlf() {
     };
     assert!(at("src/line1.js").is_some(), "{}", r.stdout);
     assert_eq!(at("src/line1.js"), at("src/line1bom.js"), "{}", r.stdout);
-    assert!(!r.stdout.contains('\r'), "no carriage returns in the report");
+    assert!(
+        !r.stdout.contains('\r'),
+        "no carriage returns in the report"
+    );
     // CRLF snippets carry no carriage return. (CR-only files are analysed, but their lines are
     // counted on LF only, like tree-sitter does: a known limitation.)
-    let text = run(&root, &["check", "src/crlf.js", "src/bomcrlf.py", "src/crlf.rs"]);
-    assert!(!text.stdout.contains('\r'), "no carriage returns in snippets");
+    let text = run(
+        &root,
+        &["check", "src/crlf.js", "src/bomcrlf.py", "src/crlf.rs"],
+    );
+    assert!(
+        !text.stdout.contains('\r'),
+        "no carriage returns in snippets"
+    );
 }
 
 #[test]
@@ -556,7 +645,12 @@ fn symlink_loops() {
         r.stdout
     );
     // A loop named on the command line is reported, the other path still analysed.
-    check_all_formats(&root, &["src", "loop", "src/a.js"], 2, &["loop", "src/a.js"]);
+    check_all_formats(
+        &root,
+        &["src", "loop", "src/a.js"],
+        2,
+        &["loop", "src/a.js"],
+    );
 }
 
 fn running_as_root() -> bool {
@@ -588,8 +682,16 @@ fn unreadable_file_and_folder() {
     // `nobody` must be able to reach the folder (tempfile makes it 0700).
     set(t.path(), 0o755);
     good(&root);
-    write(&root, "src/secret.js", "db.collection(\"x\").updateOne({}, {$push: {a: 1}})");
-    write(&root, "private/inner.js", "db.collection(\"x\").updateOne({}, {$push: {a: 1}})");
+    write(
+        &root,
+        "src/secret.js",
+        "db.collection(\"x\").updateOne({}, {$push: {a: 1}})",
+    );
+    write(
+        &root,
+        "private/inner.js",
+        "db.collection(\"x\").updateOne({}, {$push: {a: 1}})",
+    );
     for d in ["src", "private"] {
         set(&root.join(d), 0o755);
     }
@@ -603,11 +705,24 @@ fn unreadable_file_and_folder() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| format!("{}: {}", e["path"].as_str().unwrap(), e["message"].as_str().unwrap()))
+        .map(|e| {
+            format!(
+                "{}: {}",
+                e["path"].as_str().unwrap(),
+                e["message"].as_str().unwrap()
+            )
+        })
         .collect();
     assert_eq!(errors.len(), 2, "{errors:?}");
-    assert!(errors[0].starts_with("private") && errors[0].contains("ermission denied"), "{errors:?}");
-    assert!(errors[1].starts_with("src/secret.js: cannot read file") && errors[1].contains("ermission denied"), "{errors:?}");
+    assert!(
+        errors[0].starts_with("private") && errors[0].contains("ermission denied"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[1].starts_with("src/secret.js: cannot read file")
+            && errors[1].contains("ermission denied"),
+        "{errors:?}"
+    );
     let rules: Vec<&str> = report["findings"]
         .as_array()
         .unwrap()
@@ -617,7 +732,12 @@ fn unreadable_file_and_folder() {
     assert_eq!(rules, ["unbounded-push", "skip-paging"], "{}", r.stdout);
     let text = run_unprivileged(&root, &["check"]);
     assert_eq!(text.code, 2);
-    assert!(text.stdout.contains("warning: could not analyse src/secret.js"), "{}", text.stdout);
+    assert!(
+        text.stdout
+            .contains("warning: could not analyse src/secret.js"),
+        "{}",
+        text.stdout
+    );
     let sarif = run_unprivileged(&root, &["check", "--format", "sarif"]);
     assert_eq!(
         json(&sarif)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
@@ -640,12 +760,23 @@ fn special_files_never_block() {
     if !st.is_ok_and(|s| s.success()) {
         eprintln!("skipping the FIFO: mkfifo is not available");
     }
-    write(&root, "src/folder.js/inner.js", "db.collection(\"x\").find({}).skip(n * 2)");
+    write(
+        &root,
+        "src/folder.js/inner.js",
+        "db.collection(\"x\").find({}).skip(n * 2)",
+    );
     let r = run(&root, &["check", "--format", "concise"]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("src/folder.js/inner.js:1:"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("src/folder.js/inner.js:1:"),
+        "{}",
+        r.stdout
+    );
     // Named on the command line too.
-    let r = run(&root, &["check", "--format", "concise", "src/pipe.js", "src/good.js"]);
+    let r = run(
+        &root,
+        &["check", "--format", "concise", "src/pipe.js", "src/good.js"],
+    );
     assert!(r.code == 1 || r.code == 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("src/good.js:2:57"), "{}", r.stdout);
 }
@@ -654,7 +785,12 @@ fn special_files_never_block() {
 fn nonexistent_path_on_the_command_line() {
     let (_t, root) = temp();
     good(&root);
-    check_all_formats(&root, &["src", "no/such/dir", "gone.js"], 2, &["gone.js", "no/such/dir"]);
+    check_all_formats(
+        &root,
+        &["src", "no/such/dir", "gone.js"],
+        2,
+        &["gone.js", "no/such/dir"],
+    );
 }
 
 #[test]
@@ -662,13 +798,23 @@ fn paths_with_spaces_and_non_ascii_names() {
     let (_t, root) = temp();
     write(&root, "my project/src dir/good.js", GOOD_JS);
     write(&root, "my project/модели/заказ 注文 😀.js", GOOD_JS);
-    write(&root, "my project/bad name.js", [0xFFu8, b'$', b'p', b'u', b's', b'h']);
+    write(
+        &root,
+        "my project/bad name.js",
+        [0xFFu8, b'$', b'p', b'u', b's', b'h'],
+    );
     check_all_formats(&root, &[], 2, &["my project/bad name.js"]);
     let r = run(&root, &["check", "--format", "concise"]);
-    assert!(r.stdout.contains("my project/модели/заказ 注文 😀.js:2:57"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("my project/модели/заказ 注文 😀.js:2:57"),
+        "{}",
+        r.stdout
+    );
     let sarif = run(&root, &["check", "--format", "sarif", "my project"]);
     assert!(
-        sarif.stdout.contains("my%20project/%D0%BC%D0%BE%D0%B4%D0%B5%D0%BB%D0%B8/"),
+        sarif
+            .stdout
+            .contains("my%20project/%D0%BC%D0%BE%D0%B4%D0%B5%D0%BB%D0%B8/"),
         "{}",
         sarif.stdout
     );
@@ -678,7 +824,11 @@ fn paths_with_spaces_and_non_ascii_names() {
     std::fs::write(root.join(name), GOOD_JS).unwrap();
     let r = run(&root, &["check", "--format", "json"]);
     assert_eq!(r.code, 2);
-    assert!(r.stdout.contains("my project/caf\u{FFFD}.js"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("my project/caf\u{FFFD}.js"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -704,7 +854,7 @@ fn files_deleted_during_the_walk() {
                 let p = dir.join(format!("f{}.js", i % 200));
                 let _ = std::fs::remove_file(&p);
                 let _ = std::fs::write(&p, GOOD_JS);
-                if i % 3 == 0 {
+                if i.is_multiple_of(3) {
                     let _ = std::fs::remove_file(&p);
                 }
                 i += 1;
@@ -740,12 +890,31 @@ fn mixed_tree(root: &Path) {
     good(root);
     for i in 0..40 {
         write(root, &format!("src/m{i}/svc.js"), GOOD_JS);
-        write(root, &format!("src/m{i}/svc.py"), "def f(db, id, c):\n    db.posts.update_one({\"_id\": id}, {\"$push\": {\"c\": c}})\n");
+        write(
+            root,
+            &format!("src/m{i}/svc.py"),
+            "def f(db, id, c):\n    db.posts.update_one({\"_id\": id}, {\"$push\": {\"c\": c}})\n",
+        );
     }
     write(root, "src/latin1.js", [b'$', b'p', b'u', b's', b'h', 0xE9]);
-    write(root, "src/deep.js", format!("db.collection(\"a\").updateOne({{}}, {{ $push: {} }});", nest("{a:", "}", "1", 2000)));
-    write(root, "src/broken.py", "def (:\n db.x.update_one({}, {\"$push\": {\"a\": 1}})\n");
-    write(root, "big.js", format!("// updateOne\n{}", "x".repeat(3000)));
+    write(
+        root,
+        "src/deep.js",
+        format!(
+            "db.collection(\"a\").updateOne({{}}, {{ $push: {} }});",
+            nest("{a:", "}", "1", 2000)
+        ),
+    );
+    write(
+        root,
+        "src/broken.py",
+        "def (:\n db.x.update_one({}, {\"$push\": {\"a\": 1}})\n",
+    );
+    write(
+        root,
+        "big.js",
+        format!("// updateOne\n{}", "x".repeat(3000)),
+    );
 }
 
 #[test]
@@ -754,7 +923,16 @@ fn byte_identical_across_threads_and_runs() {
     mixed_tree(&root);
     for format in ["text", "json", "sarif", "concise"] {
         let args = |t: &'static str| {
-            vec!["check", "--format", format, "--threads", t, "--max-file-size", "2000", "."]
+            vec![
+                "check",
+                "--format",
+                format,
+                "--threads",
+                t,
+                "--max-file-size",
+                "2000",
+                ".",
+            ]
         };
         let reference = run(&root, &args("1"));
         assert_eq!(reference.code, 2, "{}", reference.stdout);
@@ -781,7 +959,10 @@ fn reports_never_embed_the_absolute_path_of_the_machine() {
     let cases: Vec<(PathBuf, Vec<String>)> = vec![
         (root.clone(), vec![]),
         (root.clone(), vec![".".into()]),
-        (root.clone(), vec!["src".into(), "big.js".into(), "missing.js".into()]),
+        (
+            root.clone(),
+            vec!["src".into(), "big.js".into(), "missing.js".into()],
+        ),
         (root.clone(), vec![abs.clone()]),
         (root.join("src"), vec!["../src".into(), "../big.js".into()]),
     ];

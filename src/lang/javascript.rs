@@ -236,7 +236,11 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let value = self.field(n, "value");
-                let decl = self.parents.of(n).and_then(|p| p.child(0)).map(|c| c.kind());
+                let decl = self
+                    .parents
+                    .of(n)
+                    .and_then(|p| p.child(0))
+                    .map(|c| c.kind());
                 let kind = if decl == Some("const") {
                     DeclKind::Const
                 } else {
@@ -1485,7 +1489,9 @@ impl<'t> Extractor<'t> {
         let mut mods = Vec::new();
         let mut cur = start;
         for _ in 0..64 {
-            let Some(member) = self.parents.of(cur) else { break };
+            let Some(member) = self.parents.of(cur) else {
+                break;
+            };
             if member.kind() != "member_expression"
                 || self.field(member, "object").map(|o| o.id()) != Some(cur.id())
             {
@@ -1499,7 +1505,11 @@ impl<'t> Extractor<'t> {
                 }
                 break;
             }
-            let Some(call) = self.parents.of(member).filter(|c| c.kind() == "call_expression") else {
+            let Some(call) = self
+                .parents
+                .of(member)
+                .filter(|c| c.kind() == "call_expression")
+            else {
                 break;
             };
             let Some(prop) = self.field(member, "property") else {
@@ -1988,7 +1998,11 @@ fn is_db_method(name: &str) -> bool {
 
 /// A Firestore `db.collection("x").doc(..)` chain is not MongoDB.
 fn is_firestore_chain(x: &Extractor, call: Node) -> bool {
-    let Some(member) = x.parents.of(call).filter(|p| p.kind() == "member_expression") else {
+    let Some(member) = x
+        .parents
+        .of(call)
+        .filter(|p| p.kind() == "member_expression")
+    else {
         return false;
     };
     let next = x.field(member, "property").map(|p| x.text(p)).unwrap_or("");
@@ -2050,7 +2064,10 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
 /// For a callback passed to `items.forEach(..)` / `.map(..)`, the span of that iterating call.
 fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<Span> {
     let args = x.parents.of(f).filter(|p| p.kind() == "arguments")?;
-    let call = x.parents.of(args).filter(|c| c.kind() == "call_expression")?;
+    let call = x
+        .parents
+        .of(args)
+        .filter(|c| c.kind() == "call_expression")?;
     let callee = x
         .field(call, "function")
         .filter(|c| c.kind() == "member_expression")?;

@@ -2,9 +2,9 @@
 
 pub mod javascript;
 pub mod naming;
+mod parents;
 pub mod python;
 pub mod rust;
-mod parents;
 mod scopes;
 pub mod vocabulary;
 

@@ -48,7 +48,11 @@ mod tests {
         let mut count = 0;
         super::super::walk(tree.root_node(), |n, enter| {
             if enter {
-                assert_eq!(parents.of(n).map(|p| p.id()), n.parent().map(|p| p.id()), "{n:?}");
+                assert_eq!(
+                    parents.of(n).map(|p| p.id()),
+                    n.parent().map(|p| p.id()),
+                    "{n:?}"
+                );
                 count += 1;
             }
         });

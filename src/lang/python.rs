@@ -1969,7 +1969,11 @@ impl<'t> Extractor<'t> {
         if name_is_periodic(name) || self.scheduled.iter().any(|s| s == name) {
             return true;
         }
-        let Some(dd) = self.parents.of(f).filter(|p| p.kind() == "decorated_definition") else {
+        let Some(dd) = self
+            .parents
+            .of(f)
+            .filter(|p| p.kind() == "decorated_definition")
+        else {
             return false;
         };
         self.named_children(dd)
@@ -2207,7 +2211,9 @@ impl<'t> Extractor<'t> {
         let mut mods = Vec::new();
         let mut cur = start;
         for _ in 0..64 {
-            let Some(parent) = self.parents.of(cur) else { break };
+            let Some(parent) = self.parents.of(cur) else {
+                break;
+            };
             if parent.kind() == "parenthesized_expression" || parent.kind() == "await" {
                 cur = parent;
                 continue;

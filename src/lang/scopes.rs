@@ -187,10 +187,7 @@ mod tests {
                 }
                 i += 1;
             }
-            let spans: Vec<_> = spans
-                .into_iter()
-                .filter(|(s, e)| s <= e)
-                .collect();
+            let spans: Vec<_> = spans.into_iter().filter(|(s, e)| s <= e).collect();
             let idx = ScopeIndex::new(spans.iter().copied());
             for at in 0..1002 {
                 let mut got: Vec<u32> = idx
