@@ -12,7 +12,7 @@ pub(crate) struct Parents<'t> {
 
 impl<'t> Parents<'t> {
     pub(crate) fn new(root: Node<'t>) -> Self {
-        let mut map = HashMap::new();
+        let mut map = HashMap::with_capacity(root.descendant_count());
         let mut stack: Vec<Node<'t>> = Vec::new();
         super::walk(root, |n, enter| {
             if enter {
