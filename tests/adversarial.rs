@@ -983,3 +983,45 @@ fn reports_never_embed_the_absolute_path_of_the_machine() {
         }
     }
 }
+
+#[test]
+fn the_binary_cannot_open_sockets_or_run_programs() {
+    // mongolint never executes, imports or evaluates analysed code and never opens a network
+    // connection. Checked on the binary itself: it does not even import the libc entry points that
+    // would allow it (Linux, where the binary links libc dynamically; needs `nm` from binutils).
+    let bin = env!("CARGO_BIN_EXE_mongolint");
+    let Ok(out) = Command::new("nm")
+        .args(["-D", "--undefined-only", bin])
+        .output()
+    else {
+        eprintln!("skipped: nm is not available");
+        return;
+    };
+    if !out.status.success() {
+        eprintln!("skipped: nm cannot read the binary");
+        return;
+    }
+    let symbols = String::from_utf8_lossy(&out.stdout);
+    let imported: Vec<&str> = symbols
+        .lines()
+        .filter_map(|l| l.split_whitespace().last())
+        .map(|s| s.split('@').next().unwrap_or(s))
+        .collect();
+    assert!(imported.len() > 10, "{symbols}");
+    for forbidden in [
+        "socket",
+        "connect",
+        "getaddrinfo",
+        "execve",
+        "execvp",
+        "posix_spawn",
+        "posix_spawnp",
+        "fork",
+        "dlopen",
+    ] {
+        assert!(
+            !imported.contains(&forbidden),
+            "the binary imports {forbidden}"
+        );
+    }
+}
