@@ -274,7 +274,7 @@ fn analyse_one(path: &Path, lang: Language, cwd: &Path, no_ignore: bool, max_siz
     if !no_ignore && looks_minified(&bytes) {
         return Outcome::Skipped;
     }
-    let mut text = match String::from_utf8(bytes) {
+    let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
             return fail(format!(
@@ -283,10 +283,6 @@ fn analyse_one(path: &Path, lang: Language, cwd: &Path, no_ignore: bool, max_siz
             ))
         }
     };
-    if text.starts_with('\u{feff}') {
-        // Keep byte offsets: the three BOM bytes become three spaces.
-        text.replace_range(0..3, "   ");
-    }
     let ctx = FileContext {
         display_path: &shown,
     };
@@ -308,5 +304,27 @@ fn analyse_one(path: &Path, lang: Language, cwd: &Path, no_ignore: bool, max_siz
         }
         Ok(Err(e)) => fail(e.0),
         Err(_) => fail("internal error while analysing this file (please report it)".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_deleted_after_the_walk_listed_it_is_reported() {
+        // The walker hands over a path; by the time it is read the file is gone (deterministic
+        // stand-in for a file deleted during the walk).
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gone.js");
+        std::fs::write(&path, "db.collection('x').updateOne({}, {$push: {a: 1}})").unwrap();
+        std::fs::remove_file(&path).unwrap();
+        match analyse_one(&path, Language::JavaScript, dir.path(), false, u64::MAX) {
+            Outcome::Failed(e) => {
+                assert_eq!(e.display_path, "gone.js");
+                assert!(e.message.starts_with("cannot read file"), "{}", e.message);
+            }
+            _ => panic!("a vanished file is an error"),
+        }
     }
 }

@@ -16,7 +16,9 @@ pub struct Position {
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let mut starts = vec![0u32];
+        // A byte order mark is not part of the first line's columns (nor of its snippet).
+        let first = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let mut starts = vec![first];
         for (i, b) in text.bytes().enumerate() {
             if b == b'\n' {
                 starts.push(i as u32 + 1);
@@ -27,7 +29,7 @@ impl LineIndex {
 
     /// Position of byte `offset` in `text` (the same text this index was built from).
     pub fn position(&self, text: &str, offset: u32) -> Position {
-        let offset = offset.min(text.len() as u32);
+        let offset = offset.min(text.len() as u32).max(self.starts[0]);
         let line0 = match self.starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
@@ -80,5 +82,15 @@ mod tests {
         assert_eq!(p.byte_column, 8);
         assert_eq!(idx.line_range(text, 2), (3, text.find('\r').unwrap()));
         assert_eq!(idx.position(text, text.len() as u32).line, 3);
+    }
+
+    #[test]
+    fn a_byte_order_mark_takes_no_column() {
+        let text = "\u{feff}db.x;\nq";
+        let idx = LineIndex::new(text);
+        let p = idx.position(text, 6);
+        assert_eq!((p.line, p.column, p.byte_column), (1, 4, 4));
+        assert_eq!(idx.position(text, 0).column, 1);
+        assert_eq!(idx.line_range(text, 1), (3, 8));
     }
 }

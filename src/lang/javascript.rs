@@ -25,6 +25,8 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
         src: text,
         bindings: HashMap::new(),
+        scope_index: HashMap::new(),
+        parents: super::parents::Parents::new(tree.root_node()),
         assigned: HashMap::new(),
         filled: Default::default(),
         pushes: HashMap::new(),
@@ -39,6 +41,7 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     };
     let root = tree.root_node();
     x.collect_bindings(root);
+    x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end));
     x.collect_operations(root);
     x.schema_indexes(root);
     x.finish()
@@ -110,6 +113,10 @@ enum Thing {
 struct Extractor<'t> {
     src: &'t str,
     bindings: HashMap<String, Vec<Binding<'t>>>,
+    /// `bindings` by scope, for `lookup`.
+    scope_index: HashMap<String, super::scopes::ScopeIndex>,
+    /// Parent links (`Node::parent()` is O(width of every level above)).
+    parents: super::parents::Parents<'t>,
     /// How many times each name is assigned after its declaration.
     assigned: HashMap<String, u32>,
     /// Names whose object is filled in by member assignment (`q.status = s`).
@@ -255,7 +262,11 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let value = self.field(n, "value");
-                let decl = n.parent().and_then(|p| p.child(0)).map(|c| c.kind());
+                let decl = self
+                    .parents
+                    .of(n)
+                    .and_then(|p| p.child(0))
+                    .map(|c| c.kind());
                 let kind = if decl == Some("const") {
                     DeclKind::Const
                 } else {
@@ -688,40 +699,24 @@ impl<'t> Extractor<'t> {
 
     fn lookup(&self, name: &str, at: u32) -> Option<&Binding<'t>> {
         let list = self.bindings.get(name)?;
-        let mut best: Option<&Binding> = None;
-        for b in list {
-            if !(b.scope.start <= at && at <= b.scope.end) {
-                continue;
-            }
+        let index = self.scope_index.get(name)?;
+        super::scopes::lookup(
+            list,
+            index,
+            at,
             // `db = db.getSiblingDB(..)`: the right-hand side sees the previous binding.
-            if b.value
-                .is_some_and(|v| v.start_byte() as u32 <= at && at < v.end_byte() as u32)
-            {
-                continue;
-            }
-            best = match best {
-                None => Some(b),
-                Some(cur) => {
-                    let (bw, cw) = (b.scope.end - b.scope.start, cur.scope.end - cur.scope.start);
-                    if bw < cw {
-                        Some(b)
-                    } else if bw == cw {
-                        // Same scope: the latest definition before `at`, else the earliest.
-                        let b_before = b.pos <= at;
-                        let c_before = cur.pos <= at;
-                        match (b_before, c_before) {
-                            (true, true) if b.pos > cur.pos => Some(b),
-                            (true, false) => Some(b),
-                            (false, false) if b.pos < cur.pos => Some(b),
-                            _ => Some(cur),
-                        }
-                    } else {
-                        Some(cur)
-                    }
-                }
-            };
-        }
-        best
+            |b| {
+                !b.value
+                    .is_some_and(|v| v.start_byte() as u32 <= at && at < v.end_byte() as u32)
+            },
+            // Same scope: the latest definition before `at`, else the earliest.
+            |b, cur| match (b.pos <= at, cur.pos <= at) {
+                (true, true) => b.pos > cur.pos,
+                (true, false) => true,
+                (false, false) => b.pos < cur.pos,
+                (false, true) => false,
+            },
+        )
     }
 
     // ---------------------------------------------------------------- resolution
@@ -1584,7 +1579,9 @@ impl<'t> Extractor<'t> {
         let mut mods = Vec::new();
         let mut cur = start;
         for _ in 0..64 {
-            let Some(member) = cur.parent() else { break };
+            let Some(member) = self.parents.of(cur) else {
+                break;
+            };
             if member.kind() != "member_expression"
                 || self.field(member, "object").map(|o| o.id()) != Some(cur.id())
             {
@@ -1598,7 +1595,11 @@ impl<'t> Extractor<'t> {
                 }
                 break;
             }
-            let Some(call) = member.parent().filter(|c| c.kind() == "call_expression") else {
+            let Some(call) = self
+                .parents
+                .of(member)
+                .filter(|c| c.kind() == "call_expression")
+            else {
                 break;
             };
             let Some(prop) = self.field(member, "property") else {
@@ -2089,7 +2090,11 @@ fn is_db_method(name: &str) -> bool {
 
 /// A Firestore `db.collection("x").doc(..)` chain is not MongoDB.
 fn is_firestore_chain(x: &Extractor, call: Node) -> bool {
-    let Some(member) = call.parent().filter(|p| p.kind() == "member_expression") else {
+    let Some(member) = x
+        .parents
+        .of(call)
+        .filter(|p| p.kind() == "member_expression")
+    else {
         return false;
     };
     let next = x.field(member, "property").map(|p| x.text(p)).unwrap_or("");
@@ -2112,7 +2117,7 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
     if let Some(name) = x.field(n, "name") {
         return (Some(x.text(name).to_string()), false);
     }
-    let Some(parent) = n.parent() else {
+    let Some(parent) = x.parents.of(n) else {
         return (None, false);
     };
     match parent.kind() {
@@ -2126,7 +2131,7 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
             false,
         ),
         "arguments" => {
-            let call = parent.parent();
+            let call = x.parents.of(parent);
             let callee = call
                 .and_then(|c| x.field(c, "function").or_else(|| x.field(c, "constructor")))
                 .map(|f| x.text(f))
@@ -2169,8 +2174,11 @@ fn iterated_receiver<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<Node<'t>> {
 
 /// For a callback passed to `items.forEach(..)` / `.map(..)`, the span of that iterating call.
 fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<Span> {
-    let args = f.parent().filter(|p| p.kind() == "arguments")?;
-    let call = args.parent().filter(|c| c.kind() == "call_expression")?;
+    let args = x.parents.of(f).filter(|p| p.kind() == "arguments")?;
+    let call = x
+        .parents
+        .of(args)
+        .filter(|c| c.kind() == "call_expression")?;
     let callee = x
         .field(call, "function")
         .filter(|c| c.kind() == "member_expression")?;

@@ -30,6 +30,8 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
         src: text,
         bindings: HashMap::new(),
+        scope_index: HashMap::new(),
+        parents: super::parents::Parents::new(tree.root_node()),
         assigned: HashMap::new(),
         appends: HashMap::new(),
         functions: HashMap::new(),
@@ -47,6 +49,7 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     };
     let root = tree.root_node();
     x.collect_bindings(root);
+    x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end));
     x.collect_operations(root);
     x.finish(root)
 }
@@ -134,6 +137,10 @@ struct DocClass<'t> {
 struct Extractor<'t> {
     src: &'t str,
     bindings: HashMap<String, Vec<Binding<'t>>>,
+    /// `bindings` by scope, for `lookup`.
+    scope_index: HashMap<String, super::scopes::ScopeIndex>,
+    /// Parent links (`Node::parent()` is O(width of every level above)).
+    parents: super::parents::Parents<'t>,
     /// How many times each name is assigned in each scope: (scope start, name) → count.
     assigned: HashMap<(u32, String), u32>,
     /// `xs.append(..)`, `xs.extend(..)`, `xs += [..]`: name → (position, kind, argument).
@@ -862,39 +869,24 @@ impl<'t> Extractor<'t> {
 
     fn lookup(&self, name: &str, at: u32) -> Option<&Binding<'t>> {
         let list = self.bindings.get(name)?;
-        let mut best: Option<&Binding> = None;
-        for b in list {
-            if !(b.scope.start <= at && at <= b.scope.end) {
-                continue;
-            }
+        let index = self.scope_index.get(name)?;
+        super::scopes::lookup(
+            list,
+            index,
+            at,
             // `cursor = cursor.skip(n)`: the right-hand side sees the previous binding.
-            if b.value
-                .is_some_and(|v| v.start_byte() as u32 <= at && at < v.end_byte() as u32)
-            {
-                continue;
-            }
-            best = match best {
-                None => Some(b),
-                Some(cur) => {
-                    let (bw, cw) = (b.scope.end - b.scope.start, cur.scope.end - cur.scope.start);
-                    if bw < cw {
-                        Some(b)
-                    } else if bw == cw {
-                        let b_before = b.pos <= at;
-                        let c_before = cur.pos <= at;
-                        match (b_before, c_before) {
-                            (true, true) if b.pos > cur.pos => Some(b),
-                            (true, false) => Some(b),
-                            (false, false) if b.pos < cur.pos => Some(b),
-                            _ => Some(cur),
-                        }
-                    } else {
-                        Some(cur)
-                    }
-                }
-            };
-        }
-        best
+            |b| {
+                !b.value
+                    .is_some_and(|v| v.start_byte() as u32 <= at && at < v.end_byte() as u32)
+            },
+            // Same scope: the latest definition before `at`, else the earliest.
+            |b, cur| match (b.pos <= at, cur.pos <= at) {
+                (true, true) => b.pos > cur.pos,
+                (true, false) => true,
+                (false, false) => b.pos < cur.pos,
+                (false, true) => false,
+            },
+        )
     }
 
     fn is_constant(&self, b: &Binding, name: &str) -> bool {
@@ -1292,11 +1284,11 @@ impl<'t> Extractor<'t> {
         if depth > 16 {
             return Thing::Unknown;
         }
-        let mut class = at.parent();
+        let mut class = self.parents.of(at);
         for _ in 0..64 {
             match class {
                 Some(c) if c.kind() == "class_definition" => break,
-                Some(c) => class = c.parent(),
+                Some(c) => class = self.parents.of(c),
                 None => return Thing::Unknown,
             }
         }
@@ -1977,7 +1969,11 @@ impl<'t> Extractor<'t> {
         if name_is_periodic(name) || self.scheduled.iter().any(|s| s == name) {
             return true;
         }
-        let Some(dd) = f.parent().filter(|p| p.kind() == "decorated_definition") else {
+        let Some(dd) = self
+            .parents
+            .of(f)
+            .filter(|p| p.kind() == "decorated_definition")
+        else {
             return false;
         };
         self.named_children(dd)
@@ -2229,7 +2225,9 @@ impl<'t> Extractor<'t> {
         let mut mods = Vec::new();
         let mut cur = start;
         for _ in 0..64 {
-            let Some(parent) = cur.parent() else { break };
+            let Some(parent) = self.parents.of(cur) else {
+                break;
+            };
             if parent.kind() == "parenthesized_expression" || parent.kind() == "await" {
                 cur = parent;
                 continue;
@@ -2260,7 +2258,7 @@ impl<'t> Extractor<'t> {
             {
                 break;
             }
-            let Some(call) = parent.parent().filter(|c| c.kind() == "call") else {
+            let Some(call) = self.parents.of(parent).filter(|c| c.kind() == "call") else {
                 break;
             };
             let Some(attr) = self.field(parent, "attribute") else {
@@ -2365,7 +2363,7 @@ impl<'t> Extractor<'t> {
             Thing::QuerySet(r, ev) => {
                 let (mods, top) = self.collect_chain(recv, true);
                 // A chain that ends in an update or a delete is that operation, not a read.
-                if let Some(p) = top.parent().filter(|p| p.kind() == "attribute") {
+                if let Some(p) = self.parents.of(top).filter(|p| p.kind() == "attribute") {
                     let m = self
                         .field(p, "attribute")
                         .map(|a| self.text(a))
@@ -2840,7 +2838,7 @@ impl<'t> Extractor<'t> {
             // `INDEXES = {"orders": [IndexModel(..), ..]}`: the key names the collection.
             let mut cur = call;
             for _ in 0..4 {
-                let Some(p) = cur.parent() else { break };
+                let Some(p) = self.parents.of(cur) else { break };
                 if p.kind() == "pair" {
                     if let Some(s) = self.field(p, "key").and_then(|k| self.string_value(k)) {
                         coll = Some(CollectionRef {

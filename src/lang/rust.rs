@@ -28,6 +28,7 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
         src: text,
         bindings: HashMap::new(),
+        scope_index: HashMap::new(),
         fields: HashMap::new(),
         consts: HashMap::new(),
         pushes: HashMap::new(),
@@ -40,6 +41,7 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     };
     let root = tree.root_node();
     x.collect_bindings(root);
+    x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end));
     x.collect_operations(root);
     x.finish()
 }
@@ -164,6 +166,8 @@ type FieldDecl<'t> = (Option<&'t str>, Option<Node<'t>>);
 struct Extractor<'t> {
     src: &'t str,
     bindings: HashMap<String, Vec<Binding<'t>>>,
+    /// `bindings` by scope, for `lookup`.
+    scope_index: HashMap<String, super::scopes::ScopeIndex>,
     /// Struct fields by name: declared type and/or initialiser (`Self { orders: db.collection(..) }`).
     fields: HashMap<String, Vec<FieldDecl<'t>>>,
     /// `const` / `static` items (also associated consts) by name.
@@ -409,24 +413,8 @@ impl<'t> Extractor<'t> {
 
     fn lookup(&self, name: &str, at: u32) -> Option<&Binding<'t>> {
         let list = self.bindings.get(name)?;
-        let mut best: Option<&Binding> = None;
-        for b in list {
-            if !(b.scope.start <= at && at <= b.scope.end) || b.pos > at {
-                continue;
-            }
-            best = match best {
-                None => Some(b),
-                Some(cur) => {
-                    let (bw, cw) = (b.scope.end - b.scope.start, cur.scope.end - cur.scope.start);
-                    if bw < cw || (bw == cw && b.pos > cur.pos) {
-                        Some(b)
-                    } else {
-                        Some(cur)
-                    }
-                }
-            };
-        }
-        best
+        let index = self.scope_index.get(name)?;
+        super::scopes::lookup(list, index, at, |b| b.pos <= at, |b, cur| b.pos > cur.pos)
     }
 
     /// A `const`/`static` item's value by name; `Self::COLLECTION`, `GuildConfig::COLLECTION` by

@@ -1,0 +1,9 @@
+//! Arbitrary bytes (lossy UTF-8) through a language frontend and the rules: IR out, never a panic,
+//! never a hang.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let _ = mongolint::analysis::check_source("app.js", &text, &mongolint::rules::Settings::default());
+});

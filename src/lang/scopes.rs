@@ -1,0 +1,207 @@
+//! Fast name lookup for the frontends: the bindings of one name grouped by scope, so that finding the
+//! scopes around a position costs a binary search plus the nesting depth, not a scan of every
+//! binding of that name in the file (which made files with thousands of functions — every one with
+//! a parameter `e` or `req` — quadratic).
+
+/// The scopes (byte spans) of one name's bindings, for "which scopes contain this position?".
+#[derive(Debug, Default)]
+pub(crate) struct ScopeIndex {
+    /// Distinct scopes, sorted by start ascending then end descending (outer before inner).
+    groups: Vec<Group>,
+    /// False when two scopes overlap without nesting (never for tree spans); lookups then scan.
+    laminar: bool,
+}
+
+#[derive(Debug)]
+struct Group {
+    start: u32,
+    end: u32,
+    /// Nearest enclosing group.
+    parent: Option<u32>,
+    /// Indices of the bindings with this scope, in their original order.
+    members: Vec<u32>,
+}
+
+impl ScopeIndex {
+    /// `scopes[i]` is the scope `(start, end)` of binding `i` (inclusive bounds).
+    pub(crate) fn new(scopes: impl IntoIterator<Item = (u32, u32)>) -> Self {
+        let mut order: Vec<(u32, u32, u32)> = scopes
+            .into_iter()
+            .enumerate()
+            .map(|(i, (s, e))| (s, e, i as u32))
+            .collect();
+        order.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        let mut groups: Vec<Group> = Vec::new();
+        for (start, end, i) in order {
+            match groups.last_mut() {
+                Some(g) if g.start == start && g.end == end => g.members.push(i),
+                _ => groups.push(Group {
+                    start,
+                    end,
+                    parent: None,
+                    members: vec![i],
+                }),
+            }
+        }
+        let mut laminar = true;
+        let mut stack: Vec<u32> = Vec::new();
+        for gi in 0..groups.len() {
+            let (start, end) = (groups[gi].start, groups[gi].end);
+            while let Some(&top) = stack.last() {
+                let t = &groups[top as usize];
+                if t.start <= start && end <= t.end {
+                    break;
+                }
+                if start <= t.end {
+                    // Overlapping without nesting.
+                    laminar = false;
+                }
+                stack.pop();
+            }
+            groups[gi].parent = stack.last().copied();
+            stack.push(gi as u32);
+        }
+        ScopeIndex { groups, laminar }
+    }
+
+    /// The scopes containing `at`, innermost first, as `(width, binding indices)`. Scopes of equal
+    /// width come one after the other (they are the same span when scopes nest).
+    pub(crate) fn containing(&self, at: u32) -> Vec<(u32, &[u32])> {
+        let mut out = Vec::new();
+        if self.laminar {
+            let last = self.groups.partition_point(|g| g.start <= at);
+            let mut cur = last.checked_sub(1);
+            while let Some(i) = cur {
+                let g = &self.groups[i];
+                if at <= g.end {
+                    out.push((g.end - g.start, g.members.as_slice()));
+                }
+                cur = g.parent.map(|p| p as usize);
+            }
+        } else {
+            for g in &self.groups {
+                if g.start <= at && at <= g.end {
+                    out.push((g.end - g.start, g.members.as_slice()));
+                }
+            }
+            out.sort_by_key(|(w, _)| *w);
+        }
+        out
+    }
+}
+
+/// The binding `name` refers to at `at`: among the `eligible` bindings of the innermost scope that has
+/// any, the one `better` prefers (`better(candidate, current)`).
+pub(crate) fn lookup<'a, B>(
+    list: &'a [B],
+    index: &ScopeIndex,
+    at: u32,
+    eligible: impl Fn(&B) -> bool,
+    better: impl Fn(&B, &B) -> bool,
+) -> Option<&'a B> {
+    let mut best: Option<(u32, &B)> = None;
+    for (width, members) in index.containing(at) {
+        if best.is_some_and(|(w, _)| w != width) {
+            break;
+        }
+        for &i in members {
+            let b = &list[i as usize];
+            if !eligible(b) {
+                continue;
+            }
+            best = match best {
+                Some((w, cur)) if !better(b, cur) => Some((w, cur)),
+                _ => Some((width, b)),
+            };
+        }
+    }
+    best.map(|(_, b)| b)
+}
+
+/// One index per name, for a frontend's `bindings` map.
+pub(crate) fn index_all<B>(
+    bindings: &std::collections::HashMap<String, Vec<B>>,
+    scope: impl Fn(&B) -> (u32, u32),
+) -> std::collections::HashMap<String, ScopeIndex> {
+    bindings
+        .iter()
+        .map(|(k, v)| (k.clone(), ScopeIndex::new(v.iter().map(&scope))))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(idx: &ScopeIndex, at: u32) -> Vec<Vec<u32>> {
+        idx.containing(at)
+            .into_iter()
+            .map(|(_, m)| m.to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn innermost_first_through_nesting() {
+        // 0: file, 1: f, 2: g inside f, 3: file again, 4: h after f
+        let idx = ScopeIndex::new([(0, 100), (10, 50), (20, 30), (0, 100), (60, 90)]);
+        assert!(idx.laminar);
+        assert_eq!(ids(&idx, 25), vec![vec![2], vec![1], vec![0, 3]]);
+        assert_eq!(ids(&idx, 40), vec![vec![1], vec![0, 3]]);
+        assert_eq!(ids(&idx, 55), vec![vec![0, 3]]);
+        assert_eq!(ids(&idx, 70), vec![vec![4], vec![0, 3]]);
+        assert_eq!(ids(&idx, 100), vec![vec![0, 3]]);
+        assert!(ids(&idx, 101).is_empty());
+    }
+
+    #[test]
+    fn overlapping_scopes_fall_back_to_a_scan() {
+        let idx = ScopeIndex::new([(0, 10), (5, 20)]);
+        assert!(!idx.laminar);
+        assert_eq!(ids(&idx, 7), vec![vec![0], vec![1]]);
+        assert_eq!(ids(&idx, 15), vec![vec![1]]);
+    }
+
+    #[test]
+    fn matches_a_linear_scan() {
+        // Random nested spans: containing() equals the brute-force answer sorted by width.
+        let mut seed = 12345u64;
+        let mut rnd = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as u32
+        };
+        for _ in 0..200 {
+            // Build a random tree of spans by recursive splitting.
+            let mut spans = vec![(0u32, 1000u32)];
+            let mut i = 0;
+            while i < spans.len() && spans.len() < 40 {
+                let (s, e) = spans[i];
+                if e - s > 4 {
+                    let a = s + 1 + rnd(e - s - 2);
+                    let b = a + rnd(e - a);
+                    spans.push((a, b));
+                    if rnd(2) == 0 {
+                        spans.push((a, b));
+                    }
+                }
+                i += 1;
+            }
+            let spans: Vec<_> = spans.into_iter().filter(|(s, e)| s <= e).collect();
+            let idx = ScopeIndex::new(spans.iter().copied());
+            for at in 0..1002 {
+                let mut got: Vec<u32> = idx
+                    .containing(at)
+                    .into_iter()
+                    .flat_map(|(_, m)| m.to_vec())
+                    .collect();
+                let mut want: Vec<u32> = (0..spans.len() as u32)
+                    .filter(|&i| spans[i as usize].0 <= at && at <= spans[i as usize].1)
+                    .collect();
+                got.sort();
+                want.sort();
+                assert_eq!(got, want, "at {at} in {spans:?}");
+            }
+        }
+    }
+}
