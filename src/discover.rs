@@ -118,7 +118,7 @@ pub fn analyse_files(opts: &Options) -> Discovered {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     // Paths are shown relative to the repository root whatever folder we run from, so the walk
     // starts from absolute paths.
-    let base = crate::workspace::display_base(&cwd);
+    let base = crate::workspace::display_base(&cwd, &opts.paths);
     let shared = Arc::new(Mutex::new(Shared::default()));
     let mut roots = Vec::new();
     for p in &opts.paths {

@@ -15,9 +15,22 @@ pub fn repository_root(start: &Path) -> PathBuf {
         .to_path_buf()
 }
 
-/// The base of display paths for a run from `cwd`.
-pub fn display_base(cwd: &Path) -> PathBuf {
-    repository_root(cwd)
+/// The base of display paths for a run from `cwd` on `paths`: the repository root, widened to
+/// the common ancestor of every path the user gave as a relative path (`../other`), so a relative
+/// request never turns into an absolute path of the user's machine in a report. A path given as
+/// absolute outside the base is shown as given.
+pub fn display_base(cwd: &Path, paths: &[PathBuf]) -> PathBuf {
+    let mut base = repository_root(cwd);
+    for p in paths.iter().filter(|p| p.is_relative()) {
+        let abs = absolute(p, cwd);
+        while !abs.starts_with(&base) {
+            match base.parent() {
+                Some(parent) => base = parent.to_path_buf(),
+                None => break,
+            }
+        }
+    }
+    base
 }
 
 /// `path` made absolute against `cwd` and normalised lexically (`.` dropped, `..` applied), without
@@ -102,5 +115,17 @@ mod tests {
         assert_eq!(repository_root(&root.join("a/b")), root.join("a/b"));
         std::fs::write(root.join("a/.git"), "gitdir: elsewhere\n").unwrap();
         assert_eq!(repository_root(&root.join("a/b")), root.join("a"));
+    }
+
+    #[test]
+    fn relative_paths_outside_the_root_widen_the_base() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("app/.git")).unwrap();
+        let cwd = root.join("app");
+        assert_eq!(display_base(&cwd, &[PathBuf::from(".")]), cwd);
+        assert_eq!(display_base(&cwd, &[PathBuf::from("../lib")]), root);
+        // An absolute path is shown as given: it does not move the base.
+        assert_eq!(display_base(&cwd, &[root.join("lib")]), cwd);
     }
 }
