@@ -362,6 +362,38 @@ impl Operation {
         }
     }
 
+    /// Does the filter, update or pipeline use MongoDB operators (`$push`, `$match`, ...)? That is
+    /// evidence of a driver call when the receiver is unknown.
+    pub fn uses_mongo_operators(&self) -> bool {
+        fn has_dollar(v: &Value, depth: usize) -> bool {
+            if depth > 8 {
+                return false;
+            }
+            match &v.kind {
+                ValueKind::Document(fs) => fs
+                    .iter()
+                    .any(|f| f.key.starts_with('$') || has_dollar(&f.value, depth + 1)),
+                ValueKind::Array(xs) => xs.iter().any(|x| has_dollar(x, depth + 1)),
+                _ => false,
+            }
+        }
+        // An update counts when it leads with an operator (`{$set: ..}`), not when `$` only appears
+        // deeper (a plain `dict.update({"a": {"$x": 1}})`); a pipeline when every stage it can read
+        // is an operator stage.
+        self.filter.as_ref().is_some_and(|v| has_dollar(v, 0))
+            || self
+                .update
+                .as_ref()
+                .is_some_and(|v| v.fields().first().is_some_and(|f| f.key.starts_with('$')))
+            || self.pipeline.as_ref().is_some_and(|st| {
+                !st.is_empty()
+                    && st.iter().all(|s| {
+                        s.fields().first().is_some_and(|f| f.key.starts_with('$')) || s.is_unknown()
+                    })
+                    && st.iter().any(|s| !s.is_unknown())
+            })
+    }
+
     /// The collection name for messages: the literal, a template, or `<unknown>`.
     pub fn collection_display(&self) -> String {
         match &self.collection {

@@ -1825,7 +1825,7 @@ impl<'t> Extractor<'t> {
         }
         if evidence == Evidence::None {
             let shaped = m.driver_only
-                || mongo_shaped(&op)
+                || op.uses_mongo_operators()
                 || op.modifiers.iter().any(|md| {
                     matches!(md.name.as_str(), "toArray" | "populate" | "lean")
                         || (md.name == "skip" && matches!(m.kind, OpKind::Find | OpKind::Aggregate))
@@ -2233,28 +2233,6 @@ fn has_option_keys(v: &Value) -> bool {
                 | "populate"
         )
     })
-}
-
-/// Does the operation's filter, update or pipeline use MongoDB operators?
-fn mongo_shaped(op: &Operation) -> bool {
-    fn has_dollar(v: &Value, depth: usize) -> bool {
-        if depth > 8 {
-            return false;
-        }
-        match &v.kind {
-            ValueKind::Document(fs) => fs
-                .iter()
-                .any(|f| f.key.starts_with('$') || has_dollar(&f.value, depth + 1)),
-            ValueKind::Array(xs) => xs.iter().any(|x| has_dollar(x, depth + 1)),
-            _ => false,
-        }
-    }
-    op.filter.as_ref().is_some_and(|v| has_dollar(v, 0))
-        || op.update.as_ref().is_some_and(|v| has_dollar(v, 0))
-        || op.pipeline.as_ref().is_some_and(|st| {
-            st.iter()
-                .any(|s| s.fields().first().is_some_and(|f| f.key.starts_with('$')))
-        })
 }
 
 fn parse_number(t: &str) -> Option<f64> {

@@ -2663,7 +2663,7 @@ impl<'t> Extractor<'t> {
         op.modifiers.extend(chain);
         if evidence == Evidence::None {
             let shaped = m.driver_only
-                || mongo_shaped(&op)
+                || op.uses_mongo_operators()
                 || op.modifiers.iter().any(|md| {
                     md.name == "to_list"
                         || (md.name == "skip" && matches!(m.kind, OpKind::Find | OpKind::Aggregate))
@@ -2802,7 +2802,7 @@ impl<'t> Extractor<'t> {
             .unwrap_or((None, Evidence::None));
         let evidence = if ev != Evidence::None {
             ev
-        } else if driver_class || mongo_shaped(&op) {
+        } else if driver_class || op.uses_mongo_operators() {
             Evidence::Shaped
         } else {
             return;
@@ -3198,34 +3198,6 @@ fn is_collection_attr(name: &str) -> bool {
                 | "remove"
                 | "get_collection"
         )
-}
-
-/// Does the operation's filter, update or pipeline use MongoDB operators?
-fn mongo_shaped(op: &Operation) -> bool {
-    fn has_dollar(v: &Value, depth: usize) -> bool {
-        if depth > 8 {
-            return false;
-        }
-        match &v.kind {
-            ValueKind::Document(fs) => fs
-                .iter()
-                .any(|f| f.key.starts_with('$') || has_dollar(&f.value, depth + 1)),
-            ValueKind::Array(xs) => xs.iter().any(|x| has_dollar(x, depth + 1)),
-            _ => false,
-        }
-    }
-    op.filter.as_ref().is_some_and(|v| has_dollar(v, 0))
-        || op
-            .update
-            .as_ref()
-            .is_some_and(|v| v.fields().first().is_some_and(|f| f.key.starts_with('$')))
-        || op.pipeline.as_ref().is_some_and(|st| {
-            !st.is_empty()
-                && st.iter().all(|s| {
-                    s.fields().first().is_some_and(|f| f.key.starts_with('$')) || s.is_unknown()
-                })
-                && st.iter().any(|s| !s.is_unknown())
-        })
 }
 
 fn parse_number(t: &str) -> Option<f64> {

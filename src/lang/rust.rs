@@ -1605,7 +1605,7 @@ impl<'t> Extractor<'t> {
         if evidence == Evidence::None {
             let options_known = op.options.as_ref().is_some_and(|o| o.is_document());
             let shaped = m.driver_only
-                || mongo_shaped(&op)
+                || op.uses_mongo_operators()
                 || (bson_args && m.kind != OpKind::Other)
                 || (options_known && matches!(m.kind, OpKind::Find | OpKind::Aggregate))
                 || (chained && matches!(m.kind, OpKind::Find | OpKind::Aggregate));
@@ -1923,28 +1923,6 @@ fn unescape(s: &str) -> String {
         }
     }
     out
-}
-
-/// Does the operation's filter, update or pipeline use MongoDB operators?
-fn mongo_shaped(op: &Operation) -> bool {
-    fn has_dollar(v: &Value, depth: usize) -> bool {
-        if depth > 8 {
-            return false;
-        }
-        match &v.kind {
-            ValueKind::Document(fs) => fs
-                .iter()
-                .any(|f| f.key.starts_with('$') || has_dollar(&f.value, depth + 1)),
-            ValueKind::Array(xs) => xs.iter().any(|x| has_dollar(x, depth + 1)),
-            _ => false,
-        }
-    }
-    op.filter.as_ref().is_some_and(|v| has_dollar(v, 0))
-        || op.update.as_ref().is_some_and(|v| has_dollar(v, 0))
-        || op.pipeline.as_ref().is_some_and(|st| {
-            st.iter()
-                .any(|s| s.fields().first().is_some_and(|f| f.key.starts_with('$')))
-        })
 }
 
 #[cfg(test)]
