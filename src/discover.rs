@@ -3,6 +3,7 @@
 
 use crate::analysis::{FileError, Options, SourceFile};
 use crate::ir::Language;
+use crate::lang::vocabulary::WordContext;
 use crate::lang::{self, FileContext};
 use aho_corasick::AhoCorasick;
 use std::path::{Component, Path, PathBuf};
@@ -48,27 +49,128 @@ struct Shared {
     parsed: usize,
 }
 
-/// The prefilter automaton for a language, built once per process from the extractors' vocabulary.
-fn prefilter(lang: Language) -> &'static AhoCorasick {
-    static JS: OnceLock<AhoCorasick> = OnceLock::new();
-    static PY: OnceLock<AhoCorasick> = OnceLock::new();
-    static RS: OnceLock<AhoCorasick> = OnceLock::new();
+/// The prefilter of a language: one automaton over the extractors' vocabulary, and for each word
+/// the context its match must stand in.
+struct Prefilter {
+    automaton: AhoCorasick,
+    contexts: Vec<WordContext>,
+}
+
+/// The prefilter for a language, built once per process from the extractors' vocabulary.
+fn prefilter(lang: Language) -> &'static Prefilter {
+    static JS: OnceLock<Prefilter> = OnceLock::new();
+    static PY: OnceLock<Prefilter> = OnceLock::new();
+    static RS: OnceLock<Prefilter> = OnceLock::new();
     let cell = match lang {
         Language::JavaScript | Language::TypeScript | Language::Tsx => &JS,
         Language::Python => &PY,
         Language::Rust => &RS,
     };
     cell.get_or_init(|| {
-        AhoCorasick::builder()
+        let words = lang::vocabulary::prefilter_words(lang);
+        let automaton = AhoCorasick::builder()
             .ascii_case_insensitive(false)
-            .build(lang::vocabulary::prefilter_words(lang))
-            .expect("the prefilter vocabulary is a valid automaton")
+            .build(words.iter().map(|w| w.word))
+            .expect("the prefilter vocabulary is a valid automaton");
+        Prefilter {
+            automaton,
+            contexts: words.iter().map(|w| w.context).collect(),
+        }
     })
 }
 
-/// Whether a file's bytes contain any word of the driver vocabulary.
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// The first byte at or after `at` that is not ASCII whitespace.
+fn next_non_space(bytes: &[u8], at: usize) -> Option<(usize, u8)> {
+    bytes[at.min(bytes.len())..]
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .map(|i| (at + i, bytes[at + i]))
+}
+
+/// Whether the match `bytes[start..end]` of a word stands where its context requires.
+fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usize) -> bool {
+    let left_ok = start == 0 || !is_ident_byte(bytes[start - 1]);
+    let right_ok = end == bytes.len() || !is_ident_byte(bytes[end]);
+    match context {
+        WordContext::Anywhere => true,
+        WordContext::IdentifierStart => left_ok,
+        WordContext::Identifier => left_ok && right_ok,
+        WordContext::Call => {
+            // A module path segment (`'../models/User'`): a Mongoose app's models folder.
+            let path_segment = start > 0 && bytes[start - 1] == b'/';
+            let called = || match next_non_space(bytes, end) {
+                Some((_, b'(' | b'<')) => true,
+                Some((at, b':')) => bytes[at..].starts_with(b"::<"),
+                _ => false,
+            };
+            path_segment || (left_ok && right_ok && called())
+        }
+        WordContext::Skip => {
+            if !(left_ok && right_ok) {
+                return false;
+            }
+            // `.skip(12)`: a literal count (an iterator, or a literal skip) does not count.
+            let Some((open, b'(')) = next_non_space(bytes, end) else {
+                return true;
+            };
+            let Some((digits, first)) = next_non_space(bytes, open + 1) else {
+                return true;
+            };
+            if !first.is_ascii_digit() {
+                return true;
+            }
+            let after = bytes[digits..]
+                .iter()
+                .position(|b| !b.is_ascii_digit())
+                .map_or(bytes.len(), |i| digits + i);
+            !matches!(next_non_space(bytes, after), Some((_, b')')))
+        }
+        WordContext::DbAttribute => {
+            if !left_ok {
+                return false;
+            }
+            let name_len = bytes[end..]
+                .iter()
+                .position(|b| !is_ident_byte(*b))
+                .unwrap_or(bytes.len() - end);
+            if name_len == 0 {
+                return false;
+            }
+            // `db.orders.find(..)`, `helpers.add(db.users, ..)`, and `x.db.find(..)` where `db` is a
+            // collection; not `db.getObject(..)`, a method of a database wrapper.
+            let called = matches!(next_non_space(bytes, end + name_len), Some((_, b'(')));
+            !called || is_operation_name(&bytes[end..end + name_len])
+        }
+    }
+}
+
+/// Whether `name` is a collection method of any frontend (`find`, `aggregate`, `update_one`).
+fn is_operation_name(name: &[u8]) -> bool {
+    let Ok(name) = std::str::from_utf8(name) else {
+        return false;
+    };
+    lang::vocabulary::js_operation(name).is_some()
+        || lang::vocabulary::py_operation(name).is_some()
+        || lang::vocabulary::RUST_OPERATIONS
+            .iter()
+            .any(|m| m.name == name)
+}
+
+/// Whether a file's bytes contain a word of the driver vocabulary, standing in its context.
 pub fn may_matter(lang: Language, bytes: &[u8]) -> bool {
-    prefilter(lang).is_match(bytes)
+    let p = prefilter(lang);
+    p.automaton.find_overlapping_iter(bytes).any(|m| {
+        stands_in_context(
+            p.contexts[m.pattern().as_usize()],
+            bytes,
+            m.start(),
+            m.end(),
+        )
+    })
 }
 
 /// Path shown to users: relative to the current folder when below it, `/`-separated.
@@ -128,6 +230,47 @@ fn looks_minified(bytes: &[u8]) -> bool {
     bytes.len() / lines > 500
 }
 
+/// The walker of a run: the roots, the thread count and the default exclusions (`.gitignore`,
+/// dependency and build folders, tests, minified bundles). Public so that the benchmark's floor
+/// program (bench/floor) walks exactly the same files. `roots` must not be empty.
+pub fn walk_builder(roots: &[PathBuf], opts: &Options) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(&roots[0]);
+    for r in &roots[1..] {
+        builder.add(r);
+    }
+    builder.threads(worker_threads(opts)).follow_links(false);
+    if opts.no_ignore {
+        builder.standard_filters(false).hidden(true);
+    } else {
+        let include_tests = opts.include_tests;
+        builder.require_git(false).filter_entry(move |e| {
+            if e.depth() == 0 {
+                return true;
+            }
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            let name = e.file_name().to_string_lossy();
+            if is_dir {
+                !EXCLUDED_DIRS.contains(&name.as_ref())
+                    && (include_tests || !TEST_DIRS.contains(&name.as_ref()))
+            } else {
+                !is_minified_name(&name) && (include_tests || !is_test_file(&name))
+            }
+        });
+    }
+    builder
+}
+
+/// Worker threads: `opts.threads`, or one per CPU when it is 0.
+pub fn worker_threads(opts: &Options) -> usize {
+    if opts.threads == 0 {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    } else {
+        opts.threads
+    }
+}
+
 pub fn analyse_files(opts: &Options) -> Discovered {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let shared = Arc::new(Mutex::new(Shared::default()));
@@ -151,36 +294,7 @@ pub fn analyse_files(opts: &Options) -> Discovered {
             parsed: 0,
         };
     }
-    let mut builder = ignore::WalkBuilder::new(&roots[0]);
-    for r in &roots[1..] {
-        builder.add(r);
-    }
-    let threads = if opts.threads == 0 {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    } else {
-        opts.threads
-    };
-    builder.threads(threads).follow_links(false);
-    if opts.no_ignore {
-        builder.standard_filters(false).hidden(true);
-    } else {
-        let include_tests = opts.include_tests;
-        builder.require_git(false).filter_entry(move |e| {
-            if e.depth() == 0 {
-                return true;
-            }
-            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-            let name = e.file_name().to_string_lossy();
-            if is_dir {
-                !EXCLUDED_DIRS.contains(&name.as_ref())
-                    && (include_tests || !TEST_DIRS.contains(&name.as_ref()))
-            } else {
-                !is_minified_name(&name) && (include_tests || !is_test_file(&name))
-            }
-        });
-    }
+    let builder = walk_builder(&roots, opts);
     let no_ignore = opts.no_ignore;
     let max_size = opts.max_file_size;
     builder.build_parallel().run(|| {
@@ -309,5 +423,71 @@ fn analyse_one(path: &Path, lang: Language, cwd: &Path, no_ignore: bool, max_siz
         }
         Ok(Err(e)) => fail(e.0),
         Err(_) => fail("internal error while analysing this file (please report it)".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matters(lang: Language, text: &str) -> bool {
+        may_matter(lang, text.as_bytes())
+    }
+
+    #[test]
+    fn prefilter_words_count_only_in_context() {
+        let js = Language::JavaScript;
+        assert!(matters(js, "const users = db.collection('users');"));
+        assert!(matters(
+            js,
+            "export default mongoose.model<IUser>('User', schema);"
+        ));
+        assert!(matters(js, "db.orders.find({})"));
+        assert!(matters(js, "db.orders\n  .find({})"));
+        assert!(matters(js, "q.skip(page * size)"));
+        assert!(matters(js, "coll.find(q, { skip: offset })"));
+        assert!(matters(js, "import { MongoClient } from 'mongodb';"));
+        assert!(matters(js, "x.$push"));
+        assert!(matters(js, "import { Story } from '../models/story';"));
+        assert!(!matters(
+            js,
+            "import { Story } from 'coral/server/graph/storyModel';"
+        ));
+        assert!(!matters(
+            js,
+            "this.model.get('name'); const collections = [];"
+        ));
+        assert!(!matters(js, "const model = { name: 1 }; model.name"));
+        assert!(matters(
+            js,
+            "await addIndexes(db.users, [{ key: { email: 1 } }]);"
+        ));
+        assert!(matters(
+            js,
+            "const docs = await self.apos.doc.db.find({ type });"
+        ));
+        assert!(!matters(js, "db.getObject('key'); mydb.users.find()"));
+        assert!(!matters(js, "const skipped = shouldSkip(x); list.skip(1);"));
+        assert!(!matters(js, "function groupBy(collection, fn) {}"));
+
+        let py = Language::Python;
+        assert!(matters(py, "from pymongo import MongoClient"));
+        assert!(matters(
+            py,
+            "Post.objects(id=pid).update_one(push__comments=c)"
+        ));
+        assert!(matters(py, "self.db.orders.find_one({})"));
+        assert!(matters(py, "db[name].insert_one({})"));
+        assert!(!matters(py, "Item.objects.filter(dataset__id=1)"));
+        assert!(!matters(
+            py,
+            "from st2common.models import db\nreturn db.db_teardown()"
+        ));
+
+        let rs = Language::Rust;
+        assert!(matters(rs, "let c = db.collection::<Order>(\"orders\");"));
+        assert!(matters(rs, "coll.find(doc! {}).skip(n)"));
+        assert!(!matters(rs, "for line in input.lines().skip(1) {}"));
+        assert!(!matters(rs, "let collection = vec![];"));
     }
 }
