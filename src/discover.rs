@@ -7,6 +7,7 @@ use crate::lang::vocabulary::WordContext;
 use crate::lang::{self, FileContext};
 use aho_corasick::AhoCorasick;
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
@@ -45,8 +46,6 @@ pub struct Discovered {
 struct Shared {
     files: Vec<SourceFile>,
     errors: Vec<FileError>,
-    scanned: usize,
-    parsed: usize,
 }
 
 /// The prefilter of a language: one automaton over the extractors' vocabulary, and for each word
@@ -297,26 +296,28 @@ pub fn analyse_files(opts: &Options) -> Discovered {
     let builder = walk_builder(&roots, opts);
     let no_ignore = opts.no_ignore;
     let max_size = opts.max_file_size;
+    let scanned = AtomicUsize::new(0);
+    let parsed = AtomicUsize::new(0);
     builder.build_parallel().run(|| {
         let shared = Arc::clone(&shared);
+        let (scanned, parsed) = (&scanned, &parsed);
         let cwd = cwd.clone();
         Box::new(move |entry| {
             match entry {
                 Ok(e) => {
                     if e.file_type().is_some_and(|t| t.is_file()) {
                         if let Some(lang) = lang::language_for(e.path()) {
-                            let out = analyse_one(e.path(), lang, &cwd, no_ignore, max_size);
-                            let mut s = shared.lock().unwrap();
-                            s.scanned += 1;
-                            match out {
+                            scanned.fetch_add(1, Ordering::Relaxed);
+                            // The lock is taken only for the few files that produce something.
+                            match analyse_one(e.path(), lang, &cwd, no_ignore, max_size) {
                                 Outcome::Skipped => {}
                                 Outcome::Parsed(f) => {
-                                    s.parsed += 1;
+                                    parsed.fetch_add(1, Ordering::Relaxed);
                                     if let Some(f) = f {
-                                        s.files.push(f);
+                                        shared.lock().unwrap().files.push(f);
                                     }
                                 }
-                                Outcome::Failed(err) => s.errors.push(err),
+                                Outcome::Failed(err) => shared.lock().unwrap().errors.push(err),
                             }
                         }
                     }
@@ -336,8 +337,8 @@ pub fn analyse_files(opts: &Options) -> Discovered {
     Discovered {
         files: s.files,
         errors: s.errors,
-        scanned: s.scanned,
-        parsed: s.parsed,
+        scanned: scanned.into_inner(),
+        parsed: parsed.into_inner(),
     }
 }
 
@@ -362,33 +363,50 @@ enum Outcome {
     Failed(FileError),
 }
 
-fn analyse_one(path: &Path, lang: Language, cwd: &Path, no_ignore: bool, max_size: u64) -> Outcome {
-    let shown = display_path(path, cwd);
-    let fail = |message: String| {
-        Outcome::Failed(FileError {
-            display_path: shown.clone(),
-            message,
-        })
-    };
-    let size = match std::fs::metadata(path) {
-        Ok(m) => m.len(),
-        Err(e) => return fail(format!("cannot read file: {e}")),
-    };
+thread_local! {
+    /// Each worker reads files into one buffer, reused while files are skipped: most files are.
+    static READ_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Reads `path` into `buf` (cleared first) with one open and one fstat, unless it is over `max_size`.
+fn read_into(path: &Path, buf: &mut Vec<u8>, max_size: u64) -> Result<(), String> {
+    let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read file: {e}"))?;
+    let size = file
+        .metadata()
+        .map_err(|e| format!("cannot read file: {e}"))?
+        .len();
     if size > max_size {
-        return fail(format!(
+        return Err(format!(
             "skipped: {size} bytes is over the size limit of {max_size} bytes (raise it with --max-file-size)"
         ));
     }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => return fail(format!("cannot read file: {e}")),
+    buf.clear();
+    buf.reserve(size as usize + 1);
+    std::io::Read::read_to_end(&mut file, buf).map_err(|e| format!("cannot read file: {e}"))?;
+    Ok(())
+}
+
+fn analyse_one(path: &Path, lang: Language, cwd: &Path, no_ignore: bool, max_size: u64) -> Outcome {
+    let fail = |message: String| {
+        Outcome::Failed(FileError {
+            display_path: display_path(path, cwd),
+            message,
+        })
     };
-    if !may_matter(lang, &bytes) {
-        return Outcome::Skipped;
-    }
-    if !no_ignore && looks_minified(&bytes) {
-        return Outcome::Skipped;
-    }
+    // The bytes of a file that may matter leave the reused buffer without a copy.
+    let read = READ_BUF.with(|cell| {
+        let mut buf = cell.borrow_mut();
+        read_into(path, &mut buf, max_size)?;
+        if !may_matter(lang, &buf) || (!no_ignore && looks_minified(&buf)) {
+            return Ok(None);
+        }
+        Ok(Some(std::mem::take(&mut *buf)))
+    });
+    let bytes = match read {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Outcome::Skipped,
+        Err(message) => return fail(message),
+    };
     let mut text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
@@ -402,6 +420,7 @@ fn analyse_one(path: &Path, lang: Language, cwd: &Path, no_ignore: bool, max_siz
         // Keep byte offsets: the three BOM bytes become three spaces.
         text.replace_range(0..3, "   ");
     }
+    let shown = display_path(path, cwd);
     let ctx = FileContext {
         display_path: &shown,
     };

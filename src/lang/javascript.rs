@@ -125,7 +125,8 @@ struct Extractor<'t> {
 
 impl<'t> Extractor<'t> {
     fn text(&self, n: Node) -> &'t str {
-        n.utf8_text(self.src.as_bytes()).unwrap_or("")
+        // Slicing the `&str` checks two char boundaries; `utf8_text` re-validated every byte.
+        self.src.get(n.byte_range()).unwrap_or("")
     }
 
     fn field(&self, n: Node<'t>, name: &str) -> Option<Node<'t>> {
