@@ -93,7 +93,20 @@ fn parse_args() -> Args {
     args
 }
 
+// The same allocator as mongolint's binary (src/main.rs), for Rust and for tree-sitter.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
+    // SAFETY: as in src/main.rs: once, before any tree-sitter object exists.
+    unsafe {
+        tree_sitter::set_allocator(
+            Some(libmimalloc_sys::mi_malloc),
+            Some(libmimalloc_sys::mi_calloc),
+            Some(libmimalloc_sys::mi_realloc),
+            Some(libmimalloc_sys::mi_free),
+        );
+    }
     let args = parse_args();
     let opts = Options {
         paths: args.paths.clone(),

@@ -129,8 +129,8 @@ impl<'t> Extractor<'t> {
         self.src.get(n.byte_range()).unwrap_or("")
     }
 
-    fn field(&self, n: Node<'t>, name: &str) -> Option<Node<'t>> {
-        let mut f = n.child_by_field_name(name)?;
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        let mut f = super::child_by_field(n, name)?;
         // TypeScript `db.collection<Order>(..)`: the callee is `db.collection` with type arguments,
         // and the grammar reads `await db.collection<T>(..)` as a call of `await db.collection`.
         while name == "function"

@@ -170,8 +170,8 @@ impl<'t> Extractor<'t> {
         self.src.get(n.byte_range()).unwrap_or("")
     }
 
-    fn field(&self, n: Node<'t>, name: &str) -> Option<Node<'t>> {
-        n.child_by_field_name(name)
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        super::child_by_field(n, name)
     }
 
     fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {
