@@ -25,9 +25,12 @@ def main():
         meta = json.load(open(os.path.join(work, f"{name}.meta.json")))
         res = json.load(open(os.path.join(work, f"{name}.json")))["commands"]
         out.append(f"### {name}\n")
-        out.append(f"{meta['files']} files, {meta['lines']} lines; driver files (floor parses): {meta['drivers']}; "
-                   f"parsed by mongolint after its prefilter: {meta['parsed']}; files scanned by ast-grep: "
-                   f"{meta['ast_grep_files'] or '-'}, by semgrep: {meta['semgrep_files'] or '-'}\n")
+        g = meta.get
+        out.append(f"{meta['files']} files, {meta['lines']} lines; driver files (the floor parses them): "
+                   f"{meta['drivers']}; parsed by mongolint after its prefilter: {g('parsed', '-')}. "
+                   f"Files scanned: mongolint {g('mongolint_files', '-')}, ast-grep {g('ast_grep_files', '-')}, "
+                   f"semgrep {g('semgrep_files', '-')}. Findings: mongolint {g('mongolint_findings', '-')}, "
+                   f"ast-grep {g('ast_grep_findings', '-')}, semgrep {g('semgrep_findings', '-')}.\n")
         out.append("| tool | runs | wall s | CPU s | peak RSS MB | wall ratio | CPU ratio |")
         out.append("|---|---|---|---|---|---|---|")
         ml = res["mongolint"]

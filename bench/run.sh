@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The mongolint benchmark: mongolint, the floor, ast-grep and semgrep side by side on the same files.
 #
-#   bash bench/run.sh [--runs N] [--semgrep-runs N] [--files N] [--no-semgrep] [--no-hyperfine] [PATH...]
+#   bash bench/run.sh [--runs N] [--semgrep-runs N] [--semgrep-runs-synthetic N] [--files N]
+#                     [--no-semgrep] [--no-hyperfine] [PATH...]
 #
 # 1. installs the pinned peers (bench/install-peers.sh) and builds mongolint and the floor (release);
 # 2. generates the synthetic repository (bench/gen_repo.py: 30k files, ~3M lines) and a 1M-line one;
@@ -17,6 +18,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
 RUNS=5
 SEMGREP_RUNS=3
+SEMGREP_RUNS_SYNTHETIC=1 # semgrep takes ~15 minutes a run on the 30k-file repository
+HYPERFINE_RUNS=3
 FILES=30000
 SEMGREP=1
 HYPERFINE=1
@@ -28,10 +31,11 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --runs) RUNS=$2; shift 2 ;;
     --semgrep-runs) SEMGREP_RUNS=$2; shift 2 ;;
+    --semgrep-runs-synthetic) SEMGREP_RUNS_SYNTHETIC=$2; shift 2 ;;
     --files) FILES=$2; shift 2 ;;
     --no-semgrep) SEMGREP=0; shift ;;
     --no-hyperfine) HYPERFINE=0; shift ;;
-    -h|--help) sed -n 2,16p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
     *) paths+=("$(cd "$1" && pwd)"); shift ;;
   esac
 done
@@ -75,29 +79,26 @@ for t in "${targets[@]}"; do
   files=$("$FLOOR" list-files "$dir" | tee "$WORK/$name.all" | wc -l)
   lines=$(tr '\n' '\0' < "$WORK/$name.all" | xargs -0 cat | wc -l)
   drivers=$(wc -l < "$WORK/$name.drivers")
-  parsed=$("$ML" check "$dir" --format json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["summary"]["files_parsed"])' || true)
-  ag_files=$(ast-grep scan -c "$SGCONF" --inspect summary "$dir" 2>&1 >/dev/null | sed -n 's/.*scannedFileCount=\([0-9]*\).*/\1/p')
+  rm -f "$WORK/$name".{mongolint,ast-grep,semgrep}.json "$WORK/$name.ast-grep.log"
+  # The measured commands keep their reports, to count what each tool scanned and found.
   cmds=(
-    "mongolint=$ML check $dir --format json -o /dev/null"
+    "mongolint=$ML check $dir --format json -o $WORK/$name.mongolint.json"
     "mongolint-1t=$ML check --threads 1 $dir --format json -o /dev/null"
     "floor=$FLOOR run --drivers $WORK/$name.drivers $dir"
     "floor-1t=$FLOOR run --threads 1 --drivers $WORK/$name.drivers $dir"
   )
-  sem_files=""
   if [ "$name" != "synthetic-1M" ]; then
-    cmds+=("ast-grep=ast-grep scan -c $SGCONF --json=compact $dir > /dev/null")
+    cmds+=("ast-grep=ast-grep scan -c $SGCONF --inspect summary --json=compact $dir > $WORK/$name.ast-grep.json 2> $WORK/$name.ast-grep.log")
     if [ "$SEMGREP" = 1 ]; then
-      semcmd="semgrep scan --metrics=off --disable-version-check --config $SEMCONF -j 2 --max-target-bytes 4194304 --json -o /dev/null $dir"
-      cmds+=("semgrep=$semcmd")
-      sem_files=$(semgrep scan --metrics=off --disable-version-check --config "$SEMCONF" -j 2 --max-target-bytes 4194304 --json "$dir" 2>/dev/null \
-        | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["paths"]["scanned"]))' || true)
+      cmds+=("semgrep=semgrep scan --metrics=off --disable-version-check --config $SEMCONF -j 2 --max-target-bytes 4194304 --json -o $WORK/$name.semgrep.json $dir")
     fi
   fi
-  printf '{"name": "%s", "files": %s, "lines": %s, "drivers": %s, "parsed": "%s", "ast_grep_files": "%s", "semgrep_files": "%s"}\n' \
-    "$name" "$files" "$lines" "$drivers" "$parsed" "$ag_files" "$sem_files" > "$WORK/$name.meta.json"
-  python3 "$here/measure.py" --runs "$RUNS" --runs-for "semgrep=$SEMGREP_RUNS" --out "$WORK/$name.json" "${cmds[@]}"
+  sruns=$SEMGREP_RUNS
+  [ "$name" = synthetic ] && sruns=$SEMGREP_RUNS_SYNTHETIC
+  python3 "$here/measure.py" --runs "$RUNS" --runs-for "semgrep=$sruns" --out "$WORK/$name.json" "${cmds[@]}"
+  python3 "$here/count.py" "$WORK" "$name" "$files" "$lines" "$drivers" > "$WORK/$name.meta.json"
   if [ "$HYPERFINE" = 1 ]; then
-    hf=(hyperfine --style basic --warmup 1 --runs "$RUNS" -i --export-json "$WORK/$name.hyperfine.json"
+    hf=(hyperfine --style basic --warmup 1 --runs "$HYPERFINE_RUNS" -i --export-json "$WORK/$name.hyperfine.json"
         -n mongolint "$ML check $dir --format json -o /dev/null"
         -n floor "$FLOOR run --drivers $WORK/$name.drivers $dir")
     [ "$name" != "synthetic-1M" ] && hf+=(-n ast-grep "ast-grep scan -c $SGCONF --json=compact $dir")

@@ -48,12 +48,14 @@ pub struct FileContext<'a> {
     pub display_path: &'a str,
 }
 
+/// The language whose field ids are cached, and the ids by field name (`None`: not a field).
+type FieldIds = (Option<Language>, Vec<(&'static str, Option<u16>)>);
+
 thread_local! {
     /// Field ids by name, for the language being extracted on this thread: tree-sitter's
     /// `child_by_field_name` looks the name up with a `strncmp` per field of the grammar on every
     /// call, which was 8% of a run (bench/README.md).
-    static FIELD_IDS: RefCell<(Option<Language>, Vec<(&'static str, Option<u16>)>)> =
-        const { RefCell::new((None, Vec::new())) };
+    static FIELD_IDS: RefCell<FieldIds> = const { RefCell::new((None, Vec::new())) };
 }
 
 /// `n.child_by_field_name(name)`, with the name's field id looked up once per thread and language.
