@@ -48,12 +48,14 @@ def main():
     for c in a.commands:
         name, _, cmd = c.partition("=")
         cmds.append((name, cmd))
+    limit = {k: int(v) for k, _, v in (x.partition("=") for x in a.runs_for)}
     for name, cmd in cmds:
+        if name in limit:
+            continue  # a slow command with few runs gets no warm-up run: the others warm the cache
         for _ in range(a.warmup):
             r = run_once(cmd)
             if r["exit"] not in (0, 1):
                 print(f"warning: {name} exited {r['exit']}: {cmd}", file=sys.stderr)
-    limit = {k: int(v) for k, _, v in (x.partition("=") for x in a.runs_for)}
     runs = {name: [] for name, _ in cmds}
     for i in range(a.runs):
         order = cmds[i % len(cmds):] + cmds[: i % len(cmds)]
