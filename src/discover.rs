@@ -129,7 +129,7 @@ fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usiz
             !matches!(next_non_space(bytes, after), Some((_, b')')))
         }
         WordContext::DbAttribute => {
-            if !left_ok {
+            if !left_ok || in_python_import(bytes, start) {
                 return false;
             }
             let name_len = bytes[end..]
@@ -145,6 +145,17 @@ fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usiz
             !called || is_operation_name(&bytes[end..end + name_len])
         }
     }
+}
+
+/// Whether the line holding `at` is a Python import (`from app.models.db.action import X`): a
+/// module path, never a collection.
+fn in_python_import(bytes: &[u8], at: usize) -> bool {
+    let line_start = bytes[..at]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = bytes[line_start..at].trim_ascii_start();
+    line.starts_with(b"from ") || line.starts_with(b"import ")
 }
 
 /// Whether `name` is a collection method of any frontend (`find`, `aggregate`, `update_one`).
@@ -501,6 +512,10 @@ mod tests {
         assert!(!matters(
             py,
             "from st2common.models import db\nreturn db.db_teardown()"
+        ));
+        assert!(!matters(
+            py,
+            "from st2common.models.db.action import ActionDB"
         ));
 
         let rs = Language::Rust;
