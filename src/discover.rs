@@ -3,9 +3,11 @@
 
 use crate::analysis::{FileError, Options, SourceFile};
 use crate::ir::Language;
+use crate::lang::vocabulary::WordContext;
 use crate::lang::{self, FileContext};
 use aho_corasick::AhoCorasick;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
@@ -44,31 +46,141 @@ pub struct Discovered {
 struct Shared {
     files: Vec<SourceFile>,
     errors: Vec<FileError>,
-    scanned: usize,
-    parsed: usize,
 }
 
-/// The prefilter automaton for a language, built once per process from the extractors' vocabulary.
-fn prefilter(lang: Language) -> &'static AhoCorasick {
-    static JS: OnceLock<AhoCorasick> = OnceLock::new();
-    static PY: OnceLock<AhoCorasick> = OnceLock::new();
-    static RS: OnceLock<AhoCorasick> = OnceLock::new();
+/// The prefilter of a language: one automaton over the extractors' vocabulary, and for each word
+/// the context its match must stand in.
+struct Prefilter {
+    automaton: AhoCorasick,
+    contexts: Vec<WordContext>,
+}
+
+/// The prefilter for a language, built once per process from the extractors' vocabulary.
+fn prefilter(lang: Language) -> &'static Prefilter {
+    static JS: OnceLock<Prefilter> = OnceLock::new();
+    static PY: OnceLock<Prefilter> = OnceLock::new();
+    static RS: OnceLock<Prefilter> = OnceLock::new();
     let cell = match lang {
         Language::JavaScript | Language::TypeScript | Language::Tsx => &JS,
         Language::Python => &PY,
         Language::Rust => &RS,
     };
     cell.get_or_init(|| {
-        AhoCorasick::builder()
+        let words = lang::vocabulary::prefilter_words(lang);
+        let automaton = AhoCorasick::builder()
             .ascii_case_insensitive(false)
-            .build(lang::vocabulary::prefilter_words(lang))
-            .expect("the prefilter vocabulary is a valid automaton")
+            .build(words.iter().map(|w| w.word))
+            .expect("the prefilter vocabulary is a valid automaton");
+        Prefilter {
+            automaton,
+            contexts: words.iter().map(|w| w.context).collect(),
+        }
     })
 }
 
-/// Whether a file's bytes contain any word of the driver vocabulary.
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// The first byte at or after `at` that is not ASCII whitespace.
+fn next_non_space(bytes: &[u8], at: usize) -> Option<(usize, u8)> {
+    bytes[at.min(bytes.len())..]
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .map(|i| (at + i, bytes[at + i]))
+}
+
+/// Whether the match `bytes[start..end]` of a word stands where its context requires.
+fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usize) -> bool {
+    let left_ok = start == 0 || !is_ident_byte(bytes[start - 1]);
+    let right_ok = end == bytes.len() || !is_ident_byte(bytes[end]);
+    match context {
+        WordContext::Anywhere => true,
+        WordContext::IdentifierStart => left_ok,
+        WordContext::Identifier => left_ok && right_ok,
+        WordContext::Call => {
+            // A module path segment (`'../models/User'`): a Mongoose app's models folder.
+            let path_segment = start > 0 && bytes[start - 1] == b'/';
+            let called = || match next_non_space(bytes, end) {
+                Some((_, b'(' | b'<')) => true,
+                Some((at, b':')) => bytes[at..].starts_with(b"::<"),
+                _ => false,
+            };
+            path_segment || (left_ok && right_ok && called())
+        }
+        WordContext::Skip => {
+            if !(left_ok && right_ok) {
+                return false;
+            }
+            // `.skip(12)`: a literal count (an iterator, or a literal skip) does not count.
+            let Some((open, b'(')) = next_non_space(bytes, end) else {
+                return true;
+            };
+            let Some((digits, first)) = next_non_space(bytes, open + 1) else {
+                return true;
+            };
+            if !first.is_ascii_digit() {
+                return true;
+            }
+            let after = bytes[digits..]
+                .iter()
+                .position(|b| !b.is_ascii_digit())
+                .map_or(bytes.len(), |i| digits + i);
+            !matches!(next_non_space(bytes, after), Some((_, b')')))
+        }
+        WordContext::DbAttribute => {
+            if !left_ok || in_python_import(bytes, start) {
+                return false;
+            }
+            let name_len = bytes[end..]
+                .iter()
+                .position(|b| !is_ident_byte(*b))
+                .unwrap_or(bytes.len() - end);
+            if name_len == 0 {
+                return false;
+            }
+            // `db.orders.find(..)`, `helpers.add(db.users, ..)`, and `x.db.find(..)` where `db` is a
+            // collection; not `db.getObject(..)`, a method of a database wrapper.
+            let called = matches!(next_non_space(bytes, end + name_len), Some((_, b'(')));
+            !called || is_operation_name(&bytes[end..end + name_len])
+        }
+    }
+}
+
+/// Whether the line holding `at` is a Python import (`from app.models.db.action import X`): a
+/// module path, never a collection.
+fn in_python_import(bytes: &[u8], at: usize) -> bool {
+    let line_start = bytes[..at]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = bytes[line_start..at].trim_ascii_start();
+    line.starts_with(b"from ") || line.starts_with(b"import ")
+}
+
+/// Whether `name` is a collection method of any frontend (`find`, `aggregate`, `update_one`).
+fn is_operation_name(name: &[u8]) -> bool {
+    let Ok(name) = std::str::from_utf8(name) else {
+        return false;
+    };
+    lang::vocabulary::js_operation(name).is_some()
+        || lang::vocabulary::py_operation(name).is_some()
+        || lang::vocabulary::RUST_OPERATIONS
+            .iter()
+            .any(|m| m.name == name)
+}
+
+/// Whether a file's bytes contain a word of the driver vocabulary, standing in its context.
 pub fn may_matter(lang: Language, bytes: &[u8]) -> bool {
-    prefilter(lang).is_match(bytes)
+    let p = prefilter(lang);
+    p.automaton.find_overlapping_iter(bytes).any(|m| {
+        stands_in_context(
+            p.contexts[m.pattern().as_usize()],
+            bytes,
+            m.start(),
+            m.end(),
+        )
+    })
 }
 
 /// Path shown to users: relative to `base` (the repository root) when below it, `/`-separated.
@@ -114,45 +226,15 @@ fn looks_minified(bytes: &[u8]) -> bool {
     bytes.len() / lines > 500
 }
 
-pub fn analyse_files(opts: &Options) -> Discovered {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    // Paths are shown relative to the repository root whatever folder we run from, so the walk
-    // starts from absolute paths.
-    let base = crate::workspace::display_base(&cwd, &opts.paths);
-    let shared = Arc::new(Mutex::new(Shared::default()));
-    let mut roots = Vec::new();
-    for p in &opts.paths {
-        let p = &crate::workspace::absolute(p, &cwd);
-        if std::fs::symlink_metadata(p).is_err() {
-            shared.lock().unwrap().errors.push(FileError {
-                display_path: display_path(p, &base),
-                message: "no such file or directory".to_string(),
-            });
-        } else {
-            roots.push(p.clone());
-        }
-    }
-    if roots.is_empty() {
-        let s = Arc::try_unwrap(shared).ok().unwrap().into_inner().unwrap();
-        return Discovered {
-            files: s.files,
-            errors: s.errors,
-            scanned: 0,
-            parsed: 0,
-        };
-    }
+/// The walker of a run: the roots, the thread count and the default exclusions (`.gitignore`,
+/// dependency and build folders, tests, minified bundles). Public so that the benchmark's floor
+/// program (bench/floor) walks exactly the same files. `roots` must not be empty.
+pub fn walk_builder(roots: &[PathBuf], opts: &Options) -> ignore::WalkBuilder {
     let mut builder = ignore::WalkBuilder::new(&roots[0]);
     for r in &roots[1..] {
         builder.add(r);
     }
-    let threads = if opts.threads == 0 {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    } else {
-        opts.threads
-    };
-    builder.threads(threads).follow_links(false);
+    builder.threads(worker_threads(opts)).follow_links(false);
     let exclude = opts.exclude.clone();
     if opts.no_ignore {
         builder
@@ -180,28 +262,72 @@ pub fn analyse_files(opts: &Options) -> Discovered {
             }
         });
     }
+    builder
+}
+
+/// Worker threads: `opts.threads`, or one per CPU when it is 0.
+pub fn worker_threads(opts: &Options) -> usize {
+    if opts.threads == 0 {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    } else {
+        opts.threads
+    }
+}
+
+pub fn analyse_files(opts: &Options) -> Discovered {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    // Paths are shown relative to the repository root whatever folder we run from, so the walk
+    // starts from absolute paths.
+    let base = crate::workspace::display_base(&cwd, &opts.paths);
+    let shared = Arc::new(Mutex::new(Shared::default()));
+    let mut roots = Vec::new();
+    for p in &opts.paths {
+        let p = &crate::workspace::absolute(p, &cwd);
+        if std::fs::symlink_metadata(p).is_err() {
+            shared.lock().unwrap().errors.push(FileError {
+                display_path: display_path(p, &base),
+                message: "no such file or directory".to_string(),
+            });
+        } else {
+            roots.push(p.clone());
+        }
+    }
+    if roots.is_empty() {
+        let s = Arc::try_unwrap(shared).ok().unwrap().into_inner().unwrap();
+        return Discovered {
+            files: s.files,
+            errors: s.errors,
+            scanned: 0,
+            parsed: 0,
+        };
+    }
+    let builder = walk_builder(&roots, opts);
     let no_ignore = opts.no_ignore;
     let max_size = opts.max_file_size;
+    let scanned = AtomicUsize::new(0);
+    let parsed = AtomicUsize::new(0);
     builder.build_parallel().run(|| {
         let shared = Arc::clone(&shared);
+        let (scanned, parsed) = (&scanned, &parsed);
         let base = base.clone();
         Box::new(move |entry| {
             match entry {
                 Ok(e) => {
                     if e.file_type().is_some_and(|t| t.is_file()) {
                         if let Some(lang) = lang::language_for(e.path()) {
-                            let out = analyse_one(e.path(), lang, &base, no_ignore, max_size);
-                            let mut s = shared.lock().unwrap();
-                            s.scanned += 1;
-                            match out {
+                            scanned.fetch_add(1, Ordering::Relaxed);
+                            // The lock is taken only for the few files that produce something.
+                            match analyse_one(e.path(), lang, &base, no_ignore, max_size) {
                                 Outcome::Skipped => {}
                                 Outcome::Parsed(f) => {
-                                    s.parsed += 1;
+                                    parsed.fetch_add(1, Ordering::Relaxed);
                                     if let Some(f) = f {
-                                        s.files.push(f);
+                                        shared.lock().unwrap().files.push(f);
                                     }
                                 }
-                                Outcome::Failed(err) => s.errors.push(err),
+                                Outcome::Failed(err) => shared.lock().unwrap().errors.push(err),
                             }
                         }
                     }
@@ -221,19 +347,19 @@ pub fn analyse_files(opts: &Options) -> Discovered {
     Discovered {
         files: s.files,
         errors: s.errors,
-        scanned: s.scanned,
-        parsed: s.parsed,
+        scanned: scanned.into_inner(),
+        parsed: parsed.into_inner(),
     }
 }
 
-fn walk_error(err: &ignore::Error, cwd: &Path) -> (String, String) {
+fn walk_error(err: &ignore::Error, base: &Path) -> (String, String) {
     match err {
-        ignore::Error::WithPath { path, err } => (display_path(path, cwd), err.to_string()),
+        ignore::Error::WithPath { path, err } => (display_path(path, base), err.to_string()),
         ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-            walk_error(err, cwd)
+            walk_error(err, base)
         }
         ignore::Error::Loop { child, .. } => {
-            (display_path(child, cwd), "symbolic link loop".to_string())
+            (display_path(child, base), "symbolic link loop".to_string())
         }
         other => (".".to_string(), other.to_string()),
     }
@@ -247,33 +373,56 @@ enum Outcome {
     Failed(FileError),
 }
 
-fn analyse_one(path: &Path, lang: Language, cwd: &Path, no_ignore: bool, max_size: u64) -> Outcome {
-    let shown = display_path(path, cwd);
-    let fail = |message: String| {
-        Outcome::Failed(FileError {
-            display_path: shown.clone(),
-            message,
-        })
-    };
-    let size = match std::fs::metadata(path) {
-        Ok(m) => m.len(),
-        Err(e) => return fail(format!("cannot read file: {e}")),
-    };
+thread_local! {
+    /// Each worker reads files into one buffer, reused while files are skipped: most files are.
+    static READ_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Reads `path` into `buf` (cleared first) with one open and one fstat, unless it is over `max_size`.
+fn read_into(path: &Path, buf: &mut Vec<u8>, max_size: u64) -> Result<(), String> {
+    let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read file: {e}"))?;
+    let size = file
+        .metadata()
+        .map_err(|e| format!("cannot read file: {e}"))?
+        .len();
     if size > max_size {
-        return fail(format!(
+        return Err(format!(
             "skipped: {size} bytes is over the size limit of {max_size} bytes (raise it with --max-file-size)"
         ));
     }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => return fail(format!("cannot read file: {e}")),
+    buf.clear();
+    buf.reserve(size as usize + 1);
+    std::io::Read::read_to_end(&mut file, buf).map_err(|e| format!("cannot read file: {e}"))?;
+    Ok(())
+}
+
+fn analyse_one(
+    path: &Path,
+    lang: Language,
+    base: &Path,
+    no_ignore: bool,
+    max_size: u64,
+) -> Outcome {
+    let fail = |message: String| {
+        Outcome::Failed(FileError {
+            display_path: display_path(path, base),
+            message,
+        })
     };
-    if !may_matter(lang, &bytes) {
-        return Outcome::Skipped;
-    }
-    if !no_ignore && looks_minified(&bytes) {
-        return Outcome::Skipped;
-    }
+    // The bytes of a file that may matter leave the reused buffer without a copy.
+    let read = READ_BUF.with(|cell| {
+        let mut buf = cell.borrow_mut();
+        read_into(path, &mut buf, max_size)?;
+        if !may_matter(lang, &buf) || (!no_ignore && looks_minified(&buf)) {
+            return Ok(None);
+        }
+        Ok(Some(std::mem::take(&mut *buf)))
+    });
+    let bytes = match read {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Outcome::Skipped,
+        Err(message) => return fail(message),
+    };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
@@ -283,6 +432,7 @@ fn analyse_one(path: &Path, lang: Language, cwd: &Path, no_ignore: bool, max_siz
             ))
         }
     };
+    let shown = display_path(path, base);
     let ctx = FileContext {
         display_path: &shown,
     };
@@ -326,5 +476,70 @@ mod tests {
             }
             _ => panic!("a vanished file is an error"),
         }
+    }
+
+    fn matters(lang: Language, text: &str) -> bool {
+        may_matter(lang, text.as_bytes())
+    }
+
+    #[test]
+    fn prefilter_words_count_only_in_context() {
+        let js = Language::JavaScript;
+        assert!(matters(js, "const users = db.collection('users');"));
+        assert!(matters(
+            js,
+            "export default mongoose.model<IUser>('User', schema);"
+        ));
+        assert!(matters(js, "db.orders.find({})"));
+        assert!(matters(js, "db.orders\n  .find({})"));
+        assert!(matters(js, "q.skip(page * size)"));
+        assert!(matters(js, "coll.find(q, { skip: offset })"));
+        assert!(matters(js, "import { MongoClient } from 'mongodb';"));
+        assert!(matters(js, "x.$push"));
+        assert!(matters(js, "import { Story } from '../models/story';"));
+        assert!(!matters(
+            js,
+            "import { Story } from 'coral/server/graph/storyModel';"
+        ));
+        assert!(!matters(
+            js,
+            "this.model.get('name'); const collections = [];"
+        ));
+        assert!(!matters(js, "const model = { name: 1 }; model.name"));
+        assert!(matters(
+            js,
+            "await addIndexes(db.users, [{ key: { email: 1 } }]);"
+        ));
+        assert!(matters(
+            js,
+            "const docs = await self.apos.doc.db.find({ type });"
+        ));
+        assert!(!matters(js, "db.getObject('key'); mydb.users.find()"));
+        assert!(!matters(js, "const skipped = shouldSkip(x); list.skip(1);"));
+        assert!(!matters(js, "function groupBy(collection, fn) {}"));
+
+        let py = Language::Python;
+        assert!(matters(py, "from pymongo import MongoClient"));
+        assert!(matters(
+            py,
+            "Post.objects(id=pid).update_one(push__comments=c)"
+        ));
+        assert!(matters(py, "self.db.orders.find_one({})"));
+        assert!(matters(py, "db[name].insert_one({})"));
+        assert!(!matters(py, "Item.objects.filter(dataset__id=1)"));
+        assert!(!matters(
+            py,
+            "from st2common.models import db\nreturn db.db_teardown()"
+        ));
+        assert!(!matters(
+            py,
+            "from st2common.models.db.action import ActionDB"
+        ));
+
+        let rs = Language::Rust;
+        assert!(matters(rs, "let c = db.collection::<Order>(\"orders\");"));
+        assert!(matters(rs, "coll.find(doc! {}).skip(n)"));
+        assert!(!matters(rs, "for line in input.lines().skip(1) {}"));
+        assert!(!matters(rs, "let collection = vec![];"));
     }
 }

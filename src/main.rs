@@ -1,3 +1,18 @@
+// mimalloc serves both Rust's allocations and tree-sitter's (its C parser allocates a subtree per
+// node): measured in bench/README.md. Only the binary sets it; the library leaves the choice to its users.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
+    // SAFETY: called once, before any tree-sitter object exists; mimalloc's functions have the
+    // C allocator signatures tree-sitter expects.
+    unsafe {
+        tree_sitter::set_allocator(
+            Some(libmimalloc_sys::mi_malloc),
+            Some(libmimalloc_sys::mi_calloc),
+            Some(libmimalloc_sys::mi_realloc),
+            Some(libmimalloc_sys::mi_free),
+        );
+    }
     std::process::exit(mongolint::cli::main());
 }

@@ -138,11 +138,12 @@ struct Extractor<'t> {
 
 impl<'t> Extractor<'t> {
     fn text(&self, n: Node) -> &'t str {
-        n.utf8_text(self.src.as_bytes()).unwrap_or("")
+        // Slicing the `&str` checks two char boundaries; `utf8_text` re-validated every byte.
+        self.src.get(n.byte_range()).unwrap_or("")
     }
 
-    fn field(&self, n: Node<'t>, name: &str) -> Option<Node<'t>> {
-        let mut f = n.child_by_field_name(name)?;
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        let mut f = super::child_by_field(n, name)?;
         // TypeScript `db.collection<Order>(..)`: the callee is `db.collection` with type arguments,
         // and the grammar reads `await db.collection<T>(..)` as a call of `await db.collection`.
         while name == "function"

@@ -50,6 +50,43 @@ pub struct FileContext<'a> {
     pub display_path: &'a str,
 }
 
+/// The language whose field ids are cached, and the ids by field name (`None`: not a field).
+type FieldIds = (Option<Language>, Vec<(&'static str, Option<u16>)>);
+
+thread_local! {
+    /// Field ids by name, for the language being extracted on this thread: tree-sitter's
+    /// `child_by_field_name` looks the name up with a `strncmp` per field of the grammar on every
+    /// call, which was 8% of a run (bench/README.md).
+    static FIELD_IDS: RefCell<FieldIds> = const { RefCell::new((None, Vec::new())) };
+}
+
+/// `n.child_by_field_name(name)`, with the name's field id looked up once per thread and language.
+pub(crate) fn child_by_field<'t>(
+    n: tree_sitter::Node<'t>,
+    name: &'static str,
+) -> Option<tree_sitter::Node<'t>> {
+    let id = FIELD_IDS.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        if let Some((_, id)) = cache.1.iter().find(|(k, _)| *k == name) {
+            return *id;
+        }
+        let id = n.language().field_id_for_name(name).map(|id| id.get());
+        cache.1.push((name, id));
+        id
+    });
+    n.child_by_field_id(id?)
+}
+
+/// Starts extracting a file of `lang` on this thread: the field-id cache follows the grammar.
+fn use_field_ids_of(lang: Language) {
+    FIELD_IDS.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        if cache.0 != Some(lang) {
+            *cache = (Some(lang), Vec::new());
+        }
+    });
+}
+
 /// Parses `text` and extracts its IR.
 pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, ParseFailure> {
     // A byte order mark becomes three spaces for the parser: byte offsets stay those of the file,
@@ -62,6 +99,7 @@ pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, 
         }
         None => text,
     };
+    use_field_ids_of(lang);
     let tree = PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
         let idx = match parsers.iter().position(|(l, _)| *l == lang) {

@@ -173,11 +173,12 @@ struct CallArgs<'t> {
 
 impl<'t> Extractor<'t> {
     fn text(&self, n: Node) -> &'t str {
-        n.utf8_text(self.src.as_bytes()).unwrap_or("")
+        // Slicing the `&str` checks two char boundaries; `utf8_text` re-validated every byte.
+        self.src.get(n.byte_range()).unwrap_or("")
     }
 
-    fn field(&self, n: Node<'t>, name: &str) -> Option<Node<'t>> {
-        n.child_by_field_name(name)
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        super::child_by_field(n, name)
     }
 
     fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {

@@ -187,7 +187,8 @@ struct Extractor<'t> {
 
 impl<'t> Extractor<'t> {
     fn text(&self, n: Node) -> &'t str {
-        n.utf8_text(self.src.as_bytes()).unwrap_or("")
+        // Slicing the `&str` checks two char boundaries; `utf8_text` re-validated every byte.
+        self.src.get(n.byte_range()).unwrap_or("")
     }
 
     fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {

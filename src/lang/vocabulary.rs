@@ -391,11 +391,66 @@ pub const PY_MONGO_MODULES: &[&str] = &[
     "mongo",
 ];
 
-/// The words whose presence makes a file worth parsing, for one language family.
-pub fn prefilter_words(lang: crate::ir::Language) -> Vec<&'static str> {
+/// Where a prefilter word must stand for its match to count. The automaton finds the words
+/// anywhere; this context, checked around each match, drops the matches inside longer words
+/// (`models`, `skipped`, `mydb.`) that made most parsed files useless on real code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WordContext {
+    /// Anywhere, even inside a longer word: module names (`pymongo`, `@nestjs/mongoose`) and
+    /// operator keys (`$push`, `"$lookup"`).
+    Anywhere,
+    /// A whole identifier: not preceded or followed by an identifier character.
+    Identifier,
+    /// The start of an identifier or token: `push__comments=`, `doc!`, `db[`.
+    IdentifierStart,
+    /// A called name: a whole identifier followed by `(`, `<` (a generic) or `::<` (a turbofish);
+    /// or a module path segment (`'../models/User'`: the models a file imports).
+    Call,
+    /// `skip` as a whole identifier, unless it is called with a literal number (`.skip(1)`, an
+    /// iterator or a literal skip: never a finding).
+    Skip,
+    /// `db.` followed by an attribute (`db.orders.find`, `f(db.users)`): mongosh and pymongo
+    /// attribute access, or a collection method (`x.db.find(..)`); a call of any other method
+    /// (`db.getObject(..)` of a key-value wrapper) does not count.
+    DbAttribute,
+}
+
+/// A word of the prefilter and where it must stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrefilterWord {
+    pub word: &'static str,
+    pub context: WordContext,
+}
+
+/// Module names whose mention anywhere marks a file (matched inside longer words).
+const PREFILTER_MODULE_WORDS: &[&str] = &["mongo", "Mongo", "motor", "bson"];
+
+fn word_context(word: &'static str) -> WordContext {
+    let is_getter = JS_COLLECTION_GETTERS.contains(&word)
+        || PY_COLLECTION_GETTERS.contains(&word)
+        || RUST_COLLECTION_GETTERS.contains(&word);
+    if is_getter {
+        WordContext::Call
+    } else if word == "skip" {
+        WordContext::Skip
+    } else if word == "db." {
+        WordContext::DbAttribute
+    } else if word.starts_with('$') || PREFILTER_MODULE_WORDS.contains(&word) {
+        WordContext::Anywhere
+    } else if word.ends_with(|c: char| !(c.is_ascii_alphanumeric())) {
+        WordContext::IdentifierStart
+    } else {
+        WordContext::Identifier
+    }
+}
+
+/// The words whose presence makes a file worth parsing, for one language family, each with the
+/// context it must stand in.
+pub fn prefilter_words(lang: crate::ir::Language) -> Vec<PrefilterWord> {
     use crate::ir::Language::*;
     let mut words: Vec<&'static str> = TRIGGER_OPERATORS.to_vec();
-    words.extend(["skip", "populate", "mongo", "Mongo"]);
+    words.extend(["skip", "populate"]);
+    words.extend(["mongo", "Mongo"]);
     match lang {
         JavaScript | TypeScript | Tsx => {
             words.extend(JS_COLLECTION_GETTERS);
@@ -444,6 +499,12 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<&'static str> {
     words.sort_unstable();
     words.dedup();
     words
+        .into_iter()
+        .map(|word| PrefilterWord {
+            word,
+            context: word_context(word),
+        })
+        .collect()
 }
 
 // ==================================================================== Rust (`mongodb` crate 2.x / 3.x)

@@ -1,0 +1,203 @@
+//! The floor: the least work any tree-sitter analyzer of these files must do. It walks the tree
+//! with mongolint's own walker settings (`discover::walk_builder`: .gitignore, excluded folders,
+//! tests, minified names), reads every source file, and tree-sitter-parses exactly the files that
+//! contain driver calls — with one parser per language per thread, reused. No prefilter, no
+//! extraction, no rules, no report.
+//!
+//! "Contain driver calls" is decided by mongolint itself, once, before timing:
+//! `floor list-drivers PATHS` prints the files in which mongolint finds at least one operation
+//! (with evidence) or one collection reference.
+//!
+//! ```text
+//! floor list-drivers PATHS...                      # the driver files, one path per line
+//! floor list-files PATHS...                        # every file mongolint scans, one per line
+//! floor run --drivers LIST [--threads N] PATHS...  # the timed floor
+//! ```
+//! Built as a Cargo example so that it shares mongolint's dependency versions and release profile:
+//! `cargo build --release --example floor`.
+
+use mongolint::analysis::{self, Options};
+use mongolint::ir::Language;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn grammar(lang: Language) -> tree_sitter::Language {
+    match lang {
+        Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+        Language::Python => tree_sitter_python::LANGUAGE.into(),
+        Language::Rust => tree_sitter_rust::LANGUAGE.into(),
+    }
+}
+
+thread_local! {
+    static PARSERS: RefCell<Vec<(Language, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
+    static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Parses `text` with this thread's parser for `lang`; returns the number of nodes' root child count
+/// so that the work cannot be optimised away.
+fn parse(lang: Language, text: &[u8]) -> usize {
+    PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        let idx = match parsers.iter().position(|(l, _)| *l == lang) {
+            Some(i) => i,
+            None => {
+                let mut p = tree_sitter::Parser::new();
+                p.set_language(&grammar(lang)).expect("grammar loads");
+                parsers.push((lang, p));
+                parsers.len() - 1
+            }
+        };
+        let parser = &mut parsers[idx].1;
+        parser.reset();
+        parser
+            .parse(text, None)
+            .map(|t| t.root_node().child_count())
+            .unwrap_or(0)
+    })
+}
+
+struct Args {
+    command: String,
+    drivers: Option<PathBuf>,
+    threads: usize,
+    paths: Vec<PathBuf>,
+}
+
+fn parse_args() -> Args {
+    let mut it = std::env::args().skip(1);
+    let command = it.next().unwrap_or_default();
+    let mut args = Args {
+        command,
+        drivers: None,
+        threads: 0,
+        paths: Vec::new(),
+    };
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--drivers" => args.drivers = it.next().map(PathBuf::from),
+            "--threads" => {
+                args.threads = it.next().and_then(|n| n.parse().ok()).expect("--threads N")
+            }
+            _ => args.paths.push(PathBuf::from(a)),
+        }
+    }
+    if args.paths.is_empty() {
+        args.paths.push(PathBuf::from("."));
+    }
+    args
+}
+
+// The same allocator as mongolint's binary (src/main.rs), for Rust and for tree-sitter.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() {
+    // SAFETY: as in src/main.rs: once, before any tree-sitter object exists.
+    unsafe {
+        tree_sitter::set_allocator(
+            Some(libmimalloc_sys::mi_malloc),
+            Some(libmimalloc_sys::mi_calloc),
+            Some(libmimalloc_sys::mi_realloc),
+            Some(libmimalloc_sys::mi_free),
+        );
+    }
+    let args = parse_args();
+    let opts = Options {
+        paths: args.paths.clone(),
+        threads: args.threads,
+        ..Options::default()
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match args.command.as_str() {
+        "list-drivers" => {
+            let a = analysis::run(&opts);
+            for f in &a.files {
+                if !f.ir.operations.is_empty() || !f.ir.collections.is_empty() {
+                    writeln!(out, "{}", f.path.display()).unwrap();
+                }
+            }
+        }
+        "list-files" => {
+            let files = std::sync::Mutex::new(Vec::new());
+            mongolint::discover::walk_builder(&opts.paths, &opts)
+                .build_parallel()
+                .run(|| {
+                    Box::new(|entry| {
+                        if let Ok(e) = entry {
+                            if e.file_type().is_some_and(|t| t.is_file())
+                                && mongolint::lang::language_for(e.path()).is_some()
+                            {
+                                files.lock().unwrap().push(e.into_path());
+                            }
+                        }
+                        ignore::WalkState::Continue
+                    })
+                });
+            let mut files = files.into_inner().unwrap();
+            files.sort();
+            for f in files {
+                writeln!(out, "{}", f.display()).unwrap();
+            }
+        }
+        "run" => {
+            let list = args.drivers.expect("run needs --drivers LIST");
+            let text = std::fs::read_to_string(&list).expect("cannot read the driver list");
+            let drivers: HashSet<PathBuf> = text.lines().map(PathBuf::from).collect();
+            let read = AtomicUsize::new(0);
+            let bytes = AtomicUsize::new(0);
+            let parsed = AtomicUsize::new(0);
+            let nodes = AtomicUsize::new(0);
+            mongolint::discover::walk_builder(&opts.paths, &opts)
+                .build_parallel()
+                .run(|| {
+                    Box::new(|entry| {
+                        let Ok(e) = entry else {
+                            return ignore::WalkState::Continue;
+                        };
+                        if !e.file_type().is_some_and(|t| t.is_file()) {
+                            return ignore::WalkState::Continue;
+                        }
+                        let Some(lang) = mongolint::lang::language_for(e.path()) else {
+                            return ignore::WalkState::Continue;
+                        };
+                        BUF.with(|b| {
+                            let mut buf = b.borrow_mut();
+                            buf.clear();
+                            if let Ok(mut f) = std::fs::File::open(e.path()) {
+                                if f.read_to_end(&mut buf).is_ok() {
+                                    read.fetch_add(1, Ordering::Relaxed);
+                                    bytes.fetch_add(buf.len(), Ordering::Relaxed);
+                                    if drivers.contains(e.path()) {
+                                        parsed.fetch_add(1, Ordering::Relaxed);
+                                        nodes.fetch_add(parse(lang, &buf), Ordering::Relaxed);
+                                    }
+                                }
+                            }
+                        });
+                        ignore::WalkState::Continue
+                    })
+                });
+            writeln!(
+                out,
+                "read {} files ({} bytes), parsed {} driver files ({} top-level nodes)",
+                read.into_inner(),
+                bytes.into_inner(),
+                parsed.into_inner(),
+                nodes.into_inner()
+            )
+            .unwrap();
+        }
+        _ => {
+            eprintln!(
+                "usage: floor list-drivers|list-files|run [--drivers LIST] [--threads N] PATHS..."
+            );
+            std::process::exit(2);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The mongolint benchmark: mongolint, the floor, ast-grep and semgrep side by side on the same files.
+#
+#   bash bench/run.sh [--runs N] [--semgrep-runs N] [--semgrep-runs-synthetic N] [--files N]
+#                     [--no-semgrep] [--no-hyperfine] [PATH...]
+#
+# 1. installs the pinned peers (bench/install-peers.sh) and builds mongolint and the floor (release);
+# 2. generates the synthetic repository (bench/gen_repo.py: 30k files, ~3M lines) and a 1M-line one;
+# 3. stages each PATH: copies exactly the files mongolint scans (its walker: .gitignore, no
+#    node_modules/build/vendor, no tests, no minified bundles) into a work folder, so that every tool
+#    sees the same files whatever its own ignore rules;
+# 4. lists the driver files (files where mongolint finds an operation or a collection reference) for
+#    the floor;
+# 5. runs every tool in interleaved rounds (bench/measure.py) and, for wall time, hyperfine;
+# 6. writes the table of medians and ratios to $WORK/results.md (bench/report.py) and prints it.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(dirname "$here")"
+RUNS=5
+SEMGREP_RUNS=3
+SEMGREP_RUNS_SYNTHETIC=1 # semgrep takes ~15 minutes a run on the 30k-file repository
+HYPERFINE_RUNS=3
+FILES=30000
+SEMGREP=1
+HYPERFINE=1
+SYN=${MONGOLINT_BENCH_DIR:-/tmp/mongolint-bench}
+SYN1M=${SYN}-1m
+WORK=${MONGOLINT_BENCH_WORK:-/tmp/mongolint-bench-work}
+paths=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) RUNS=$2; shift 2 ;;
+    --semgrep-runs) SEMGREP_RUNS=$2; shift 2 ;;
+    --semgrep-runs-synthetic) SEMGREP_RUNS_SYNTHETIC=$2; shift 2 ;;
+    --files) FILES=$2; shift 2 ;;
+    --no-semgrep) SEMGREP=0; shift ;;
+    --no-hyperfine) HYPERFINE=0; shift ;;
+    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
+    *) paths+=("$(cd "$1" && pwd)"); shift ;;
+  esac
+done
+
+[ -x "$here/.venv/bin/semgrep" ] && [ -x "$here/.venv/bin/ast-grep" ] && command -v hyperfine >/dev/null \
+  || bash "$here/install-peers.sh"
+export PATH="$here/.venv/bin:$PATH"
+(cd "$repo" && cargo build --release --quiet --bin mongolint --example floor)
+ML="$repo/target/release/mongolint"
+FLOOR="$repo/target/release/examples/floor"
+SGCONF="$here/peers/ast-grep/sgconfig.yml"
+SEMCONF="$here/peers/semgrep"
+mkdir -p "$WORK"
+
+generate() { # dest files seed
+  local stamp="$1/.bench-stamp" want
+  want="$(sha1sum "$here/gen_repo.py" | cut -c1-12) files=$2 seed=$3"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return; fi
+  python3 "$here/gen_repo.py" --dest "$1" --files "$2" --seed "$3" >&2
+  echo "$want" > "$stamp"
+}
+generate "$SYN" "$FILES" 6
+generate "$SYN1M" 10000 7
+
+targets=("synthetic=$SYN" "synthetic-1M=$SYN1M")
+for p in "${paths[@]}"; do
+  name=$(basename "$p")
+  dest="$WORK/stage/$name"
+  rm -rf "$dest"; mkdir -p "$dest"
+  "$FLOOR" list-files "$p" | sed "s|^$p/||" > "$WORK/$name.files"
+  (cd "$p" && tar cf - -T "$WORK/$name.files") | (cd "$dest" && tar xf -)
+  targets+=("$name=$dest")
+done
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$WORK/load.txt"
+results=()
+for t in "${targets[@]}"; do
+  name=${t%%=*}; dir=${t#*=}
+  echo "== $name ($dir)" >&2
+  "$FLOOR" list-drivers "$dir" > "$WORK/$name.drivers"
+  files=$("$FLOOR" list-files "$dir" | tee "$WORK/$name.all" | wc -l)
+  lines=$(tr '\n' '\0' < "$WORK/$name.all" | xargs -0 cat | wc -l)
+  drivers=$(wc -l < "$WORK/$name.drivers")
+  rm -f "$WORK/$name".{mongolint,ast-grep,semgrep}.json "$WORK/$name.ast-grep.log"
+  # The measured commands keep their reports, to count what each tool scanned and found.
+  cmds=(
+    "mongolint=$ML check $dir --format json -o $WORK/$name.mongolint.json"
+    "mongolint-1t=$ML check --threads 1 $dir --format json -o /dev/null"
+    "floor=$FLOOR run --drivers $WORK/$name.drivers $dir"
+    "floor-1t=$FLOOR run --threads 1 --drivers $WORK/$name.drivers $dir"
+  )
+  if [ "$name" != "synthetic-1M" ]; then
+    cmds+=("ast-grep=ast-grep scan -c $SGCONF --inspect summary --json=compact $dir > $WORK/$name.ast-grep.json 2> $WORK/$name.ast-grep.log")
+    if [ "$SEMGREP" = 1 ]; then
+      cmds+=("semgrep=semgrep scan --metrics=off --disable-version-check --config $SEMCONF -j 2 --max-target-bytes 4194304 --json -o $WORK/$name.semgrep.json $dir")
+    fi
+  fi
+  sruns=$SEMGREP_RUNS
+  [ "$name" = synthetic ] && sruns=$SEMGREP_RUNS_SYNTHETIC
+  python3 "$here/measure.py" --runs "$RUNS" --runs-for "semgrep=$sruns" --out "$WORK/$name.json" "${cmds[@]}"
+  python3 "$here/count.py" "$WORK" "$name" "$files" "$lines" "$drivers" > "$WORK/$name.meta.json"
+  if [ "$HYPERFINE" = 1 ]; then
+    hf=(hyperfine --style basic --warmup 1 --runs "$HYPERFINE_RUNS" -i --export-json "$WORK/$name.hyperfine.json"
+        -n mongolint "$ML check $dir --format json -o /dev/null"
+        -n floor "$FLOOR run --drivers $WORK/$name.drivers $dir")
+    [ "$name" != "synthetic-1M" ] && hf+=(-n ast-grep "ast-grep scan -c $SGCONF --json=compact $dir")
+    "${hf[@]}" > "$WORK/$name.hyperfine.txt" 2>&1 || true
+  fi
+  results+=("$name")
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$WORK/load.txt"
+python3 "$here/report.py" "$WORK" "${results[@]}" | tee "$WORK/results.md"
