@@ -10,8 +10,8 @@ use super::vocabulary::{
     js_operation, Args, OpMethod, AGGREGATE_BUILDER_STAGES, JS_FIRESTORE_MODULES, JS_MONGO_MODULES,
     MODIFIERS,
 };
-use super::walk;
 use super::FileContext;
+use super::{unescape, walk};
 use crate::ir::*;
 use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
@@ -2243,25 +2243,4 @@ fn parse_number(t: &str) -> Option<f64> {
         return i64::from_str_radix(h, 16).ok().map(|x| x as f64);
     }
     t.parse::<f64>().ok()
-}
-
-fn unescape(s: &str) -> String {
-    if !s.contains('\\') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                Some(other) => out.push(other),
-                None => {}
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }

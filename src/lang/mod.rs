@@ -190,3 +190,28 @@ pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
     };
     crate::ir::LoopOver { text, span }
 }
+
+/// Resolves the backslash escapes of a string literal's content (`\n`, `\t`, `\r`, `\0`, and
+/// `\x` → `x` for any other character). Shared by the frontends: collection names and keys.
+pub(crate) fn unescape(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some('0') => out.push('\0'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -12,7 +12,7 @@ use super::vocabulary::{
     PY_DATABASE_TYPES, PY_INDEX_MODEL, PY_MODIFIERS, PY_MONGOENGINE_DOCUMENTS,
     PY_MONGOENGINE_UPDATE_PREFIXES, PY_MONGO_MODULES, PY_QUERYSET_METHODS,
 };
-use super::{walk, FileContext};
+use super::{unescape, walk, FileContext};
 use crate::ir::*;
 use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
@@ -3211,27 +3211,6 @@ fn parse_number(t: &str) -> Option<f64> {
         return None;
     }
     t.parse::<f64>().ok()
-}
-
-fn unescape(s: &str) -> String {
-    if !s.contains('\\') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                Some(other) => out.push(other),
-                None => {}
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -14,8 +14,8 @@ use super::vocabulary::{
     rust_operation, Args, OpMethod, RUST_BULK_MODELS, RUST_COLLECTION_GETTERS,
     RUST_DATABASE_GETTERS, RUST_DOC_MACROS, RUST_MODIFIERS, RUST_OPTION_BUILDERS,
 };
-use super::walk;
 use super::FileContext;
+use super::{unescape, walk};
 use crate::ir::*;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -1901,29 +1901,6 @@ fn parse_number(t: &str) -> Option<f64> {
         return i64::from_str_radix(&t[2..], radix).ok().map(|x| x as f64);
     }
     t.parse::<f64>().ok()
-}
-
-fn unescape(s: &str) -> String {
-    if !s.contains('\\') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                Some('r') => out.push('\r'),
-                Some('0') => out.push('\0'),
-                Some(other) => out.push(other),
-                None => {}
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[cfg(test)]
