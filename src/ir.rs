@@ -111,6 +111,15 @@ impl Value {
         matches!(self.kind, ValueKind::Unknown(_))
     }
 
+    /// An unknown value reached through a name takes the span of the expression that used it;
+    /// a resolved literal keeps the span where it is written.
+    pub fn with_span(mut self, sp: Span) -> Value {
+        if self.is_unknown() {
+            self.span = sp;
+        }
+        self
+    }
+
     pub fn is_document(&self) -> bool {
         matches!(self.kind, ValueKind::Document(_))
     }
@@ -421,4 +430,15 @@ pub struct FileIr {
     pub collections: Vec<CollectionRef>,
     /// Collections and models this module exports, for resolving imports in other files.
     pub exports: Vec<Export>,
+}
+
+impl FileIr {
+    /// The order every frontend hands its IR over in: collection references by span (one per
+    /// span), operations by position. Keeps output independent of extraction order.
+    pub fn normalise(&mut self) {
+        self.collections.sort_by_key(|c| c.span);
+        self.collections.dedup_by_key(|c| c.span);
+        self.operations
+            .sort_by_key(|o| (o.span.start, o.method_span.start));
+    }
 }

@@ -24,16 +24,6 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-fn grammar(lang: Language) -> tree_sitter::Language {
-    match lang {
-        Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
-        Language::Python => tree_sitter_python::LANGUAGE.into(),
-        Language::Rust => tree_sitter_rust::LANGUAGE.into(),
-    }
-}
-
 thread_local! {
     static PARSERS: RefCell<Vec<(Language, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
     static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -48,7 +38,8 @@ fn parse(lang: Language, text: &[u8]) -> usize {
             Some(i) => i,
             None => {
                 let mut p = tree_sitter::Parser::new();
-                p.set_language(&grammar(lang)).expect("grammar loads");
+                p.set_language(&mongolint::lang::grammar(lang))
+                    .expect("grammar loads");
                 parsers.push((lang, p));
                 parsers.len() - 1
             }

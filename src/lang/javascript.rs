@@ -2040,21 +2040,8 @@ impl<'t> Extractor<'t> {
             };
             self.ir.exports.push(Export { name, target });
         }
-        self.ir.collections.sort_by_key(|c| c.span);
-        self.ir.collections.dedup_by_key(|c| c.span);
+        self.ir.normalise();
         self.ir
-            .operations
-            .sort_by_key(|o| (o.span.start, o.method_span.start));
-        self.ir
-    }
-}
-
-impl Value {
-    fn with_span(mut self, sp: Span) -> Value {
-        if self.is_unknown() {
-            self.span = sp;
-        }
-        self
     }
 }
 

@@ -25,7 +25,8 @@ pub fn language_for(path: &Path) -> Option<Language> {
     })
 }
 
-fn grammar(lang: Language) -> tree_sitter::Language {
+/// The tree-sitter grammar of a language (also used by the benchmark's floor program).
+pub fn grammar(lang: Language) -> tree_sitter::Language {
     match lang {
         Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
         Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),

@@ -1704,7 +1704,7 @@ impl<'t> Extractor<'t> {
                         return Value { span: sp, kind: v };
                     }
                 }
-                return with_span(self.lower_identifier(inner, depth + 1), sp);
+                return self.lower_identifier(inner, depth + 1).with_span(sp);
             }
             "attribute" => {
                 let t = self.text(inner);
@@ -2997,21 +2997,9 @@ impl<'t> Extractor<'t> {
                 self.ir.collections.push(c.clone());
             }
         }
-        self.ir.collections.sort_by_key(|c| c.span);
-        self.ir.collections.dedup_by_key(|c| c.span);
-        self.ir
-            .operations
-            .sort_by_key(|o| (o.span.start, o.method_span.start));
+        self.ir.normalise();
         self.ir
     }
-}
-
-/// An unknown value takes the span of the expression that named it.
-fn with_span(mut v: Value, sp: Span) -> Value {
-    if v.is_unknown() {
-        v.span = sp;
-    }
-    v
 }
 
 /// pymongo index constants: `DESCENDING` → -1, `TEXT` → "text".

@@ -807,7 +807,7 @@ impl<'t> Extractor<'t> {
                 name => return self.lower_name(name, *id, depth),
             },
             [amp, id] if amp.kind() == "&" && id.kind() == "identifier" => {
-                return respan(self.lower_name(self.text(*id), *id, depth), sp);
+                return self.lower_name(self.text(*id), *id, depth).with_span(sp);
             }
             [m, bang, tt] if bang.kind() == "!" && tt.kind() == "token_tree" => {
                 let inner = self.tree_tokens(*tt);
@@ -1060,7 +1060,7 @@ impl<'t> Extractor<'t> {
                     span: sp,
                     kind: ValueKind::Null,
                 },
-                name => respan(self.lower_name(name, inner, depth), sp),
+                name => self.lower_name(name, inner, depth).with_span(sp),
             },
             "unary_expression" if self.text(inner).starts_with('-') => {
                 match self
@@ -1765,21 +1765,9 @@ impl<'t> Extractor<'t> {
     }
 
     fn finish(mut self) -> FileIr {
-        self.ir.collections.sort_by_key(|c| c.span);
-        self.ir.collections.dedup_by_key(|c| c.span);
-        self.ir
-            .operations
-            .sort_by_key(|o| (o.span.start, o.method_span.start));
+        self.ir.normalise();
         self.ir
     }
-}
-
-/// An unknown value reached through a name takes the span of the expression that used it.
-fn respan(mut v: Value, sp: Span) -> Value {
-    if v.is_unknown() {
-        v.span = sp;
-    }
-    v
 }
 
 /// `Collection<T>`, `&Collection<T>`, `mongodb::Collection<T>`, `Arc<Database>`, `Client`.
