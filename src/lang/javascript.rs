@@ -6,13 +6,14 @@
 //! arguments into IR values.
 
 use super::naming::{classify_hole, mongoose_collection_name, name_is_periodic, path_is_periodic};
+use super::unescape;
 use super::vocabulary::{
     js_operation, Args, OpMethod, AGGREGATE_BUILDER_STAGES, JS_FIRESTORE_MODULES, JS_MONGO_MODULES,
     MODIFIERS,
 };
 use super::FileContext;
-use super::{unescape, walk};
 use crate::ir::*;
+use crate::lang::KindOf;
 use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
@@ -21,12 +22,13 @@ mod schema_indexes;
 /// How deep value lowering and receiver resolution may recurse (nested literals, chains of bindings).
 const MAX_DEPTH: usize = 48;
 
-pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
+/// Called through `lang::extract`, which sets this thread's grammar tables.
+pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
         src: text,
         bindings: HashMap::new(),
         scope_index: HashMap::new(),
-        parents: super::parents::Parents::new(tree.root_node()),
+        parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
         assigned: HashMap::new(),
         filled: Default::default(),
         pushes: HashMap::new(),
@@ -116,7 +118,7 @@ struct Extractor<'t> {
     /// `bindings` by scope, for `lookup`.
     scope_index: HashMap<String, super::scopes::ScopeIndex>,
     /// Parent links (`Node::parent()` is O(width of every level above)).
-    parents: super::parents::Parents<'t>,
+    parents: std::rc::Rc<super::flat::Flat<'t>>,
     /// How many times each name is assigned after its declaration.
     assigned: HashMap<String, u32>,
     /// Names whose object is filled in by member assignment (`q.status = s`).
@@ -146,8 +148,7 @@ impl<'t> Extractor<'t> {
         let mut f = super::child_by_field(n, name)?;
         // TypeScript `db.collection<Order>(..)`: the callee is `db.collection` with type arguments,
         // and the grammar reads `await db.collection<T>(..)` as a call of `await db.collection`.
-        while name == "function"
-            && matches!(f.kind(), "instantiation_expression" | "await_expression")
+        while name == "function" && matches!(f.k(), "instantiation_expression" | "await_expression")
         {
             f = f.named_child(0)?;
         }
@@ -155,21 +156,21 @@ impl<'t> Extractor<'t> {
     }
 
     fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {
-        let mut c = n.walk();
-        n.named_children(&mut c)
-            .filter(|c| c.kind() != "comment")
+        self.parents
+            .children(n)
+            .filter(|c| c.is_named() && c.k() != "comment")
             .collect()
     }
 
     fn args(&self, call: Node<'t>) -> Vec<Node<'t>> {
         match self.field(call, "arguments") {
-            Some(a) if a.kind() == "arguments" => self.named_children(a),
+            Some(a) if a.k() == "arguments" => self.named_children(a),
             _ => Vec::new(),
         }
     }
 
     fn string_value(&self, n: Node) -> Option<String> {
-        match n.kind() {
+        match n.k() {
             "string" => {
                 let t = self.text(n);
                 if t.len() >= 2 {
@@ -192,7 +193,7 @@ impl<'t> Extractor<'t> {
     /// literal, so the literal holds only some of its keys.
     fn note_filled(&mut self, mut target: Node<'t>) {
         for _ in 0..MAX_DEPTH {
-            match target.kind() {
+            match target.k() {
                 "member_expression" | "subscript_expression" => {
                     match self.field(target, "object") {
                         Some(o) => target = o,
@@ -216,9 +217,9 @@ impl<'t> Extractor<'t> {
         let mut scopes: Vec<Span> = vec![span(root)];
         let mut classes: Vec<Span> = Vec::new();
         let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
-        walk(root, |n, enter| {
+        self.parents.clone().walk(root, |n, enter| {
             if enter {
-                let k = n.kind();
+                let k = n.k();
                 if is_function(k) {
                     scopes.push(span(n));
                 }
@@ -242,10 +243,10 @@ impl<'t> Extractor<'t> {
                     nodes.push((n, *scopes.last().unwrap(), classes.last().copied()));
                 }
             } else {
-                if is_function(n.kind()) {
+                if is_function(n.k()) {
                     scopes.pop();
                 }
-                if is_class(n.kind()) {
+                if is_class(n.k()) {
                     classes.pop();
                 }
             }
@@ -257,24 +258,20 @@ impl<'t> Extractor<'t> {
 
     fn binding_node(&mut self, n: Node<'t>, scope: Span, class: Option<Span>) {
         let pos = n.start_byte() as u32;
-        match n.kind() {
+        match n.k() {
             "variable_declarator" => {
                 let Some(name) = self.field(n, "name") else {
                     return;
                 };
                 let value = self.field(n, "value");
-                let decl = self
-                    .parents
-                    .of(n)
-                    .and_then(|p| p.child(0))
-                    .map(|c| c.kind());
+                let decl = self.parents.of(n).and_then(|p| p.child(0)).map(|c| c.k());
                 let kind = if decl == Some("const") {
                     DeclKind::Const
                 } else {
                     DeclKind::Mutable
                 };
                 let type_text = self.field(n, "type").map(|t| self.text(t));
-                match name.kind() {
+                match name.k() {
                     "identifier" => {
                         let import = value.and_then(|v| self.require_of(v)).map(|m| ImportRef {
                             module: m,
@@ -298,7 +295,7 @@ impl<'t> Extractor<'t> {
                         let module = value.and_then(|v| self.require_of(v));
                         self.note_module(module.as_deref());
                         for p in self.named_children(name) {
-                            let (export, local) = match p.kind() {
+                            let (export, local) = match p.k() {
                                 "shorthand_property_identifier_pattern" => {
                                     (self.text(p), self.text(p))
                                 }
@@ -342,12 +339,12 @@ impl<'t> Extractor<'t> {
                 let Some(clause) = self
                     .named_children(n)
                     .into_iter()
-                    .find(|c| c.kind() == "import_clause")
+                    .find(|c| c.k() == "import_clause")
                 else {
                     return;
                 };
                 for c in self.named_children(clause) {
-                    match c.kind() {
+                    match c.k() {
                         "identifier" => {
                             self.add_import(self.text(c), &source, "default", scope, pos)
                         }
@@ -377,8 +374,8 @@ impl<'t> Extractor<'t> {
                 else {
                     return;
                 };
-                let augmented = n.kind() == "augmented_assignment_expression";
-                match left.kind() {
+                let augmented = n.k() == "augmented_assignment_expression";
+                match left.k() {
                     "identifier" => {
                         *self
                             .assigned
@@ -455,7 +452,7 @@ impl<'t> Extractor<'t> {
                 let Some(pat) = self.field(n, "pattern") else {
                     return;
                 };
-                if pat.kind() != "identifier" {
+                if pat.k() != "identifier" {
                     return;
                 }
                 let name = self.text(pat);
@@ -463,7 +460,7 @@ impl<'t> Extractor<'t> {
                 let injected_model = self.injected_model(n);
                 let is_property = (0..n.child_count()).filter_map(|i| n.child(i)).any(|c| {
                     matches!(
-                        c.kind(),
+                        c.k(),
                         "accessibility_modifier" | "readonly" | "override_modifier"
                     )
                 });
@@ -499,10 +496,10 @@ impl<'t> Extractor<'t> {
             "formal_parameters" => {
                 // Plain JavaScript parameters shadow outer names.
                 for p in self.named_children(n) {
-                    let id = match p.kind() {
+                    let id = match p.k() {
                         "identifier" => Some(p),
                         "assignment_pattern" => {
-                            self.field(p, "left").filter(|l| l.kind() == "identifier")
+                            self.field(p, "left").filter(|l| l.k() == "identifier")
                         }
                         _ => None,
                     };
@@ -526,11 +523,11 @@ impl<'t> Extractor<'t> {
                 let Some(f) = self.field(n, "function") else {
                     return;
                 };
-                if f.kind() == "import" {
+                if f.k() == "import" {
                     return;
                 }
-                if f.kind() != "member_expression" {
-                    if f.kind() == "identifier" && self.text(f) == "require" {
+                if f.k() != "member_expression" {
+                    if f.k() == "identifier" && self.text(f) == "require" {
                         if let Some(m) = self.require_of(n) {
                             self.note_module(Some(&m));
                         }
@@ -542,10 +539,10 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let method = self.text(prop);
-                if obj.kind() == "identifier" || obj.kind() == "member_expression" {
+                if obj.k() == "identifier" || obj.k() == "member_expression" {
                     let name = self.text(obj).to_string();
                     match method {
-                        "push" | "unshift" if obj.kind() == "identifier" => {
+                        "push" | "unshift" if obj.k() == "identifier" => {
                             if let Some(a) = self.field(n, "arguments") {
                                 self.pushes.entry(name).or_default().push((
                                     pos,
@@ -566,13 +563,13 @@ impl<'t> Extractor<'t> {
                 }
                 let children = self.named_children(n);
                 let is_default =
-                    (0..n.child_count()).any(|i| n.child(i).is_some_and(|c| c.kind() == "default"));
+                    (0..n.child_count()).any(|i| n.child(i).is_some_and(|c| c.k() == "default"));
                 for c in children {
-                    match c.kind() {
+                    match c.k() {
                         "lexical_declaration" | "variable_declaration" => {
                             for d in self.named_children(c) {
                                 if let Some(name) =
-                                    self.field(d, "name").filter(|x| x.kind() == "identifier")
+                                    self.field(d, "name").filter(|x| x.k() == "identifier")
                                 {
                                     self.export_nodes.push((self.text(name).to_string(), name));
                                 }
@@ -599,9 +596,9 @@ impl<'t> Extractor<'t> {
     }
 
     fn export_value(&mut self, name: &str, value: Node<'t>) {
-        if value.kind() == "object" {
+        if value.k() == "object" {
             for p in self.named_children(value) {
-                match p.kind() {
+                match p.k() {
                     "shorthand_property_identifier" => {
                         self.export_nodes.push((self.text(p).to_string(), p))
                     }
@@ -658,16 +655,16 @@ impl<'t> Extractor<'t> {
     /// `require("x")` (possibly `require("x").default`) → `x`.
     fn require_of(&self, n: Node<'t>) -> Option<String> {
         let n = self.unwrap_expr(n);
-        let call = if n.kind() == "member_expression" {
+        let call = if n.k() == "member_expression" {
             self.field(n, "object")?
         } else {
             n
         };
-        if call.kind() != "call_expression" {
+        if call.k() != "call_expression" {
             return None;
         }
         let f = self.field(call, "function")?;
-        if f.kind() != "identifier" || self.text(f) != "require" {
+        if f.k() != "identifier" || self.text(f) != "require" {
             return None;
         }
         self.string_value(*self.args(call).first()?)
@@ -678,10 +675,10 @@ impl<'t> Extractor<'t> {
         for d in self
             .named_children(n)
             .into_iter()
-            .filter(|c| c.kind() == "decorator")
+            .filter(|c| c.k() == "decorator")
         {
             let call = self.named_children(d).into_iter().next()?;
-            if call.kind() != "call_expression" {
+            if call.k() != "call_expression" {
                 continue;
             }
             let f = self.field(call, "function")?;
@@ -724,7 +721,7 @@ impl<'t> Extractor<'t> {
 
     fn unwrap_expr(&self, mut n: Node<'t>) -> Node<'t> {
         for _ in 0..MAX_DEPTH {
-            match n.kind() {
+            match n.k() {
                 "parenthesized_expression"
                 | "await_expression"
                 | "as_expression"
@@ -745,7 +742,7 @@ impl<'t> Extractor<'t> {
             return Thing::Unknown;
         }
         let n = self.unwrap_expr(n);
-        match n.kind() {
+        match n.k() {
             "identifier" | "shorthand_property_identifier" => {
                 let name = self.text(n);
                 match self.lookup(name, n.start_byte() as u32) {
@@ -762,7 +759,7 @@ impl<'t> Extractor<'t> {
                     return Thing::Unknown;
                 };
                 let prop_name = self.text(prop);
-                if obj.kind() == "this" {
+                if obj.k() == "this" {
                     let key = format!("this.{prop_name}");
                     return match self.lookup(&key, n.start_byte() as u32) {
                         Some(b) => self.classify_binding(b, prop_name, depth + 1),
@@ -908,7 +905,7 @@ impl<'t> Extractor<'t> {
             return Thing::Unknown;
         };
         let args = self.args(call);
-        if f.kind() == "identifier" {
+        if f.k() == "identifier" {
             let name = self.text(f);
             if name == "require" {
                 let m = args
@@ -934,7 +931,7 @@ impl<'t> Extractor<'t> {
             }
             return Thing::Unknown;
         }
-        if f.kind() != "member_expression" {
+        if f.k() != "member_expression" {
             return Thing::Unknown;
         }
         let (Some(obj), Some(prop)) = (self.field(f, "object"), self.field(f, "property")) else {
@@ -1037,10 +1034,10 @@ impl<'t> Extractor<'t> {
     /// `new Schema({...}, { collection: "x" })` → `x`, through a schema variable.
     fn schema_collection_option(&self, schema: Node<'t>) -> Option<String> {
         let mut n = self.unwrap_expr(schema);
-        if n.kind() == "identifier" {
+        if n.k() == "identifier" {
             n = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
         }
-        if n.kind() != "new_expression" {
+        if n.k() != "new_expression" {
             return None;
         }
         let args = self.field(n, "arguments").map(|a| self.named_children(a))?;
@@ -1071,7 +1068,7 @@ impl<'t> Extractor<'t> {
         {
             return CollectionName::Template { parts };
         }
-        if n.kind() == "identifier" {
+        if n.k() == "identifier" {
             if let Some(b) = self.lookup(self.text(n), n.start_byte() as u32) {
                 if let (Some(v), true) = (b.value, self.is_constant(b, self.text(n))) {
                     if depth < 8 {
@@ -1091,13 +1088,13 @@ impl<'t> Extractor<'t> {
             return false;
         }
         let n = self.unwrap_expr(n);
-        match n.kind() {
+        match n.k() {
             "template_string" => {
                 let t = self.text(n);
                 let base = n.start_byte();
                 let mut last = base + 1;
                 for c in self.named_children(n) {
-                    if c.kind() != "template_substitution" {
+                    if c.k() != "template_substitution" {
                         continue;
                     }
                     if c.start_byte() > last {
@@ -1125,7 +1122,7 @@ impl<'t> Extractor<'t> {
             _ => {
                 if let Some(s) = self.string_value(n) {
                     out.push(NamePart::Literal { text: s });
-                } else if out.is_empty() && n.kind() != "identifier" {
+                } else if out.is_empty() && n.k() != "identifier" {
                     // Only concatenations and templates are split; a lone call is not a template.
                     return false;
                 } else {
@@ -1139,7 +1136,7 @@ impl<'t> Extractor<'t> {
     fn hole(&self, expr: Node<'t>) -> NamePart {
         let text = self.text(expr);
         let mut texts = vec![text];
-        if expr.kind() == "identifier" {
+        if expr.k() == "identifier" {
             if let Some(b) = self.lookup(text, expr.start_byte() as u32) {
                 if let Some(v) = b.value {
                     // A constant string is a literal part, not a hole.
@@ -1178,11 +1175,11 @@ impl<'t> Extractor<'t> {
             return Value::unknown(sp, self.text(n), false);
         }
         let inner = self.unwrap_expr(n);
-        let kind = match inner.kind() {
+        let kind = match inner.k() {
             "object" => {
                 let mut fields = Vec::new();
                 for p in self.named_children(inner) {
-                    match p.kind() {
+                    match p.k() {
                         "pair" => {
                             let (Some(k), Some(v)) = (self.field(p, "key"), self.field(p, "value"))
                             else {
@@ -1255,7 +1252,7 @@ impl<'t> Extractor<'t> {
     fn lower_array_items(&self, arr: Node<'t>, depth: usize) -> Vec<Value> {
         let mut items = Vec::new();
         for c in self.named_children(arr) {
-            if c.kind() == "spread_element" {
+            if c.k() == "spread_element" {
                 if let Some(inner) = self.named_children(c).into_iter().next() {
                     let v = self.lower(inner, depth + 1);
                     if let ValueKind::Array(xs) = v.kind {
@@ -1278,7 +1275,7 @@ impl<'t> Extractor<'t> {
         let at = id.start_byte() as u32;
         if let Some(b) = self.lookup(name, at) {
             if let Some(v) = b.value {
-                let vk = self.unwrap_expr(v).kind();
+                let vk = self.unwrap_expr(v).k();
                 let literal_like = matches!(
                     vk,
                     "object"
@@ -1302,7 +1299,7 @@ impl<'t> Extractor<'t> {
                                 && b.scope.contains(Span::new(*pos as usize, *pos as usize))
                             {
                                 for a in self.named_children(*args) {
-                                    let lowered = if a.kind() == "spread_element" {
+                                    let lowered = if a.k() == "spread_element" {
                                         match self.named_children(a).into_iter().next() {
                                             Some(i) => self.lower(i, depth + 1).items().to_vec(),
                                             None => vec![],
@@ -1346,7 +1343,7 @@ impl<'t> Extractor<'t> {
     }
 
     fn key_text(&self, k: Node<'t>) -> String {
-        match k.kind() {
+        match k.k() {
             "string" => self.string_value(k).unwrap_or_default(),
             "computed_property_name" => {
                 let inner = self.named_children(k).into_iter().next();
@@ -1371,9 +1368,9 @@ impl<'t> Extractor<'t> {
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
-        walk(root, |n, enter| {
+        self.parents.clone().walk(root, |n, enter| {
             if enter {
-                let k = n.kind();
+                let k = n.k();
                 match k {
                     "for_statement" | "while_statement" | "do_statement" => {
                         loops.push((span(n), None))
@@ -1417,7 +1414,7 @@ impl<'t> Extractor<'t> {
                     named_refs.push(n);
                 }
             } else {
-                let k = n.kind();
+                let k = n.k();
                 if matches!(
                     k,
                     "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
@@ -1439,7 +1436,7 @@ impl<'t> Extractor<'t> {
             let Some(obj) = self.field(n, "object") else {
                 continue;
             };
-            if obj.kind() == "identifier" && self.text(obj) == "db" {
+            if obj.k() == "identifier" && self.text(obj) == "db" {
                 if let Thing::Collection(r) = self.classify(n, 0) {
                     self.ir.collections.push(r);
                 }
@@ -1451,14 +1448,14 @@ impl<'t> Extractor<'t> {
         let Some(f) = self.field(call, "function") else {
             return;
         };
-        if f.kind() == "identifier" {
+        if f.k() == "identifier" {
             // `model("User", schema)` imported from mongoose.
             if let Thing::Collection(r) = self.classify_call(call, 0) {
                 self.ir.collections.push(r);
             }
             return;
         }
-        if f.kind() != "member_expression" {
+        if f.k() != "member_expression" {
             return;
         }
         let (Some(obj), Some(prop)) = (self.field(f, "object"), self.field(f, "property")) else {
@@ -1486,13 +1483,13 @@ impl<'t> Extractor<'t> {
         {
             // `cursor.skip(n)` where `cursor` is bound to an operation call.
             let root = self.chain_root(obj);
-            if root.kind() == "identifier" {
+            if root.k() == "identifier" {
                 if let Some(v) = self
                     .lookup(self.text(root), root.start_byte() as u32)
                     .and_then(|b| b.value)
                 {
                     let v = self.chain_root(v);
-                    if v.kind() == "call_expression" && self.is_chain_start(root, call) {
+                    if v.k() == "call_expression" && self.is_chain_start(root, call) {
                         let mods = self.collect_chain(root, false);
                         self.pending_modifiers.push((v.id(), mods));
                     }
@@ -1511,7 +1508,7 @@ impl<'t> Extractor<'t> {
     fn on_bulk_builder(&self, mut n: Node<'t>) -> bool {
         for _ in 0..MAX_DEPTH {
             n = self.unwrap_expr(n);
-            match n.kind() {
+            match n.k() {
                 "call_expression" => match self.field(n, "function") {
                     Some(f) => n = f,
                     None => return false,
@@ -1541,12 +1538,12 @@ impl<'t> Extractor<'t> {
     fn chain_root(&self, n: Node<'t>) -> Node<'t> {
         let mut n = self.unwrap_expr(n);
         for _ in 0..MAX_DEPTH {
-            if n.kind() != "call_expression" {
+            if n.k() != "call_expression" {
                 return n;
             }
             let Some(f) = self
                 .field(n, "function")
-                .filter(|f| f.kind() == "member_expression")
+                .filter(|f| f.k() == "member_expression")
             else {
                 return n;
             };
@@ -1583,12 +1580,12 @@ impl<'t> Extractor<'t> {
             let Some(member) = self.parents.of(cur) else {
                 break;
             };
-            if member.kind() != "member_expression"
+            if member.k() != "member_expression"
                 || self.field(member, "object").map(|o| o.id()) != Some(cur.id())
             {
                 // Allow `(await q).skip(..)` style wrappers.
                 if matches!(
-                    member.kind(),
+                    member.k(),
                     "parenthesized_expression" | "non_null_expression"
                 ) {
                     cur = member;
@@ -1599,7 +1596,7 @@ impl<'t> Extractor<'t> {
             let Some(call) = self
                 .parents
                 .of(member)
-                .filter(|c| c.kind() == "call_expression")
+                .filter(|c| c.k() == "call_expression")
             else {
                 break;
             };
@@ -1655,7 +1652,7 @@ impl<'t> Extractor<'t> {
             // An unknown receiver: `items.find(x => ..)` is an array, not a collection.
             if args.first().is_some_and(|a| {
                 matches!(
-                    self.unwrap_expr(*a).kind(),
+                    self.unwrap_expr(*a).k(),
                     "arrow_function" | "function_expression" | "function"
                 )
             }) {
@@ -1855,7 +1852,7 @@ impl<'t> Extractor<'t> {
             return items;
         }
         let mut n = self.unwrap_expr(arg);
-        if n.kind() == "identifier" {
+        if n.k() == "identifier" {
             match self
                 .lookup(self.text(n), n.start_byte() as u32)
                 .and_then(|b| b.value)
@@ -1864,7 +1861,7 @@ impl<'t> Extractor<'t> {
                 None => return Vec::new(),
             }
         }
-        if n.kind() != "call_expression" {
+        if n.k() != "call_expression" {
             return Vec::new();
         }
         let is_map = self
@@ -1877,10 +1874,10 @@ impl<'t> Extractor<'t> {
         let Some(body) = self.field(callback, "body") else {
             return Vec::new();
         };
-        let returned = if body.kind() == "statement_block" {
+        let returned = if body.k() == "statement_block" {
             let mut found = None;
-            walk(body, |c, enter| {
-                if enter && found.is_none() && c.kind() == "return_statement" {
+            self.parents.walk(body, |c, enter| {
+                if enter && found.is_none() && c.k() == "return_statement" {
                     found = self.named_children(c).into_iter().next();
                 }
             });
@@ -1949,14 +1946,14 @@ impl<'t> Extractor<'t> {
         prop: Node<'t>,
         ctx: OpContext,
     ) {
-        if obj.kind() != "member_expression" {
+        if obj.k() != "member_expression" {
             return;
         }
         let (Some(doc), Some(field)) = (self.field(obj, "object"), self.field(obj, "property"))
         else {
             return;
         };
-        if doc.kind() != "identifier" {
+        if doc.k() != "identifier" {
             return;
         }
         let doc_name = self.text(doc);
@@ -2078,11 +2075,7 @@ fn is_db_method(name: &str) -> bool {
 
 /// A Firestore `db.collection("x").doc(..)` chain is not MongoDB.
 fn is_firestore_chain(x: &Extractor, call: Node) -> bool {
-    let Some(member) = x
-        .parents
-        .of(call)
-        .filter(|p| p.kind() == "member_expression")
-    else {
+    let Some(member) = x.parents.of(call).filter(|p| p.k() == "member_expression") else {
         return false;
     };
     let next = x.field(member, "property").map(|p| x.text(p)).unwrap_or("");
@@ -2108,7 +2101,7 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
     let Some(parent) = x.parents.of(n) else {
         return (None, false);
     };
-    match parent.kind() {
+    match parent.k() {
         "variable_declarator" => (
             x.field(parent, "name").map(|p| x.text(p).to_string()),
             false,
@@ -2152,24 +2145,21 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
 
 /// The collection a callback passed to `items.forEach(..)` / `.map(..)` iterates over: `items`.
 fn iterated_receiver<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<Node<'t>> {
-    let args = f.parent().filter(|p| p.kind() == "arguments")?;
-    let call = args.parent().filter(|c| c.kind() == "call_expression")?;
+    let args = x.parents.of(f).filter(|p| p.k() == "arguments")?;
+    let call = x.parents.of(args).filter(|c| c.k() == "call_expression")?;
     let callee = x
         .field(call, "function")
-        .filter(|c| c.kind() == "member_expression")?;
+        .filter(|c| c.k() == "member_expression")?;
     x.field(callee, "object")
 }
 
 /// For a callback passed to `items.forEach(..)` / `.map(..)`, the span of that iterating call.
 fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<Span> {
-    let args = x.parents.of(f).filter(|p| p.kind() == "arguments")?;
-    let call = x
-        .parents
-        .of(args)
-        .filter(|c| c.kind() == "call_expression")?;
+    let args = x.parents.of(f).filter(|p| p.k() == "arguments")?;
+    let call = x.parents.of(args).filter(|c| c.k() == "call_expression")?;
     let callee = x
         .field(call, "function")
-        .filter(|c| c.kind() == "member_expression")?;
+        .filter(|c| c.k() == "member_expression")?;
     let method = x.text(x.field(callee, "property")?);
     if matches!(
         method,
@@ -2194,7 +2184,7 @@ fn has_substitution(n: Node) -> bool {
     let mut c = n.walk();
     let found = n
         .named_children(&mut c)
-        .any(|c| c.kind() == "template_substitution");
+        .any(|c| c.k() == "template_substitution");
     found
 }
 

@@ -1,8 +1,8 @@
 //! Language frontends: each parses one file with tree-sitter and lowers its driver calls into the IR.
 
+mod flat;
 pub mod javascript;
 pub mod naming;
-mod parents;
 pub mod python;
 pub mod rust;
 mod scopes;
@@ -78,14 +78,64 @@ pub(crate) fn child_by_field<'t>(
     n.child_by_field_id(id?)
 }
 
-/// Starts extracting a file of `lang` on this thread: the field-id cache follows the grammar.
-fn use_field_ids_of(lang: Language) {
+/// Starts extracting a file of `lang` on this thread: the field-id cache and the kind table
+/// follow the grammar.
+fn use_tables_of(lang: Language) {
     FIELD_IDS.with(|cell| {
         let mut cache = cell.borrow_mut();
         if cache.0 != Some(lang) {
             *cache = (Some(lang), Vec::new());
         }
     });
+    KINDS.with(|k| k.set(kind_table(lang)));
+}
+
+thread_local! {
+    /// The node kind names of the grammar being extracted on this thread, by kind id.
+    static KINDS: std::cell::Cell<&'static [&'static str]> = const { std::cell::Cell::new(&[]) };
+}
+
+/// Node kind names by id, built once per grammar.
+fn kind_table(lang: Language) -> &'static [&'static str] {
+    use std::sync::OnceLock;
+    static TABLES: [OnceLock<Vec<&'static str>>; 5] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let slot = match lang {
+        Language::JavaScript => 0,
+        Language::TypeScript => 1,
+        Language::Tsx => 2,
+        Language::Python => 3,
+        Language::Rust => 4,
+    };
+    TABLES[slot].get_or_init(|| {
+        let g = grammar(lang);
+        (0..g.node_kind_count())
+            .map(|id| g.node_kind_for_id(id as u16).unwrap_or(""))
+            .collect()
+    })
+}
+
+/// `Node::kind()` without its cost: tree-sitter's binding measures and UTF-8-validates the name on
+/// every call (6% of a run, bench/README.md); this looks it up in a table built once per grammar.
+pub(crate) trait KindOf {
+    fn k(&self) -> &'static str;
+}
+
+impl KindOf for tree_sitter::Node<'_> {
+    #[inline]
+    fn k(&self) -> &'static str {
+        let id = self.kind_id() as usize;
+        match KINDS.with(|k| k.get().get(id).copied()) {
+            Some(name) if !name.is_empty() => name,
+            // `ERROR` (id 65535), or a node of another grammar than this thread's.
+            _ => self.kind(),
+        }
+    }
 }
 
 /// Parses `text` and extracts its IR.
@@ -100,7 +150,7 @@ pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, 
         }
         None => text,
     };
-    use_field_ids_of(lang);
+    use_tables_of(lang);
     let tree = PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
         let idx = match parsers.iter().position(|(l, _)| *l == lang) {

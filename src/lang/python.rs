@@ -12,8 +12,9 @@ use super::vocabulary::{
     PY_DATABASE_TYPES, PY_INDEX_MODEL, PY_MODIFIERS, PY_MONGOENGINE_DOCUMENTS,
     PY_MONGOENGINE_UPDATE_PREFIXES, PY_MONGO_MODULES, PY_QUERYSET_METHODS,
 };
-use super::{unescape, walk, FileContext};
+use super::{unescape, FileContext};
 use crate::ir::*;
+use crate::lang::KindOf;
 use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
@@ -26,12 +27,13 @@ const DB_NAMES: &[&str] = &["db", "database", "mongo_db", "mongodb", "mdb", "_db
 /// Names that, imported from another module of the application, are its client.
 const CLIENT_NAMES: &[&str] = &["client", "mongo_client", "motor_client", "mongoclient"];
 
-pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
+/// Called through `lang::extract`, which sets this thread's grammar tables.
+pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
         src: text,
         bindings: HashMap::new(),
         scope_index: HashMap::new(),
-        parents: super::parents::Parents::new(tree.root_node()),
+        parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
         assigned: HashMap::new(),
         appends: HashMap::new(),
         functions: HashMap::new(),
@@ -140,7 +142,7 @@ struct Extractor<'t> {
     /// `bindings` by scope, for `lookup`.
     scope_index: HashMap<String, super::scopes::ScopeIndex>,
     /// Parent links (`Node::parent()` is O(width of every level above)).
-    parents: super::parents::Parents<'t>,
+    parents: std::rc::Rc<super::flat::Flat<'t>>,
     /// How many times each name is assigned in each scope: (scope start, name) → count.
     assigned: HashMap<(u32, String), u32>,
     /// `xs.append(..)`, `xs.extend(..)`, `xs += [..]`: name → (position, kind, argument).
@@ -182,9 +184,9 @@ impl<'t> Extractor<'t> {
     }
 
     fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {
-        let mut c = n.walk();
-        n.named_children(&mut c)
-            .filter(|c| c.kind() != "comment")
+        self.parents
+            .children(n)
+            .filter(|c| c.is_named() && c.k() != "comment")
             .collect()
     }
 
@@ -196,13 +198,13 @@ impl<'t> Extractor<'t> {
         let Some(a) = self.field(call, "arguments") else {
             return out;
         };
-        if a.kind() != "argument_list" {
+        if a.k() != "argument_list" {
             // `f(x for x in xs)`: one generator argument.
             out.positional.push(a);
             return out;
         }
         for c in self.named_children(a) {
-            match c.kind() {
+            match c.k() {
                 "keyword_argument" => {
                     if let (Some(k), Some(v)) = (self.field(c, "name"), self.field(c, "value")) {
                         out.keywords.push((k, v));
@@ -231,14 +233,14 @@ impl<'t> Extractor<'t> {
 
     /// The literal value of a string without interpolations, or of implicitly concatenated strings.
     fn string_value(&self, n: Node) -> Option<String> {
-        match n.kind() {
+        match n.k() {
             "string" => {
                 let mut start = None;
                 let mut end = None;
                 let mut prefix = "";
                 let mut c = n.walk();
                 for ch in n.children(&mut c) {
-                    match ch.kind() {
+                    match ch.k() {
                         "string_start" => {
                             start = Some(ch.end_byte());
                             prefix = self.text(ch);
@@ -292,8 +294,8 @@ impl<'t> Extractor<'t> {
         let mut scopes: Vec<Span> = vec![span(root)];
         let mut classes: Vec<Span> = Vec::new();
         let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
-        walk(root, |n, enter| {
-            let k = n.kind();
+        self.parents.clone().walk(root, |n, enter| {
+            let k = n.k();
             if enter {
                 if k == "function_definition" || k == "lambda" {
                     scopes.push(span(n));
@@ -348,7 +350,7 @@ impl<'t> Extractor<'t> {
 
     fn binding_node(&mut self, n: Node<'t>, scope: Span, class: Option<Span>) {
         let pos = n.start_byte() as u32;
-        match n.kind() {
+        match n.k() {
             "assignment" => {
                 let Some(left) = self.field(n, "left") else {
                     return;
@@ -357,7 +359,7 @@ impl<'t> Extractor<'t> {
                 // `a = b = value`
                 for _ in 0..8 {
                     match right {
-                        Some(r) if r.kind() == "assignment" => right = self.field(r, "right"),
+                        Some(r) if r.k() == "assignment" => right = self.field(r, "right"),
                         _ => break,
                     }
                 }
@@ -370,7 +372,7 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let op = self.field(n, "operator").map(|o| self.text(o));
-                if left.kind() == "identifier" {
+                if left.k() == "identifier" {
                     let name = self.text(left).to_string();
                     if op == Some("+=") {
                         self.appends
@@ -411,7 +413,7 @@ impl<'t> Extractor<'t> {
             }
             "import_statement" => {
                 for c in self.named_children(n) {
-                    let (module, local) = match c.kind() {
+                    let (module, local) = match c.k() {
                         "dotted_name" => {
                             let m = self.text(c).to_string();
                             let first = m.split('.').next().unwrap_or("").to_string();
@@ -455,7 +457,7 @@ impl<'t> Extractor<'t> {
                 let mut c = n.walk();
                 let names: Vec<Node<'t>> = n.children_by_field_name("name", &mut c).collect();
                 for name in names {
-                    let (export, local) = match name.kind() {
+                    let (export, local) = match name.k() {
                         "dotted_name" => (self.text(name).to_string(), self.text(name).to_string()),
                         "aliased_import" => {
                             let (Some(nm), Some(alias)) =
@@ -495,17 +497,17 @@ impl<'t> Extractor<'t> {
             }
             "parameters" | "lambda_parameters" => {
                 for p in self.named_children(n) {
-                    let (id, type_node, _default) = match p.kind() {
+                    let (id, type_node, _default) = match p.k() {
                         "identifier" => (Some(p), None, None),
                         "typed_parameter" => (
                             self.named_children(p)
                                 .into_iter()
-                                .find(|c| c.kind() == "identifier"),
+                                .find(|c| c.k() == "identifier"),
                             self.field(p, "type"),
                             None,
                         ),
                         "default_parameter" => (
-                            self.field(p, "name").filter(|x| x.kind() == "identifier"),
+                            self.field(p, "name").filter(|x| x.k() == "identifier"),
                             None,
                             self.field(p, "value"),
                         ),
@@ -544,8 +546,8 @@ impl<'t> Extractor<'t> {
 
     fn identifiers_in(&self, n: Node<'t>) -> Vec<Node<'t>> {
         let mut out = Vec::new();
-        walk(n, |c, enter| {
-            if enter && c.kind() == "identifier" {
+        self.parents.walk(n, |c, enter| {
+            if enter && c.k() == "identifier" {
                 out.push(c);
             }
         });
@@ -561,7 +563,7 @@ impl<'t> Extractor<'t> {
         class: Option<Span>,
         pos: u32,
     ) {
-        match left.kind() {
+        match left.k() {
             "identifier" => {
                 let name = self.text(left).to_string();
                 self.count_assignment(scope, &name);
@@ -626,13 +628,13 @@ impl<'t> Extractor<'t> {
                 // `a, b = x, y`: pair them up when both sides are written out.
                 let targets = self.named_children(left);
                 let values = right
-                    .filter(|r| matches!(r.kind(), "expression_list" | "tuple" | "list"))
+                    .filter(|r| matches!(r.k(), "expression_list" | "tuple" | "list"))
                     .map(|r| self.named_children(r));
                 for (i, t) in targets.into_iter().enumerate() {
                     let v = values.as_ref().and_then(|vs| vs.get(i).copied());
                     // Unpacking a call result: every target is unknown, and assigned.
                     self.bind_target(t, v, None, scope, class, pos);
-                    if v.is_none() && t.kind() == "identifier" {
+                    if v.is_none() && t.k() == "identifier" {
                         self.count_assignment(scope, self.text(t));
                     }
                 }
@@ -646,13 +648,13 @@ impl<'t> Extractor<'t> {
             return;
         };
         let args = self.call_args(n);
-        if f.kind() == "attribute" {
+        if f.k() == "attribute" {
             let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute"))
             else {
                 return;
             };
             let method = self.text(attr);
-            if obj.kind() == "identifier" {
+            if obj.k() == "identifier" {
                 let name = self.text(obj).to_string();
                 let kind = match method {
                     "append" => Some((AppendKind::One, args.positional.first().copied())),
@@ -745,7 +747,7 @@ impl<'t> Extractor<'t> {
             .map(|s| {
                 self.named_children(s)
                     .into_iter()
-                    .filter(|b| b.kind() != "keyword_argument")
+                    .filter(|b| b.k() != "keyword_argument")
                     .map(|b| self.text(b).to_string())
                     .collect()
             })
@@ -753,10 +755,11 @@ impl<'t> Extractor<'t> {
         let mut meta = None;
         if let Some(body) = self.field(n, "body") {
             for stmt in self.named_children(body) {
-                let Some(a) =
-                    self.named_children(stmt).into_iter().next().filter(|a| {
-                        stmt.kind() == "expression_statement" && a.kind() == "assignment"
-                    })
+                let Some(a) = self
+                    .named_children(stmt)
+                    .into_iter()
+                    .next()
+                    .filter(|a| stmt.k() == "expression_statement" && a.k() == "assignment")
                 else {
                     continue;
                 };
@@ -907,7 +910,7 @@ impl<'t> Extractor<'t> {
 
     fn unwrap_expr(&self, mut n: Node<'t>) -> Node<'t> {
         for _ in 0..MAX_DEPTH {
-            match n.kind() {
+            match n.k() {
                 "parenthesized_expression" | "await" => {
                     match self.named_children(n).into_iter().next() {
                         Some(c) => n = c,
@@ -967,7 +970,7 @@ impl<'t> Extractor<'t> {
             return Thing::Unknown;
         }
         let n = self.unwrap_expr(n);
-        match n.kind() {
+        match n.k() {
             "identifier" => {
                 let name = self.text(n);
                 match self.lookup(name, n.start_byte() as u32) {
@@ -988,7 +991,7 @@ impl<'t> Extractor<'t> {
                 };
                 let attr_name = self.text(attr);
                 let obj_text = self.text(obj);
-                if obj.kind() == "identifier" && (obj_text == "self" || obj_text == "cls") {
+                if obj.k() == "identifier" && (obj_text == "self" || obj_text == "cls") {
                     // `self.db = None` in `__init__`, `self.db = client[name]` in `connect()`:
                     // any assignment in the class that says what the attribute is.
                     let key = format!("{obj_text}.{attr_name}");
@@ -1064,7 +1067,7 @@ impl<'t> Extractor<'t> {
                     }
                     Thing::Unknown
                         if attr_name == "objects"
-                            && obj.kind() == "identifier"
+                            && obj.k() == "identifier"
                             && obj_text.starts_with(|c: char| c.is_ascii_uppercase()) =>
                     {
                         Thing::QuerySet(
@@ -1199,7 +1202,7 @@ impl<'t> Extractor<'t> {
             }
         }
         let args = self.call_args(call);
-        if f.kind() == "identifier" {
+        if f.k() == "identifier" {
             if ftext == "getattr" {
                 if let (Some(o), Some(name)) = (args.positional.first(), args.positional.get(1)) {
                     if let Thing::Db = self.classify(*o, depth + 1) {
@@ -1221,7 +1224,7 @@ impl<'t> Extractor<'t> {
             }
             return Thing::Unknown;
         }
-        if f.kind() != "attribute" {
+        if f.k() != "attribute" {
             return Thing::Unknown;
         }
         let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute")) else {
@@ -1288,7 +1291,7 @@ impl<'t> Extractor<'t> {
         let mut class = self.parents.of(at);
         for _ in 0..64 {
             match class {
-                Some(c) if c.kind() == "class_definition" => break,
+                Some(c) if c.k() == "class_definition" => break,
                 Some(c) => class = self.parents.of(c),
                 None => return Thing::Unknown,
             }
@@ -1297,13 +1300,13 @@ impl<'t> Extractor<'t> {
             return Thing::Unknown;
         };
         for stmt in self.named_children(body) {
-            if stmt.kind() != "decorated_definition" {
+            if stmt.k() != "decorated_definition" {
                 continue;
             }
             let is_property = self
                 .named_children(stmt)
                 .iter()
-                .any(|d| d.kind() == "decorator" && self.text(*d).contains("property"));
+                .any(|d| d.k() == "decorator" && self.text(*d).contains("property"));
             let Some(def) = self.field(stmt, "definition") else {
                 continue;
             };
@@ -1325,8 +1328,8 @@ impl<'t> Extractor<'t> {
         let body = self.field(func, "body")?;
         let mut found = None;
         let mut nested = 0usize;
-        walk(body, |c, enter| {
-            let k = c.kind();
+        self.parents.walk(body, |c, enter| {
+            let k = c.k();
             if k == "function_definition" || k == "lambda" || k == "class_definition" {
                 if enter {
                     nested += 1;
@@ -1355,7 +1358,7 @@ impl<'t> Extractor<'t> {
         if let Some(s) = self.string_value(n) {
             return CollectionName::Literal { name: s };
         }
-        if depth < 8 && n.kind() == "identifier" {
+        if depth < 8 && n.k() == "identifier" {
             if let Some(b) = self.lookup(self.text(n), n.start_byte() as u32) {
                 if let (Some(v), true) = (b.value, self.is_constant(b, self.text(n))) {
                     match self.collection_name(v, depth + 1) {
@@ -1386,12 +1389,12 @@ impl<'t> Extractor<'t> {
             return false;
         }
         let n = self.unwrap_expr(n);
-        match n.kind() {
+        match n.k() {
             "string" => {
                 let mut c = n.walk();
                 let children: Vec<Node<'t>> = n.children(&mut c).collect();
                 for ch in children {
-                    match ch.kind() {
+                    match ch.k() {
                         "string_content" => out.push(NamePart::Literal {
                             text: unescape(self.text(ch)),
                         }),
@@ -1430,7 +1433,7 @@ impl<'t> Extractor<'t> {
                             return false;
                         };
                         let r = self.unwrap_expr(r);
-                        let values = if r.kind() == "tuple" {
+                        let values = if r.k() == "tuple" {
                             self.named_children(r)
                         } else {
                             vec![r]
@@ -1442,10 +1445,7 @@ impl<'t> Extractor<'t> {
                 }
             }
             "call" => {
-                let Some(f) = self
-                    .field(n, "function")
-                    .filter(|f| f.kind() == "attribute")
-                else {
+                let Some(f) = self.field(n, "function").filter(|f| f.k() == "attribute") else {
                     return false;
                 };
                 let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute"))
@@ -1479,10 +1479,8 @@ impl<'t> Extractor<'t> {
             out.push(NamePart::Literal { text: s });
             return true;
         }
-        if matches!(
-            u.kind(),
-            "string" | "binary_operator" | "concatenated_string"
-        ) || (u.kind() == "call" && self.name_parts(u, depth + 1, &mut Vec::new()))
+        if matches!(u.k(), "string" | "binary_operator" | "concatenated_string")
+            || (u.k() == "call" && self.name_parts(u, depth + 1, &mut Vec::new()))
         {
             return self.name_parts(u, depth + 1, out);
         }
@@ -1607,7 +1605,7 @@ impl<'t> Extractor<'t> {
         }
         let mut texts: Vec<&str> = vec![text];
         texts.extend(extra.iter().copied());
-        if expr.kind() == "identifier" {
+        if expr.k() == "identifier" {
             if let Some(b) = self.lookup(text, expr.start_byte() as u32) {
                 if let Some(v) = b.value {
                     if self.is_constant(b, text) {
@@ -1637,11 +1635,11 @@ impl<'t> Extractor<'t> {
             return Value::unknown(sp, self.text(n), false);
         }
         let inner = self.unwrap_expr(n);
-        let kind = match inner.kind() {
+        let kind = match inner.k() {
             "dictionary" => {
                 let mut fields = Vec::new();
                 for p in self.named_children(inner) {
-                    match p.kind() {
+                    match p.k() {
                         "pair" => {
                             let (Some(k), Some(v)) = (self.field(p, "key"), self.field(p, "value"))
                             else {
@@ -1785,7 +1783,7 @@ impl<'t> Extractor<'t> {
     fn lower_items(&self, list: Node<'t>, depth: usize) -> Vec<Value> {
         let mut items = Vec::new();
         for c in self.named_children(list) {
-            if c.kind() == "list_splat" {
+            if c.k() == "list_splat" {
                 if let Some(inner) = self.named_children(c).into_iter().next() {
                     let v = self.lower(inner, depth + 1);
                     if let ValueKind::Array(xs) = v.kind {
@@ -1808,7 +1806,7 @@ impl<'t> Extractor<'t> {
         let at = id.start_byte() as u32;
         if let Some(b) = self.lookup(name, at) {
             if let Some(v) = b.value {
-                let vk = self.unwrap_expr(v).kind();
+                let vk = self.unwrap_expr(v).k();
                 if matches!(vk, "list" | "tuple") && depth <= MAX_DEPTH {
                     let mut items = self.lower_items(self.unwrap_expr(v), depth);
                     let mut front = Vec::new();
@@ -1870,7 +1868,7 @@ impl<'t> Extractor<'t> {
         if let Some(s) = self.string_value(k) {
             return s;
         }
-        if k.kind() == "identifier" {
+        if k.k() == "identifier" {
             if let Some(b) = self.lookup(self.text(k), k.start_byte() as u32) {
                 if let (Some(v), true) = (b.value, self.is_constant(b, self.text(k))) {
                     if let Some(s) = self.string_value(self.unwrap_expr(v)) {
@@ -1973,13 +1971,13 @@ impl<'t> Extractor<'t> {
         let Some(dd) = self
             .parents
             .of(f)
-            .filter(|p| p.kind() == "decorated_definition")
+            .filter(|p| p.k() == "decorated_definition")
         else {
             return false;
         };
         self.named_children(dd)
             .into_iter()
-            .filter(|d| d.kind() == "decorator")
+            .filter(|d| d.k() == "decorator")
             .any(|d| {
                 let t = self.text(d);
                 t.contains("scheduled_job")
@@ -1996,12 +1994,12 @@ impl<'t> Extractor<'t> {
 
     /// What a loop iterates over: `for x in EXPR`, `[.. for x in EXPR]`; `None` for `while`.
     fn loop_over(&self, n: Node<'t>) -> Option<LoopOver> {
-        let clause = if n.kind() == "for_statement" {
+        let clause = if n.k() == "for_statement" {
             n
         } else {
             self.named_children(n)
                 .into_iter()
-                .find(|c| c.kind() == "for_in_clause")?
+                .find(|c| c.k() == "for_in_clause")?
         };
         self.field(clause, "right")
             .map(|r| super::loop_over(self.text(r), span(r)))
@@ -2013,8 +2011,8 @@ impl<'t> Extractor<'t> {
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
-        walk(root, |n, enter| {
-            let k = n.kind();
+        self.parents.clone().walk(root, |n, enter| {
+            let k = n.k();
             let is_loop = matches!(
                 k,
                 "for_statement"
@@ -2077,7 +2075,7 @@ impl<'t> Extractor<'t> {
         }
         for n in named_refs {
             // Only naming sites: `db.orders`, `db["orders"]`, `client.shop.orders`.
-            let obj = if n.kind() == "attribute" {
+            let obj = if n.k() == "attribute" {
                 self.field(n, "object")
             } else {
                 self.field(n, "value")
@@ -2097,7 +2095,7 @@ impl<'t> Extractor<'t> {
     fn note_model_targets(&mut self, call: Node<'t>) {
         let Some(f) = self
             .field(call, "function")
-            .filter(|f| f.kind() == "attribute")
+            .filter(|f| f.k() == "attribute")
         else {
             return;
         };
@@ -2141,7 +2139,7 @@ impl<'t> Extractor<'t> {
             return out;
         }
         let n = self.unwrap_expr(n);
-        match n.kind() {
+        match n.k() {
             "list" | "tuple" => {
                 for c in self.named_children(n) {
                     out.extend(self.model_calls(c, depth + 1));
@@ -2181,15 +2179,15 @@ impl<'t> Extractor<'t> {
         };
         let ftext = self.text(f);
         let last = last_segment(ftext);
-        if PY_BULK_MODELS.contains(&last) && matches!(f.kind(), "identifier" | "attribute") {
+        if PY_BULK_MODELS.contains(&last) && matches!(f.k(), "identifier" | "attribute") {
             self.bulk_model(call, f, last, ctx);
             return;
         }
-        if last == PY_INDEX_MODEL && matches!(f.kind(), "identifier" | "attribute") {
+        if last == PY_INDEX_MODEL && matches!(f.k(), "identifier" | "attribute") {
             self.index_model(call, f, ctx);
             return;
         }
-        if f.kind() == "identifier" {
+        if f.k() == "identifier" {
             if ftext == "getattr" {
                 if let Thing::Collection(r) = self.classify_call(call, 0) {
                     self.ir.collections.push(r);
@@ -2197,7 +2195,7 @@ impl<'t> Extractor<'t> {
             }
             return;
         }
-        if f.kind() != "attribute" {
+        if f.k() != "attribute" {
             return;
         }
         let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute")) else {
@@ -2229,20 +2227,17 @@ impl<'t> Extractor<'t> {
             let Some(parent) = self.parents.of(cur) else {
                 break;
             };
-            if parent.kind() == "parenthesized_expression" || parent.kind() == "await" {
+            if parent.k() == "parenthesized_expression" || parent.k() == "await" {
                 cur = parent;
                 continue;
             }
             if queryset
-                && parent.kind() == "subscript"
+                && parent.k() == "subscript"
                 && self.field(parent, "value").map(|v| v.id()) == Some(cur.id())
             {
-                if let Some(sl) = self
-                    .field(parent, "subscript")
-                    .filter(|s| s.kind() == "slice")
-                {
+                if let Some(sl) = self.field(parent, "subscript").filter(|s| s.k() == "slice") {
                     // `qs[offset:offset + n]` is skip + limit.
-                    let first = sl.child(0).filter(|c| c.kind() != ":");
+                    let first = sl.child(0).filter(|c| c.k() != ":");
                     if let Some(start_expr) = first {
                         mods.push(Modifier {
                             name: "skip".into(),
@@ -2254,12 +2249,12 @@ impl<'t> Extractor<'t> {
                 cur = parent;
                 continue;
             }
-            if parent.kind() != "attribute"
+            if parent.k() != "attribute"
                 || self.field(parent, "object").map(|o| o.id()) != Some(cur.id())
             {
                 break;
             }
-            let Some(call) = self.parents.of(parent).filter(|c| c.kind() == "call") else {
+            let Some(call) = self.parents.of(parent).filter(|c| c.k() == "call") else {
                 break;
             };
             let Some(attr) = self.field(parent, "attribute") else {
@@ -2291,13 +2286,10 @@ impl<'t> Extractor<'t> {
     fn chain_root(&self, mut n: Node<'t>) -> Node<'t> {
         for _ in 0..MAX_DEPTH {
             let u = self.unwrap_expr(n);
-            if u.kind() != "call" {
+            if u.k() != "call" {
                 return u;
             }
-            let Some(f) = self
-                .field(u, "function")
-                .filter(|f| f.kind() == "attribute")
-            else {
+            let Some(f) = self.field(u, "function").filter(|f| f.k() == "attribute") else {
                 return u;
             };
             let method = self
@@ -2322,7 +2314,7 @@ impl<'t> Extractor<'t> {
             return None;
         }
         let root = self.chain_root(n);
-        match root.kind() {
+        match root.k() {
             "identifier" => {
                 let v = self
                     .lookup(self.text(root), root.start_byte() as u32)?
@@ -2343,10 +2335,10 @@ impl<'t> Extractor<'t> {
     fn modifier_chain(&mut self, call: Node<'t>, obj: Node<'t>, ctx: OpContext) {
         let recv = self.unwrap_expr(obj);
         // Only the innermost modifier call of a chain handles it.
-        if recv.kind() == "call" {
+        if recv.k() == "call" {
             if let Some(f) = self
                 .field(recv, "function")
-                .filter(|f| f.kind() == "attribute")
+                .filter(|f| f.k() == "attribute")
             {
                 let m = self
                     .field(f, "attribute")
@@ -2364,7 +2356,7 @@ impl<'t> Extractor<'t> {
             Thing::QuerySet(r, ev) => {
                 let (mods, top) = self.collect_chain(recv, true);
                 // A chain that ends in an update or a delete is that operation, not a read.
-                if let Some(p) = self.parents.of(top).filter(|p| p.kind() == "attribute") {
+                if let Some(p) = self.parents.of(top).filter(|p| p.k() == "attribute") {
                     let m = self
                         .field(p, "attribute")
                         .map(|a| self.text(a))
@@ -2404,7 +2396,7 @@ impl<'t> Extractor<'t> {
                 let (mods, top) = self.collect_chain(recv, false);
                 let has_skip = mods.iter().any(|m| m.name == "skip");
                 let paged = mods.iter().any(|m| m.name == "limit" || m.name == "sort");
-                if has_skip && paged && (recv.kind() != "call" || self.uses_mongo) {
+                if has_skip && paged && (recv.k() != "call" || self.uses_mongo) {
                     let mut op = Operation::new(OpKind::Find, "skip", span(top), span(call));
                     op.modifiers = mods;
                     op.evidence = Evidence::Shaped;
@@ -2421,7 +2413,7 @@ impl<'t> Extractor<'t> {
         let mut cur = self.unwrap_expr(n);
         let mut sp: Option<Span> = None;
         for _ in 0..MAX_DEPTH {
-            if cur.kind() == "subscript" {
+            if cur.k() == "subscript" {
                 match self.field(cur, "value") {
                     Some(v) => {
                         cur = self.unwrap_expr(v);
@@ -2430,13 +2422,13 @@ impl<'t> Extractor<'t> {
                     None => break,
                 }
             }
-            if cur.kind() != "call" {
+            if cur.k() != "call" {
                 break;
             }
             let Some(f) = self.field(cur, "function") else {
                 break;
             };
-            let method = if f.kind() == "attribute" {
+            let method = if f.k() == "attribute" {
                 self.field(f, "attribute")
                     .map(|a| self.text(a))
                     .unwrap_or("")
@@ -2767,7 +2759,7 @@ impl<'t> Extractor<'t> {
             "InsertOne" => OpKind::Insert,
             _ => OpKind::Delete,
         };
-        let name_node = if f.kind() == "attribute" {
+        let name_node = if f.k() == "attribute" {
             self.field(f, "attribute").unwrap_or(f)
         } else {
             f
@@ -2816,7 +2808,7 @@ impl<'t> Extractor<'t> {
     /// `IndexModel([("a", 1)], unique=True)`: an index declaration.
     fn index_model(&mut self, call: Node<'t>, f: Node<'t>, ctx: OpContext) {
         let args = self.call_args(call);
-        let name_node = if f.kind() == "attribute" {
+        let name_node = if f.k() == "attribute" {
             self.field(f, "attribute").unwrap_or(f)
         } else {
             f
@@ -2840,7 +2832,7 @@ impl<'t> Extractor<'t> {
             let mut cur = call;
             for _ in 0..4 {
                 let Some(p) = self.parents.of(cur) else { break };
-                if p.kind() == "pair" {
+                if p.k() == "pair" {
                     if let Some(s) = self.field(p, "key").and_then(|k| self.string_value(k)) {
                         coll = Some(CollectionRef {
                             name: CollectionName::Literal { name: s },
@@ -3210,11 +3202,12 @@ mod tests {
     }
 
     fn ir_at(src: &str, path: &str) -> FileIr {
-        let mut p = tree_sitter::Parser::new();
-        p.set_language(&tree_sitter_python::LANGUAGE.into())
-            .unwrap();
-        let tree = p.parse(src, None).unwrap();
-        extract(&tree, src, &FileContext { display_path: path })
+        crate::lang::extract(
+            crate::ir::Language::Python,
+            src,
+            &FileContext { display_path: path },
+        )
+        .unwrap()
     }
 
     fn at(src: &str, sp: Span) -> &str {

@@ -10,13 +10,14 @@
 //! and `format!(..)` are parsed here by a small recursive-descent parser over the tokens.
 
 use super::naming::{classify_hole, name_is_periodic, path_is_periodic};
+use super::unescape;
 use super::vocabulary::{
     rust_operation, Args, OpMethod, RUST_BULK_MODELS, RUST_COLLECTION_GETTERS,
     RUST_DATABASE_GETTERS, RUST_DOC_MACROS, RUST_MODIFIERS, RUST_OPTION_BUILDERS,
 };
 use super::FileContext;
-use super::{unescape, walk};
 use crate::ir::*;
+use crate::lang::KindOf;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
@@ -24,7 +25,8 @@ use tree_sitter::{Node, Tree};
 /// How deep value lowering, macro parsing and receiver resolution may recurse.
 const MAX_DEPTH: usize = 32;
 
-pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
+/// Called through `lang::extract`, which sets this thread's grammar tables.
+pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
         src: text,
         bindings: HashMap::new(),
@@ -35,6 +37,7 @@ pub fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         inserts: HashMap::new(),
         reassigned: HashSet::new(),
         uses_mongo: text.contains("mongodb") || text.contains("bson"),
+        parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
         file_periodic: path_is_periodic(ctx.display_path),
         consumed: RefCell::new(HashSet::new()),
         ir: FileIr::default(),
@@ -165,6 +168,8 @@ type FieldDecl<'t> = (Option<&'t str>, Option<Node<'t>>);
 
 struct Extractor<'t> {
     src: &'t str,
+    /// The tree in preorder: parent links, child lists and walks without tree-sitter's cursor.
+    parents: std::rc::Rc<super::flat::Flat<'t>>,
     bindings: HashMap<String, Vec<Binding<'t>>>,
     /// `bindings` by scope, for `lookup`.
     scope_index: HashMap<String, super::scopes::ScopeIndex>,
@@ -192,9 +197,9 @@ impl<'t> Extractor<'t> {
     }
 
     fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {
-        let mut c = n.walk();
-        n.named_children(&mut c)
-            .filter(|c| !is_comment(c.kind()))
+        self.parents
+            .children(n)
+            .filter(|c| c.is_named() && !is_comment(c.k()))
             .collect()
     }
 
@@ -207,16 +212,16 @@ impl<'t> Extractor<'t> {
 
     /// `recv.method(args)` / `recv.method::<T>(args)` → (receiver, method name node, turbofish).
     fn method_call(&self, call: Node<'t>) -> Option<(Node<'t>, Node<'t>, bool)> {
-        if call.kind() != "call_expression" {
+        if call.k() != "call_expression" {
             return None;
         }
         let mut f = call.child_by_field_name("function")?;
         let mut turbofish = false;
-        if f.kind() == "generic_function" {
+        if f.k() == "generic_function" {
             f = f.child_by_field_name("function")?;
             turbofish = true;
         }
-        if f.kind() != "field_expression" {
+        if f.k() != "field_expression" {
             return None;
         }
         let recv = f.child_by_field_name("value")?;
@@ -226,8 +231,8 @@ impl<'t> Extractor<'t> {
 
     /// The string a literal spells, for `"..."` and raw strings.
     fn string_value(&self, n: Node) -> Option<String> {
-        let (content, _) = string_content(n.kind(), self.text(n))?;
-        Some(if n.kind() == "string_literal" {
+        let (content, _) = string_content(n.k(), self.text(n))?;
+        Some(if n.k() == "string_literal" {
             unescape(content)
         } else {
             content.to_string()
@@ -243,8 +248,8 @@ impl<'t> Extractor<'t> {
     fn collect_bindings(&mut self, root: Node<'t>) {
         let mut scopes: Vec<Span> = vec![span(root)];
         let mut nodes: Vec<(Node<'t>, Span)> = Vec::new();
-        walk(root, |n, enter| {
-            let k = n.kind();
+        self.parents.clone().walk(root, |n, enter| {
+            let k = n.k();
             if enter {
                 if is_scope(k) {
                     scopes.push(span(n));
@@ -275,12 +280,12 @@ impl<'t> Extractor<'t> {
 
     fn binding_node(&mut self, n: Node<'t>, scope: Span) {
         let pos = n.start_byte() as u32;
-        match n.kind() {
+        match n.k() {
             "let_declaration" => {
                 let Some(pat) = n.child_by_field_name("pattern") else {
                     return;
                 };
-                if pat.kind() != "identifier" {
+                if pat.k() != "identifier" {
                     return;
                 }
                 let value = n.child_by_field_name("value");
@@ -301,7 +306,7 @@ impl<'t> Extractor<'t> {
                 let Some(pat) = n.child_by_field_name("pattern") else {
                     return;
                 };
-                if pat.kind() != "identifier" {
+                if pat.k() != "identifier" {
                     return;
                 }
                 let type_text = n.child_by_field_name("type").map(|t| self.text(t));
@@ -318,7 +323,7 @@ impl<'t> Extractor<'t> {
             "closure_parameters" => {
                 // Untyped closure parameters shadow outer names.
                 for p in self.named_children(n) {
-                    if p.kind() == "identifier" {
+                    if p.k() == "identifier" {
                         self.add_binding(
                             self.text(p),
                             Binding {
@@ -377,7 +382,7 @@ impl<'t> Extractor<'t> {
             }
             "assignment_expression" => {
                 if let Some(left) = n.child_by_field_name("left") {
-                    if left.kind() == "identifier" {
+                    if left.k() == "identifier" {
                         self.reassigned.insert(self.text(left).to_string());
                     }
                 }
@@ -386,7 +391,7 @@ impl<'t> Extractor<'t> {
                 let Some((recv, name, _)) = self.method_call(n) else {
                     return;
                 };
-                if recv.kind() != "identifier" {
+                if recv.k() != "identifier" {
                     return;
                 }
                 let var = self.text(recv).to_string();
@@ -433,7 +438,7 @@ impl<'t> Extractor<'t> {
     /// Strips what does not change the value: `&x`, `(x)`, `x.await`, `x?`, `*x`.
     fn unwrap_expr(&self, mut n: Node<'t>) -> Node<'t> {
         for _ in 0..MAX_DEPTH {
-            match n.kind() {
+            match n.k() {
                 "reference_expression" => match n.child_by_field_name("value") {
                     Some(v) => n = v,
                     None => return n,
@@ -442,7 +447,7 @@ impl<'t> Extractor<'t> {
                 | "await_expression"
                 | "try_expression"
                 | "unary_expression"
-                    if n.kind() != "unary_expression" || self.text(n).starts_with('*') =>
+                    if n.k() != "unary_expression" || self.text(n).starts_with('*') =>
                 {
                     match self.named_children(n).into_iter().next() {
                         Some(c) => n = c,
@@ -459,7 +464,7 @@ impl<'t> Extractor<'t> {
     fn unwrap_value(&self, n: Node<'t>) -> Node<'t> {
         let mut n = self.unwrap_expr(n);
         for _ in 0..MAX_DEPTH {
-            if n.kind() != "call_expression" {
+            if n.k() != "call_expression" {
                 return n;
             }
             if let Some((recv, name, _)) = self.method_call(n) {
@@ -483,7 +488,7 @@ impl<'t> Extractor<'t> {
                 return n;
             }
             let f = n.child_by_field_name("function");
-            if f.is_some_and(|f| f.kind() == "identifier" && self.text(f) == "Some") {
+            if f.is_some_and(|f| f.k() == "identifier" && self.text(f) == "Some") {
                 if let [a] = self.args(n).as_slice() {
                     n = self.unwrap_expr(*a);
                     continue;
@@ -499,7 +504,7 @@ impl<'t> Extractor<'t> {
             return Thing::Unknown;
         }
         let n = self.unwrap_expr(n);
-        match n.kind() {
+        match n.k() {
             "identifier" => match self.lookup(self.text(n), n.start_byte() as u32) {
                 Some(b) => self.classify_binding(b, depth + 1),
                 None => Thing::Unknown,
@@ -553,7 +558,7 @@ impl<'t> Extractor<'t> {
 
     fn classify_call(&self, call: Node<'t>, depth: usize) -> Thing {
         if let Some(f) = call.child_by_field_name("function") {
-            if f.kind() == "scoped_identifier" {
+            if f.k() == "scoped_identifier" {
                 // `Client::with_uri_str(..)`, `mongodb::Client::with_options(..)`.
                 let t = self.text(f);
                 if t.ends_with("Client::with_uri_str") || t.ends_with("Client::with_options") {
@@ -619,7 +624,7 @@ impl<'t> Extractor<'t> {
         if let Some(s) = self.string_value(n) {
             return CollectionName::Literal { name: s };
         }
-        match n.kind() {
+        match n.k() {
             "macro_invocation" if self.macro_name(n) == Some("format") => {
                 let Some(tt) = self.macro_tokens(n) else {
                     return unknown();
@@ -672,20 +677,17 @@ impl<'t> Extractor<'t> {
     /// The tokens inside a macro invocation's delimiters.
     fn macro_tokens(&self, n: Node<'t>) -> Option<Vec<Node<'t>>> {
         let mut c = n.walk();
-        let tt = n.children(&mut c).find(|c| c.kind() == "token_tree")?;
+        let tt = n.children(&mut c).find(|c| c.k() == "token_tree")?;
         Some(self.tree_tokens(tt))
     }
 
     /// The tokens of a token tree, without its delimiters and comments.
     fn tree_tokens(&self, tt: Node<'t>) -> Vec<Node<'t>> {
         let mut c = tt.walk();
-        let all: Vec<Node<'t>> = tt
-            .children(&mut c)
-            .filter(|c| !is_comment(c.kind()))
-            .collect();
+        let all: Vec<Node<'t>> = tt.children(&mut c).filter(|c| !is_comment(c.k())).collect();
         let delimited = |i: usize| {
             all.get(i)
-                .is_some_and(|c| matches!(c.kind(), "{" | "}" | "(" | ")" | "[" | "]"))
+                .is_some_and(|c| matches!(c.k(), "{" | "}" | "(" | ")" | "[" | "]"))
         };
         let start = usize::from(delimited(0));
         let end = if all.len() > start && delimited(all.len() - 1) {
@@ -697,7 +699,7 @@ impl<'t> Extractor<'t> {
     }
 
     fn delimiter(&self, tt: Node<'t>) -> &'static str {
-        match tt.child(0).map(|c| c.kind()) {
+        match tt.child(0).map(|c| c.k()) {
             Some("{") => "{",
             Some("[") => "[",
             Some("(") => "(",
@@ -707,7 +709,7 @@ impl<'t> Extractor<'t> {
 
     /// Splits tokens at top-level commas (nested groups are single token trees already).
     fn split_commas<'a>(&self, toks: &'a [Node<'t>]) -> Vec<&'a [Node<'t>]> {
-        toks.split(|t| t.kind() == ",")
+        toks.split(|t| t.k() == ",")
             .filter(|s| !s.is_empty())
             .collect()
     }
@@ -719,7 +721,7 @@ impl<'t> Extractor<'t> {
         }
         let mut fields = Vec::new();
         for entry in self.split_commas(toks) {
-            let Some(colon) = entry.iter().position(|t| t.kind() == ":") else {
+            let Some(colon) = entry.iter().position(|t| t.k() == ":") else {
                 continue;
             };
             let (key_toks, val_toks) = (&entry[..colon], &entry[colon + 1..]);
@@ -750,7 +752,7 @@ impl<'t> Extractor<'t> {
     /// A computed key: `format!("reactions.{emoji}")` keeps its format string; anything else its text.
     fn key_text(&self, toks: &[Node<'t>]) -> String {
         if let [m, bang, tt] = toks {
-            if self.text(*m) == "format" && bang.kind() == "!" && tt.kind() == "token_tree" {
+            if self.text(*m) == "format" && bang.k() == "!" && tt.k() == "token_tree" {
                 if let Some(s) = self
                     .tree_tokens(*tt)
                     .first()
@@ -779,7 +781,7 @@ impl<'t> Extractor<'t> {
             return Value::unknown(sp, text, false);
         }
         let kind = match toks {
-            [tt] if tt.kind() == "token_tree" => {
+            [tt] if tt.k() == "token_tree" => {
                 let inner = self.tree_tokens(*tt);
                 match self.delimiter(*tt) {
                     "{" => return self.parse_doc(&inner, sp, depth + 1),
@@ -792,24 +794,24 @@ impl<'t> Extractor<'t> {
                     _ => return Value::unknown(sp, text, false),
                 }
             }
-            [lit] if literal_kind(lit.kind()) => match self.literal(*lit) {
+            [lit] if literal_kind(lit.k()) => match self.literal(*lit) {
                 Some(k) => k,
                 None => return Value::unknown(sp, text, false),
             },
-            [minus, lit] if minus.kind() == "-" && lit.kind().ends_with("_literal") => {
+            [minus, lit] if minus.k() == "-" && lit.k().ends_with("_literal") => {
                 match self.literal(*lit) {
                     Some(ValueKind::Number(x)) => ValueKind::Number(-x),
                     _ => return Value::unknown(sp, text, false),
                 }
             }
-            [id] if id.kind() == "identifier" => match self.text(*id) {
+            [id] if id.k() == "identifier" => match self.text(*id) {
                 "null" | "None" => ValueKind::Null,
                 name => return self.lower_name(name, *id, depth),
             },
-            [amp, id] if amp.kind() == "&" && id.kind() == "identifier" => {
+            [amp, id] if amp.k() == "&" && id.k() == "identifier" => {
                 return self.lower_name(self.text(*id), *id, depth).with_span(sp);
             }
-            [m, bang, tt] if bang.kind() == "!" && tt.kind() == "token_tree" => {
+            [m, bang, tt] if bang.k() == "!" && tt.k() == "token_tree" => {
                 let inner = self.tree_tokens(*tt);
                 match self.text(*m) {
                     "doc" => return self.parse_doc(&inner, sp, depth + 1),
@@ -823,9 +825,9 @@ impl<'t> Extractor<'t> {
                 }
             }
             [some, tt]
-                if some.kind() == "identifier"
+                if some.k() == "identifier"
                     && self.text(*some) == "Some"
-                    && tt.kind() == "token_tree" =>
+                    && tt.k() == "token_tree" =>
             {
                 let inner = self.tree_tokens(*tt);
                 if inner.is_empty() {
@@ -844,7 +846,7 @@ impl<'t> Extractor<'t> {
     }
 
     fn literal(&self, n: Node<'t>) -> Option<ValueKind> {
-        match n.kind() {
+        match n.k() {
             "integer_literal" | "float_literal" => {
                 parse_number(self.text(n)).map(ValueKind::Number)
             }
@@ -857,23 +859,23 @@ impl<'t> Extractor<'t> {
     /// `IndexModel::builder().keys(doc!{..}).build()` spelled inside a macro body (`vec![..]`).
     fn token_chain(&self, toks: &[Node<'t>], depth: usize) -> Option<Chain> {
         let i = toks.windows(4).position(|w| {
-            w[0].kind() == "identifier"
-                && w[1].kind() == "::"
+            w[0].k() == "identifier"
+                && w[1].k() == "::"
                 && self.text(w[2]) == "builder"
-                && w[3].kind() == "token_tree"
+                && w[3].k() == "token_tree"
         })?;
         if !toks[..i]
             .iter()
-            .all(|t| matches!(t.kind(), "identifier" | "::" | "crate" | "super"))
+            .all(|t| matches!(t.k(), "identifier" | "::" | "crate" | "super"))
         {
             return None;
         }
         let mut steps = Vec::new();
         let mut j = i + 4;
         while j + 2 < toks.len()
-            && toks[j].kind() == "."
-            && toks[j + 1].kind() == "identifier"
-            && toks[j + 2].kind() == "token_tree"
+            && toks[j].k() == "."
+            && toks[j + 1].k() == "identifier"
+            && toks[j + 2].k() == "token_tree"
         {
             let inner = self.tree_tokens(toks[j + 2]);
             steps.push(Step {
@@ -895,17 +897,13 @@ impl<'t> Extractor<'t> {
     /// `format!("events_{}", day)` → literal parts and holes.
     fn format_parts(&self, toks: &[Node<'t>], depth: usize) -> Option<Vec<NamePart>> {
         let fmt = *toks.first()?;
-        let (raw, prefix) = string_content(fmt.kind(), self.text(fmt))?;
+        let (raw, prefix) = string_content(fmt.k(), self.text(fmt))?;
         let content_start = fmt.start_byte() + prefix;
         let args = self.split_commas(&toks[1..]);
         let mut positional: Vec<&[Node<'t>]> = Vec::new();
         let mut named: HashMap<&str, &[Node<'t>]> = HashMap::new();
         for a in args {
-            if a.len() >= 3
-                && a[0].kind() == "identifier"
-                && a[1].kind() == "="
-                && a[2].kind() != "="
-            {
+            if a.len() >= 3 && a[0].k() == "identifier" && a[1].k() == "=" && a[2].k() != "=" {
                 named.insert(self.text(a[0]), &a[2..]);
             } else {
                 positional.push(a);
@@ -986,13 +984,13 @@ impl<'t> Extractor<'t> {
         let ids: Vec<Node<'t>> = toks
             .iter()
             .copied()
-            .filter(|t| t.kind() != "&" && t.kind() != "*")
+            .filter(|t| t.k() != "&" && t.k() != "*")
             .collect();
         if let [id] = ids.as_slice() {
             if let Some(s) = self.string_value(*id) {
                 return NamePart::Literal { text: s };
             }
-            if id.kind() == "identifier" {
+            if id.k() == "identifier" {
                 let name = self.text(*id);
                 // A constant string is a literal part, not a hole.
                 if depth < 8 && self.lookup(name, id.start_byte() as u32).is_none() {
@@ -1026,7 +1024,7 @@ impl<'t> Extractor<'t> {
             return Value::unknown(sp, self.text(n), false);
         }
         let inner = self.unwrap_value(n);
-        match inner.kind() {
+        match inner.k() {
             "macro_invocation" => {
                 let Some(toks) = self.macro_tokens(inner) else {
                     return Value::unknown(sp, self.text(inner), false);
@@ -1098,7 +1096,7 @@ impl<'t> Extractor<'t> {
         let unknown = || Value::unknown(span(id), name, true);
         let Some(b) = self.lookup(name, at) else {
             return match self.const_value(name) {
-                Some(v) if depth < MAX_DEPTH && literal_kind(v.kind()) => self.lower(v, depth + 1),
+                Some(v) if depth < MAX_DEPTH && literal_kind(v.k()) => self.lower(v, depth + 1),
                 _ => unknown(),
             };
         };
@@ -1107,11 +1105,11 @@ impl<'t> Extractor<'t> {
             return unknown();
         }
         let vu = self.unwrap_value(v);
-        let is_macro = |m: &str| vu.kind() == "macro_invocation" && self.macro_name(vu) == Some(m);
+        let is_macro = |m: &str| vu.k() == "macro_invocation" && self.macro_name(vu) == Some(m);
         let in_scope = |pos: u32| {
             pos >= b.pos && pos < at && b.scope.contains(Span::new(pos as usize, pos as usize))
         };
-        if is_macro("vec") || vu.kind() == "array_expression" {
+        if is_macro("vec") || vu.k() == "array_expression" {
             let mut base = self.lower(v, depth + 1);
             if let ValueKind::Array(items) = &mut base.kind {
                 for (pos, extend, arg) in self.pushes.get(name).map(|v| v.as_slice()).unwrap_or(&[])
@@ -1152,7 +1150,7 @@ impl<'t> Extractor<'t> {
         if self.reassigned.contains(name) {
             return unknown();
         }
-        if is_macro("bson") || literal_kind(vu.kind()) || self.ast_chain(vu, depth + 1).is_some() {
+        if is_macro("bson") || literal_kind(vu.k()) || self.ast_chain(vu, depth + 1).is_some() {
             return self.lower(v, depth + 1);
         }
         unknown()
@@ -1161,7 +1159,7 @@ impl<'t> Extractor<'t> {
     /// A builder chain (`X::builder().a(..).b(..).build()`) or a struct literal `X { a: .., b: .. }`.
     fn ast_chain(&self, n: Node<'t>, depth: usize) -> Option<Chain> {
         let top = self.unwrap_expr(n);
-        if top.kind() == "struct_expression" {
+        if top.k() == "struct_expression" {
             let name = top.child_by_field_name("name")?;
             let ty = self
                 .text(name)
@@ -1179,7 +1177,7 @@ impl<'t> Extractor<'t> {
             let body = top.child_by_field_name("body")?;
             let mut steps = Vec::new();
             for f in self.named_children(body) {
-                let (field, value) = match f.kind() {
+                let (field, value) = match f.k() {
                     "field_initializer" => (
                         f.child_by_field_name("field")?,
                         f.child_by_field_name("value")?,
@@ -1207,11 +1205,11 @@ impl<'t> Extractor<'t> {
         let mut cur = top;
         let mut steps = Vec::new();
         for _ in 0..64 {
-            if cur.kind() != "call_expression" {
+            if cur.k() != "call_expression" {
                 return None;
             }
             let f = cur.child_by_field_name("function")?;
-            if f.kind() == "scoped_identifier" {
+            if f.k() == "scoped_identifier" {
                 let name = f.child_by_field_name("name")?;
                 if self.text(name) != "builder" {
                     return None;
@@ -1266,7 +1264,7 @@ impl<'t> Extractor<'t> {
             return None;
         }
         let u = self.unwrap_value(n);
-        if u.kind() == "identifier" {
+        if u.k() == "identifier" {
             let name = self.text(u);
             if name == "None" {
                 return None;
@@ -1294,7 +1292,7 @@ impl<'t> Extractor<'t> {
             return Vec::new();
         }
         let u = self.unwrap_value(n);
-        match u.kind() {
+        match u.k() {
             "identifier" => match self
                 .lookup(self.text(u), u.start_byte() as u32)
                 .and_then(|b| b.value)
@@ -1314,7 +1312,7 @@ impl<'t> Extractor<'t> {
                     ValueKind::Document(_) => vec![v],
                     _ => Vec::new(),
                 };
-                if u.kind() == "call_expression" {
+                if u.k() == "call_expression" {
                     self.consumed.borrow_mut().insert(self.chain_root(u).id());
                 }
                 docs.into_iter()
@@ -1337,8 +1335,8 @@ impl<'t> Extractor<'t> {
         let mut loops: Vec<(Span, bool, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
-        walk(root, |n, enter| {
-            let k = n.kind();
+        self.parents.clone().walk(root, |n, enter| {
+            let k = n.k();
             if enter {
                 if is_loop(k) {
                     // `loop { interval.tick().await; .. }`: a scheduler loop.
@@ -1371,7 +1369,7 @@ impl<'t> Extractor<'t> {
                     "call_expression" => {
                         calls.push((n, ctx()));
                         if let Some(f) = n.child_by_field_name("function") {
-                            if f.kind() == "scoped_identifier"
+                            if f.k() == "scoped_identifier"
                                 && f.child_by_field_name("name")
                                     .is_some_and(|x| self.text(x) == "builder")
                             {
@@ -1414,13 +1412,13 @@ impl<'t> Extractor<'t> {
     /// What a loop iterates over: `for x in EXPR`, `while let Some(x) = EXPR`; `None` for `loop`
     /// and `while cond`.
     fn loop_over(&self, n: Node<'t>) -> Option<LoopOver> {
-        match n.kind() {
+        match n.k() {
             "for_expression" => n
                 .child_by_field_name("value")
                 .map(|v| super::loop_over(self.text(v), span(v))),
             "while_expression" => {
                 let cond = n.child_by_field_name("condition")?;
-                (cond.kind() == "let_condition")
+                (cond.k() == "let_condition")
                     .then(|| cond.child_by_field_name("value"))
                     .flatten()
                     .map(|v| super::loop_over(self.text(v), span(v)))
@@ -1431,11 +1429,12 @@ impl<'t> Extractor<'t> {
 
     /// The receiver of the iteration method a closure is passed to: `ids` in `ids.iter().map(|id| ..)`.
     fn iteration_receiver(&self, closure: Node<'t>) -> Option<LoopOver> {
-        let call = closure
-            .parent()
-            .filter(|p| p.kind() == "arguments")
-            .and_then(|a| a.parent())
-            .filter(|c| c.kind() == "call_expression")?;
+        let call = self
+            .parents
+            .of(closure)
+            .filter(|p| p.k() == "arguments")
+            .and_then(|a| self.parents.of(a))
+            .filter(|c| c.k() == "call_expression")?;
         let (recv, _, _) = self.method_call(call)?;
         Some(super::loop_over(self.text(recv), span(recv)))
     }
@@ -1444,11 +1443,12 @@ impl<'t> Extractor<'t> {
         if let Some(name) = n.child_by_field_name("name") {
             return (Some(self.text(name).to_string()), false, None);
         }
-        let Some(call) = n
-            .parent()
-            .filter(|p| p.kind() == "arguments")
-            .and_then(|a| a.parent())
-            .filter(|c| c.kind() == "call_expression")
+        let Some(call) = self
+            .parents
+            .of(n)
+            .filter(|p| p.k() == "arguments")
+            .and_then(|a| self.parents.of(a))
+            .filter(|c| c.k() == "call_expression")
         else {
             return (None, false, None);
         };
@@ -1509,7 +1509,7 @@ impl<'t> Extractor<'t> {
         if evidence == Evidence::None
             && args
                 .iter()
-                .any(|a| self.unwrap_expr(*a).kind() == "closure_expression")
+                .any(|a| self.unwrap_expr(*a).k() == "closure_expression")
         {
             // `items.iter().find(|x| ..)`: an iterator, not a collection.
             return;
@@ -1624,7 +1624,7 @@ impl<'t> Extractor<'t> {
     fn is_bson(&self, n: Node<'t>) -> bool {
         let mut u = self.unwrap_value(n);
         for _ in 0..8 {
-            match u.kind() {
+            match u.k() {
                 "macro_invocation" => {
                     let name = self.macro_name(u).unwrap_or("");
                     if RUST_DOC_MACROS.contains(&name) {
@@ -1633,7 +1633,7 @@ impl<'t> Extractor<'t> {
                     if name == "vec" {
                         return self.macro_tokens(u).is_some_and(|t| {
                             t.windows(2).any(|w| {
-                                RUST_DOC_MACROS.contains(&self.text(w[0])) && w[1].kind() == "!"
+                                RUST_DOC_MACROS.contains(&self.text(w[0])) && w[1].k() == "!"
                             })
                         });
                     }
@@ -1661,13 +1661,17 @@ impl<'t> Extractor<'t> {
         let mut out = Vec::new();
         let mut cur = call;
         for _ in 0..64 {
-            let Some(member) = cur.parent().filter(|p| p.kind() == "field_expression") else {
+            let Some(member) = self.parents.of(cur).filter(|p| p.k() == "field_expression") else {
                 break;
             };
             if member.child_by_field_name("value").map(|v| v.id()) != Some(cur.id()) {
                 break;
             }
-            let Some(next) = member.parent().filter(|c| c.kind() == "call_expression") else {
+            let Some(next) = self
+                .parents
+                .of(member)
+                .filter(|c| c.k() == "call_expression")
+            else {
                 break;
             };
             let Some(field) = member.child_by_field_name("field") else {
@@ -1701,10 +1705,14 @@ impl<'t> Extractor<'t> {
         // The top of the chain: climb `.method(..)` calls.
         let mut top = root;
         for _ in 0..64 {
-            let Some(member) = top.parent().filter(|p| p.kind() == "field_expression") else {
+            let Some(member) = self.parents.of(top).filter(|p| p.k() == "field_expression") else {
                 break;
             };
-            let Some(next) = member.parent().filter(|c| c.kind() == "call_expression") else {
+            let Some(next) = self
+                .parents
+                .of(member)
+                .filter(|c| c.k() == "call_expression")
+            else {
                 break;
             };
             top = next;
@@ -1825,13 +1833,13 @@ fn literal_kind(kind: &str) -> bool {
 
 /// `x`, `&x`, `self.page`, `query.skip`: a plain name or path.
 fn is_name_tokens(toks: &[Node]) -> bool {
-    let toks: Vec<&Node> = toks.iter().filter(|t| t.kind() != "&").collect();
+    let toks: Vec<&Node> = toks.iter().filter(|t| t.k() != "&").collect();
     !toks.is_empty()
         && toks.iter().enumerate().all(|(i, t)| {
             if i % 2 == 0 {
-                matches!(t.kind(), "identifier" | "self")
+                matches!(t.k(), "identifier" | "self")
             } else {
-                t.kind() == "."
+                t.k() == "."
             }
         })
         && toks.len() % 2 == 1
@@ -1900,10 +1908,12 @@ mod tests {
     }
 
     fn ir_at(src: &str, path: &str) -> FileIr {
-        let mut p = tree_sitter::Parser::new();
-        p.set_language(&tree_sitter_rust::LANGUAGE.into()).unwrap();
-        let tree = p.parse(src, None).unwrap();
-        extract(&tree, src, &FileContext { display_path: path })
+        crate::lang::extract(
+            crate::ir::Language::Rust,
+            src,
+            &FileContext { display_path: path },
+        )
+        .unwrap()
     }
 
     fn at(src: &str, sp: Span) -> &str {

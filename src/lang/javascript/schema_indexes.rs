@@ -7,7 +7,7 @@
 use super::{span, Extractor, Thing, MAX_DEPTH};
 use crate::ir::*;
 use crate::lang::naming::mongoose_collection_name;
-use crate::lang::walk;
+use crate::lang::KindOf;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -32,11 +32,11 @@ impl<'t> Extractor<'t> {
         let mut calls = Vec::new();
         let mut schema_news = Vec::new();
         let mut props = Vec::new();
-        walk(root, |n, enter| {
+        self.parents.clone().walk(root, |n, enter| {
             if !enter {
                 return;
             }
-            match n.kind() {
+            match n.k() {
                 "call_expression" => calls.push(n),
                 "new_expression" if self.is_schema_new(n) => schema_news.push(n),
                 "public_field_definition" | "field_definition" => props.push(n),
@@ -57,7 +57,7 @@ impl<'t> Extractor<'t> {
                 continue;
             };
             let args = self.args(call);
-            let method = match f.kind() {
+            let method = match f.k() {
                 "identifier" => self.text(f),
                 "member_expression" => self.field(f, "property").map_or("", |p| self.text(p)),
                 _ => "",
@@ -68,7 +68,7 @@ impl<'t> Extractor<'t> {
                         continue;
                     };
                     let schema = self.unwrap_expr(args[1]);
-                    if schema.kind() == "identifier" {
+                    if schema.k() == "identifier" {
                         models.insert(self.text(schema).to_string(), r);
                     }
                 }
@@ -76,7 +76,7 @@ impl<'t> Extractor<'t> {
                     let Some(r) = self.class_schema_collection(call, &args) else {
                         continue;
                     };
-                    if let Some(c) = args.first().filter(|a| a.kind() == "identifier") {
+                    if let Some(c) = args.first().filter(|a| a.k() == "identifier") {
                         class_owner
                             .entry(self.text(*c).to_string())
                             .or_insert_with(|| r.clone());
@@ -85,7 +85,7 @@ impl<'t> Extractor<'t> {
                         class_schemas.insert(var, r);
                     }
                 }
-                "index" if !args.is_empty() && f.kind() == "member_expression" => {
+                "index" if !args.is_empty() && f.k() == "member_expression" => {
                     let Some(obj) = self.field(f, "object") else {
                         continue;
                     };
@@ -173,11 +173,11 @@ impl<'t> Extractor<'t> {
         let decorator = self
             .named_children(field)
             .into_iter()
-            .find(|d| d.kind() == "decorator" && self.text(*d).starts_with("@Prop("))?;
+            .find(|d| d.k() == "decorator" && self.text(*d).starts_with("@Prop("))?;
         let call = self
             .named_children(decorator)
             .into_iter()
-            .find(|c| c.kind() == "call_expression")?;
+            .find(|c| c.k() == "call_expression")?;
         let opts = self.lower(*self.args(call).first()?, 0);
         let key = Field {
             key: self.text(name).to_string(),
@@ -185,12 +185,12 @@ impl<'t> Extractor<'t> {
             value: opts.clone(),
         };
         let op = field_index(&key, &key.key, &opts)?;
-        let mut class = field.parent();
+        let mut class = self.parents.of(field);
         while let Some(c) = class {
-            if super::is_class(c.kind()) {
+            if super::is_class(c.k()) {
                 break;
             }
-            class = c.parent();
+            class = self.parents.of(c);
         }
         let class_name = self.text(self.field(class?, "name")?).to_string();
         Some((class_name, op))
@@ -206,13 +206,13 @@ impl<'t> Extractor<'t> {
     /// `SchemaFactory.createForClass(C)`.
     fn schema_owner(&self, obj: Node<'t>) -> Option<SchemaOwner> {
         let obj = self.unwrap_expr(obj);
-        match obj.kind() {
+        match obj.k() {
             "identifier" => {
                 let name = self.text(obj);
                 let b = self.lookup(name, obj.start_byte() as u32)?;
                 let v = self.unwrap_expr(b.value?);
-                let is_schema = (v.kind() == "new_expression" && self.is_schema_new(v))
-                    || (v.kind() == "call_expression" && self.callee_method(v) == "createForClass");
+                let is_schema = (v.k() == "new_expression" && self.is_schema_new(v))
+                    || (v.k() == "call_expression" && self.callee_method(v) == "createForClass");
                 is_schema.then(|| SchemaOwner::Variable(name.to_string(), span(obj)))
             }
             "call_expression" if self.callee_method(obj) == "createForClass" => {
@@ -231,7 +231,7 @@ impl<'t> Extractor<'t> {
                 }
                 // NestJS: `BlockModel.schema` where `BlockModel = attach({ name: Block.name, schema })`.
                 let m = self.unwrap_expr(model);
-                if m.kind() != "identifier" {
+                if m.k() != "identifier" {
                     return None;
                 }
                 let v = self.lookup(self.text(m), m.start_byte() as u32)?.value?;
@@ -244,17 +244,17 @@ impl<'t> Extractor<'t> {
 
     /// The owner of a `new Schema(..)`: the variable it is bound to, or the model it is passed to.
     fn schema_new_owner(&self, n: Node<'t>) -> Option<SchemaOwner> {
-        let parent = n.parent()?;
-        match parent.kind() {
+        let parent = self.parents.of(n)?;
+        match parent.k() {
             "variable_declarator" | "assignment_expression" => {
                 let name = self
                     .field(parent, "name")
                     .or_else(|| self.field(parent, "left"))?;
-                (name.kind() == "identifier")
+                (name.k() == "identifier")
                     .then(|| SchemaOwner::Variable(self.text(name).to_string(), span(name)))
             }
             "arguments" => {
-                let call = parent.parent()?;
+                let call = self.parents.of(parent)?;
                 match self.classify_call(call, 0) {
                     Thing::Collection(r) => Some(SchemaOwner::Collection(r)),
                     _ => None,
@@ -266,7 +266,7 @@ impl<'t> Extractor<'t> {
 
     fn callee_method(&self, call: Node<'t>) -> &'t str {
         self.field(call, "function")
-            .filter(|f| f.kind() == "member_expression")
+            .filter(|f| f.k() == "member_expression")
             .and_then(|f| self.field(f, "property"))
             .map_or("", |p| self.text(p))
     }
@@ -276,8 +276,8 @@ impl<'t> Extractor<'t> {
     fn class_schema_collection(&self, call: Node<'t>, args: &[Node<'t>]) -> Option<CollectionRef> {
         let mut cur = call;
         for _ in 0..6 {
-            let Some(p) = cur.parent() else { break };
-            if p.kind() == "object" {
+            let Some(p) = self.parents.of(cur) else { break };
+            if p.k() == "object" {
                 if let Some(r) = self.definition_collection(p) {
                     return Some(r);
                 }
@@ -285,7 +285,7 @@ impl<'t> Extractor<'t> {
             }
             cur = p;
         }
-        let class = args.first().filter(|a| a.kind() == "identifier")?;
+        let class = args.first().filter(|a| a.k() == "identifier")?;
         Some(CollectionRef {
             name: CollectionName::Literal {
                 name: mongoose_collection_name(self.text(*class)),
@@ -299,7 +299,7 @@ impl<'t> Extractor<'t> {
     /// A NestJS model definition object `{ name: Block.name, schema: .. }` → the collection.
     fn definition_collection(&self, obj: Node<'t>) -> Option<CollectionRef> {
         for pair in self.named_children(obj) {
-            if pair.kind() != "pair" {
+            if pair.k() != "pair" {
                 continue;
             }
             let key = self.field(pair, "key").map_or("", |k| self.text(k));
@@ -331,11 +331,11 @@ impl<'t> Extractor<'t> {
 
 /// The variable a call's result is bound to: `const S = SchemaFactory.createForClass(C)`.
 fn declared_name<'t>(x: &Extractor<'t>, call: Node<'t>) -> Option<String> {
-    let p = call.parent()?;
-    (p.kind() == "variable_declarator")
+    let p = x.parents.of(call)?;
+    (p.k() == "variable_declarator")
         .then(|| x.field(p, "name"))
         .flatten()
-        .filter(|n| n.kind() == "identifier")
+        .filter(|n| n.k() == "identifier")
         .map(|n| x.text(n).to_string())
 }
 
@@ -346,7 +346,7 @@ fn model_definition<'t>(x: &Extractor<'t>, v: Node<'t>, depth: usize) -> Option<
         return None;
     }
     let v = x.unwrap_expr(v);
-    match v.kind() {
+    match v.k() {
         "object" => Some(v),
         "call_expression" => x
             .args(v)

@@ -1,0 +1,218 @@
+//! A parsed tree flattened once into preorder, for the frontends' many passes.
+//!
+//! tree-sitter's cursor pays for hidden grammar nodes on every step (`goto_next_sibling` and
+//! `goto_first_child` were a third of a run's instructions when each frontend walked every tree
+//! three or four times: bindings, operations, schema indexes, parent links). Walking the tree once
+//! into an array makes every later pass a loop over that array, gives parent links without a hash
+//! map, and child lists without a cursor. `Node::parent()` is no substitute: it re-descends from the
+//! root and scans every sibling list on the way, which made the frontends quadratic.
+
+use tree_sitter::Node;
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+struct Entry<'t> {
+    node: Node<'t>,
+    start: u32,
+    end_byte: u32,
+    /// Index of the parent entry, `NONE` for the root.
+    parent: u32,
+    /// One past the index of the last entry of this node's subtree.
+    end: u32,
+}
+
+pub(crate) struct Flat<'t> {
+    entries: Vec<Entry<'t>>,
+}
+
+impl<'t> Flat<'t> {
+    /// Flattens the tree below `root` (all nodes, named or not, as a cursor visits them).
+    pub(crate) fn new(root: Node<'t>) -> Self {
+        let mut entries: Vec<Entry<'t>> = Vec::with_capacity(root.descendant_count());
+        let mut open: Vec<u32> = Vec::new();
+        let mut cursor = root.walk();
+        loop {
+            let node = cursor.node();
+            let idx = entries.len() as u32;
+            entries.push(Entry {
+                node,
+                start: node.start_byte() as u32,
+                end_byte: node.end_byte() as u32,
+                parent: open.last().copied().unwrap_or(NONE),
+                end: idx + 1,
+            });
+            if cursor.goto_first_child() {
+                open.push(idx);
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return Flat { entries };
+                }
+                if let Some(p) = open.pop() {
+                    entries[p as usize].end = entries.len() as u32;
+                }
+            }
+        }
+    }
+
+    /// The index of `n` in preorder, if `n` belongs to this tree.
+    fn index(&self, n: Node<'t>) -> Option<usize> {
+        let (s, e, id) = (n.start_byte() as u32, n.end_byte() as u32, n.id());
+        let lo = self.entries.partition_point(|x| x.start < s);
+        let hi = lo + self.entries[lo..].partition_point(|x| x.start <= s);
+        let run = &self.entries[lo..hi];
+        // Among the nodes starting at `s`, the ancestors come first, longest first; only zero-width
+        // nodes can break that order, so a miss falls back to scanning the run.
+        let k = run.partition_point(|x| x.end_byte > e);
+        run[k..]
+            .iter()
+            .take_while(|x| x.end_byte == e)
+            .position(|x| x.node.id() == id)
+            .map(|i| lo + k + i)
+            .or_else(|| run.iter().position(|x| x.node.id() == id).map(|i| lo + i))
+    }
+
+    /// The parent of `n` (a node of this tree).
+    pub(crate) fn of(&self, n: Node<'t>) -> Option<Node<'t>> {
+        let p = self.entries[self.index(n)?].parent;
+        (p != NONE).then(|| self.entries[p as usize].node)
+    }
+
+    /// The children of `n`, named or not, in order.
+    pub(crate) fn children(&self, n: Node<'t>) -> Children<'_, 't> {
+        match self.index(n) {
+            Some(i) => Children {
+                entries: &self.entries,
+                next: i + 1,
+                end: self.entries[i].end as usize,
+            },
+            None => Children {
+                entries: &self.entries,
+                next: 0,
+                end: 0,
+            },
+        }
+    }
+
+    /// Visits the subtree of `n` depth-first, `visit(node, true)` on entering a node and
+    /// `visit(node, false)` on leaving it: the same sequence as `lang::walk`, without the cursor.
+    pub(crate) fn walk(&self, n: Node<'t>, mut visit: impl FnMut(Node<'t>, bool)) {
+        let Some(first) = self.index(n) else {
+            return super::walk(n, visit);
+        };
+        let last = self.entries[first].end as usize;
+        let mut open: Vec<usize> = Vec::new();
+        for j in first..last {
+            while let Some(&top) = open.last() {
+                if self.entries[top].end as usize > j {
+                    break;
+                }
+                visit(self.entries[top].node, false);
+                open.pop();
+            }
+            visit(self.entries[j].node, true);
+            open.push(j);
+        }
+        while let Some(top) = open.pop() {
+            visit(self.entries[top].node, false);
+        }
+    }
+}
+
+/// The children of a node (`Flat::children`).
+pub(crate) struct Children<'f, 't> {
+    entries: &'f [Entry<'t>],
+    next: usize,
+    end: usize,
+}
+
+impl<'t> Iterator for Children<'_, 't> {
+    type Item = Node<'t>;
+    fn next(&mut self) -> Option<Node<'t>> {
+        if self.next >= self.end {
+            return None;
+        }
+        let e = &self.entries[self.next];
+        self.next = e.end as usize;
+        Some(e.node)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(lang: tree_sitter::Language, src: &str) {
+        let mut p = tree_sitter::Parser::new();
+        p.set_language(&lang).unwrap();
+        let tree = p.parse(src, None).unwrap();
+        let root = tree.root_node();
+        let flat = Flat::new(root);
+        // The replayed walk is the cursor's walk, event for event, from the root and from every node.
+        let mut all = Vec::new();
+        super::super::walk(root, |n, enter| all.push((n.id(), enter)));
+        let mut replay = Vec::new();
+        flat.walk(root, |n, enter| replay.push((n.id(), enter)));
+        assert_eq!(all, replay);
+        let mut count = 0;
+        super::super::walk(root, |n, enter| {
+            if !enter {
+                return;
+            }
+            count += 1;
+            assert_eq!(
+                flat.of(n).map(|p| p.id()),
+                n.parent().map(|p| p.id()),
+                "{n:?}"
+            );
+            let mut c = n.walk();
+            let expected: Vec<usize> = n.children(&mut c).map(|c| c.id()).collect();
+            let got: Vec<usize> = flat.children(n).map(|c| c.id()).collect();
+            assert_eq!(expected, got, "{n:?}");
+            let mut sub = Vec::new();
+            super::super::walk(n, |m, e| sub.push((m.id(), e)));
+            let mut sub_replay = Vec::new();
+            flat.walk(n, |m, e| sub_replay.push((m.id(), e)));
+            assert_eq!(sub, sub_replay, "{n:?}");
+        });
+        assert!(count > 20, "{count}");
+    }
+
+    #[test]
+    fn agrees_with_tree_sitter_javascript() {
+        check(
+            tree_sitter_javascript::LANGUAGE.into(),
+            "const a = db.collection('x').find({ a: [1, (2)] }).skip(n); function f(x) { return x?.y; } {{ ] ",
+        );
+    }
+
+    #[test]
+    fn agrees_with_tree_sitter_on_missing_and_zero_width_nodes() {
+        // Error recovery inserts zero-width MISSING nodes that share a start with their siblings.
+        check(
+            tree_sitter_javascript::LANGUAGE.into(),
+            "if (a { b( } while x) f(;; let = ; a.b.c.d.e.f(g)(h)(i)",
+        );
+        check(
+            tree_sitter_python::LANGUAGE.into(),
+            "def f(:\n  x = [1, 2\nclass A(B:\n    pass\nprint(a.b.c(d)[e])\n",
+        );
+    }
+
+    #[test]
+    fn agrees_with_tree_sitter_python_and_rust() {
+        check(
+            tree_sitter_python::LANGUAGE.into(),
+            "import pymongo\ndef f(db):\n    for x in xs:\n        db.c.update_one({'a': x}, {'$inc': {'n': 1}})\n",
+        );
+        check(
+            tree_sitter_rust::LANGUAGE.into(),
+            "fn f(c: &Collection<Doc>) { c.find(doc! { \"a\": 1 }).skip(10); let v = vec![doc!{}]; }",
+        );
+    }
+}
