@@ -147,7 +147,8 @@ impl<'t> Iterator for Children<'_, 't> {
 mod tests {
     use super::*;
 
-    fn check(lang: tree_sitter::Language, src: &str) {
+    /// Compares the flat index with tree-sitter on every node; returns the number of nodes.
+    fn check(lang: tree_sitter::Language, src: &str) -> usize {
         let mut p = tree_sitter::Parser::new();
         p.set_language(&lang).unwrap();
         let tree = p.parse(src, None).unwrap();
@@ -180,15 +181,16 @@ mod tests {
             flat.walk(n, |m, e| sub_replay.push((m.id(), e)));
             assert_eq!(sub, sub_replay, "{n:?}");
         });
-        assert!(count > 20, "{count}");
+        count
     }
 
     #[test]
     fn agrees_with_tree_sitter_javascript() {
-        check(
+        let nodes = check(
             tree_sitter_javascript::LANGUAGE.into(),
             "const a = db.collection('x').find({ a: [1, (2)] }).skip(n); function f(x) { return x?.y; } {{ ] ",
         );
+        assert!(nodes > 40, "{nodes}");
     }
 
     #[test]
@@ -202,6 +204,22 @@ mod tests {
             tree_sitter_python::LANGUAGE.into(),
             "def f(:\n  x = [1, 2\nclass A(B:\n    pass\nprint(a.b.c(d)[e])\n",
         );
+    }
+
+    #[test]
+    fn agrees_with_tree_sitter_on_every_corpus_file() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        let mut files = 0;
+        for entry in ignore::WalkBuilder::new(&root).build() {
+            let path = entry.unwrap().into_path();
+            let Some(lang) = super::super::language_for(&path) else {
+                continue;
+            };
+            let src = std::fs::read_to_string(&path).unwrap();
+            assert!(check(super::super::grammar(lang), &src) > 0);
+            files += 1;
+        }
+        assert!(files >= 40, "{files} corpus files");
     }
 
     #[test]
