@@ -2,8 +2,9 @@
 //! matter with a byte-level prefilter, then parse and extract each remaining file on the walker's thread.
 
 use crate::analysis::{FileError, Options, SourceFile};
+use crate::ir::ExportTarget;
 use crate::ir::Language;
-use crate::lang::vocabulary::WordContext;
+use crate::lang::vocabulary::{PrefilterWord, WordContext, WordRole};
 use crate::lang::{self, FileContext};
 use aho_corasick::AhoCorasick;
 use std::path::{Path, PathBuf};
@@ -46,13 +47,15 @@ pub struct Discovered {
 struct Shared {
     files: Vec<SourceFile>,
     errors: Vec<FileError>,
+    /// Files with only hints (see [`Verdict::Defer`]), parsed after the walk if imported.
+    deferred: Vec<(PathBuf, Language)>,
 }
 
 /// The prefilter of a language: one automaton over the extractors' vocabulary, and for each word
-/// the context its match must stand in.
+/// the context its match must stand in and what the match says.
 struct Prefilter {
     automaton: AhoCorasick,
-    contexts: Vec<WordContext>,
+    words: Vec<PrefilterWord>,
 }
 
 /// The prefilter for a language, built once per process from the extractors' vocabulary.
@@ -71,10 +74,7 @@ fn prefilter(lang: Language) -> &'static Prefilter {
             .ascii_case_insensitive(false)
             .build(words.iter().map(|w| w.word))
             .expect("the prefilter vocabulary is a valid automaton");
-        Prefilter {
-            automaton,
-            contexts: words.iter().map(|w| w.context).collect(),
-        }
+        Prefilter { automaton, words }
     })
 }
 
@@ -90,6 +90,64 @@ fn next_non_space(bytes: &[u8], at: usize) -> Option<(usize, u8)> {
         .map(|i| (at + i, bytes[at + i]))
 }
 
+/// Whether the name that ends at `end` is called: followed by `(`, `<` (a generic) or `::<` (a
+/// turbofish).
+fn is_called(bytes: &[u8], end: usize) -> bool {
+    match next_non_space(bytes, end) {
+        Some((_, b'(' | b'<')) => true,
+        Some((at, b':')) => bytes[at..].starts_with(b"::<"),
+        _ => false,
+    }
+}
+
+/// Whether the call of the method whose name ends at `end` takes a one-parameter callback first:
+/// `items.find((x) => ..)`, `list.find(x => ..)`, `iter.find(|x| ..)` search an array or an
+/// iterator (a driver's `find` takes a filter; a Node-style callback has two parameters).
+fn callback_first(bytes: &[u8], end: usize) -> bool {
+    let Some((open, b'(')) = next_non_space(bytes, end) else {
+        return false;
+    };
+    let Some((mut at, first)) = next_non_space(bytes, open + 1) else {
+        return false;
+    };
+    if first == b'|' || bytes[at..].starts_with(b"move |") || bytes[at..].starts_with(b"move|") {
+        return true;
+    }
+    if bytes[at..].starts_with(b"async") && !bytes.get(at + 5).is_some_and(|b| is_ident_byte(*b)) {
+        match next_non_space(bytes, at + 5) {
+            Some((next, _)) => at = next,
+            None => return false,
+        }
+    }
+    let arrow_after = |i: usize| {
+        bytes
+            .get(i..)
+            .is_some_and(|rest| rest.trim_ascii_start().starts_with(b"=>"))
+    };
+    if is_ident_byte(bytes[at]) {
+        return arrow_after(ident_end(bytes, at));
+    }
+    if bytes[at] != b'(' {
+        return false;
+    }
+    // `(x) =>`, `({ id }) =>`, `(x: T) =>`: one parameter, no comma at the top level.
+    let mut depth = 0usize;
+    for (i, b) in bytes[at..].iter().enumerate() {
+        match b {
+            b'(' | b'{' | b'[' => depth += 1,
+            b')' | b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return arrow_after(at + i + 1);
+                }
+            }
+            b',' if depth == 1 => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether the match `bytes[start..end]` of a word stands where its context requires.
 fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usize) -> bool {
     let left_ok = start == 0 || !is_ident_byte(bytes[start - 1]);
@@ -101,12 +159,7 @@ fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usiz
         WordContext::Call => {
             // A module path segment (`'../models/User'`): a Mongoose app's models folder.
             let path_segment = start > 0 && bytes[start - 1] == b'/';
-            let called = || match next_non_space(bytes, end) {
-                Some((_, b'(' | b'<')) => true,
-                Some((at, b':')) => bytes[at..].starts_with(b"::<"),
-                _ => false,
-            };
-            path_segment || (left_ok && right_ok && called())
+            path_segment || (left_ok && right_ok && is_called(bytes, end))
         }
         WordContext::Skip => {
             if !(left_ok && right_ok) {
@@ -128,7 +181,7 @@ fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usiz
                 .map_or(bytes.len(), |i| digits + i);
             !matches!(next_non_space(bytes, after), Some((_, b')')))
         }
-        WordContext::DbAttribute => {
+        WordContext::DbAttribute | WordContext::ShellDb => {
             if !left_ok || in_python_import(bytes, start) {
                 return false;
             }
@@ -139,12 +192,225 @@ fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usiz
             if name_len == 0 {
                 return false;
             }
-            // `db.orders.find(..)`, `helpers.add(db.users, ..)`, and `x.db.find(..)` where `db` is a
-            // collection; not `db.getObject(..)`, a method of a database wrapper.
-            let called = matches!(next_non_space(bytes, end + name_len), Some((_, b'(')));
-            !called || is_operation_name(&bytes[end..end + name_len])
+            true
+        }
+        WordContext::Attribute => {
+            left_ok && right_ok && bytes[..start].trim_ascii_end().last() == Some(&b'.')
+        }
+        WordContext::MethodCall => {
+            left_ok
+                && right_ok
+                && bytes[..start].trim_ascii_end().last() == Some(&b'.')
+                && is_called(bytes, end)
+                && !callback_first(bytes, end)
+        }
+        WordContext::OptionBuilder => left_ok && right_ok,
+        WordContext::PyModule => true,
+    }
+}
+
+/// What a word's match at `bytes[start..end]` says about the file: its role when it stands in its
+/// context, a hint where the context only suggests (a models path segment; `db.users` passed as an
+/// argument in a JavaScript file that declares `db`), nothing otherwise. `declares_db_cache` holds
+/// [`declares_db`] of the file once needed.
+fn standing(
+    word: &PrefilterWord,
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    declares_db_cache: &mut Option<bool>,
+) -> Option<WordRole> {
+    if !stands_in_context(word.context, bytes, start, end) {
+        return None;
+    }
+    let role = word.role;
+    match word.context {
+        // `'../models/User'`: the file imports models; a call of the getter is evidence.
+        WordContext::Call if start > 0 && bytes[start - 1] == b'/' => {
+            Some(role.min(WordRole::Hint))
+        }
+        // `getCollection()`, `model("User", schema)`: a function of the application, or
+        // Mongoose's `model` imported by name; the frontends name collections from
+        // `db.collection(..)` / `mongoose.model(..)`.
+        WordContext::Call if bytes[..start].trim_ascii_end().last() != Some(&b'.') => {
+            Some(role.min(WordRole::Confirmation))
+        }
+        WordContext::DbAttribute | WordContext::ShellDb => {
+            let shell = word.context == WordContext::ShellDb;
+            let mut declared = || *declares_db_cache.get_or_insert_with(|| declares_db(bytes));
+            let name_end = ident_end(bytes, end);
+            if matches!(next_non_space(bytes, name_end), Some((_, b'('))) {
+                // `x.db.find(..)`, where `db` is a collection: evidence.
+                if is_operation_name(&bytes[end..name_end]) {
+                    return Some(role);
+                }
+                // `db.getObject(..)`: a method of a database wrapper, unless `db` is the database
+                // itself (mongosh's global; in Python, a name the frontend takes for a database),
+                // whose every attribute the frontends name as a collection.
+                return (!shell || !declared()).then_some(role.min(WordRole::Confirmation));
+            }
+            // `addIndexes(db.users, ..)` where `db` is declared in the file (`const { db } = client`):
+            // not mongosh's `db`, so no collection for the JavaScript frontend.
+            if shell
+                && matches!(next_non_space(bytes, name_end), Some((_, b',' | b')')))
+                && declared()
+            {
+                return Some(role.min(WordRole::Hint));
+            }
+            Some(role)
+        }
+        // `MongoDB.get_client()`, `get_mongo_db()`: the Python frontend takes the call for a
+        // client or a database, and its attributes for collections.
+        WordContext::PyModule if in_mongo_wrapper_call(bytes, start, end) => {
+            Some(WordRole::Evidence)
+        }
+        WordContext::OptionBuilder if !has_word(bytes, b"skip") => Some(role.min(WordRole::Hint)),
+        _ => Some(role),
+    }
+}
+
+/// Whether `word` occurs in `bytes` as a whole identifier.
+fn has_word(bytes: &[u8], word: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(i) = bytes[from..].windows(word.len()).position(|w| w == word) {
+        let (start, end) = (from + i, from + i + word.len());
+        if (start == 0 || !is_ident_byte(bytes[start - 1]))
+            && (end == bytes.len() || !is_ident_byte(bytes[end]))
+        {
+            return true;
+        }
+        from = end;
+    }
+    false
+}
+
+/// The end of the identifier that starts at `at`.
+fn ident_end(bytes: &[u8], at: usize) -> usize {
+    bytes[at..]
+        .iter()
+        .position(|b| !is_ident_byte(*b))
+        .map_or(bytes.len(), |i| at + i)
+}
+
+/// Whether `bytes[start..end]` lies in the callee of a call named for a MongoDB client or database
+/// (`MongoDB.get_client(..)`, `get_mongo_db(..)`, `MongoDBAccess(..)`): the dotted name holding it
+/// is called, and its last segment names a client, a connection or a database. Mirrors the Python
+/// frontend's reading of application wrappers.
+fn in_mongo_wrapper_call(bytes: &[u8], start: usize, end: usize) -> bool {
+    let is_name_byte = |b: u8| is_ident_byte(b) || b == b'.';
+    let from = bytes[..start]
+        .iter()
+        .rposition(|b| !is_name_byte(*b))
+        .map_or(0, |i| i + 1);
+    let to = bytes[end..]
+        .iter()
+        .position(|b| !is_name_byte(*b))
+        .map_or(bytes.len(), |i| end + i);
+    if !matches!(next_non_space(bytes, to), Some((_, b'('))) {
+        return false;
+    }
+    let callee = bytes[from..to].to_ascii_lowercase();
+    let contains = |s: &[u8], w: &[u8]| s.windows(w.len()).any(|x| x == w);
+    if !contains(&callee, b"mongo") || contains(&callee, b"mongoengine") {
+        return false;
+    }
+    let last = callee.rsplit(|b| *b == b'.').next().unwrap_or(&[]);
+    let wrapper = contains(last, b"client")
+        || contains(last, b"db")
+        || contains(last, b"database")
+        || last == b"connect";
+    wrapper && result_is_accessed(bytes, from, to)
+}
+
+/// Whether the result of the call whose callee is `bytes[from..to]` has its attributes or items
+/// read, where the Python frontend names collections: right away (`get_mongo_db()["users"]`), or
+/// through the plain name it is assigned to (`db = get_mongo_db()` … `db.users`, `item[..]`). A
+/// wrapper whose result is only passed on or kept as a class attribute names nothing.
+fn result_is_accessed(bytes: &[u8], from: usize, to: usize) -> bool {
+    let Some((open, b'(')) = next_non_space(bytes, to) else {
+        return false;
+    };
+    let mut depth = 0usize;
+    let close = bytes[open..].iter().position(|b| {
+        match b {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            _ => {}
+        }
+        depth == 0
+    });
+    let Some(close) = close.map(|i| open + i) else {
+        return false;
+    };
+    if matches!(next_non_space(bytes, close + 1), Some((_, b'.' | b'['))) {
+        return true;
+    }
+    let before = bytes[..from].trim_ascii_end();
+    let Some(target) = before.strip_suffix(b"=") else {
+        return false;
+    };
+    if matches!(target.last(), Some(b'=' | b'!' | b'<' | b'>' | b':')) {
+        return false;
+    }
+    let target = target.trim_ascii_end();
+    let name_start = target
+        .iter()
+        .rposition(|b| !(is_ident_byte(*b) || *b == b'.'))
+        .map_or(0, |i| i + 1);
+    let name = &target[name_start..];
+    if name.is_empty() || name.starts_with(b".") {
+        return false;
+    }
+    let mut at = 0;
+    while let Some(i) = bytes[at..].windows(name.len()).position(|w| w == name) {
+        let (start, end) = (at + i, at + i + name.len());
+        at = end;
+        let left_ok = start == 0 || !(is_ident_byte(bytes[start - 1]) || bytes[start - 1] == b'.');
+        if left_ok && matches!(bytes.get(end), Some(b'.' | b'[')) {
+            return true;
         }
     }
+    false
+}
+
+/// Whether a JavaScript file declares a `db` of its own (`const db = ..`, `let { db } = client`,
+/// `import { db } from ..`, `import db from ..`), so that `db` is not mongosh's global there.
+fn declares_db(bytes: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(i) = bytes[from..].windows(2).position(|w| w == b"db") {
+        let (start, end) = (from + i, from + i + 2);
+        from = end;
+        let whole = (start == 0 || !is_ident_byte(bytes[start - 1]))
+            && (end == bytes.len() || !is_ident_byte(bytes[end]));
+        if !whole {
+            continue;
+        }
+        let mut before = bytes[..start].trim_ascii_end();
+        // A name in a declared destructuring pattern or an import list: `const { client, db } =`,
+        // `import { db } from`; not a destructured parameter (`async ({ db }) =>`), which the
+        // JavaScript frontend does not bind.
+        let after = next_non_space(bytes, end).map(|(_, b)| b);
+        if matches!(before.last(), Some(b'{' | b',')) && matches!(after, Some(b'}' | b',')) {
+            match before
+                .iter()
+                .rposition(|b| !(is_ident_byte(*b) || b" \t\r\n,:".contains(b)))
+            {
+                Some(i) if bytes[i] == b'{' => before = bytes[..i].trim_ascii_end(),
+                _ => continue,
+            }
+        }
+        let keyword = [&b"const"[..], b"let", b"var", b"import", b"as"]
+            .iter()
+            .any(|k| {
+                before.ends_with(k)
+                    && (before.len() == k.len()
+                        || !is_ident_byte(before[before.len() - k.len() - 1]))
+            });
+        if keyword {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the line holding `at` is a Python import (`from app.models.db.action import X`): a
@@ -170,17 +436,65 @@ fn is_operation_name(name: &[u8]) -> bool {
             .any(|m| m.name == name)
 }
 
-/// Whether a file's bytes contain a word of the driver vocabulary, standing in its context.
-pub fn may_matter(lang: Language, bytes: &[u8]) -> bool {
+/// What the prefilter makes of a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nothing of the driver vocabulary: not parsed.
+    Skip,
+    /// Only hints (`mongo`, a models path, `skip`): nothing the frontends read as an operation or a
+    /// collection, but it may re-export a model, so it is parsed if a parsed file imports from it.
+    Defer,
+    /// Evidence, or a hint confirmed (`mongo` and a call of `find(`): parsed.
+    Parse,
+}
+
+/// The prefilter's verdict on a file's bytes: evidence alone, or a hint and a confirmation, each
+/// standing in its context (see [`WordRole`]).
+pub fn verdict(lang: Language, bytes: &[u8]) -> Verdict {
     let p = prefilter(lang);
-    p.automaton.find_overlapping_iter(bytes).any(|m| {
-        stands_in_context(
-            p.contexts[m.pattern().as_usize()],
-            bytes,
-            m.start(),
-            m.end(),
-        )
-    })
+    let (mut hint, mut confirmation) = (false, false);
+    let mut db_cache = None;
+    for m in p.automaton.find_overlapping_iter(bytes) {
+        let word = &p.words[m.pattern().as_usize()];
+        match standing(word, bytes, m.start(), m.end(), &mut db_cache) {
+            Some(WordRole::Evidence) => return Verdict::Parse,
+            Some(WordRole::Hint) => hint = true,
+            Some(WordRole::Confirmation) => confirmation = true,
+            None => {}
+        }
+        if hint && confirmation {
+            return Verdict::Parse;
+        }
+    }
+    if hint {
+        Verdict::Defer
+    } else {
+        Verdict::Skip
+    }
+}
+
+/// Whether a file is parsed on its own merits (see [`verdict`]).
+pub fn may_matter(lang: Language, bytes: &[u8]) -> bool {
+    verdict(lang, bytes) == Verdict::Parse
+}
+
+/// The prefilter words that stand in their context in `bytes`, with what each says (a debugging
+/// aid for tuning the vocabulary).
+#[doc(hidden)]
+pub fn matched_words(lang: Language, bytes: &[u8]) -> Vec<(&'static str, WordRole)> {
+    let p = prefilter(lang);
+    let mut db_cache = None;
+    let mut out: Vec<(&'static str, WordRole)> = p
+        .automaton
+        .find_overlapping_iter(bytes)
+        .filter_map(|m| {
+            let word = &p.words[m.pattern().as_usize()];
+            standing(word, bytes, m.start(), m.end(), &mut db_cache).map(|r| (word.word, r))
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// Path shown to users: relative to `base` (the repository root) when below it, `/`-separated.
@@ -319,8 +633,13 @@ pub fn analyse_files(opts: &Options) -> Discovered {
                         if let Some(lang) = lang::language_for(e.path()) {
                             scanned.fetch_add(1, Ordering::Relaxed);
                             // The lock is taken only for the few files that produce something.
-                            match analyse_one(e.path(), lang, &base, no_ignore, max_size) {
+                            match analyse_one(e.path(), lang, &base, no_ignore, max_size, false) {
                                 Outcome::Skipped => {}
+                                Outcome::Deferred => shared
+                                    .lock()
+                                    .unwrap()
+                                    .deferred
+                                    .push((e.path().to_path_buf(), lang)),
                                 Outcome::Parsed(f) => {
                                     parsed.fetch_add(1, Ordering::Relaxed);
                                     if let Some(f) = f {
@@ -343,12 +662,167 @@ pub fn analyse_files(opts: &Options) -> Discovered {
             ignore::WalkState::Continue
         })
     });
-    let s = Arc::try_unwrap(shared).ok().unwrap().into_inner().unwrap();
+    let mut s = Arc::try_unwrap(shared).ok().unwrap().into_inner().unwrap();
+    let mut parsed = parsed.into_inner();
+    parse_imported_deferred(&mut s, &base, no_ignore, max_size, &mut parsed);
     Discovered {
         files: s.files,
         errors: s.errors,
         scanned: scanned.into_inner(),
-        parsed: parsed.into_inner(),
+        parsed,
+    }
+}
+
+/// Parses the deferred files that the cross-file linker could reach from a parsed file, until no
+/// more are: a file with only hints names no collection itself, but can re-export a model that
+/// another file uses (`from app.models.user import User` in a package's `__init__.py`), and the
+/// linker (`link.rs`) must see every file it could resolve an import to, as if nothing had been
+/// deferred. The linker starts from the imports of operations and follows re-exports by name; here
+/// a module specifier is matched by its last path segment against a file's stem (or its folder's
+/// name for `index.*` / `__init__.py`), which covers every file `link::resolve_module` could pick,
+/// including the ones that would make a path-suffix match ambiguous.
+fn parse_imported_deferred(
+    s: &mut Shared,
+    base: &Path,
+    no_ignore: bool,
+    max_size: u64,
+    parsed: &mut usize,
+) {
+    if s.deferred.is_empty() {
+        return;
+    }
+    // The walk's order is not deterministic; what is parsed must not depend on it.
+    s.deferred.sort();
+    let mut wanted = WantedExports::default();
+    for f in &s.files {
+        for import in
+            f.ir.operations
+                .iter()
+                .filter_map(|o| o.collection.as_ref()?.import.as_ref())
+        {
+            wanted.add(import);
+        }
+    }
+    // The re-exports already followed: (index into `s.files`, export name).
+    let mut followed: std::collections::HashSet<(usize, String)> = Default::default();
+    loop {
+        let (now, later): (Vec<_>, Vec<_>) = std::mem::take(&mut s.deferred)
+            .into_iter()
+            .partition(|(path, _)| wanted.may_name(path));
+        s.deferred = later;
+        for (path, lang) in now {
+            match analyse_one(&path, lang, base, no_ignore, max_size, true) {
+                Outcome::Parsed(f) => {
+                    *parsed += 1;
+                    s.files.extend(f);
+                }
+                Outcome::Failed(err) => s.errors.push(err),
+                Outcome::Skipped | Outcome::Deferred => {}
+            }
+        }
+        // A chain may pass through any file, parsed at once or late.
+        let mut more = false;
+        for (i, f) in s.files.iter().enumerate() {
+            for e in &f.ir.exports {
+                let ExportTarget::Reexport { import } = &e.target else {
+                    continue;
+                };
+                if wanted.wants(&f.path, &e.name) && followed.insert((i, e.name.clone())) {
+                    wanted.add(import);
+                    more = true;
+                }
+            }
+        }
+        if !more || s.deferred.is_empty() {
+            break;
+        }
+    }
+}
+
+/// The exports the linker may look up, by the last path segment of the module it looks in.
+#[derive(Default)]
+struct WantedExports {
+    /// Last segment (and the same without its extension) → export names; `None`: any export (a
+    /// default import takes a module's only export, whatever its name).
+    by_segment: std::collections::HashMap<String, Option<std::collections::HashSet<String>>>,
+    /// Exports of a package itself (`from . import models`, `require('..')`): any `index.*` or
+    /// `__init__.py` may be it.
+    package: Option<std::collections::HashSet<String>>,
+    any_package: bool,
+}
+
+impl WantedExports {
+    fn add(&mut self, import: &crate::ir::ImportRef) {
+        let module = import.module.strip_prefix("py:").unwrap_or(&import.module);
+        let any = import.export == "default";
+        let note = |names: &mut Option<std::collections::HashSet<String>>| {
+            if let Some(set) = names {
+                if any {
+                    *names = None;
+                } else {
+                    set.insert(import.export.clone());
+                }
+            }
+        };
+        match module.trim_end_matches('/').rsplit('/').next() {
+            Some("" | "." | "..") | None => {
+                if self.any_package {
+                    return;
+                }
+                if any {
+                    self.any_package = true;
+                    self.package = None;
+                } else {
+                    self.package
+                        .get_or_insert_with(Default::default)
+                        .insert(import.export.clone());
+                }
+            }
+            Some(last) => {
+                // `./user.js`, `./user.model` name `user.js` / `user.model.ts`.
+                let stem = last.rsplit_once('.').map(|(stem, _)| stem);
+                for key in std::iter::once(last).chain(stem) {
+                    let names = self
+                        .by_segment
+                        .entry(key.to_string())
+                        .or_insert_with(|| Some(Default::default()));
+                    note(names);
+                }
+            }
+        }
+    }
+
+    /// The segments an import of `path` may end with: its stem, and its folder's name when it is
+    /// a package's `index.*` / `__init__.py`.
+    fn keys(path: &Path) -> (&str, Option<&str>, bool) {
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let package = stem == "index" || stem == "__init__";
+        let folder = package
+            .then(|| path.parent()?.file_name()?.to_str())
+            .flatten();
+        (stem, folder, package)
+    }
+
+    /// Whether the linker may look up an export of `path`.
+    fn may_name(&self, path: &Path) -> bool {
+        let (stem, folder, package) = Self::keys(path);
+        self.by_segment.contains_key(stem)
+            || folder.is_some_and(|f| self.by_segment.contains_key(f))
+            || (package && (self.any_package || self.package.is_some()))
+    }
+
+    /// Whether the linker may look up the export `name` of `path`.
+    fn wants(&self, path: &Path, name: &str) -> bool {
+        let (stem, folder, package) = Self::keys(path);
+        let in_set = |names: Option<&Option<std::collections::HashSet<String>>>| match names {
+            Some(None) => true,
+            Some(Some(set)) => set.contains(name),
+            None => false,
+        };
+        in_set(self.by_segment.get(stem))
+            || folder.is_some_and(|f| in_set(self.by_segment.get(f)))
+            || (package
+                && (self.any_package || self.package.as_ref().is_some_and(|p| p.contains(name))))
     }
 }
 
@@ -368,6 +842,8 @@ fn walk_error(err: &ignore::Error, base: &Path) -> (String, String) {
 enum Outcome {
     /// Not parsed: nothing of the driver vocabulary in it, or a minified bundle.
     Skipped,
+    /// Not parsed yet: only hints in it (see [`Verdict::Defer`]).
+    Deferred,
     /// Parsed; `Some` when it produced IR worth keeping.
     Parsed(Option<SourceFile>),
     Failed(FileError),
@@ -396,12 +872,19 @@ fn read_into(path: &Path, buf: &mut Vec<u8>, max_size: u64) -> Result<(), String
     Ok(())
 }
 
+fn not_utf8(valid_up_to: usize) -> String {
+    format!("not valid UTF-8 (first invalid byte at offset {valid_up_to})")
+}
+
+/// Reads, prefilters, parses and extracts one file. `deferred`: the prefilter already deferred it
+/// and a parsed file imports from it, so it is parsed whatever its words.
 fn analyse_one(
     path: &Path,
     lang: Language,
     base: &Path,
     no_ignore: bool,
     max_size: u64,
+    deferred: bool,
 ) -> Outcome {
     let fail = |message: String| {
         Outcome::Failed(FileError {
@@ -413,24 +896,30 @@ fn analyse_one(
     let read = READ_BUF.with(|cell| {
         let mut buf = cell.borrow_mut();
         read_into(path, &mut buf, max_size)?;
-        if !may_matter(lang, &buf) || (!no_ignore && looks_minified(&buf)) {
-            return Ok(None);
+        if deferred {
+            return Ok(Ok(std::mem::take(&mut *buf)));
         }
-        Ok(Some(std::mem::take(&mut *buf)))
+        let v = verdict(lang, &buf);
+        if v == Verdict::Skip || (!no_ignore && looks_minified(&buf)) {
+            return Ok(Err(Outcome::Skipped));
+        }
+        if v == Verdict::Defer {
+            // Reported as if parsed at once: a file mongolint would read but cannot.
+            if let Err(e) = std::str::from_utf8(&buf) {
+                return Err(not_utf8(e.valid_up_to()));
+            }
+            return Ok(Err(Outcome::Deferred));
+        }
+        Ok(Ok(std::mem::take(&mut *buf)))
     });
     let bytes = match read {
-        Ok(Some(bytes)) => bytes,
-        Ok(None) => return Outcome::Skipped,
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(outcome)) => return outcome,
         Err(message) => return fail(message),
     };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
-        Err(e) => {
-            return fail(format!(
-                "not valid UTF-8 (first invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ))
-        }
+        Err(e) => return fail(not_utf8(e.utf8_error().valid_up_to())),
     };
     let shown = display_path(path, base);
     let ctx = FileContext {
@@ -469,7 +958,14 @@ mod tests {
         let path = dir.path().join("gone.js");
         std::fs::write(&path, "db.collection('x').updateOne({}, {$push: {a: 1}})").unwrap();
         std::fs::remove_file(&path).unwrap();
-        match analyse_one(&path, Language::JavaScript, dir.path(), false, u64::MAX) {
+        match analyse_one(
+            &path,
+            Language::JavaScript,
+            dir.path(),
+            false,
+            u64::MAX,
+            false,
+        ) {
             Outcome::Failed(e) => {
                 assert_eq!(e.display_path, "gone.js");
                 assert!(e.message.starts_with("cannot read file"), "{}", e.message);
@@ -478,8 +974,292 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_deferred_file_that_is_not_utf8_is_reported() {
+        // Only a hint: deferred, but a file mongolint would read is reported as unreadable, as
+        // when every hint was enough to parse.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("broken.py");
+        std::fs::write(&path, b"import pymongo\n\xff\xfe\n").unwrap();
+        match analyse_one(&path, Language::Python, dir.path(), false, u64::MAX, false) {
+            Outcome::Failed(e) => {
+                assert!(e.message.starts_with("not valid UTF-8"), "{}", e.message)
+            }
+            _ => panic!("an unreadable file with a hint is reported"),
+        }
+        std::fs::write(&path, b"import pymongo\n").unwrap();
+        assert!(matches!(
+            analyse_one(&path, Language::Python, dir.path(), false, u64::MAX, false),
+            Outcome::Deferred
+        ));
+    }
+
     fn matters(lang: Language, text: &str) -> bool {
         may_matter(lang, text.as_bytes())
+    }
+
+    fn verdict_of(lang: Language, text: &str) -> Verdict {
+        verdict(lang, text.as_bytes())
+    }
+
+    #[test]
+    fn a_hint_needs_a_confirmation() {
+        use Verdict::*;
+        let js = Language::TypeScript;
+        // Coral's database handle is named `mongo`: passing it around calls nothing.
+        let passed_around = r#"
+import { MongoContext } from "coral-server/data/context";
+export async function approve(mongo: MongoContext, redis: Redis, id: string) {
+  const story = await retrieveStory(mongo, id);
+  const found = stories.find((s) => s.id === id);
+  return find(mongo, story);
+}"#;
+        assert_eq!(verdict_of(js, passed_around), Defer);
+        // Its accessor called with an operation: parsed.
+        let accessor = "export async function f(mongo: MongoContext, id: string) {\n  return mongo.comments().find({ id });\n}";
+        assert_eq!(verdict_of(js, accessor), Parse);
+        assert_eq!(
+            verdict_of(
+                js,
+                "const c = mongo.comments();\nawait c\n  .aggregate([{ $match: {} }])"
+            ),
+            Parse
+        );
+        // A models import and an array search; the model's own `find` is confirmation.
+        let models =
+            "import { User } from '../models/user';\nconst u = users.find((x) => x.id === id);";
+        assert_eq!(verdict_of(js, models), Defer);
+        let model_used =
+            "import { User } from '../models/user';\nconst u = await User.find({ id });";
+        assert_eq!(verdict_of(js, model_used), Parse);
+        // An old-style Mongoose callback (two parameters) still confirms.
+        let node_style = "const User = require('../models/user');\nUser.find(function (err, users) {});\nUser.find((err, users) => {});";
+        assert_eq!(verdict_of(js, node_style), Parse);
+        // `skip` alone pages nothing.
+        assert_eq!(verdict_of(js, "q.skip(page * size)"), Defer);
+        assert_eq!(
+            verdict_of(js, "import { MongoClient } from 'mongodb';"),
+            Defer
+        );
+        // Confirmations alone are not enough: arrays, lodash, ORMs.
+        assert_eq!(
+            verdict_of(js, "repo.find({ where: { id } }); list.update(x)"),
+            Skip
+        );
+        // A function of the application named like a getter is a confirmation, not evidence.
+        assert_eq!(
+            verdict_of(
+                js,
+                "async function getCollection() {}\nawait getCollection()"
+            ),
+            Skip
+        );
+        assert_eq!(
+            verdict_of(js, "import { model, Schema } from 'mongoose';\nexport const User = model('User', userSchema);"),
+            Parse
+        );
+    }
+
+    #[test]
+    fn model_and_index_declarations_are_parsed() {
+        use Verdict::*;
+        let js = Language::JavaScript;
+        // A Mongoose schema file: no `model(..)`, no driver call, but a schema with an index.
+        let schema = r#"
+const mongoose = require('mongoose');
+const UserSchema = new mongoose.Schema({ email: { type: String, unique: true } });
+UserSchema.index({ email: 1, org: 1 });
+module.exports = UserSchema;"#;
+        assert_eq!(verdict_of(js, schema), Parse);
+        assert_eq!(
+            verdict_of(
+                js,
+                "import { Schema } from 'mongoose';\nexport default new Schema({ a: String });"
+            ),
+            Parse
+        );
+        // NestJS: a schema class; a service that only injects a model is not.
+        let nest_schema = r#"
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+@Schema({ timestamps: true })
+export class Label { @Prop({ type: String, unique: true }) name: string; }
+export const LabelSchema = SchemaFactory.createForClass(Label);"#;
+        assert_eq!(verdict_of(Language::TypeScript, nest_schema), Parse);
+        let nest_service = r#"
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+export class LabelRepository extends BaseRepository<Label> {
+  constructor(@InjectModel(Label.name) readonly model: Model<Label>) { super(model); }
+}"#;
+        assert_eq!(verdict_of(Language::TypeScript, nest_service), Defer);
+
+        let py = Language::Python;
+        let document = r#"
+import mongoengine as me
+class ActionDB(me.Document):
+    name = me.StringField()
+    meta = {"indexes": ["name", ("pack", "name")]}
+"#;
+        assert_eq!(verdict_of(py, document), Parse);
+        // st2: a model module imported for its access class; nothing called or read.
+        let access = "from st2common.models.db import MongoDBAccess\naction_access = MongoDBAccess(ActionDB)\n";
+        assert_eq!(verdict_of(py, access), Defer);
+        assert_eq!(
+            verdict_of(
+                py,
+                "from pymongo import IndexModel\nINDEXES = [IndexModel([(\"a\", 1)])]"
+            ),
+            Parse
+        );
+        assert_eq!(
+            verdict_of(
+                py,
+                "from app.models import Post\nposts = Post.objects(author=a).order_by(\"-at\")"
+            ),
+            Skip
+        );
+        assert_eq!(
+            verdict_of(
+                py,
+                "import mongoengine\nposts = Post.objects(author=a).order_by(\"-at\")"
+            ),
+            Parse
+        );
+        // A wrapper named for the database, its result read: the frontend names collections.
+        let wrapper = "from bson import json_util\nitem = cves.getCveFromMongoDbDoc(item)\nprint(item[\"cvss\"])";
+        assert_eq!(verdict_of(py, wrapper), Parse);
+        assert_eq!(
+            verdict_of(py, "import bson\nx = json_util.dumps(item)"),
+            Defer
+        );
+        // A name the frontend takes for a database, with an attribute called.
+        assert_eq!(
+            verdict_of(
+                py,
+                "from pritunl import database, mongo\nx = database.ObjectId(v)"
+            ),
+            Parse
+        );
+
+        let rs = Language::Rust;
+        assert_eq!(
+            verdict_of(
+                rs,
+                "let m = IndexModel::builder().keys(doc! { \"a\": 1 }).build();"
+            ),
+            Parse
+        );
+        // A document built for a helper of the application: no operation.
+        let helper = "use mongodb::bson::doc;\nlet f = doc! { \"name\": name };\nfind_collect(&db.users, f, None).await?;";
+        assert_eq!(verdict_of(rs, helper), Defer);
+        assert_eq!(
+            verdict_of(rs, "let o = FindOptions::builder().skip(n).build();"),
+            Parse
+        );
+        assert_eq!(
+            verdict_of(rs, "use mongodb::options::FindOptions;\nlet o = FindOptions::builder().limit(5).build();"),
+            Defer
+        );
+        assert_eq!(
+            verdict_of(
+                rs,
+                "use mongodb::Collection;\nself.users.find(filter).await?"
+            ),
+            Parse
+        );
+        assert_eq!(
+            verdict_of(rs, "use mongodb::Collection;\nv.iter().find(|x| x.a == 1)"),
+            Defer
+        );
+    }
+
+    #[test]
+    fn a_deferred_file_is_parsed_when_a_parsed_file_imports_from_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |path: &str, text: &str| {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        // Only hints: a package index re-exporting the model.
+        write(
+            "models/index.js",
+            "const mongoose = require('mongoose');\nmodule.exports = { User: require('./user') };\n",
+        );
+        write(
+            "models/user.js",
+            "const mongoose = require('mongoose');\nmodule.exports = mongoose.model('User', new mongoose.Schema({ tags: [String] }));\n",
+        );
+        write(
+            "app.js",
+            "const { User } = require('./models');\nasync function tag(id, t) {\n  await User.updateOne({ _id: id }, { $push: { tags: t } });\n}\n",
+        );
+        // Only hints, and imported by no parsed file.
+        write(
+            "other.js",
+            "const mongo = require('./mongo');\nmodule.exports = (ctx) => helper(ctx.mongo);\n",
+        );
+        // A relative path, so that paths are shown (and linked) relative to a common root.
+        let cwd = std::env::current_dir().unwrap();
+        let up = "../".repeat(cwd.components().count() - 1);
+        let root = PathBuf::from(up).join(dir.path().strip_prefix("/").unwrap());
+        let opts = Options {
+            paths: vec![root],
+            threads: 2,
+            ..Options::default()
+        };
+        assert_eq!(
+            verdict_of(Language::JavaScript, "const mongoose = require('mongoose');\nmodule.exports = { User: require('./user') };\n"),
+            Verdict::Defer
+        );
+        let a = crate::analysis::run(&opts);
+        let app = a
+            .files
+            .iter()
+            .find(|f| f.display_path.ends_with("app.js"))
+            .unwrap();
+        let op = &app.ir.operations[0];
+        assert_eq!(op.method, "updateOne");
+        match &op.collection.as_ref().unwrap().name {
+            crate::ir::CollectionName::Literal { name } => assert_eq!(name, "users"),
+            other => panic!("not linked through the deferred index: {other:?}"),
+        }
+        // app.js and models/user.js at once, models/index.js late; other.js never.
+        assert!(a
+            .files
+            .iter()
+            .any(|f| f.display_path.ends_with("models/index.js")));
+        assert_eq!(a.files_parsed, 3);
+        assert!(!a.files.iter().any(|f| f.display_path.ends_with("other.js")));
+    }
+
+    #[test]
+    fn db_passed_as_an_argument_counts_where_db_is_mongoshs() {
+        use Verdict::*;
+        let js = Language::JavaScript;
+        // Overleaf's migrations: `db` declared from the client, passed to a helper.
+        let declared = "const migrate = async client => {\n  const { db } = client\n  await Helpers.addIndexesToCollection(db.users, indexes)\n}";
+        assert_eq!(verdict_of(js, declared), Defer);
+        assert_eq!(
+            verdict_of(js, "import { db } from '../mongodb.js'\nawait helpers.dropIndexesFromCollection(db.projects, [idx])"),
+            Defer
+        );
+        // A destructured parameter is not a declaration the frontend binds: mongosh's `db`.
+        let parameter = "const migrate = async ({ db }) => {\n  await Helpers.addIndexesToCollection(db.projects, indexes)\n}";
+        assert_eq!(verdict_of(js, parameter), Parse);
+        assert_eq!(
+            verdict_of(js, "await addIndexes(db.users, [{ key: { email: 1 } }]);"),
+            Parse
+        );
+        // A collection read through a declared `db` is evidence whatever the declaration.
+        assert_eq!(
+            verdict_of(js, "const { db } = client\nawait db.users.find({})"),
+            Parse
+        );
+        assert!(declares_db(b"let db = connect()"));
+        assert!(declares_db(b"import db from './db'"));
+        assert!(!declares_db(b"function f(db) { return db.users }"));
+        assert!(!declares_db(b"const mydb = x; const dbx = y;"));
     }
 
     #[test]
@@ -492,11 +1272,9 @@ mod tests {
         ));
         assert!(matters(js, "db.orders.find({})"));
         assert!(matters(js, "db.orders\n  .find({})"));
-        assert!(matters(js, "q.skip(page * size)"));
+        assert!(matters(js, "q.skip(page * size).limit(10).find()"));
         assert!(matters(js, "coll.find(q, { skip: offset })"));
-        assert!(matters(js, "import { MongoClient } from 'mongodb';"));
         assert!(matters(js, "x.$push"));
-        assert!(matters(js, "import { Story } from '../models/story';"));
         assert!(!matters(
             js,
             "import { Story } from 'coral/server/graph/storyModel';"

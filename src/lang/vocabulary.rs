@@ -404,26 +404,65 @@ pub enum WordContext {
     /// The start of an identifier or token: `push__comments=`, `doc!`, `db[`.
     IdentifierStart,
     /// A called name: a whole identifier followed by `(`, `<` (a generic) or `::<` (a turbofish);
-    /// or a module path segment (`'../models/User'`: the models a file imports).
+    /// or, only as a hint, a module path segment (`'../models/User'`: the models a file imports).
     Call,
     /// `skip` as a whole identifier, unless it is called with a literal number (`.skip(1)`, an
     /// iterator or a literal skip: never a finding).
     Skip,
     /// `db.` followed by an attribute (`db.orders.find`, `f(db.users)`): mongosh and pymongo
     /// attribute access, or a collection method (`x.db.find(..)`); a call of any other method
-    /// (`db.getObject(..)` of a key-value wrapper) does not count.
+    /// (`db.getObject(..)` of a key-value wrapper) is only a confirmation.
     DbAttribute,
+    /// JavaScript's `db.`: as [`WordContext::DbAttribute`], but `db.users` passed as an argument
+    /// (`addIndexes(db.users, ..)`) in a file that declares `db` (`const { db } = client`) is only
+    /// a hint: the JavaScript frontend reads `db.users` as a collection only where `db` is
+    /// mongosh's global.
+    ShellDb,
+    /// A whole identifier read as an attribute: `Post.objects`.
+    Attribute,
+    /// A called attribute: `.find(`, `\n  .aggregate<T>(`, `?.update(`; not a function of that
+    /// name (`find(mongo, ..)`) nor a definition.
+    MethodCall,
+    /// A Rust options type (`FindOptions`): evidence in a file that spells `skip` (the frontend
+    /// reads a builder or struct literal with a `skip` as a paged read), a hint otherwise.
+    OptionBuilder,
+    /// A Python module name, anywhere; evidence inside the callee of a call the Python frontend
+    /// takes for a client or a database (`MongoDB.get_client()`, `get_mongo_db()`).
+    PyModule,
 }
 
-/// A word of the prefilter and where it must stand.
+/// What a word's match, standing in its context, says about a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum WordRole {
+    /// Counts only together with an [`WordRole::Evidence`] or [`WordRole::Hint`] match: a call of
+    /// an operation name that arrays, ORMs and iterators share (`find(`, `aggregate(`,
+    /// `update(`), and what declares a model or an index (`new Schema(`, `.index(`, `@Prop(`,
+    /// `class X(Document)`, `objects`).
+    Confirmation,
+    /// A hint: a module name (`mongo` in `ctx.mongo`, `mongoengine`, `MongoDBAccess`), a models
+    /// path segment, `skip`, `populate`. Alone it names no operation and no collection: such a
+    /// file is parsed when it also holds a confirmation, or when a parsed file imports from it
+    /// (`discover` defers it: it may re-export a model).
+    Hint,
+    /// Enough on its own: driver-only method names, collection getters called as methods,
+    /// operator keys, client, index and bulk-model classes.
+    Evidence,
+}
+
+/// A word of the prefilter, where it must stand and what its match says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PrefilterWord {
     pub word: &'static str,
     pub context: WordContext,
+    pub role: WordRole,
 }
 
 /// Module names whose mention anywhere marks a file (matched inside longer words).
 const PREFILTER_MODULE_WORDS: &[&str] = &["mongo", "Mongo", "motor", "bson"];
+
+/// Hints besides the module names: common words that a driver call needs, but that alone do not
+/// make one.
+const PREFILTER_HINT_WORDS: &[&str] = &["skip", "populate"];
 
 fn word_context(word: &'static str) -> WordContext {
     let is_getter = JS_COLLECTION_GETTERS.contains(&word)
@@ -433,7 +472,7 @@ fn word_context(word: &'static str) -> WordContext {
         WordContext::Call
     } else if word == "skip" {
         WordContext::Skip
-    } else if word == "db." {
+    } else if word.ends_with('.') {
         WordContext::DbAttribute
     } else if word.starts_with('$') || PREFILTER_MODULE_WORDS.contains(&word) {
         WordContext::Anywhere
@@ -444,67 +483,151 @@ fn word_context(word: &'static str) -> WordContext {
     }
 }
 
-/// The words whose presence makes a file worth parsing, for one language family, each with the
-/// context it must stand in.
+/// The words of the prefilter for one language family, each with the context it must stand in and
+/// what its match says (see [`WordRole`]).
 pub fn prefilter_words(lang: crate::ir::Language) -> Vec<PrefilterWord> {
     use crate::ir::Language::*;
-    let mut words: Vec<&'static str> = TRIGGER_OPERATORS.to_vec();
-    words.extend(["skip", "populate"]);
-    words.extend(["mongo", "Mongo"]);
+    use WordContext::*;
+    use WordRole::*;
+    let mut words: Vec<PrefilterWord> = Vec::new();
+    let mut add = |list: &mut dyn Iterator<Item = &'static str>,
+                   context: Option<WordContext>,
+                   role: WordRole| {
+        for word in list {
+            words.push(PrefilterWord {
+                word,
+                context: context.unwrap_or_else(|| word_context(word)),
+                role,
+            });
+        }
+    };
+    let driver_only = |table: &'static [OpMethod]| {
+        table
+            .iter()
+            .filter(|m| m.driver_only)
+            .map(|m| m.name)
+            .collect::<Vec<_>>()
+    };
+    // Operation names that arrays, ORMs and iterators share (`find`, `aggregate`, `update`):
+    // confirmations, as method calls.
+    let shared = |table: &'static [OpMethod]| {
+        table
+            .iter()
+            .filter(|m| !m.driver_only)
+            .map(|m| m.name)
+            .collect::<Vec<_>>()
+    };
+    add(&mut TRIGGER_OPERATORS.iter().copied(), None, Evidence);
+    add(&mut PREFILTER_HINT_WORDS.iter().copied(), None, Hint);
     match lang {
         JavaScript | TypeScript | Tsx => {
-            words.extend(JS_COLLECTION_GETTERS);
-            words.extend(
-                JS_OPERATIONS
-                    .iter()
-                    .filter(|m| m.driver_only)
-                    .map(|m| m.name),
+            add(&mut ["mongo", "Mongo"].into_iter(), None, Hint);
+            add(&mut JS_COLLECTION_GETTERS.iter().copied(), None, Evidence);
+            add(&mut driver_only(JS_OPERATIONS).into_iter(), None, Evidence);
+            add(&mut ["db."].into_iter(), Some(ShellDb), Evidence);
+            add(&mut ["db["].into_iter(), None, Evidence);
+            add(
+                &mut shared(JS_OPERATIONS).into_iter(),
+                Some(MethodCall),
+                Confirmation,
             );
-            words.push("db.");
-            words.push("db[");
+            // What declares a Mongoose/NestJS model or an index: `new Schema(..)`,
+            // `schema.index(..)`, `@Schema()`, `@Prop({ index: true })`,
+            // `SchemaFactory.createForClass(..)`.
+            add(
+                &mut ["Schema", "Prop"].into_iter(),
+                Some(Call),
+                Confirmation,
+            );
+            add(&mut ["index"].into_iter(), Some(MethodCall), Confirmation);
+            add(&mut ["SchemaFactory"].into_iter(), None, Confirmation);
         }
         Rust => {
-            words.extend(RUST_COLLECTION_GETTERS);
-            words.extend(RUST_DOC_MACROS.iter().map(|m| match *m {
-                "doc" => "doc!",
-                _ => "bson!",
-            }));
-            words.extend(
-                RUST_OPERATIONS
-                    .iter()
-                    .filter(|m| m.driver_only)
-                    .map(|m| m.name),
+            add(&mut ["mongo", "Mongo"].into_iter(), None, Hint);
+            add(&mut RUST_COLLECTION_GETTERS.iter().copied(), None, Evidence);
+            add(
+                &mut driver_only(RUST_OPERATIONS).into_iter(),
+                None,
+                Evidence,
             );
-            words.extend(RUST_OPTION_BUILDERS);
-            words.extend(RUST_BULK_MODELS);
-            words.push("IndexModel");
+            add(&mut RUST_BULK_MODELS.iter().copied(), None, Evidence);
+            add(&mut ["IndexModel"].into_iter(), None, Evidence);
+            // `doc!{..}` builds a document for any call; the frontend reads it only as an
+            // argument of an operation.
+            add(
+                &mut RUST_DOC_MACROS.iter().map(|m| match *m {
+                    "doc" => "doc!",
+                    _ => "bson!",
+                }),
+                None,
+                Hint,
+            );
+            add(
+                &mut RUST_OPTION_BUILDERS.iter().copied(),
+                Some(OptionBuilder),
+                Evidence,
+            );
+            add(
+                &mut shared(RUST_OPERATIONS).into_iter(),
+                Some(MethodCall),
+                Confirmation,
+            );
         }
         Python => {
-            words.extend(PY_COLLECTION_GETTERS);
-            words.extend(PY_CLIENT_CLASSES);
-            words.extend(PY_DATABASE_TYPES);
-            words.extend(PY_COLLECTION_TYPES);
-            words.extend(PY_BULK_MODELS);
-            words.push(PY_INDEX_MODEL);
-            words.extend(
-                PY_OPERATIONS
-                    .iter()
-                    .filter(|m| m.driver_only)
-                    .map(|m| m.name),
+            add(
+                &mut ["mongo", "Mongo", "motor", "bson"].into_iter(),
+                Some(PyModule),
+                Hint,
             );
-            words.extend(PY_MONGOENGINE_UPDATE_PREFIXES.iter().map(|p| p.0));
-            words.extend(["db.", "db[", "database[", "motor", "bson"]);
+            add(&mut PY_COLLECTION_GETTERS.iter().copied(), None, Evidence);
+            add(&mut PY_CLIENT_CLASSES.iter().copied(), None, Evidence);
+            add(&mut PY_DATABASE_TYPES.iter().copied(), None, Evidence);
+            add(&mut PY_COLLECTION_TYPES.iter().copied(), None, Evidence);
+            add(&mut PY_BULK_MODELS.iter().copied(), None, Evidence);
+            add(&mut [PY_INDEX_MODEL].into_iter(), None, Evidence);
+            add(&mut driver_only(PY_OPERATIONS).into_iter(), None, Evidence);
+            add(
+                &mut PY_MONGOENGINE_UPDATE_PREFIXES.iter().map(|p| p.0),
+                None,
+                Evidence,
+            );
+            add(&mut ["db.", "db[", "database["].into_iter(), None, Evidence);
+            add(
+                &mut shared(PY_OPERATIONS).into_iter(),
+                Some(MethodCall),
+                Confirmation,
+            );
+            // The calls that page an unknown cursor (`.skip(n).limit(m)`), and mongoengine's
+            // documents and querysets (`class Post(Document)`, `Post.objects(..)`).
+            add(
+                &mut ["limit", "sort"].into_iter(),
+                Some(MethodCall),
+                Confirmation,
+            );
+            add(
+                &mut PY_MONGOENGINE_DOCUMENTS.iter().copied(),
+                None,
+                Confirmation,
+            );
+            add(&mut ["objects"].into_iter(), Some(Attribute), Confirmation);
+            // The other names the Python frontend takes for a database when imported
+            // (`database.users`, `mdb["users"]`).
+            add(
+                &mut ["database.", "mongodb.", "mongo_db.", "mdb.", "_db."].into_iter(),
+                None,
+                Confirmation,
+            );
+            add(
+                &mut ["mongodb[", "mongo_db[", "mdb[", "_db["].into_iter(),
+                None,
+                Confirmation,
+            );
         }
     }
-    words.sort_unstable();
-    words.dedup();
+    // One entry per word: the strongest role wins.
+    words.sort_by(|a, b| a.word.cmp(b.word).then(b.role.cmp(&a.role)));
+    words.dedup_by_key(|w| w.word);
     words
-        .into_iter()
-        .map(|word| PrefilterWord {
-            word,
-            context: word_context(word),
-        })
-        .collect()
 }
 
 // ==================================================================== Rust (`mongodb` crate 2.x / 3.x)
@@ -614,3 +737,107 @@ pub const RUST_BULK_MODELS: &[&str] = &[
     "DeleteOneModel",
     "DeleteManyModel",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Language;
+
+    fn role_of(lang: Language, word: &str) -> Option<(WordContext, WordRole)> {
+        prefilter_words(lang)
+            .into_iter()
+            .find(|w| w.word == word)
+            .map(|w| (w.context, w.role))
+    }
+
+    #[test]
+    fn every_operation_name_is_in_the_prefilter() {
+        // Driver-only names are evidence; the names arrays and ORMs share confirm a hint, as
+        // method calls. A name added to a table enters the prefilter with its role.
+        for (lang, table) in [
+            (Language::JavaScript, JS_OPERATIONS),
+            (Language::Python, PY_OPERATIONS),
+            (Language::Rust, RUST_OPERATIONS),
+        ] {
+            for m in table {
+                let (context, role) = role_of(lang, m.name)
+                    .unwrap_or_else(|| panic!("{} missing for {lang:?}", m.name));
+                if m.driver_only {
+                    assert_eq!(role, WordRole::Evidence, "{}", m.name);
+                } else {
+                    assert_eq!(role, WordRole::Confirmation, "{}", m.name);
+                    assert_eq!(context, WordContext::MethodCall, "{}", m.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn module_names_and_common_words_are_hints() {
+        for lang in [Language::JavaScript, Language::Python, Language::Rust] {
+            for w in ["mongo", "Mongo", "skip", "populate"] {
+                assert_eq!(role_of(lang, w).map(|r| r.1), Some(WordRole::Hint), "{w}");
+            }
+            for w in TRIGGER_OPERATORS {
+                assert_eq!(
+                    role_of(lang, w).map(|r| r.1),
+                    Some(WordRole::Evidence),
+                    "{w}"
+                );
+            }
+        }
+        assert_eq!(
+            role_of(Language::Python, "bson"),
+            Some((WordContext::PyModule, WordRole::Hint))
+        );
+        assert_eq!(
+            role_of(Language::Rust, "doc!").map(|r| r.1),
+            Some(WordRole::Hint)
+        );
+        assert_eq!(
+            role_of(Language::JavaScript, "db."),
+            Some((WordContext::ShellDb, WordRole::Evidence))
+        );
+        assert_eq!(
+            role_of(Language::Python, "db."),
+            Some((WordContext::DbAttribute, WordRole::Evidence))
+        );
+    }
+
+    #[test]
+    fn model_and_index_declarations_confirm() {
+        for w in ["Schema", "Prop", "index", "SchemaFactory"] {
+            assert_eq!(
+                role_of(Language::TypeScript, w).map(|r| r.1),
+                Some(WordRole::Confirmation),
+                "{w}"
+            );
+        }
+        for w in ["Document", "DynamicDocument", "objects"] {
+            assert_eq!(
+                role_of(Language::Python, w).map(|r| r.1),
+                Some(WordRole::Confirmation),
+                "{w}"
+            );
+        }
+        assert_eq!(
+            role_of(Language::Python, PY_INDEX_MODEL).map(|r| r.1),
+            Some(WordRole::Evidence)
+        );
+        assert_eq!(
+            role_of(Language::Rust, "IndexModel").map(|r| r.1),
+            Some(WordRole::Evidence)
+        );
+    }
+
+    #[test]
+    fn one_entry_per_word_the_strongest_role() {
+        for lang in [Language::JavaScript, Language::Python, Language::Rust] {
+            let words = prefilter_words(lang);
+            let mut seen = std::collections::HashSet::new();
+            for w in &words {
+                assert!(seen.insert(w.word), "{} twice for {lang:?}", w.word);
+            }
+        }
+    }
+}
