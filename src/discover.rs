@@ -664,7 +664,8 @@ pub fn analyse_files(opts: &Options) -> Discovered {
     });
     let mut s = Arc::try_unwrap(shared).ok().unwrap().into_inner().unwrap();
     let mut parsed = parsed.into_inner();
-    parse_imported_deferred(&mut s, &base, no_ignore, max_size, &mut parsed);
+    let threads = worker_threads(opts);
+    parse_imported_deferred(&mut s, &base, no_ignore, max_size, threads, &mut parsed);
     Discovered {
         files: s.files,
         errors: s.errors,
@@ -686,6 +687,7 @@ fn parse_imported_deferred(
     base: &Path,
     no_ignore: bool,
     max_size: u64,
+    threads: usize,
     parsed: &mut usize,
 ) {
     if s.deferred.is_empty() {
@@ -710,8 +712,12 @@ fn parse_imported_deferred(
             .into_iter()
             .partition(|(path, _)| wanted.may_name(path));
         s.deferred = later;
-        for (path, lang) in now {
-            match analyse_one(&path, lang, base, no_ignore, max_size, true) {
+        // On the run's worker threads, in the (sorted) order of `now` whatever the thread count.
+        let outcomes = parallel_map(&now, threads, |(path, lang)| {
+            analyse_one(path, *lang, base, no_ignore, max_size, true)
+        });
+        for outcome in outcomes {
+            match outcome {
                 Outcome::Parsed(f) => {
                     *parsed += 1;
                     s.files.extend(f);
@@ -737,6 +743,40 @@ fn parse_imported_deferred(
             break;
         }
     }
+}
+
+/// `f` applied to every item on up to `threads` scoped threads; the results in the items' order.
+fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.clamp(1, items.len().max(1));
+    if threads == 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        out.push((i, f(item)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a deferred-file worker panicked"))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The exports the linker may look up, by the last path segment of the module it looks in.
