@@ -453,16 +453,29 @@ pub enum Verdict {
 pub fn verdict(lang: Language, bytes: &[u8]) -> Verdict {
     let p = prefilter(lang);
     let (mut hint, mut confirmation) = (false, false);
+    // The Python frontend takes any `class X(Document)` for a mongoengine model, imported from
+    // mongoengine or not (a project may re-export it), so `X.objects(..)` beside it is an
+    // operation: the two confirmations together are evidence.
+    let (mut document_class, mut objects) = (false, false);
     let mut db_cache = None;
     for m in p.automaton.find_overlapping_iter(bytes) {
         let word = &p.words[m.pattern().as_usize()];
         match standing(word, bytes, m.start(), m.end(), &mut db_cache) {
             Some(WordRole::Evidence) => return Verdict::Parse,
             Some(WordRole::Hint) => hint = true,
-            Some(WordRole::Confirmation) => confirmation = true,
+            Some(WordRole::Confirmation) => {
+                confirmation = true;
+                if lang == Language::Python {
+                    if lang::vocabulary::PY_MONGOENGINE_DOCUMENTS.contains(&word.word) {
+                        document_class = true;
+                    } else if word.word == "objects" {
+                        objects = true;
+                    }
+                }
+            }
             None => {}
         }
-        if hint && confirmation {
+        if (hint && confirmation) || (document_class && objects) {
             return Verdict::Parse;
         }
     }
