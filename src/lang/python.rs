@@ -874,23 +874,7 @@ impl<'t> Extractor<'t> {
     fn lookup(&self, name: &str, at: u32) -> Option<&Binding<'t>> {
         let list = self.bindings.get(name)?;
         let index = self.scope_index.get(name)?;
-        super::scopes::lookup(
-            list,
-            index,
-            at,
-            // `cursor = cursor.skip(n)`: the right-hand side sees the previous binding.
-            |b| {
-                !b.value
-                    .is_some_and(|v| v.start_byte() as u32 <= at && at < v.end_byte() as u32)
-            },
-            // Same scope: the latest definition before `at`, else the earliest.
-            |b, cur| match (b.pos <= at, cur.pos <= at) {
-                (true, true) => b.pos > cur.pos,
-                (true, false) => true,
-                (false, false) => b.pos < cur.pos,
-                (false, true) => false,
-            },
-        )
+        super::scopes::lookup_latest_before(list, index, at, |b| b.pos, |b| b.value)
     }
 
     fn is_constant(&self, b: &Binding, name: &str) -> bool {

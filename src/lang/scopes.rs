@@ -118,6 +118,31 @@ pub(crate) fn lookup<'a, B>(
     best.map(|(_, b)| b)
 }
 
+/// [`lookup`] as JavaScript and Python see names: a binding whose own value holds `at` is not yet
+/// visible there (`db = db.getSiblingDB(..)`, `cursor = cursor.skip(n)`: the right-hand side sees
+/// the previous binding); in the same scope the latest definition before `at` wins, else the
+/// earliest after it (a function body sees a module-level name assigned below it).
+pub(crate) fn lookup_latest_before<'a, 't, B>(
+    list: &'a [B],
+    index: &ScopeIndex,
+    at: u32,
+    pos: impl Fn(&B) -> u32,
+    value: impl Fn(&B) -> Option<tree_sitter::Node<'t>>,
+) -> Option<&'a B> {
+    lookup(
+        list,
+        index,
+        at,
+        |b| !value(b).is_some_and(|v| v.start_byte() as u32 <= at && at < v.end_byte() as u32),
+        |b, cur| match (pos(b) <= at, pos(cur) <= at) {
+            (true, true) => pos(b) > pos(cur),
+            (true, false) => true,
+            (false, false) => pos(b) < pos(cur),
+            (false, true) => false,
+        },
+    )
+}
+
 /// One index per name, for a frontend's `bindings` map.
 pub(crate) fn index_all<B>(
     bindings: &std::collections::HashMap<String, Vec<B>>,
