@@ -6,13 +6,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     // SAFETY: called once, before any tree-sitter object exists; mimalloc's functions have the
     // C allocator signatures tree-sitter expects.
-    unsafe {
-        tree_sitter::set_allocator(
-            Some(libmimalloc_sys::mi_malloc),
-            Some(libmimalloc_sys::mi_calloc),
-            Some(libmimalloc_sys::mi_realloc),
-            Some(libmimalloc_sys::mi_free),
-        );
-    }
+    unsafe { mongolint::lang::use_mimalloc_for_tree_sitter() };
     std::process::exit(mongolint::cli::main());
 }

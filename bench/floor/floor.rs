@@ -90,14 +90,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     // SAFETY: as in src/main.rs: once, before any tree-sitter object exists.
-    unsafe {
-        tree_sitter::set_allocator(
-            Some(libmimalloc_sys::mi_malloc),
-            Some(libmimalloc_sys::mi_calloc),
-            Some(libmimalloc_sys::mi_realloc),
-            Some(libmimalloc_sys::mi_free),
-        );
-    }
+    unsafe { mongolint::lang::use_mimalloc_for_tree_sitter() };
     let args = parse_args();
     let opts = Options {
         paths: args.paths.clone(),

@@ -36,6 +36,24 @@ pub fn grammar(lang: Language) -> tree_sitter::Language {
     }
 }
 
+/// Makes tree-sitter's C code (a subtree per node) allocate with mimalloc, the allocator the
+/// binary (and the benchmark's floor program) uses for Rust's allocations: measured in bench/README.md.
+///
+/// # Safety
+/// Call once, before any tree-sitter object exists.
+pub unsafe fn use_mimalloc_for_tree_sitter() {
+    // SAFETY: mimalloc's functions have the C allocator signatures tree-sitter expects; the caller
+    // guarantees no tree-sitter allocation is live.
+    unsafe {
+        tree_sitter::set_allocator(
+            Some(libmimalloc_sys::mi_malloc),
+            Some(libmimalloc_sys::mi_calloc),
+            Some(libmimalloc_sys::mi_realloc),
+            Some(libmimalloc_sys::mi_free),
+        );
+    }
+}
+
 thread_local! {
     /// One parser per language per worker thread, reused across files.
     static PARSERS: RefCell<Vec<(Language, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
