@@ -14,16 +14,25 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Copy)]
 struct Entry<'t> {
     node: Node<'t>,
-    start: u32,
-    end_byte: u32,
     /// Index of the parent entry, `NONE` for the root.
     parent: u32,
     /// One past the index of the last entry of this node's subtree.
     end: u32,
+    /// The field by which the parent holds this node (0: none).
+    field: u16,
 }
 
 pub(crate) struct Flat<'t> {
     entries: Vec<Entry<'t>>,
+    /// Open-addressing table from a node's id (unique within a tree) to its entry: `(id, index)`,
+    /// id 0 for an empty slot; a power of two at least twice the entries.
+    slots: Vec<(usize, u32)>,
+}
+
+/// The home slot of a node id in a table of `mask + 1` slots.
+#[inline]
+fn home(id: usize, mask: usize) -> usize {
+    ((id as u64 >> 3).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
 }
 
 impl<'t> Flat<'t> {
@@ -35,12 +44,12 @@ impl<'t> Flat<'t> {
         loop {
             let node = cursor.node();
             let idx = entries.len() as u32;
+            let field = cursor.field_id().map_or(0, |f| f.get());
             entries.push(Entry {
                 node,
-                start: node.start_byte() as u32,
-                end_byte: node.end_byte() as u32,
                 parent: open.last().copied().unwrap_or(NONE),
                 end: idx + 1,
+                field,
             });
             if cursor.goto_first_child() {
                 open.push(idx);
@@ -51,7 +60,7 @@ impl<'t> Flat<'t> {
                     break;
                 }
                 if !cursor.goto_parent() {
-                    return Flat { entries };
+                    return Flat::indexed(entries);
                 }
                 if let Some(p) = open.pop() {
                     entries[p as usize].end = entries.len() as u32;
@@ -60,21 +69,34 @@ impl<'t> Flat<'t> {
         }
     }
 
+    fn indexed(entries: Vec<Entry<'t>>) -> Self {
+        let size = (entries.len() * 2).next_power_of_two().max(2);
+        let mask = size - 1;
+        let mut slots = vec![(0usize, 0u32); size];
+        for (i, e) in entries.iter().enumerate() {
+            let id = e.node.id();
+            let mut at = home(id, mask);
+            while slots[at].0 != 0 {
+                at = (at + 1) & mask;
+            }
+            slots[at] = (id, i as u32);
+        }
+        Flat { entries, slots }
+    }
+
     /// The index of `n` in preorder, if `n` belongs to this tree.
+    #[inline]
     fn index(&self, n: Node<'t>) -> Option<usize> {
-        let (s, e, id) = (n.start_byte() as u32, n.end_byte() as u32, n.id());
-        let lo = self.entries.partition_point(|x| x.start < s);
-        let hi = lo + self.entries[lo..].partition_point(|x| x.start <= s);
-        let run = &self.entries[lo..hi];
-        // Among the nodes starting at `s`, the ancestors come first, longest first; only zero-width
-        // nodes can break that order, so a miss falls back to scanning the run.
-        let k = run.partition_point(|x| x.end_byte > e);
-        run[k..]
-            .iter()
-            .take_while(|x| x.end_byte == e)
-            .position(|x| x.node.id() == id)
-            .map(|i| lo + k + i)
-            .or_else(|| run.iter().position(|x| x.node.id() == id).map(|i| lo + i))
+        let id = n.id();
+        let mask = self.slots.len() - 1;
+        let mut at = home(id, mask);
+        loop {
+            match self.slots[at] {
+                (0, _) => return None,
+                (k, i) if k == id => return Some(i as usize),
+                _ => at = (at + 1) & mask,
+            }
+        }
     }
 
     /// The parent of `n` (a node of this tree).
@@ -97,6 +119,25 @@ impl<'t> Flat<'t> {
                 end: 0,
             },
         }
+    }
+
+    /// `n.child_by_field_name(name)` from the recorded field ids: tree-sitter's lookup scans the
+    /// node's children and the grammar's field map on every call (5% of a run, bench/README.md).
+    pub(crate) fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        let id = super::field_id(n, name)?;
+        let Some(i) = self.index(n) else {
+            return n.child_by_field_id(id);
+        };
+        let end = self.entries[i].end as usize;
+        let mut next = i + 1;
+        while next < end {
+            let e = &self.entries[next];
+            if e.field == id {
+                return Some(e.node);
+            }
+            next = e.end as usize;
+        }
+        None
     }
 
     /// Visits the subtree of `n` depth-first, `visit(node, true)` on entering a node and
@@ -146,9 +187,12 @@ impl<'t> Iterator for Children<'_, 't> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::Language;
 
     /// Compares the flat index with tree-sitter on every node; returns the number of nodes.
-    fn check(lang: tree_sitter::Language, src: &str) -> usize {
+    fn check(language: Language, src: &str) -> usize {
+        super::super::use_tables_of(language);
+        let lang = super::super::grammar(language);
         let mut p = tree_sitter::Parser::new();
         p.set_language(&lang).unwrap();
         let tree = p.parse(src, None).unwrap();
@@ -175,6 +219,15 @@ mod tests {
             let expected: Vec<usize> = n.children(&mut c).map(|c| c.id()).collect();
             let got: Vec<usize> = flat.children(n).map(|c| c.id()).collect();
             assert_eq!(expected, got, "{n:?}");
+            // Every field of the grammar, present or not.
+            for id in 1..=lang.field_count() as u16 {
+                let name = lang.field_name_for_id(id).unwrap();
+                assert_eq!(
+                    flat.field(n, name).map(|c| c.id()),
+                    n.child_by_field_name(name).map(|c| c.id()),
+                    "{n:?} field {name}"
+                );
+            }
             let mut sub = Vec::new();
             super::super::walk(n, |m, e| sub.push((m.id(), e)));
             let mut sub_replay = Vec::new();
@@ -187,7 +240,7 @@ mod tests {
     #[test]
     fn agrees_with_tree_sitter_javascript() {
         let nodes = check(
-            tree_sitter_javascript::LANGUAGE.into(),
+            Language::JavaScript,
             "const a = db.collection('x').find({ a: [1, (2)] }).skip(n); function f(x) { return x?.y; } {{ ] ",
         );
         assert!(nodes > 40, "{nodes}");
@@ -197,11 +250,11 @@ mod tests {
     fn agrees_with_tree_sitter_on_missing_and_zero_width_nodes() {
         // Error recovery inserts zero-width MISSING nodes that share a start with their siblings.
         check(
-            tree_sitter_javascript::LANGUAGE.into(),
+            Language::JavaScript,
             "if (a { b( } while x) f(;; let = ; a.b.c.d.e.f(g)(h)(i)",
         );
         check(
-            tree_sitter_python::LANGUAGE.into(),
+            Language::Python,
             "def f(:\n  x = [1, 2\nclass A(B:\n    pass\nprint(a.b.c(d)[e])\n",
         );
     }
@@ -216,7 +269,7 @@ mod tests {
                 continue;
             };
             let src = std::fs::read_to_string(&path).unwrap();
-            assert!(check(super::super::grammar(lang), &src) > 0);
+            assert!(check(lang, &src) > 0);
             files += 1;
         }
         assert!(files >= 40, "{files} corpus files");
@@ -225,11 +278,11 @@ mod tests {
     #[test]
     fn agrees_with_tree_sitter_python_and_rust() {
         check(
-            tree_sitter_python::LANGUAGE.into(),
+            Language::Python,
             "import pymongo\ndef f(db):\n    for x in xs:\n        db.c.update_one({'a': x}, {'$inc': {'n': 1}})\n",
         );
         check(
-            tree_sitter_rust::LANGUAGE.into(),
+            Language::Rust,
             "fn f(c: &Collection<Doc>) { c.find(doc! { \"a\": 1 }).skip(10); let v = vec![doc!{}]; }",
         );
     }

@@ -145,7 +145,7 @@ impl<'t> Extractor<'t> {
     }
 
     fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
-        let mut f = super::child_by_field(n, name)?;
+        let mut f = self.parents.field(n, name)?;
         // TypeScript `db.collection<Order>(..)`: the callee is `db.collection` with type arguments,
         // and the grammar reads `await db.collection<T>(..)` as a call of `await db.collection`.
         while name == "function" && matches!(f.k(), "instantiation_expression" | "await_expression")

@@ -79,12 +79,10 @@ thread_local! {
     static FIELD_IDS: RefCell<FieldIds> = const { RefCell::new((None, Vec::new())) };
 }
 
-/// `n.child_by_field_name(name)`, with the name's field id looked up once per thread and language.
-pub(crate) fn child_by_field<'t>(
-    n: tree_sitter::Node<'t>,
-    name: &'static str,
-) -> Option<tree_sitter::Node<'t>> {
-    let id = FIELD_IDS.with(|cell| {
+/// The id of the field `name` in the grammar of `n` (this thread's language), looked up once per
+/// thread and language.
+pub(crate) fn field_id(n: tree_sitter::Node, name: &'static str) -> Option<u16> {
+    FIELD_IDS.with(|cell| {
         let mut cache = cell.borrow_mut();
         if let Some((_, id)) = cache.1.iter().find(|(k, _)| *k == name) {
             return *id;
@@ -92,8 +90,7 @@ pub(crate) fn child_by_field<'t>(
         let id = n.language().field_id_for_name(name).map(|id| id.get());
         cache.1.push((name, id));
         id
-    });
-    n.child_by_field_id(id?)
+    })
 }
 
 /// Starts extracting a file of `lang` on this thread: the field-id cache and the kind table

@@ -180,7 +180,7 @@ impl<'t> Extractor<'t> {
     }
 
     fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
-        super::child_by_field(n, name)
+        self.parents.field(n, name)
     }
 
     fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {

@@ -191,6 +191,10 @@ struct Extractor<'t> {
 }
 
 impl<'t> Extractor<'t> {
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        self.parents.field(n, name)
+    }
+
     fn text(&self, n: Node) -> &'t str {
         // Slicing the `&str` checks two char boundaries; `utf8_text` re-validated every byte.
         self.src.get(n.byte_range()).unwrap_or("")
@@ -204,7 +208,7 @@ impl<'t> Extractor<'t> {
     }
 
     fn args(&self, call: Node<'t>) -> Vec<Node<'t>> {
-        match call.child_by_field_name("arguments") {
+        match self.field(call, "arguments") {
             Some(a) => self.named_children(a),
             None => Vec::new(),
         }
@@ -215,17 +219,17 @@ impl<'t> Extractor<'t> {
         if call.k() != "call_expression" {
             return None;
         }
-        let mut f = call.child_by_field_name("function")?;
+        let mut f = self.field(call, "function")?;
         let mut turbofish = false;
         if f.k() == "generic_function" {
-            f = f.child_by_field_name("function")?;
+            f = self.field(f, "function")?;
             turbofish = true;
         }
         if f.k() != "field_expression" {
             return None;
         }
-        let recv = f.child_by_field_name("value")?;
-        let name = f.child_by_field_name("field")?;
+        let recv = self.field(f, "value")?;
+        let name = self.field(f, "field")?;
         Some((recv, name, turbofish))
     }
 
@@ -282,14 +286,14 @@ impl<'t> Extractor<'t> {
         let pos = n.start_byte() as u32;
         match n.k() {
             "let_declaration" => {
-                let Some(pat) = n.child_by_field_name("pattern") else {
+                let Some(pat) = self.field(n, "pattern") else {
                     return;
                 };
                 if pat.k() != "identifier" {
                     return;
                 }
-                let value = n.child_by_field_name("value");
-                let type_text = n.child_by_field_name("type").map(|t| self.text(t));
+                let value = self.field(n, "value");
+                let type_text = self.field(n, "type").map(|t| self.text(t));
                 // The binding is visible after the statement.
                 let pos = n.end_byte() as u32;
                 self.add_binding(
@@ -303,13 +307,13 @@ impl<'t> Extractor<'t> {
                 );
             }
             "parameter" => {
-                let Some(pat) = n.child_by_field_name("pattern") else {
+                let Some(pat) = self.field(n, "pattern") else {
                     return;
                 };
                 if pat.k() != "identifier" {
                     return;
                 }
-                let type_text = n.child_by_field_name("type").map(|t| self.text(t));
+                let type_text = self.field(n, "type").map(|t| self.text(t));
                 self.add_binding(
                     self.text(pat),
                     Binding {
@@ -337,9 +341,7 @@ impl<'t> Extractor<'t> {
                 }
             }
             "field_declaration" => {
-                let (Some(name), Some(ty)) =
-                    (n.child_by_field_name("name"), n.child_by_field_name("type"))
-                else {
+                let (Some(name), Some(ty)) = (self.field(n, "name"), self.field(n, "type")) else {
                     return;
                 };
                 let (name, ty) = (self.text(name), self.text(ty));
@@ -349,10 +351,8 @@ impl<'t> Extractor<'t> {
                     .push((Some(ty), None));
             }
             "field_initializer" => {
-                let (Some(name), Some(value)) = (
-                    n.child_by_field_name("field"),
-                    n.child_by_field_name("value"),
-                ) else {
+                let (Some(name), Some(value)) = (self.field(n, "field"), self.field(n, "value"))
+                else {
                     return;
                 };
                 let name = self.text(name);
@@ -371,17 +371,15 @@ impl<'t> Extractor<'t> {
                 }
             }
             "const_item" | "static_item" => {
-                let (Some(name), Some(value)) = (
-                    n.child_by_field_name("name"),
-                    n.child_by_field_name("value"),
-                ) else {
+                let (Some(name), Some(value)) = (self.field(n, "name"), self.field(n, "value"))
+                else {
                     return;
                 };
                 let name = self.text(name);
                 self.consts.entry(name.to_string()).or_default().push(value);
             }
             "assignment_expression" => {
-                if let Some(left) = n.child_by_field_name("left") {
+                if let Some(left) = self.field(n, "left") {
                     if left.k() == "identifier" {
                         self.reassigned.insert(self.text(left).to_string());
                     }
@@ -439,7 +437,7 @@ impl<'t> Extractor<'t> {
     fn unwrap_expr(&self, mut n: Node<'t>) -> Node<'t> {
         for _ in 0..MAX_DEPTH {
             match n.k() {
-                "reference_expression" => match n.child_by_field_name("value") {
+                "reference_expression" => match self.field(n, "value") {
                     Some(v) => n = v,
                     None => return n,
                 },
@@ -487,7 +485,7 @@ impl<'t> Extractor<'t> {
                 }
                 return n;
             }
-            let f = n.child_by_field_name("function");
+            let f = self.field(n, "function");
             if f.is_some_and(|f| f.k() == "identifier" && self.text(f) == "Some") {
                 if let [a] = self.args(n).as_slice() {
                     n = self.unwrap_expr(*a);
@@ -510,7 +508,7 @@ impl<'t> Extractor<'t> {
                 None => Thing::Unknown,
             },
             "field_expression" => {
-                let Some(field) = n.child_by_field_name("field") else {
+                let Some(field) = self.field(n, "field") else {
                     return Thing::Unknown;
                 };
                 self.classify_field(self.text(field), depth + 1)
@@ -557,7 +555,7 @@ impl<'t> Extractor<'t> {
     }
 
     fn classify_call(&self, call: Node<'t>, depth: usize) -> Thing {
-        if let Some(f) = call.child_by_field_name("function") {
+        if let Some(f) = self.field(call, "function") {
             if f.k() == "scoped_identifier" {
                 // `Client::with_uri_str(..)`, `mongodb::Client::with_options(..)`.
                 let t = self.text(f);
@@ -669,7 +667,7 @@ impl<'t> Extractor<'t> {
     // ---------------------------------------------------------------- macros
 
     fn macro_name(&self, n: Node<'t>) -> Option<&'t str> {
-        let m = n.child_by_field_name("macro")?;
+        let m = self.field(n, "macro")?;
         let t = self.text(m);
         Some(t.rsplit("::").next().unwrap_or(t))
     }
@@ -1160,7 +1158,7 @@ impl<'t> Extractor<'t> {
     fn ast_chain(&self, n: Node<'t>, depth: usize) -> Option<Chain> {
         let top = self.unwrap_expr(n);
         if top.k() == "struct_expression" {
-            let name = top.child_by_field_name("name")?;
+            let name = self.field(top, "name")?;
             let ty = self
                 .text(name)
                 .rsplit("::")
@@ -1174,14 +1172,11 @@ impl<'t> Extractor<'t> {
             {
                 return None;
             }
-            let body = top.child_by_field_name("body")?;
+            let body = self.field(top, "body")?;
             let mut steps = Vec::new();
             for f in self.named_children(body) {
                 let (field, value) = match f.k() {
-                    "field_initializer" => (
-                        f.child_by_field_name("field")?,
-                        f.child_by_field_name("value")?,
-                    ),
+                    "field_initializer" => (self.field(f, "field")?, self.field(f, "value")?),
                     "shorthand_field_initializer" => {
                         let id = self.named_children(f).into_iter().next()?;
                         (id, id)
@@ -1208,13 +1203,13 @@ impl<'t> Extractor<'t> {
             if cur.k() != "call_expression" {
                 return None;
             }
-            let f = cur.child_by_field_name("function")?;
+            let f = self.field(cur, "function")?;
             if f.k() == "scoped_identifier" {
-                let name = f.child_by_field_name("name")?;
+                let name = self.field(f, "name")?;
                 if self.text(name) != "builder" {
                     return None;
                 }
-                let path = f.child_by_field_name("path")?;
+                let path = self.field(f, "path")?;
                 let ty = self
                     .text(path)
                     .rsplit("::")
@@ -1368,9 +1363,10 @@ impl<'t> Extractor<'t> {
                 match k {
                     "call_expression" => {
                         calls.push((n, ctx()));
-                        if let Some(f) = n.child_by_field_name("function") {
+                        if let Some(f) = self.field(n, "function") {
                             if f.k() == "scoped_identifier"
-                                && f.child_by_field_name("name")
+                                && self
+                                    .field(f, "name")
                                     .is_some_and(|x| self.text(x) == "builder")
                             {
                                 chains.push((n, ctx()));
@@ -1413,13 +1409,13 @@ impl<'t> Extractor<'t> {
     /// and `while cond`.
     fn loop_over(&self, n: Node<'t>) -> Option<LoopOver> {
         match n.k() {
-            "for_expression" => n
-                .child_by_field_name("value")
+            "for_expression" => self
+                .field(n, "value")
                 .map(|v| super::loop_over(self.text(v), span(v))),
             "while_expression" => {
-                let cond = n.child_by_field_name("condition")?;
+                let cond = self.field(n, "condition")?;
                 (cond.k() == "let_condition")
-                    .then(|| cond.child_by_field_name("value"))
+                    .then(|| self.field(cond, "value"))
                     .flatten()
                     .map(|v| super::loop_over(self.text(v), span(v)))
             }
@@ -1440,7 +1436,7 @@ impl<'t> Extractor<'t> {
     }
 
     fn function_info(&self, n: Node<'t>) -> (Option<String>, bool, Option<Span>) {
-        if let Some(name) = n.child_by_field_name("name") {
+        if let Some(name) = self.field(n, "name") {
             return (Some(self.text(name).to_string()), false, None);
         }
         let Some(call) = self
@@ -1457,8 +1453,8 @@ impl<'t> Extractor<'t> {
                 return (None, false, Some(span(call)));
             }
         }
-        let callee = call
-            .child_by_field_name("function")
+        let callee = self
+            .field(call, "function")
             .map(|f| self.text(f))
             .unwrap_or("");
         let periodic = callee.contains("Job::new")
@@ -1664,7 +1660,7 @@ impl<'t> Extractor<'t> {
             let Some(member) = self.parents.of(cur).filter(|p| p.k() == "field_expression") else {
                 break;
             };
-            if member.child_by_field_name("value").map(|v| v.id()) != Some(cur.id()) {
+            if self.field(member, "value").map(|v| v.id()) != Some(cur.id()) {
                 break;
             }
             let Some(next) = self
@@ -1674,7 +1670,7 @@ impl<'t> Extractor<'t> {
             else {
                 break;
             };
-            let Some(field) = member.child_by_field_name("field") else {
+            let Some(field) = self.field(member, "field") else {
                 break;
             };
             let name = self.text(field);
