@@ -54,8 +54,39 @@ struct Shared {
 /// The prefilter of a language: one automaton over the extractors' vocabulary, and for each word
 /// the context its match must stand in and what the match says.
 struct Prefilter {
+    /// Leftmost-first, so that the automaton can use its SIMD prefilter (an overlapping search
+    /// cannot): it finds every position where some word starts, and [`Prefilter::matches`] lists
+    /// the words that start there.
     automaton: AhoCorasick,
     words: Vec<PrefilterWord>,
+    /// The words by first byte.
+    by_first_byte: Vec<Vec<u32>>,
+}
+
+impl Prefilter {
+    /// Every occurrence of every word, overlapping ones included, as `(word, start, end)`, by start.
+    fn matches<'p, 'b>(
+        &'p self,
+        bytes: &'b [u8],
+    ) -> impl Iterator<Item = (&'p PrefilterWord, usize, usize)> + use<'p, 'b> {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            let found = self
+                .automaton
+                .find(aho_corasick::Input::new(bytes).range(at..))?;
+            let start = found.start();
+            at = start + 1;
+            let here = &bytes[start..];
+            Some(
+                self.by_first_byte[here[0] as usize]
+                    .iter()
+                    .map(|&i| &self.words[i as usize])
+                    .filter(move |w| here.starts_with(w.word.as_bytes()))
+                    .map(move |w| (w, start, start + w.word.len())),
+            )
+        })
+        .flatten()
+    }
 }
 
 /// The prefilter for a language, built once per process from the extractors' vocabulary.
@@ -71,10 +102,18 @@ fn prefilter(lang: Language) -> &'static Prefilter {
     cell.get_or_init(|| {
         let words = lang::vocabulary::prefilter_words(lang);
         let automaton = AhoCorasick::builder()
-            .ascii_case_insensitive(false)
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
             .build(words.iter().map(|w| w.word))
             .expect("the prefilter vocabulary is a valid automaton");
-        Prefilter { automaton, words }
+        let mut by_first_byte = vec![Vec::new(); 256];
+        for (i, w) in words.iter().enumerate() {
+            by_first_byte[w.word.as_bytes()[0] as usize].push(i as u32);
+        }
+        Prefilter {
+            automaton,
+            words,
+            by_first_byte,
+        }
     })
 }
 
@@ -458,9 +497,8 @@ pub fn verdict(lang: Language, bytes: &[u8]) -> Verdict {
     // operation: the two confirmations together are evidence.
     let (mut document_class, mut objects) = (false, false);
     let mut db_cache = None;
-    for m in p.automaton.find_overlapping_iter(bytes) {
-        let word = &p.words[m.pattern().as_usize()];
-        match standing(word, bytes, m.start(), m.end(), &mut db_cache) {
+    for (word, start, end) in p.matches(bytes) {
+        match standing(word, bytes, start, end, &mut db_cache) {
             Some(WordRole::Evidence) => return Verdict::Parse,
             Some(WordRole::Hint) => hint = true,
             Some(WordRole::Confirmation) => {
@@ -498,11 +536,9 @@ pub fn matched_words(lang: Language, bytes: &[u8]) -> Vec<(&'static str, WordRol
     let p = prefilter(lang);
     let mut db_cache = None;
     let mut out: Vec<(&'static str, WordRole)> = p
-        .automaton
-        .find_overlapping_iter(bytes)
-        .filter_map(|m| {
-            let word = &p.words[m.pattern().as_usize()];
-            standing(word, bytes, m.start(), m.end(), &mut db_cache).map(|r| (word.word, r))
+        .matches(bytes)
+        .filter_map(|(word, start, end)| {
+            standing(word, bytes, start, end, &mut db_cache).map(|r| (word.word, r))
         })
         .collect();
     out.sort_unstable();
@@ -1313,6 +1349,44 @@ class ActionDB(me.Document):
         assert!(declares_db(b"import db from './db'"));
         assert!(!declares_db(b"function f(db) { return db.users }"));
         assert!(!declares_db(b"const mydb = x; const dbx = y;"));
+    }
+
+    /// The leftmost-first search restarted after each start finds every occurrence an overlapping
+    /// search finds, on every corpus file and on words inside words.
+    #[test]
+    fn prefilter_matches_are_the_overlapping_matches() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        let mut texts: Vec<(Language, Vec<u8>)> = ignore::WalkBuilder::new(&root)
+            .build()
+            .filter_map(|e| {
+                let path = e.unwrap().into_path();
+                let lang = lang::language_for(&path)?;
+                Some((lang, std::fs::read(&path).unwrap()))
+            })
+            .collect();
+        assert!(texts.len() >= 40);
+        for lang in [Language::JavaScript, Language::Python, Language::Rust] {
+            texts.push((
+                lang,
+                b"MongoClientMongo db.db[ $push__x push_all__ mongodb.x".to_vec(),
+            ));
+        }
+        let mut total = 0;
+        for (lang, bytes) in &texts {
+            let p = prefilter(*lang);
+            let reference = AhoCorasick::new(p.words.iter().map(|w| w.word)).unwrap();
+            let mut expected: Vec<(&str, usize, usize)> = reference
+                .find_overlapping_iter(bytes.as_slice())
+                .map(|m| (p.words[m.pattern().as_usize()].word, m.start(), m.end()))
+                .collect();
+            let mut got: Vec<(&str, usize, usize)> =
+                p.matches(bytes).map(|(w, s, e)| (w.word, s, e)).collect();
+            expected.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(expected, got, "{lang:?}");
+            total += got.len();
+        }
+        assert!(total > 1000, "{total} matches");
     }
 
     #[test]
