@@ -3,9 +3,10 @@
 //! tree-sitter's cursor pays for hidden grammar nodes on every step (`goto_next_sibling` and
 //! `goto_first_child` were a third of a run's instructions when each frontend walked every tree
 //! three or four times: bindings, operations, schema indexes, parent links). Walking the tree once
-//! into an array makes every later pass a loop over that array, gives parent links without a hash
-//! map, and child lists without a cursor. `Node::parent()` is no substitute: it re-descends from the
-//! root and scans every sibling list on the way, which made the frontends quadratic.
+//! into an array makes every later pass a loop over that array, and gives parent links, child lists
+//! and fields without a cursor: a node's entry is found through a table keyed by its id.
+//! `Node::parent()` is no substitute: it re-descends from the root and scans every sibling list on
+//! the way, which made the frontends quadratic.
 
 use tree_sitter::Node;
 
