@@ -89,7 +89,8 @@ pub struct CollectionAccess {
 
 impl CollectionAccess {
     /// The repository declares indexes for this collection, and every declaration can be read.
-    pub fn indexes_known(&self) -> bool {
+    /// See [`AccessModel::indexes_known`], which also asks about declarations on unnamed collections.
+    fn declared_indexes_readable(&self) -> bool {
         !self.indexes.is_empty() && self.indexes.iter().all(|i| !i.dynamic)
     }
 }
@@ -403,6 +404,14 @@ pub fn on_id(q: &Query) -> bool {
 }
 
 impl AccessModel {
+    /// Whether the repository's index declarations for `c` are all known: it declares indexes for
+    /// `c`, every one can be read, and no declaration targets a collection named only at run time
+    /// (`getattr(db, name).create_index(..)` over a table of indexes, `db.collection(name)
+    /// .createIndex(..)`): such a declaration may be the one that serves any query.
+    pub fn indexes_known(&self, c: &CollectionAccess) -> bool {
+        self.unresolved_indexes.is_empty() && c.declared_indexes_readable()
+    }
+
     pub fn build(files: &[SourceFile]) -> AccessModel {
         let mut m = AccessModel::default();
         let mut by_function: BTreeMap<(FileId, String), (BTreeSet<String>, Vec<Site>)> =

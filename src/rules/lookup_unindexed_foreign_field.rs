@@ -94,7 +94,7 @@ impl Rule for LookupUnindexedForeignField {
                 let Some(target) = model.collections.get(from) else {
                     continue;
                 };
-                if !target.indexes_known() {
+                if !model.indexes_known(target) {
                     continue;
                 }
                 let covered = target.indexes.iter().any(|i| {

@@ -148,7 +148,7 @@ impl Rule for UnindexedQuery {
 
     fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
         for c in ctx.model.collections.values() {
-            if !c.indexes_known() {
+            if !ctx.model.indexes_known(c) {
                 continue;
             }
             for s in &c.operations {
@@ -230,6 +230,31 @@ db.sessions.create_index("token")
 db.sessions.find_one({"token": t})
 "#,
         );
+        assert!(got.is_empty(), "{got:?}");
+    }
+
+    /// A table of indexes created in a loop (`getattr(db, col).create_index(..)`) may hold the index
+    /// any query needs: with such a declaration in the repository, no collection is judged.
+    #[test]
+    fn an_index_declared_on_a_collection_named_at_run_time_may_serve_any_query() {
+        let statics = r#"from pymongo import MongoClient
+db = MongoClient().app
+db.sheets.create_index("dateModified")
+def get_sheet(i):
+    return db.sheets.find_one({"id": i})
+"#;
+        let got = findings("database.py", statics);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].1.contains("filters by `id`"), "{got:?}");
+        let with_table = format!(
+            r#"{statics}
+INDICES = [("sheets", ["id"], {{}}), ("profiles", ["slug"], {{}})]
+def ensure_indices():
+    for col, args, kwargs in INDICES:
+        getattr(db, col).create_index(*args, **kwargs)
+"#
+        );
+        let got = findings("database.py", &with_table);
         assert!(got.is_empty(), "{got:?}");
     }
 }
