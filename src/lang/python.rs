@@ -1221,7 +1221,10 @@ impl<'t> Extractor<'t> {
                 Thing::Unknown | Thing::Imported(..) if self.uses_mongo => Thing::Db,
                 _ => Thing::Unknown,
             },
-            "get_collection" => {
+            // `conn.collection("transactions")`: pymongo has no such method, so this is an
+            // application's wrapper (BigchainDB's connection), read as a collection getter in a
+            // file that uses MongoDB.
+            "get_collection" | "collection" => {
                 let Some(name) = self.arg(&args, 0, &["name"]) else {
                     return Thing::Unknown;
                 };
@@ -2186,7 +2189,7 @@ impl<'t> Extractor<'t> {
             return;
         };
         let method = self.text(attr);
-        if method == "get_collection" {
+        if method == "get_collection" || method == "collection" {
             if let Thing::Collection(r) = self.classify_call(call, 0) {
                 self.ir.collections.push(r);
             }
@@ -3200,6 +3203,41 @@ mod tests {
 
     fn coll(op: &Operation) -> String {
         op.collection_display()
+    }
+
+    /// An application's `collection(name)` wrapper names the collection in a file that uses
+    /// MongoDB (BigchainDB's `conn.collection("transactions")`), and nowhere else.
+    #[test]
+    fn an_application_collection_getter_names_the_collection() {
+        let src = r#"
+from pymongo import DESCENDING
+
+def get_transaction(conn, transaction_id):
+    return conn.run(conn.collection("transactions").find_one({"id": transaction_id}, {"_id": 0}))
+
+def spent(conn, txid):
+    return conn.run(conn.collection("transactions").find({"inputs.fulfills.transaction_id": txid}).sort("height", DESCENDING))
+"#;
+        let ir = ir(src);
+        let got: Vec<(String, String)> = ir
+            .operations
+            .iter()
+            .map(|o| (o.method.clone(), coll(o)))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("find_one".into(), "transactions".into()),
+                ("find".into(), "transactions".into())
+            ]
+        );
+        let without_mongo = src.replace("from pymongo import DESCENDING", "DESCENDING = -1");
+        let ir = self::ir(&without_mongo);
+        assert!(
+            ir.operations.iter().all(|o| coll(o) != "transactions"),
+            "{:?}",
+            ir.operations
+        );
     }
 
     #[test]

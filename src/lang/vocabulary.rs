@@ -604,6 +604,13 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<PrefilterWord> {
                 Some(MethodCall),
                 Confirmation,
             );
+            // An application's collection getter (`conn.collection("transactions")`): the
+            // frontend reads it in a file that uses MongoDB.
+            add(
+                &mut ["collection"].into_iter(),
+                Some(MethodCall),
+                Confirmation,
+            );
             add(
                 &mut PY_MONGOENGINE_DOCUMENTS.iter().copied(),
                 None,
