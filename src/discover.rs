@@ -187,6 +187,22 @@ fn callback_first(bytes: &[u8], end: usize) -> bool {
     false
 }
 
+/// Whether the call whose `(` is at `open` takes a literal count alone: `.skip(12)`, an iterator's
+/// or a literal skip, never a finding.
+fn called_with_literal(bytes: &[u8], open: usize) -> bool {
+    let Some((digits, first)) = next_non_space(bytes, open + 1) else {
+        return false;
+    };
+    if !first.is_ascii_digit() {
+        return false;
+    }
+    let after = bytes[digits..]
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .map_or(bytes.len(), |i| digits + i);
+    matches!(next_non_space(bytes, after), Some((_, b')')))
+}
+
 /// Whether the match `bytes[start..end]` of a word stands where its context requires.
 fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usize) -> bool {
     let left_ok = start == 0 || !is_ident_byte(bytes[start - 1]);
@@ -204,21 +220,25 @@ fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usiz
             if !(left_ok && right_ok) {
                 return false;
             }
-            // `.skip(12)`: a literal count (an iterator, or a literal skip) does not count.
-            let Some((open, b'(')) = next_non_space(bytes, end) else {
-                return true;
+            // Where the frontends read a skip: a method call (`.skip(n)`), an options key
+            // (`{ skip: n }`, `"skip": n`, Rust's `skip: Some(n)`), a keyword argument
+            // (`find(q, skip=n)`) or a shorthand property (`{ skip, limit }`). Elsewhere (`skip(n)`
+            // of an OT library, `isSkip`, a comment's "skip") it names nothing.
+            let before = bytes[..start].trim_ascii_end().last().copied();
+            let quote = match (start.checked_sub(1).map(|i| bytes[i]), bytes.get(end)) {
+                (Some(q @ (b'"' | b'\'')), Some(c)) if *c == q => Some(end + 1),
+                _ => None,
             };
-            let Some((digits, first)) = next_non_space(bytes, open + 1) else {
-                return true;
-            };
-            if !first.is_ascii_digit() {
-                return true;
+            if let Some(after_quote) = quote {
+                return matches!(next_non_space(bytes, after_quote), Some((_, b':')));
             }
-            let after = bytes[digits..]
-                .iter()
-                .position(|b| !b.is_ascii_digit())
-                .map_or(bytes.len(), |i| digits + i);
-            !matches!(next_non_space(bytes, after), Some((_, b')')))
+            match next_non_space(bytes, end) {
+                Some((open, b'(')) if before == Some(b'.') => !called_with_literal(bytes, open),
+                Some((at, b':')) => !bytes[at..].starts_with(b"::"),
+                Some((at, b'=')) => !matches!(bytes.get(at + 1), Some(b'=' | b'>')),
+                Some((_, b'}' | b',')) => matches!(before, Some(b'{' | b',')),
+                _ => false,
+            }
         }
         WordContext::DbAttribute | WordContext::ShellDb => {
             if !left_ok || in_python_import(bytes, start) {
@@ -1387,6 +1407,36 @@ class ActionDB(me.Document):
             total += got.len();
         }
         assert!(total > 1000, "{total} matches");
+    }
+
+    /// `skip` counts where a frontend reads a skip: a method call, an options key, a keyword
+    /// argument, a shorthand property; not an OT library's `skip(n)`, a property read or a path.
+    #[test]
+    fn skip_counts_where_a_frontend_reads_it() {
+        let (js, py, rs) = (Language::JavaScript, Language::Python, Language::Rust);
+        assert!(matters(js, "Post.find(q).skip(page * size)"));
+        assert!(matters(js, "Post.find(q, null, { skip: offset })"));
+        assert!(matters(js, "Post.find(q, null, { 'skip': offset })"));
+        assert!(matters(
+            js,
+            "const { skip, limit } = paging; Post.find(q, null, { skip, limit })"
+        ));
+        assert!(!matters(
+            js,
+            "export function skip(n) { return n } ops.remove(1)"
+        ));
+        assert!(!matters(js, "if (p.total - p.skip > 0) list.insert(x)"));
+        assert!(!matters(
+            js,
+            "// skip the header\nrows.find((r) => r.ok)\nrows.remove(1)"
+        ));
+        assert!(!matters(js, "const skipped = list.skip(1); list.insert(x)"));
+        assert!(matters(py, "users.find(q, skip=offset)"));
+        assert!(matters(py, "users.find(q, **{\"skip\": offset})"));
+        assert!(!matters(py, "# skip empty rows\nrow.update(x)"));
+        assert!(!matters(py, "if skip == 1:\n    d.update(x)"));
+        assert!(matters(rs, "coll.find(doc! {}).skip(n)"));
+        assert!(!matters(rs, "use crate::skip::Skip; items.find(x)"));
     }
 
     #[test]

@@ -406,8 +406,10 @@ pub enum WordContext {
     /// A called name: a whole identifier followed by `(`, `<` (a generic) or `::<` (a turbofish);
     /// or, only as a hint, a module path segment (`'../models/User'`: the models a file imports).
     Call,
-    /// `skip` as a whole identifier, unless it is called with a literal number (`.skip(1)`, an
-    /// iterator or a literal skip: never a finding).
+    /// `skip` as a whole identifier where a frontend reads a skip: a method call not given a
+    /// literal number (`.skip(n)`; `.skip(1)` is an iterator's or a literal skip, never a finding), an
+    /// options key (`{ skip: n }`, `"skip": n`, `skip: Some(n)`), a keyword argument (`skip=n`) or a
+    /// shorthand property (`{ skip, limit }`).
     Skip,
     /// `db.` followed by an attribute (`db.orders.find`, `f(db.users)`): mongosh and pymongo
     /// attribute access, or a collection method (`x.db.find(..)`); a call of any other method
