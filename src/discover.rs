@@ -273,13 +273,16 @@ fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usiz
 /// argument in a JavaScript file that declares `db`), nothing otherwise. `declares_db_cache` holds
 /// [`declares_db`] of the file once needed.
 fn standing(
+    lang: Language,
     word: &PrefilterWord,
     bytes: &[u8],
     start: usize,
     end: usize,
     declares_db_cache: &mut Option<bool>,
 ) -> Option<WordRole> {
-    if !stands_in_context(word.context, bytes, start, end) {
+    if !stands_in_context(word.context, bytes, start, end)
+        || in_line_comment(bytes, start, lang == Language::Python)
+    {
         return None;
     }
     let role = word.role;
@@ -472,6 +475,41 @@ fn declares_db(bytes: &[u8]) -> bool {
     false
 }
 
+/// Whether `at` lies in a line comment (`// ..`, Python's `# ..`): the frontends never read comments,
+/// so a word there names nothing (`# There is no MongoDB connection available`). Quotes are followed
+/// from the start of the line, so a `//` or `#` inside a string is not a comment; a line that starts
+/// inside a multi-line string counts as code unless its quotes balance, and a docstring line with
+/// a `#` names nothing either. Block comments are not recognised.
+fn in_line_comment(bytes: &[u8], at: usize, python: bool) -> bool {
+    let line_start = bytes[..at]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let mut quote: Option<u8> = None;
+    let mut j = line_start;
+    while j < at {
+        let c = bytes[j];
+        match quote {
+            Some(q) => {
+                if c == b'\\' {
+                    j += 1;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                b'"' | b'\'' => quote = Some(c),
+                b'`' if !python => quote = Some(c),
+                b'#' if python => return true,
+                b'/' if !python && bytes.get(j + 1) == Some(&b'/') => return true,
+                _ => {}
+            },
+        }
+        j += 1;
+    }
+    false
+}
+
 /// Whether the line holding `at` is a Python import (`from app.models.db.action import X`): a
 /// module path, never a collection.
 fn in_python_import(bytes: &[u8], at: usize) -> bool {
@@ -518,7 +556,7 @@ pub fn verdict(lang: Language, bytes: &[u8]) -> Verdict {
     let (mut document_class, mut objects) = (false, false);
     let mut db_cache = None;
     for (word, start, end) in p.matches(bytes) {
-        match standing(word, bytes, start, end, &mut db_cache) {
+        match standing(lang, word, bytes, start, end, &mut db_cache) {
             Some(WordRole::Evidence) => return Verdict::Parse,
             Some(WordRole::Hint) => hint = true,
             Some(WordRole::Confirmation) => {
@@ -558,7 +596,7 @@ pub fn matched_words(lang: Language, bytes: &[u8]) -> Vec<(&'static str, WordRol
     let mut out: Vec<(&'static str, WordRole)> = p
         .matches(bytes)
         .filter_map(|(word, start, end)| {
-            standing(word, bytes, start, end, &mut db_cache).map(|r| (word.word, r))
+            standing(lang, word, bytes, start, end, &mut db_cache).map(|r| (word.word, r))
         })
         .collect();
     out.sort_unstable();
@@ -1407,6 +1445,22 @@ class ActionDB(me.Document):
             total += got.len();
         }
         assert!(total > 1000, "{total} matches");
+    }
+
+    /// Words in line comments name nothing; `//` or `#` inside a string is not a comment.
+    #[test]
+    fn words_in_line_comments_do_not_count() {
+        let (js, py) = (Language::JavaScript, Language::Python);
+        assert!(!matters(
+            py,
+            "# There is no MongoDB connection here\nd.update(x)"
+        ));
+        assert!(matters(py, "import pymongo\nd.update(x)"));
+        assert!(matters(py, "URL = 'mongodb://h/#x'\nd.update(x)"));
+        assert!(!matters(js, "// see the Mongo docs\nitems.remove(1)"));
+        assert!(matters(js, "const u = 'http://x'; ctx.mongo.find(q)"));
+        assert!(!matters(js, "x = 1; // db.users.find({})"));
+        assert!(matters(js, "const s = \"a // b\"; db.users.find({})"));
     }
 
     /// `skip` counts where a frontend reads a skip: a method call, an options key, a keyword
