@@ -270,18 +270,18 @@ fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usiz
 
 /// What a word's match at `bytes[start..end]` says about the file: its role when it stands in its
 /// context, a hint where the context only suggests (a models path segment; `db.users` passed as an
-/// argument in a JavaScript file that declares `db`), nothing otherwise. `declares_db_cache` holds
-/// [`declares_db`] of the file once needed.
+/// argument in a JavaScript file that declares `db`), nothing otherwise. `scan` carries what earlier
+/// matches of the file learnt.
 fn standing(
     lang: Language,
     word: &PrefilterWord,
     bytes: &[u8],
     start: usize,
     end: usize,
-    declares_db_cache: &mut Option<bool>,
+    scan: &mut FileScan,
 ) -> Option<WordRole> {
     if !stands_in_context(word.context, bytes, start, end)
-        || in_line_comment(bytes, start, lang == Language::Python)
+        || scan.in_line_comment(bytes, start, lang == Language::Python)
     {
         return None;
     }
@@ -299,7 +299,7 @@ fn standing(
         }
         WordContext::DbAttribute | WordContext::ShellDb => {
             let shell = word.context == WordContext::ShellDb;
-            let mut declared = || *declares_db_cache.get_or_insert_with(|| declares_db(bytes));
+            let mut declared = || *scan.declares_db.get_or_insert_with(|| declares_db(bytes));
             let name_end = ident_end(bytes, end);
             if matches!(next_non_space(bytes, name_end), Some((_, b'('))) {
                 // `x.db.find(..)`, where `db` is a collection: evidence.
@@ -475,39 +475,67 @@ fn declares_db(bytes: &[u8]) -> bool {
     false
 }
 
-/// Whether `at` lies in a line comment (`// ..`, Python's `# ..`): the frontends never read comments,
-/// so a word there names nothing (`# There is no MongoDB connection available`). Quotes are followed
-/// from the start of the line, so a `//` or `#` inside a string is not a comment; a line that starts
-/// inside a multi-line string counts as code unless its quotes balance, and a docstring line with
-/// a `#` names nothing either. Block comments are not recognised.
-fn in_line_comment(bytes: &[u8], at: usize, python: bool) -> bool {
-    let line_start = bytes[..at]
-        .iter()
-        .rposition(|b| *b == b'\n')
-        .map_or(0, |i| i + 1);
-    let mut quote: Option<u8> = None;
-    let mut j = line_start;
-    while j < at {
-        let c = bytes[j];
-        match quote {
-            Some(q) => {
+/// What the prefilter learns about a file while it reads the matches, in order of start.
+#[derive(Default)]
+struct FileScan {
+    /// [`declares_db`] of the file, once needed.
+    declares_db: Option<bool>,
+    /// How far [`FileScan::in_line_comment`] has read, and what it found on that line: an open
+    /// quote, a backslash in it, a line comment.
+    pos: usize,
+    quote: Option<u8>,
+    escaped: bool,
+    comment: bool,
+}
+
+impl FileScan {
+    /// Whether `at` lies in a line comment (`// ..`, Python's `# ..`): the frontends never read
+    /// comments, so a word there names nothing (`# There is no MongoDB connection available`).
+    /// Quotes are followed from the start of the line, so a `//` or `#` inside a string is not a
+    /// comment; a line that starts inside a multi-line string counts as code unless its quotes
+    /// balance, and a docstring line with a `#` names nothing either. Block comments are not
+    /// recognised. Reads on from where the previous (earlier) match left off, so a file is read
+    /// once however long its lines and however many its matches.
+    fn in_line_comment(&mut self, bytes: &[u8], at: usize, python: bool) -> bool {
+        if at < self.pos {
+            self.pos = bytes[..at]
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |i| i + 1);
+            self.new_line();
+        }
+        while self.pos < at {
+            let c = bytes[self.pos];
+            self.pos += 1;
+            if c == b'\n' {
+                self.new_line();
+            } else if self.comment {
+            } else if self.escaped {
+                self.escaped = false;
+            } else if let Some(q) = self.quote {
                 if c == b'\\' {
-                    j += 1;
+                    self.escaped = true;
                 } else if c == q {
-                    quote = None;
+                    self.quote = None;
+                }
+            } else {
+                match c {
+                    b'"' | b'\'' => self.quote = Some(c),
+                    b'`' if !python => self.quote = Some(c),
+                    b'#' if python => self.comment = true,
+                    b'/' if !python && bytes.get(self.pos) == Some(&b'/') => self.comment = true,
+                    _ => {}
                 }
             }
-            None => match c {
-                b'"' | b'\'' => quote = Some(c),
-                b'`' if !python => quote = Some(c),
-                b'#' if python => return true,
-                b'/' if !python && bytes.get(j + 1) == Some(&b'/') => return true,
-                _ => {}
-            },
         }
-        j += 1;
+        self.comment
     }
-    false
+
+    fn new_line(&mut self) {
+        self.quote = None;
+        self.escaped = false;
+        self.comment = false;
+    }
 }
 
 /// Whether the line holding `at` is a Python import (`from app.models.db.action import X`): a
@@ -554,9 +582,9 @@ pub fn verdict(lang: Language, bytes: &[u8]) -> Verdict {
     // mongoengine or not (a project may re-export it), so `X.objects(..)` beside it is an
     // operation: the two confirmations together are evidence.
     let (mut document_class, mut objects) = (false, false);
-    let mut db_cache = None;
+    let mut scan = FileScan::default();
     for (word, start, end) in p.matches(bytes) {
-        match standing(lang, word, bytes, start, end, &mut db_cache) {
+        match standing(lang, word, bytes, start, end, &mut scan) {
             Some(WordRole::Evidence) => return Verdict::Parse,
             Some(WordRole::Hint) => hint = true,
             Some(WordRole::Confirmation) => {
@@ -592,11 +620,11 @@ pub fn may_matter(lang: Language, bytes: &[u8]) -> bool {
 #[doc(hidden)]
 pub fn matched_words(lang: Language, bytes: &[u8]) -> Vec<(&'static str, WordRole)> {
     let p = prefilter(lang);
-    let mut db_cache = None;
+    let mut scan = FileScan::default();
     let mut out: Vec<(&'static str, WordRole)> = p
         .matches(bytes)
         .filter_map(|(word, start, end)| {
-            standing(lang, word, bytes, start, end, &mut db_cache).map(|r| (word.word, r))
+            standing(lang, word, bytes, start, end, &mut scan).map(|r| (word.word, r))
         })
         .collect();
     out.sort_unstable();
@@ -1445,6 +1473,27 @@ class ActionDB(me.Document):
             total += got.len();
         }
         assert!(total > 1000, "{total} matches");
+    }
+
+    /// Reading on from the previous match gives what reading each line from its start gives, at
+    /// every position, in order and after a jump back.
+    #[test]
+    fn the_comment_scan_reads_on_as_if_from_the_line_start() {
+        let text: &[u8] =
+            b"a = 'x // y' // mongo\n\"q\\\" // \" + z # m\n  `t // ${u}` // c\ns = \"#\" # d\n";
+        for python in [false, true] {
+            let fresh = |at: usize| FileScan::default().in_line_comment(text, at, python);
+            let mut scan = FileScan::default();
+            let expected: Vec<bool> = (0..text.len()).map(fresh).collect();
+            let got: Vec<bool> = (0..text.len())
+                .map(|at| scan.in_line_comment(text, at, python))
+                .collect();
+            assert_eq!(expected, got, "python: {python}");
+            assert!(got.iter().any(|c| *c) && got.iter().any(|c| !*c));
+            for at in (0..text.len()).rev() {
+                assert_eq!(scan.in_line_comment(text, at, python), expected[at]);
+            }
+        }
     }
 
     /// Words in line comments name nothing; `//` or `#` inside a string is not a comment.
