@@ -326,7 +326,13 @@ fn standing(
         WordContext::PyModule if in_mongo_wrapper_call(bytes, start, end) => {
             Some(WordRole::Evidence)
         }
-        WordContext::OptionBuilder if !has_word(bytes, b"skip") => Some(role.min(WordRole::Hint)),
+        WordContext::OptionBuilder
+            if !*scan
+                .has_skip
+                .get_or_insert_with(|| has_word(bytes, b"skip")) =>
+        {
+            Some(role.min(WordRole::Hint))
+        }
         _ => Some(role),
     }
 }
@@ -480,6 +486,8 @@ fn declares_db(bytes: &[u8]) -> bool {
 struct FileScan {
     /// [`declares_db`] of the file, once needed.
     declares_db: Option<bool>,
+    /// Whether the file spells `skip` as a whole identifier, once needed.
+    has_skip: Option<bool>,
     /// How far [`FileScan::in_line_comment`] has read, and what it found on that line: an open
     /// quote, a backslash in it, a line comment.
     pos: usize,
