@@ -162,17 +162,16 @@ pub fn link(files: &mut [SourceFile]) {
             let mut found = lookup_export(files, target, export, &by_path, &suffix_index, 0);
             if found.is_none() && export == "default" {
                 // `const { User } = require(..)` is handled by name; a default import of a module whose
-                // only export is one model is that model.
-                let exports = &files[target].ir.exports;
-                if exports.len() == 1 {
-                    found = lookup_export(
-                        files,
-                        target,
-                        &exports[0].name.clone(),
-                        &by_path,
-                        &suffix_index,
-                        0,
-                    );
+                // only export is one model is that model (members of exported objects, `db.users`,
+                // do not count).
+                let mut top = files[target]
+                    .ir
+                    .exports
+                    .iter()
+                    .filter(|e| !e.name.contains('.'));
+                if let (Some(only), None) = (top.next(), top.next()) {
+                    let only = only.name.clone();
+                    found = lookup_export(files, target, &only, &by_path, &suffix_index, 0);
                 }
             }
             if let Some(c) = found {

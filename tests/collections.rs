@@ -182,3 +182,117 @@ fn the_map_is_deterministic_and_has_a_text_form() {
         "{text}"
     );
 }
+
+/// Writes `files` (path, text) under a fresh folder and returns the access map of that folder.
+fn map_of(files: &[(&str, &str)]) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_mongolint"))
+        .args(["collections", ".", "--format", "json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// (path, method) of every operation site of a collection.
+fn sites(c: &Value) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = c["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|k| k["sites"].as_array().unwrap().iter())
+        .map(|s| {
+            (
+                s["path"].as_str().unwrap().to_string(),
+                s["method"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn an_exported_object_of_collections_resolves_its_members_across_files() {
+    // The shape of overleaf's `infrastructure/mongodb.mjs` and docstore's `mongodb.js`: one module
+    // builds `db = { users: internalDb.collection('users'), .. }` and every other module calls
+    // `db.users.findOne(..)` on the import.
+    let m = map_of(&[
+        (
+            "infra/mongodb.mjs",
+            "import mongodb from 'mongodb'\n\
+             const client = new mongodb.MongoClient(process.env.MONGO_URL)\n\
+             const internalDb = client.db()\n\
+             export const db = {\n  users: internalDb.collection('users'),\n  \
+             sessions: internalDb.collection('sessions'),\n}\n\
+             export const helpers = { items: [] }\n",
+        ),
+        (
+            "services/users.mjs",
+            "import { db, helpers } from '../infra/mongodb.mjs'\n\
+             export async function getUser(id) {\n  return db.users.findOne({ _id: id })\n}\n\
+             export async function saveAll(ops) {\n  await db.users.bulkWrite(ops)\n}\n\
+             export function item(id) {\n  return helpers.items.findOne({ id })\n}\n",
+        ),
+        (
+            "docstore/mongodb.js",
+            "const { MongoClient } = require('mongodb')\n\
+             const client = new MongoClient(process.env.MONGO_URL)\n\
+             const mongoDb = client.db()\n\
+             const db = { docs: mongoDb.collection('docs') }\n\
+             module.exports = { db, client }\n",
+        ),
+        (
+            "docstore/manager.js",
+            "const mongodb = require('./mongodb')\nconst { db } = mongodb\n\
+             async function getDoc(id) {\n  return db.docs.findOne({ _id: id })\n}\n\
+             module.exports = { getDoc }\n",
+        ),
+        (
+            "docstore/archive.mjs",
+            "import mongodb from './mongodb.js'\nconst { db } = mongodb\n\
+             export async function drop(id) {\n  await db.docs.deleteOne({ _id: id })\n}\n",
+        ),
+    ]);
+    let users = collection(&m, "users");
+    assert_eq!(
+        sites(users),
+        vec![
+            ("services/users.mjs".to_string(), "bulkWrite".to_string()),
+            ("services/users.mjs".to_string(), "findOne".to_string()),
+        ]
+    );
+    let docs = collection(&m, "docs");
+    assert_eq!(
+        sites(docs),
+        vec![
+            ("docstore/archive.mjs".to_string(), "deleteOne".to_string()),
+            ("docstore/manager.js".to_string(), "findOne".to_string()),
+        ]
+    );
+    // A member that is not a collection (`helpers.items` is an array) names nothing, and its
+    // `findOne` is not reported as an unresolved operation either.
+    let names: Vec<&str> = m["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["docs", "sessions", "users"]);
+    assert!(
+        m["unresolved"]["operations"].as_array().unwrap().is_empty(),
+        "{}",
+        m["unresolved"]
+    );
+}

@@ -294,6 +294,21 @@ impl<'t> Extractor<'t> {
                     "object_pattern" => {
                         let module = value.and_then(|v| self.require_of(v));
                         self.note_module(module.as_deref());
+                        // `const { db } = mongodb` where `mongodb` is itself imported from a module
+                        // of the repository: `db` is that module's export `db` (or `x.db` when
+                        // `mongodb` is its export `x`).
+                        let from_import = value
+                            .filter(|_| module.is_none())
+                            .map(|v| self.unwrap_expr(v))
+                            .filter(|v| v.k() == "identifier")
+                            .and_then(|v| self.bindings.get(self.text(v)))
+                            .and_then(|list| list.iter().rev().find(|b| b.pos <= pos))
+                            .and_then(|b| b.import.clone())
+                            .filter(|imp| {
+                                imp.module.starts_with('.')
+                                    || imp.module.starts_with('@')
+                                    || imp.module.starts_with('~')
+                            });
                         for p in self.named_children(name) {
                             let (export, local) = match p.k() {
                                 "shorthand_property_identifier_pattern" => {
@@ -309,10 +324,21 @@ impl<'t> Extractor<'t> {
                                 }
                                 _ => continue,
                             };
-                            let import = module.as_ref().map(|m| ImportRef {
-                                module: m.clone(),
-                                export: export.to_string(),
-                            });
+                            let import = match (&module, &from_import) {
+                                (Some(m), _) => Some(ImportRef {
+                                    module: m.clone(),
+                                    export: export.to_string(),
+                                }),
+                                (None, Some(imp)) => Some(ImportRef {
+                                    module: imp.module.clone(),
+                                    export: if imp.export == "default" || imp.export == "*" {
+                                        export.to_string()
+                                    } else {
+                                        format!("{}.{export}", imp.export)
+                                    },
+                                }),
+                                (None, None) => None,
+                            };
                             self.add_binding(
                                 local,
                                 Binding {
@@ -618,6 +644,62 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// An exported object literal whose members are collections (`export const db = { users:
+    /// client.db().collection('users') }`, or such an object bound to a name and exported): each
+    /// member is exported as `name.member`, which an importer's `db.users` looks up. Members of a
+    /// default export are exported by their own name, as `export_value` does for a literal.
+    fn export_members(&mut self, name: &str, node: Node<'t>, depth: usize) {
+        if depth > 2 {
+            return;
+        }
+        let mut value = self.unwrap_expr(node);
+        for _ in 0..MAX_DEPTH {
+            if !matches!(value.k(), "identifier" | "shorthand_property_identifier") {
+                break;
+            }
+            match self
+                .lookup(self.text(value), value.start_byte() as u32)
+                .and_then(|b| b.value)
+            {
+                Some(v) => value = self.unwrap_expr(v),
+                None => return,
+            }
+        }
+        if value.k() != "object" {
+            return;
+        }
+        for p in self.named_children(value) {
+            let (key, member) = match p.k() {
+                "shorthand_property_identifier" => (self.text(p).to_string(), p),
+                "pair" => match (self.field(p, "key"), self.field(p, "value")) {
+                    (Some(k), Some(v)) if k.k() != "computed_property_name" => (
+                        self.string_value(k)
+                            .unwrap_or_else(|| self.text(k).to_string()),
+                        v,
+                    ),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let full = if name == "default" {
+                key
+            } else {
+                format!("{name}.{key}")
+            };
+            match self.classify(member, 0) {
+                Thing::Collection(r) => self.ir.exports.push(Export {
+                    name: full,
+                    target: ExportTarget::Collection { collection: r },
+                }),
+                Thing::Imported(imp, _) => self.ir.exports.push(Export {
+                    name: full,
+                    target: ExportTarget::Reexport { import: imp },
+                }),
+                _ => self.export_members(&full, member, depth + 1),
+            }
+        }
+    }
+
     fn add_import(&mut self, local: &str, module: &str, export: &str, scope: Span, pos: u32) {
         self.add_binding(
             local,
@@ -773,6 +855,22 @@ impl<'t> Extractor<'t> {
                                 export: prop_name.to_string(),
                             },
                             prop_name.to_string(),
+                        )
+                    }
+                    // `db.users` where `db` is an imported object of collections (its module
+                    // exports `db.users`, see `export_members`).
+                    Thing::Imported(imp, local) if obj.k() != "call_expression" => {
+                        let local = if local.is_empty() {
+                            prop_name.to_string()
+                        } else {
+                            format!("{local}.{prop_name}")
+                        };
+                        Thing::Imported(
+                            ImportRef {
+                                module: imp.module,
+                                export: format!("{}.{prop_name}", imp.export),
+                            },
+                            local,
                         )
                     }
                     _ => Thing::Unknown,
@@ -1802,8 +1900,13 @@ impl<'t> Extractor<'t> {
         }
         if m.args == Args::Bulk {
             let entries = args.first().map(|a| self.bulk_list(*a)).unwrap_or_default();
+            let before = self.ir.operations.len();
             self.bulk_entries(&op, collection.clone(), evidence, &entries);
-            return;
+            if self.ir.operations.len() > before {
+                return;
+            }
+            // Entries built where they cannot be read: the bulk call is still an access to its
+            // collection (kind `other`, which no rule judges by its filter).
         }
         if evidence == Evidence::None {
             let shaped = m.driver_only
@@ -2017,7 +2120,10 @@ impl<'t> Extractor<'t> {
             let target = match self.classify(node, 0) {
                 Thing::Collection(r) => ExportTarget::Collection { collection: r },
                 Thing::Imported(imp, _) => ExportTarget::Reexport { import: imp },
-                _ => continue,
+                _ => {
+                    self.export_members(&name, node, 0);
+                    continue;
+                }
             };
             self.ir.exports.push(Export { name, target });
         }
