@@ -9,19 +9,25 @@ const JS_EXTENSIONS: &[&str] = &[
     "", ".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", ".mts", ".cts",
 ];
 
-/// Normalises `a/b/../c/./d` → `a/c/d`.
+/// Normalises `a/b/../c/./d` → `a/c/d`. Display paths are relative to the current folder when the
+/// file is below it, absolute otherwise, and keep how the user spelt them (`./src`, `../app`):
+/// an absolute path stays absolute and leading `..` segments are kept, so that the files' own
+/// paths and the paths their imports name normalise alike.
 fn normalise(path: &str) -> String {
+    let root = if path.starts_with('/') { "/" } else { "" };
     let mut out: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {
             "" | "." => {}
-            ".." => {
+            ".." if out.last().is_some_and(|l| *l != "..") => {
                 out.pop();
             }
+            ".." if root.is_empty() => out.push(".."),
+            ".." => {}
             p => out.push(p),
         }
     }
-    out.join("/")
+    format!("{root}{}", out.join("/"))
 }
 
 /// The file a module specifier names, seen from `from` (a display path).
@@ -136,7 +142,7 @@ fn lookup_export(
 }
 
 pub fn link(files: &mut [SourceFile]) {
-    let paths: Vec<String> = files.iter().map(|f| f.display_path.clone()).collect();
+    let paths: Vec<String> = files.iter().map(|f| normalise(&f.display_path)).collect();
     let by_path: HashMap<&str, usize> = paths
         .iter()
         .enumerate()

@@ -470,3 +470,52 @@ fn explain_unknown_rule_exits_two() {
     assert!(o.stdout.is_empty());
     assert!(stderr(&o).contains("nope"), "{}", stderr(&o));
 }
+
+/// Cross-file resolution does not depend on how the repository is named on the command line:
+/// `.`, `./app`, `../app` from a sibling folder and an absolute path outside the current folder
+/// find the same thing (the imported model's `$push` names its collection, `posts`). Absolute
+/// display paths used to lose their leading `/` when an import was resolved, so a repository
+/// given as an absolute path outside the current folder lost every cross-file finding.
+#[test]
+fn cross_file_findings_do_not_depend_on_how_the_path_is_spelt() {
+    let (_t, root) = temp();
+    write(
+        &root,
+        "app/models/post.js",
+        "const mongoose = require('mongoose');\n\
+         const Post = mongoose.model('Post', new mongoose.Schema({ title: String }));\n\
+         module.exports = Post;\n",
+    );
+    write(
+        &root,
+        "app/routes/posts.js",
+        "const Post = require('../models/post');\n\
+         async function comment(id, c) {\n  await Post.updateOne({ _id: id }, { $push: { comments: c } });\n}\n\
+         module.exports = { comment };\n",
+    );
+    std::fs::create_dir_all(root.join("elsewhere")).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let abs = root.join("app");
+    let abs = abs.to_str().unwrap();
+    let runs = [
+        (root.join("app"), "."),
+        (root.clone(), "./app"),
+        (root.join("elsewhere"), "../app"),
+        (elsewhere.path().to_path_buf(), abs),
+    ];
+    for (cwd, arg) in runs {
+        let (c, out) = concise(&cwd, &[arg]);
+        assert_eq!(c, 1, "{arg}: {out}");
+        let pushes: Vec<&str> = out
+            .lines()
+            .filter(|l| l.contains("unbounded-push"))
+            .collect();
+        assert_eq!(pushes.len(), 1, "{arg}: {out}");
+        assert!(pushes[0].contains("in `posts`"), "{arg}: {}", pushes[0]);
+        assert!(
+            pushes[0].contains("routes/posts.js:3:"),
+            "{arg}: {}",
+            pushes[0]
+        );
+    }
+}
