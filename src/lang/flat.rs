@@ -40,7 +40,11 @@ impl<'t> Flat<'t> {
     /// Flattens the tree below `root` (all nodes, named or not, as a cursor visits them).
     pub(crate) fn new(root: Node<'t>) -> Self {
         let mut entries: Vec<Entry<'t>> = Vec::with_capacity(root.descendant_count());
-        let mut open: Vec<u32> = Vec::new();
+        // The open ancestors: (entry index, children still to visit). Knowing how many children
+        // are left (`child_count`, a field read) saves the cursor's failing `goto_next_sibling`
+        // after each last child, which climbs through hidden grammar nodes before it gives up,
+        // and `goto_first_child` on leaves.
+        let mut open: Vec<(u32, u32)> = Vec::new();
         let mut cursor = root.walk();
         loop {
             let node = cursor.node();
@@ -48,24 +52,26 @@ impl<'t> Flat<'t> {
             let field = cursor.field_id().map_or(0, |f| f.get());
             entries.push(Entry {
                 node,
-                parent: open.last().copied().unwrap_or(NONE),
+                parent: open.last().map_or(NONE, |o| o.0),
                 end: idx + 1,
                 field,
             });
-            if cursor.goto_first_child() {
-                open.push(idx);
+            let count = node.child_count() as u32;
+            if count > 0 && cursor.goto_first_child() {
+                open.push((idx, count - 1));
                 continue;
             }
             loop {
-                if cursor.goto_next_sibling() {
+                let Some(top) = open.last_mut() else {
+                    return Flat::indexed(entries);
+                };
+                if top.1 > 0 && cursor.goto_next_sibling() {
+                    top.1 -= 1;
                     break;
                 }
-                if !cursor.goto_parent() {
-                    return Flat::indexed(entries);
-                }
-                if let Some(p) = open.pop() {
-                    entries[p as usize].end = entries.len() as u32;
-                }
+                let (p, _) = open.pop().expect("an open ancestor");
+                entries[p as usize].end = entries.len() as u32;
+                cursor.goto_parent();
             }
         }
     }
