@@ -86,6 +86,7 @@ for t in "${targets[@]}"; do
     "mongolint-1t=$ML check --threads 1 $dir --format json -o /dev/null"
     "floor=$FLOOR run --drivers $WORK/$name.drivers $dir"
     "floor-1t=$FLOOR run --threads 1 --drivers $WORK/$name.drivers $dir"
+    "floor-walk=$FLOOR run --walk --drivers $WORK/$name.drivers $dir"
   )
   if [ "$name" != "synthetic-1M" ]; then
     cmds+=("ast-grep=ast-grep scan -c $SGCONF --inspect summary --json=compact $dir > $WORK/$name.ast-grep.json 2> $WORK/$name.ast-grep.log")

@@ -12,6 +12,7 @@
 //! floor list-drivers PATHS...                      # the driver files, one path per line
 //! floor list-files PATHS...                        # every file mongolint scans, one per line
 //! floor run --drivers LIST [--threads N] PATHS...  # the timed floor
+//! floor run --walk --drivers LIST PATHS...         # the floor, also reading every node of each tree
 //! ```
 //! Built as a Cargo example so that it shares mongolint's dependency versions and release profile:
 //! `cargo build --release --example floor`.
@@ -29,9 +30,38 @@ thread_local! {
     static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Parses `text` with this thread's parser for `lang`; returns the number of nodes' root child count
-/// so that the work cannot be optimised away.
-fn parse(lang: Language, text: &[u8]) -> usize {
+/// Visits every node of the tree once, in preorder, reading its kind and byte range: the least
+/// reading of a parsed tree (the same child-counting cursor walk as `lang::flat`). Returns a sum
+/// over the nodes so that the work cannot be optimised away.
+fn read_tree(root: tree_sitter::Node) -> usize {
+    let mut sum = 0usize;
+    let mut left: Vec<usize> = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        sum = sum.wrapping_add(usize::from(node.kind_id()) ^ node.start_byte() ^ node.end_byte());
+        let count = node.child_count();
+        if count > 0 && cursor.goto_first_child() {
+            left.push(count - 1);
+            continue;
+        }
+        loop {
+            let Some(top) = left.last_mut() else {
+                return sum;
+            };
+            if *top > 0 && cursor.goto_next_sibling() {
+                *top -= 1;
+                break;
+            }
+            left.pop();
+            cursor.goto_parent();
+        }
+    }
+}
+
+/// Parses `text` with this thread's parser for `lang` (and, with `walk`, reads the whole tree);
+/// returns the root's child count (or `read_tree`'s sum) so that the work cannot be optimised away.
+fn parse(lang: Language, text: &[u8], walk: bool) -> usize {
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
         let idx = match parsers.iter().position(|(l, _)| *l == lang) {
@@ -46,10 +76,11 @@ fn parse(lang: Language, text: &[u8]) -> usize {
         };
         let parser = &mut parsers[idx].1;
         parser.reset();
-        parser
-            .parse(text, None)
-            .map(|t| t.root_node().child_count())
-            .unwrap_or(0)
+        match parser.parse(text, None) {
+            Some(t) if walk => read_tree(t.root_node()),
+            Some(t) => t.root_node().child_count(),
+            None => 0,
+        }
     })
 }
 
@@ -57,6 +88,8 @@ struct Args {
     command: String,
     drivers: Option<PathBuf>,
     threads: usize,
+    /// `run --walk`: also read every node of each parsed tree (`read_tree`).
+    walk: bool,
     paths: Vec<PathBuf>,
 }
 
@@ -67,11 +100,13 @@ fn parse_args() -> Args {
         command,
         drivers: None,
         threads: 0,
+        walk: false,
         paths: Vec::new(),
     };
     while let Some(a) = it.next() {
         match a.as_str() {
             "--drivers" => args.drivers = it.next().map(PathBuf::from),
+            "--walk" => args.walk = true,
             "--threads" => {
                 args.threads = it.next().and_then(|n| n.parse().ok()).expect("--threads N")
             }
@@ -159,7 +194,7 @@ fn main() {
                                     bytes.fetch_add(buf.len(), Ordering::Relaxed);
                                     if drivers.contains(e.path()) {
                                         parsed.fetch_add(1, Ordering::Relaxed);
-                                        nodes.fetch_add(parse(lang, &buf), Ordering::Relaxed);
+                                        nodes.fetch_add(parse(lang, &buf, args.walk), Ordering::Relaxed);
                                     }
                                 }
                             }
@@ -179,7 +214,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: floor list-drivers|list-files|run [--drivers LIST] [--threads N] PATHS..."
+                "usage: floor list-drivers|list-files|run [--drivers LIST] [--threads N] [--walk] PATHS..."
             );
             std::process::exit(2);
         }
