@@ -203,8 +203,29 @@ fn called_with_literal(bytes: &[u8], open: usize) -> bool {
     matches!(next_non_space(bytes, after), Some((_, b')')))
 }
 
+/// The bracket that encloses `at`, found by a backward scan of at most 4 KB that counts brackets
+/// (strings and comments are not recognised); `None` when the scan gives up.
+fn enclosing_bracket(bytes: &[u8], at: usize) -> Option<u8> {
+    let mut depth = 0usize;
+    for &b in bytes[at.saturating_sub(4096)..at].iter().rev() {
+        match b {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' if depth == 0 => return Some(b),
+            b'(' | b'[' | b'{' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Whether the match `bytes[start..end]` of a word stands where its context requires.
-fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usize) -> bool {
+fn stands_in_context(
+    context: WordContext,
+    lang: Language,
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+) -> bool {
     let left_ok = start == 0 || !is_ident_byte(bytes[start - 1]);
     let right_ok = end == bytes.len() || !is_ident_byte(bytes[end]);
     match context {
@@ -220,10 +241,12 @@ fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usiz
             if !(left_ok && right_ok) {
                 return false;
             }
-            // Where the frontends read a skip: a method call (`.skip(n)`), an options key
-            // (`{ skip: n }`, `"skip": n`, Rust's `skip: Some(n)`), a keyword argument
-            // (`find(q, skip=n)`) or a shorthand property (`{ skip, limit }`). Elsewhere (`skip(n)`
-            // of an OT library, `isSkip`, a comment's "skip") it names nothing.
+            // Where the frontends read a skip (or a populate): a method call (`.skip(n)`), an
+            // options key (`{ skip: n }`, `"skip": n`, Rust's `skip: Some(n)`), a Python keyword
+            // argument (`find(q, skip=n)`) or a shorthand property (`{ skip, limit }`, inside
+            // braces). Elsewhere (`skip(n)` of an OT library, `isSkip`, a comment's "skip", a
+            // parameter `populate` passed on as `f(a, populate, b)` or assigned `populate = x`)
+            // it names nothing.
             let before = bytes[..start].trim_ascii_end().last().copied();
             let quote = match (start.checked_sub(1).map(|i| bytes[i]), bytes.get(end)) {
                 (Some(q @ (b'"' | b'\'')), Some(c)) if *c == q => Some(end + 1),
@@ -235,8 +258,13 @@ fn stands_in_context(context: WordContext, bytes: &[u8], start: usize, end: usiz
             match next_non_space(bytes, end) {
                 Some((open, b'(')) if before == Some(b'.') => !called_with_literal(bytes, open),
                 Some((at, b':')) => !bytes[at..].starts_with(b"::"),
-                Some((at, b'=')) => !matches!(bytes.get(at + 1), Some(b'=' | b'>')),
-                Some((_, b'}' | b',')) => matches!(before, Some(b'{' | b',')),
+                Some((at, b'=')) => {
+                    lang == Language::Python && !matches!(bytes.get(at + 1), Some(b'=' | b'>'))
+                }
+                Some((_, b'}' | b',')) => {
+                    matches!(before, Some(b'{' | b','))
+                        && matches!(enclosing_bracket(bytes, start), Some(b'{') | None)
+                }
                 _ => false,
             }
         }
@@ -280,7 +308,7 @@ fn standing(
     end: usize,
     scan: &mut FileScan,
 ) -> Option<WordRole> {
-    if !stands_in_context(word.context, bytes, start, end)
+    if !stands_in_context(word.context, lang, bytes, start, end)
         || scan.in_line_comment(bytes, start, lang == Language::Python)
     {
         return None;
@@ -1548,6 +1576,29 @@ class ActionDB(me.Document):
         assert!(!matters(py, "if skip == 1:\n    d.update(x)"));
         assert!(matters(rs, "coll.find(doc! {}).skip(n)"));
         assert!(!matters(rs, "use crate::skip::Skip; items.find(x)"));
+        // A JavaScript assignment is not a keyword argument; a name passed on between commas is a
+        // shorthand property only inside braces.
+        assert!(!matters(
+            js,
+            "let skip = 0\nskip = page * size\nrows.remove(1)"
+        ));
+        assert!(!matters(js, "paginate(rows, skip, limit)\nrows.insert(x)"));
+        assert!(matters(js, "Post.find(q, null, { limit, skip, sort })"));
+    }
+
+    /// `populate` counts where the JavaScript frontend reads it: a chained call or an options key;
+    /// not a parameter of that name in generated code (overleaf's emscripten `hunspell.mjs`).
+    #[test]
+    fn populate_counts_where_a_frontend_reads_it() {
+        let js = Language::JavaScript;
+        assert!(matters(js, "Post.find(q).populate('author')"));
+        assert!(matters(js, "Post.find(q, null, { populate: 'author' })"));
+        assert!(!matters(
+            js,
+            "syncfs(populate, callback) {\n  if (typeof populate == 'function') {\n    \
+             callback = populate\n    populate = false\n  }\n  \
+             mount.type.syncfs(mount, populate, done)\n}\nFS.create(path, mode)"
+        ));
     }
 
     #[test]

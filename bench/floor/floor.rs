@@ -194,7 +194,10 @@ fn main() {
                                     bytes.fetch_add(buf.len(), Ordering::Relaxed);
                                     if drivers.contains(e.path()) {
                                         parsed.fetch_add(1, Ordering::Relaxed);
-                                        nodes.fetch_add(parse(lang, &buf, args.walk), Ordering::Relaxed);
+                                        nodes.fetch_add(
+                                            parse(lang, &buf, args.walk),
+                                            Ordering::Relaxed,
+                                        );
                                     }
                                 }
                             }

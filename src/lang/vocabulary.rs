@@ -406,10 +406,10 @@ pub enum WordContext {
     /// A called name: a whole identifier followed by `(`, `<` (a generic) or `::<` (a turbofish);
     /// or, only as a hint, a module path segment (`'../models/User'`: the models a file imports).
     Call,
-    /// `skip` as a whole identifier where a frontend reads a skip: a method call not given a
-    /// literal number (`.skip(n)`; `.skip(1)` is an iterator's or a literal skip, never a finding), an
-    /// options key (`{ skip: n }`, `"skip": n`, `skip: Some(n)`), a keyword argument (`skip=n`) or a
-    /// shorthand property (`{ skip, limit }`).
+    /// `skip` (and `populate`) as a whole identifier where a frontend reads one: a method call not
+    /// given a literal number (`.skip(n)`; `.skip(1)` is an iterator's or a literal skip, never a
+    /// finding), an options key (`{ skip: n }`, `"skip": n`, `skip: Some(n)`), a Python keyword
+    /// argument (`skip=n`) or a shorthand property inside braces (`{ skip, limit }`).
     Skip,
     /// `db.` followed by an attribute (`db.orders.find`, `f(db.users)`): mongosh and pymongo
     /// attribute access, or a collection method (`x.db.find(..)`); a call of any other method
@@ -472,7 +472,7 @@ fn word_context(word: &'static str) -> WordContext {
         || RUST_COLLECTION_GETTERS.contains(&word);
     if is_getter {
         WordContext::Call
-    } else if word == "skip" {
+    } else if word == "skip" || word == "populate" {
         WordContext::Skip
     } else if word.ends_with('.') {
         WordContext::DbAttribute
