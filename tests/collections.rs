@@ -3,11 +3,14 @@
 use serde_json::Value;
 use std::process::Command;
 
-fn map(app: &str) -> Value {
-    let o = Command::new(env!("CARGO_BIN_EXE_mongolint"))
-        .args(["collections", app, "--format", "json"])
-        .output()
-        .unwrap();
+/// `mongolint collections PATH --format json`, run in `cwd` (the current folder when `None`).
+fn map_in(cwd: Option<&std::path::Path>, path: &str) -> Value {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mongolint"));
+    c.args(["collections", path, "--format", "json"]);
+    if let Some(dir) = cwd {
+        c.current_dir(dir);
+    }
+    let o = c.output().unwrap();
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -15,6 +18,10 @@ fn map(app: &str) -> Value {
         String::from_utf8_lossy(&o.stderr)
     );
     serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn map(app: &str) -> Value {
+    map_in(None, app)
 }
 
 fn collection<'a>(m: &'a Value, name: &str) -> &'a Value {
@@ -191,18 +198,7 @@ fn map_of(files: &[(&str, &str)]) -> Value {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     }
-    let o = Command::new(env!("CARGO_BIN_EXE_mongolint"))
-        .args(["collections", ".", "--format", "json"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
+    map_in(Some(dir.path()), ".")
 }
 
 /// (path, method) of every operation site of a collection.
