@@ -203,11 +203,11 @@ fn called_with_literal(bytes: &[u8], open: usize) -> bool {
     matches!(next_non_space(bytes, after), Some((_, b')')))
 }
 
-/// The bracket that encloses `at`, found by a backward scan of at most 4 KB that counts brackets
+/// The bracket that encloses `at`, found by a backward scan of at most 1 KB that counts brackets
 /// (strings and comments are not recognised); `None` when the scan gives up.
 fn enclosing_bracket(bytes: &[u8], at: usize) -> Option<u8> {
     let mut depth = 0usize;
-    for &b in bytes[at.saturating_sub(4096)..at].iter().rev() {
+    for &b in bytes[at.saturating_sub(1024)..at].iter().rev() {
         match b {
             b')' | b']' | b'}' => depth += 1,
             b'(' | b'[' | b'{' if depth == 0 => return Some(b),
@@ -620,6 +620,11 @@ pub fn verdict(lang: Language, bytes: &[u8]) -> Verdict {
     let (mut document_class, mut objects) = (false, false);
     let mut scan = FileScan::default();
     for (word, start, end) in p.matches(bytes) {
+        // Once the file has a hint, another hint word can add nothing: `standing` only lowers a
+        // role, except that a Python module name inside a client or database call is evidence.
+        if hint && word.role == WordRole::Hint && word.context != WordContext::PyModule {
+            continue;
+        }
         match standing(lang, word, bytes, start, end, &mut scan) {
             Some(WordRole::Evidence) => return Verdict::Parse,
             Some(WordRole::Hint) => hint = true,
