@@ -493,6 +493,21 @@ fn cross_file_findings_do_not_depend_on_how_the_path_is_spelt() {
          async function comment(id, c) {\n  await Post.updateOne({ _id: id }, { $push: { comments: c } });\n}\n\
          module.exports = { comment };\n",
     );
+    // The same through a Python relative import.
+    write(
+        &root,
+        "app/shop/db.py",
+        "from pymongo import MongoClient\n\
+         orders = MongoClient().shop.orders\n",
+    );
+    write(&root, "app/shop/__init__.py", "");
+    write(
+        &root,
+        "app/shop/api.py",
+        "from .db import orders\n\n\
+         def add_item(oid, item):\n    \
+         orders.update_one({'_id': oid}, {'$push': {'items': item}})\n",
+    );
     std::fs::create_dir_all(root.join("elsewhere")).unwrap();
     let elsewhere = tempfile::tempdir().unwrap();
     let abs = root.join("app");
@@ -510,12 +525,10 @@ fn cross_file_findings_do_not_depend_on_how_the_path_is_spelt() {
             .lines()
             .filter(|l| l.contains("unbounded-push"))
             .collect();
-        assert_eq!(pushes.len(), 1, "{arg}: {out}");
+        assert_eq!(pushes.len(), 2, "{arg}: {out}");
+        assert!(pushes[0].contains("routes/posts.js:3:"), "{arg}: {out}");
         assert!(pushes[0].contains("in `posts`"), "{arg}: {}", pushes[0]);
-        assert!(
-            pushes[0].contains("routes/posts.js:3:"),
-            "{arg}: {}",
-            pushes[0]
-        );
+        assert!(pushes[1].contains("shop/api.py:4:"), "{arg}: {out}");
+        assert!(pushes[1].contains("in `orders`"), "{arg}: {}", pushes[1]);
     }
 }
