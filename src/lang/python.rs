@@ -21,6 +21,10 @@ use tree_sitter::{Node, Tree};
 /// How deep value lowering and receiver resolution may recurse (nested literals, chains of bindings).
 const MAX_DEPTH: usize = 48;
 
+/// How many `self.x` assignments one outermost attribute classification may follow
+/// (`Extractor::field_fuel`); real classes need a handful.
+const FIELD_FUEL: u32 = 512;
+
 /// Names that, imported from another module of the application, are its database handle.
 const DB_NAMES: &[&str] = &["db", "database", "mongo_db", "mongodb", "mdb", "_db"];
 
@@ -48,6 +52,8 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         dropped: HashMap::new(),
         bulk_targets: HashMap::new(),
         index_targets: HashMap::new(),
+        resolving_fields: std::cell::RefCell::new(Vec::new()),
+        field_fuel: std::cell::Cell::new(0),
     };
     let root = tree.root_node();
     x.collect_bindings(root);
@@ -138,6 +144,15 @@ struct DocClass<'t> {
 
 struct Extractor<'t> {
     src: &'t str,
+    /// The `self.x` attributes being classified further up the current `classify` (a cycle guard:
+    /// `self.node = self.node.parent` and its neighbours would otherwise be explored again at
+    /// every level, up to 8 assignments each, exponentially: one 6,600-line Sefaria module took
+    /// minutes).
+    resolving_fields: std::cell::RefCell<Vec<String>>,
+    /// Assignments of `self.x` attributes that the outermost attribute classification still may
+    /// follow: attributes assigned from one another in many orders would otherwise be explored
+    /// along every path (exponential), cycle guard or not.
+    field_fuel: std::cell::Cell<u32>,
     bindings: HashMap<String, Vec<Binding<'t>>>,
     /// `bindings` by scope, for `lookup`.
     scope_index: HashMap<String, super::scopes::ScopeIndex>,
@@ -983,6 +998,14 @@ impl<'t> Extractor<'t> {
                     let Some(list) = self.bindings.get(&key) else {
                         return self.property_of_class(n, attr_name, depth);
                     };
+                    if self.resolving_fields.borrow().contains(&key) {
+                        return Thing::Unknown;
+                    }
+                    if self.resolving_fields.borrow().is_empty() {
+                        self.field_fuel.set(FIELD_FUEL);
+                    }
+                    self.resolving_fields.borrow_mut().push(key.clone());
+                    let mut found = Thing::Unknown;
                     for b in list
                         .iter()
                         .filter(|b| b.scope.start <= at && at <= b.scope.end)
@@ -993,12 +1016,21 @@ impl<'t> Extractor<'t> {
                         }) {
                             continue;
                         }
+                        let fuel = self.field_fuel.get();
+                        if fuel == 0 {
+                            break;
+                        }
+                        self.field_fuel.set(fuel - 1);
                         match self.classify_binding(b, &key, depth + 1) {
                             Thing::Unknown => {}
-                            t => return t,
+                            t => {
+                                found = t;
+                                break;
+                            }
                         }
                     }
-                    return Thing::Unknown;
+                    self.resolving_fields.borrow_mut().pop();
+                    return found;
                 }
                 if attr_name.starts_with('_') {
                     return Thing::Unknown;
@@ -3238,6 +3270,36 @@ def spent(conn, txid):
             "{:?}",
             ir.operations
         );
+    }
+
+    /// Attributes assigned from one another (`self.node = self.node.parent`, `self.book =
+    /// self.node.title`, as in Sefaria's 6,600-line `text.py`) are each classified once per use,
+    /// not once per path through their assignments: with twelve such attributes assigned eight
+    /// times each, the old exploration would not finish. A real collection attribute in the same
+    /// class still resolves.
+    #[test]
+    fn attributes_assigned_from_each_other_are_classified_once() {
+        let names: Vec<String> = (0..12).map(|i| format!("a{i}")).collect();
+        let mut body = String::new();
+        for round in 0..8 {
+            body.push_str(&format!("    def step{round}(self):\n"));
+            for (i, n) in names.iter().enumerate() {
+                let next = &names[(i + 1 + round) % names.len()];
+                body.push_str(&format!("        self.{n} = self.{next}.parent\n"));
+            }
+        }
+        let src = format!(
+            "from pymongo import MongoClient\n\nclass Ref:\n    def __init__(self):\n        \
+             self.orders = MongoClient().shop.orders\n{body}    def load(self, oid):\n        \
+             node = self.a0.child\n        return self.orders.find_one({{'_id': oid}})\n"
+        );
+        let ir = ir(&src);
+        let got: Vec<(String, String)> = ir
+            .operations
+            .iter()
+            .map(|o| (o.method.clone(), coll(o)))
+            .collect();
+        assert_eq!(got, vec![("find_one".into(), "orders".into())]);
     }
 
     #[test]
