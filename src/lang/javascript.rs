@@ -304,11 +304,7 @@ impl<'t> Extractor<'t> {
                             .and_then(|v| self.bindings.get(self.text(v)))
                             .and_then(|list| list.iter().rev().find(|b| b.pos <= pos))
                             .and_then(|b| b.import.clone())
-                            .filter(|imp| {
-                                imp.module.starts_with('.')
-                                    || imp.module.starts_with('@')
-                                    || imp.module.starts_with('~')
-                            });
+                            .filter(|imp| is_repository_module(&imp.module));
                         for p in self.named_children(name) {
                             let (export, local) = match p.k() {
                                 "shorthand_property_identifier_pattern" => {
@@ -686,16 +682,9 @@ impl<'t> Extractor<'t> {
             } else {
                 format!("{name}.{key}")
             };
-            match self.classify(member, 0) {
-                Thing::Collection(r) => self.ir.exports.push(Export {
-                    name: full,
-                    target: ExportTarget::Collection { collection: r },
-                }),
-                Thing::Imported(imp, _) => self.ir.exports.push(Export {
-                    name: full,
-                    target: ExportTarget::Reexport { import: imp },
-                }),
-                _ => self.export_members(&full, member, depth + 1),
+            match export_target(self.classify(member, 0)) {
+                Some(target) => self.ir.exports.push(Export { name: full, target }),
+                None => self.export_members(&full, member, depth + 1),
             }
         }
     }
@@ -918,10 +907,7 @@ impl<'t> Extractor<'t> {
             if imp.module == "mongodb" {
                 return Thing::Unknown;
             }
-            if imp.module.starts_with('.')
-                || imp.module.starts_with('@')
-                || imp.module.starts_with('~')
-            {
+            if is_repository_module(&imp.module) {
                 return Thing::Imported(imp.clone(), name.to_string());
             }
             return Thing::Unknown;
@@ -2117,18 +2103,30 @@ impl<'t> Extractor<'t> {
             }
         }
         for (name, node) in std::mem::take(&mut self.export_nodes) {
-            let target = match self.classify(node, 0) {
-                Thing::Collection(r) => ExportTarget::Collection { collection: r },
-                Thing::Imported(imp, _) => ExportTarget::Reexport { import: imp },
-                _ => {
-                    self.export_members(&name, node, 0);
-                    continue;
-                }
-            };
-            self.ir.exports.push(Export { name, target });
+            match export_target(self.classify(node, 0)) {
+                Some(target) => self.ir.exports.push(Export { name, target }),
+                None => self.export_members(&name, node, 0),
+            }
         }
         self.ir.normalise();
         self.ir
+    }
+}
+
+/// A module the linker may find in the repository: a relative path, or what may be a path alias
+/// (`@/models/user`, `~/models/user`; a scoped package such as `@nestjs/mongoose` also starts with
+/// `@` and is simply not found); never a plainly named package (`mongodb`, `lodash`).
+fn is_repository_module(module: &str) -> bool {
+    module.starts_with('.') || module.starts_with('@') || module.starts_with('~')
+}
+
+/// What an exported value says to the linker: a collection or model, or another module's export
+/// passed on; `None` for anything else.
+fn export_target(thing: Thing) -> Option<ExportTarget> {
+    match thing {
+        Thing::Collection(r) => Some(ExportTarget::Collection { collection: r }),
+        Thing::Imported(imp, _) => Some(ExportTarget::Reexport { import: imp }),
+        _ => None,
     }
 }
 
