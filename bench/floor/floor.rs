@@ -30,37 +30,8 @@ thread_local! {
     static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Visits every node of the tree once, in preorder, reading its kind and byte range: the least
-/// reading of a parsed tree (the same child-counting cursor walk as `lang::flat`). Returns a sum
-/// over the nodes so that the work cannot be optimised away.
-fn read_tree(root: tree_sitter::Node) -> usize {
-    let mut sum = 0usize;
-    let mut left: Vec<usize> = Vec::new();
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        sum = sum.wrapping_add(usize::from(node.kind_id()) ^ node.start_byte() ^ node.end_byte());
-        let count = node.child_count();
-        if count > 0 && cursor.goto_first_child() {
-            left.push(count - 1);
-            continue;
-        }
-        loop {
-            let Some(top) = left.last_mut() else {
-                return sum;
-            };
-            if *top > 0 && cursor.goto_next_sibling() {
-                *top -= 1;
-                break;
-            }
-            left.pop();
-            cursor.goto_parent();
-        }
-    }
-}
-
 /// Parses `text` with this thread's parser for `lang` (and, with `walk`, reads the whole tree);
-/// returns the root's child count (or `read_tree`'s sum) so that the work cannot be optimised away.
+/// returns the root's child count (or `read_every_node`'s sum) so that the work cannot be optimised away.
 fn parse(lang: Language, text: &[u8], walk: bool) -> usize {
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
@@ -77,7 +48,7 @@ fn parse(lang: Language, text: &[u8], walk: bool) -> usize {
         let parser = &mut parsers[idx].1;
         parser.reset();
         match parser.parse(text, None) {
-            Some(t) if walk => read_tree(t.root_node()),
+            Some(t) if walk => mongolint::lang::read_every_node(t.root_node()),
             Some(t) => t.root_node().child_count(),
             None => 0,
         }
@@ -88,7 +59,7 @@ struct Args {
     command: String,
     drivers: Option<PathBuf>,
     threads: usize,
-    /// `run --walk`: also read every node of each parsed tree (`read_tree`).
+    /// `run --walk`: also read every node of each parsed tree (`mongolint::lang::read_every_node`).
     walk: bool,
     paths: Vec<PathBuf>,
 }

@@ -7,12 +7,29 @@
 //! and fields without a cursor: a node's entry is found through a table keyed by its id.
 //! `Node::parent()` is no substitute: it re-descends from the root and scans every sibling list on
 //! the way, which made the frontends quadratic.
+//!
+//! The flattening itself is done by `flatten.c` in one pass over tree-sitter's subtrees: the
+//! cursor's `goto_next_sibling` rebuilds a child iterator of the parent on every step and its
+//! `field_id` walks back up its stack, which made this walk 13% of a run's instructions (callgrind,
+//! bench/README.md: 153 M of 1,137 M; the one-pass flattener takes 47 M). The cursor walk stays as
+//! the fallback and as the reference the tests compare the flattener with.
 
 use tree_sitter::Node;
 
 const NONE: u32 = u32::MAX;
 
+extern "C" {
+    /// `sizeof(MongolintEntry)` in flatten.c.
+    fn mongolint_flat_entry_size() -> usize;
+    /// Writes the flat entries of the tree below `root` to `out` (at most `capacity`); returns
+    /// how many, or -1 if they do not fit.
+    fn mongolint_flatten(root: tree_sitter::ffi::TSNode, out: *mut Entry<'_>, capacity: u32)
+        -> i64;
+}
+
+/// The layout of `MongolintEntry` in flatten.c.
 #[derive(Clone, Copy)]
+#[repr(C)]
 struct Entry<'t> {
     node: Node<'t>,
     /// Index of the parent entry, `NONE` for the root.
@@ -36,44 +53,85 @@ fn home(id: usize, mask: usize) -> usize {
     ((id as u64 >> 3).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
 }
 
+/// The nodes below and including `root` in preorder: the one-pass flattener of flatten.c, or
+/// tree-sitter's cursor where it cannot be used.
+fn entries<'t>(root: Node<'t>) -> Vec<Entry<'t>> {
+    flattened(root).unwrap_or_else(|| walked(root))
+}
+
+/// Reads every node of the tree below `root` once, its kind and byte range, as `Flat::new` does
+/// (the benchmark's floor-walk); returns a sum over the nodes so that the work is not optimised
+/// away.
+pub(crate) fn read_every_node(root: Node<'_>) -> usize {
+    entries(root).iter().fold(0usize, |sum, e| {
+        sum.wrapping_add(usize::from(e.node.kind_id()) ^ e.node.start_byte() ^ e.node.end_byte())
+    })
+}
+
+/// The one-pass flattener of flatten.c, or `None` if it cannot be used for this tree.
+fn flattened<'t>(root: Node<'t>) -> Option<Vec<Entry<'t>>> {
+    if unsafe { mongolint_flat_entry_size() } != std::mem::size_of::<Entry<'static>>() {
+        return None;
+    }
+    let capacity = root.descendant_count();
+    let mut entries: Vec<Entry<'t>> = Vec::with_capacity(capacity);
+    let written = unsafe {
+        mongolint_flatten(
+            root.into_raw(),
+            entries.as_mut_ptr(),
+            u32::try_from(capacity).ok()?,
+        )
+    };
+    let written = usize::try_from(written).ok()?;
+    // SAFETY: flatten.c initialised the first `written` (at most `capacity`) entries, each a
+    // node of `root`'s tree.
+    unsafe { entries.set_len(written) };
+    Some(entries)
+}
+
+/// The same flattening with tree-sitter's cursor.
+fn walked<'t>(root: Node<'t>) -> Vec<Entry<'t>> {
+    let mut entries: Vec<Entry<'t>> = Vec::with_capacity(root.descendant_count());
+    // The open ancestors: (entry index, children still to visit). Knowing how many children
+    // are left (`child_count`, a field read) saves the cursor's failing `goto_next_sibling`
+    // after each last child, which climbs through hidden grammar nodes before it gives up,
+    // and `goto_first_child` on leaves.
+    let mut open: Vec<(u32, u32)> = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        let idx = entries.len() as u32;
+        let field = cursor.field_id().map_or(0, |f| f.get());
+        entries.push(Entry {
+            node,
+            parent: open.last().map_or(NONE, |o| o.0),
+            end: idx + 1,
+            field,
+        });
+        let count = node.child_count() as u32;
+        if count > 0 && cursor.goto_first_child() {
+            open.push((idx, count - 1));
+            continue;
+        }
+        loop {
+            let Some(top) = open.last_mut() else {
+                return entries;
+            };
+            if top.1 > 0 && cursor.goto_next_sibling() {
+                top.1 -= 1;
+                break;
+            }
+            let (p, _) = open.pop().expect("an open ancestor");
+            entries[p as usize].end = entries.len() as u32;
+            cursor.goto_parent();
+        }
+    }
+}
+
 impl<'t> Flat<'t> {
     /// Flattens the tree below `root` (all nodes, named or not, as a cursor visits them).
     pub(crate) fn new(root: Node<'t>) -> Self {
-        let mut entries: Vec<Entry<'t>> = Vec::with_capacity(root.descendant_count());
-        // The open ancestors: (entry index, children still to visit). Knowing how many children
-        // are left (`child_count`, a field read) saves the cursor's failing `goto_next_sibling`
-        // after each last child, which climbs through hidden grammar nodes before it gives up,
-        // and `goto_first_child` on leaves.
-        let mut open: Vec<(u32, u32)> = Vec::new();
-        let mut cursor = root.walk();
-        loop {
-            let node = cursor.node();
-            let idx = entries.len() as u32;
-            let field = cursor.field_id().map_or(0, |f| f.get());
-            entries.push(Entry {
-                node,
-                parent: open.last().map_or(NONE, |o| o.0),
-                end: idx + 1,
-                field,
-            });
-            let count = node.child_count() as u32;
-            if count > 0 && cursor.goto_first_child() {
-                open.push((idx, count - 1));
-                continue;
-            }
-            loop {
-                let Some(top) = open.last_mut() else {
-                    return Flat::indexed(entries);
-                };
-                if top.1 > 0 && cursor.goto_next_sibling() {
-                    top.1 -= 1;
-                    break;
-                }
-                let (p, _) = open.pop().expect("an open ancestor");
-                entries[p as usize].end = entries.len() as u32;
-                cursor.goto_parent();
-            }
-        }
+        Flat::indexed(entries(root))
     }
 
     fn indexed(entries: Vec<Entry<'t>>) -> Self {
@@ -205,6 +263,27 @@ mod tests {
         let tree = p.parse(src, None).unwrap();
         let root = tree.root_node();
         let flat = Flat::new(root);
+        // The one-pass flattener (used here) and the cursor's walk give the same entries.
+        let walked = Flat::indexed(walked(root));
+        let flattened = Flat::indexed(flattened(root).expect("flatten.c applies"));
+        let key = |f: &Flat| -> Vec<_> {
+            f.entries
+                .iter()
+                .map(|e| {
+                    (
+                        e.node.id(),
+                        e.node.kind_id(),
+                        e.node.byte_range(),
+                        e.node.start_position(),
+                        e.parent,
+                        e.end,
+                        e.field,
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(key(&walked), key(&flattened));
+        assert_eq!(root.descendant_count(), flattened.entries.len());
         // The replayed walk is the cursor's walk, event for event, from the root and from every node.
         let mut all = Vec::new();
         super::super::walk(root, |n, enter| all.push((n.id(), enter)));
@@ -292,5 +371,53 @@ mod tests {
             Language::Rust,
             "fn f(c: &Collection<Doc>) { c.find(doc! { \"a\": 1 }).skip(10); let v = vec![doc!{}]; }",
         );
+    }
+}
+
+#[cfg(test)]
+mod dir_check {
+    /// Compares the one-pass flattener with the cursor on every source file under
+    /// `MONGOLINT_FLAT_CHECK_DIR` (not run by default: `cargo test --release -- --ignored`).
+    #[test]
+    #[ignore]
+    fn flattener_agrees_with_cursor_on_a_directory() {
+        let Ok(dir) = std::env::var("MONGOLINT_FLAT_CHECK_DIR") else {
+            return;
+        };
+        let mut files = 0;
+        let mut nodes = 0;
+        for entry in ignore::WalkBuilder::new(&dir).build() {
+            let path = entry.unwrap().into_path();
+            let Some(lang) = super::super::language_for(&path) else {
+                continue;
+            };
+            let Ok(src) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            super::super::use_tables_of(lang);
+            let mut p = tree_sitter::Parser::new();
+            p.set_language(&super::super::grammar(lang)).unwrap();
+            let tree = p.parse(&src, None).unwrap();
+            let root = tree.root_node();
+            let a = super::walked(root);
+            let b = super::flattened(root).expect("applies");
+            assert_eq!(a.len(), b.len(), "{}", path.display());
+            for (x, y) in a.iter().zip(&b) {
+                let (rx, ry) = (x.node.into_raw(), y.node.into_raw());
+                assert!(
+                    rx.id == ry.id
+                        && rx.context == ry.context
+                        && rx.tree == ry.tree
+                        && x.parent == y.parent
+                        && x.end == y.end
+                        && x.field == y.field,
+                    "{}",
+                    path.display()
+                );
+            }
+            files += 1;
+            nodes += a.len();
+        }
+        eprintln!("{files} files, {nodes} nodes agree");
     }
 }

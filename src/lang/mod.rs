@@ -25,6 +25,13 @@ pub fn language_for(path: &Path) -> Option<Language> {
     })
 }
 
+/// Reads every node of a parsed tree once, its kind and byte range, with the flattener the
+/// frontends start from; returns a sum over the nodes so that the work cannot be optimised away.
+/// For the benchmark's floor program (`floor run --walk`).
+pub fn read_every_node(root: tree_sitter::Node<'_>) -> usize {
+    flat::read_every_node(root)
+}
+
 /// The tree-sitter grammar of a language (also used by the benchmark's floor program).
 pub fn grammar(lang: Language) -> tree_sitter::Language {
     match lang {
