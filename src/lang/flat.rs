@@ -42,9 +42,10 @@ struct Entry<'t> {
 
 pub(crate) struct Flat<'t> {
     entries: Vec<Entry<'t>>,
-    /// Open-addressing table from a node's id (unique within a tree) to its entry: `(id, index)`,
-    /// id 0 for an empty slot; a power of two at least twice the entries.
-    slots: Vec<(usize, u32)>,
+    /// Open-addressing table from a node's id (unique within a tree) to its entry: the entry's
+    /// index + 1, 0 for an empty slot; a power of two at least twice the entries. Four bytes a
+    /// slot rather than the id beside the index: the table is allocated zeroed for every file.
+    slots: Vec<u32>,
 }
 
 /// The home slot of a node id in a table of `mask + 1` slots.
@@ -137,14 +138,13 @@ impl<'t> Flat<'t> {
     fn indexed(entries: Vec<Entry<'t>>) -> Self {
         let size = (entries.len() * 2).next_power_of_two().max(2);
         let mask = size - 1;
-        let mut slots = vec![(0usize, 0u32); size];
+        let mut slots = vec![0u32; size];
         for (i, e) in entries.iter().enumerate() {
-            let id = e.node.id();
-            let mut at = home(id, mask);
-            while slots[at].0 != 0 {
+            let mut at = home(e.node.id(), mask);
+            while slots[at] != 0 {
                 at = (at + 1) & mask;
             }
-            slots[at] = (id, i as u32);
+            slots[at] = i as u32 + 1;
         }
         Flat { entries, slots }
     }
@@ -157,8 +157,8 @@ impl<'t> Flat<'t> {
         let mut at = home(id, mask);
         loop {
             match self.slots[at] {
-                (0, _) => return None,
-                (k, i) if k == id => return Some(i as usize),
+                0 => return None,
+                s if self.entries[s as usize - 1].node.id() == id => return Some(s as usize - 1),
                 _ => at = (at + 1) & mask,
             }
         }

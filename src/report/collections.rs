@@ -392,7 +392,9 @@ pub fn render_json(
         loc: Locator::new(analysis),
     };
     let report = b.report(model);
-    serde_json::to_writer_pretty(&mut *out, &report)?;
+    // Serialised into a local buffer: serde_json's many small writes through `dyn Write` cost
+    // more than the one copy.
+    out.write_all(&serde_json::to_vec_pretty(&report)?)?;
     writeln!(out)
 }
 
