@@ -385,16 +385,15 @@ impl<'a> Builder<'a> {
 pub fn render_json(
     analysis: &Analysis,
     model: &AccessModel,
-    out: &mut dyn Write,
+    out: &mut Vec<u8>,
 ) -> std::io::Result<()> {
     let b = Builder {
         analysis,
         loc: Locator::new(analysis),
     };
     let report = b.report(model);
-    // Serialised into a local buffer: serde_json's many small writes through `dyn Write` cost
-    // more than the one copy.
-    out.write_all(&serde_json::to_vec_pretty(&report)?)?;
+    // Into the `Vec` itself, not through `dyn Write`: serde_json writes token by token.
+    serde_json::to_writer_pretty(&mut *out, &report)?;
     writeln!(out)
 }
 

@@ -16,7 +16,6 @@ mod text;
 mod uri;
 
 use crate::analysis::Analysis;
-use std::io::Write;
 
 /// An output format of `mongolint check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +44,7 @@ pub fn render(
     analysis: &Analysis,
     format: Format,
     opts: &ReportOptions,
-    out: &mut dyn Write,
+    out: &mut Vec<u8>,
 ) -> std::io::Result<()> {
     match format {
         Format::Text => text::render(analysis, opts, out),

@@ -233,7 +233,7 @@ fn physical_location(locator: &Locator, file: FileId, span: Span) -> PhysicalLoc
     }
 }
 
-pub(super) fn render(analysis: &Analysis, out: &mut dyn Write) -> std::io::Result<()> {
+pub(super) fn render(analysis: &Analysis, out: &mut Vec<u8>) -> std::io::Result<()> {
     // The rules, then the diagnostics about suppression comments, so every result has its
     // reporting descriptor (and code scanning its help).
     let catalogue: Vec<&'static RuleMeta> = rules::all()
@@ -335,8 +335,7 @@ pub(super) fn render(analysis: &Analysis, out: &mut dyn Write) -> std::io::Resul
             results,
         }],
     };
-    // Serialised into a local buffer: serde_json's many small writes through `dyn Write` cost
-    // more than the one copy.
-    out.write_all(&serde_json::to_vec_pretty(&log)?)?;
+    // Into the `Vec` itself, not through `dyn Write`: serde_json writes token by token.
+    serde_json::to_writer_pretty(&mut *out, &log)?;
     writeln!(out)
 }
