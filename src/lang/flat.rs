@@ -38,6 +38,8 @@ struct Entry<'t> {
     end: u32,
     /// The field by which the parent holds this node (0: none).
     field: u16,
+    /// `node.kind_id()`, read once here for the passes that visit every node.
+    kind: u16,
 }
 
 pub(crate) struct Flat<'t> {
@@ -65,7 +67,7 @@ fn entries<'t>(root: Node<'t>) -> Vec<Entry<'t>> {
 /// away.
 pub(crate) fn read_every_node(root: Node<'_>) -> usize {
     entries(root).iter().fold(0usize, |sum, e| {
-        sum.wrapping_add(usize::from(e.node.kind_id()) ^ e.node.start_byte() ^ e.node.end_byte())
+        sum.wrapping_add(usize::from(e.kind) ^ e.node.start_byte() ^ e.node.end_byte())
     })
 }
 
@@ -108,6 +110,7 @@ fn walked<'t>(root: Node<'t>) -> Vec<Entry<'t>> {
             parent: open.last().map_or(NONE, |o| o.0),
             end: idx + 1,
             field,
+            kind: node.kind_id(),
         });
         let count = node.child_count() as u32;
         if count > 0 && cursor.goto_first_child() {
@@ -205,11 +208,17 @@ impl<'t> Flat<'t> {
         None
     }
 
-    /// Visits the subtree of `n` depth-first, `visit(node, true)` on entering a node and
-    /// `visit(node, false)` on leaving it: the same sequence as `lang::walk`, without the cursor.
-    pub(crate) fn walk(&self, n: Node<'t>, mut visit: impl FnMut(Node<'t>, bool)) {
+    /// Visits the subtree of `n` depth-first, `visit(node, kind, true)` on entering a node and
+    /// `visit(node, kind, false)` on leaving it, `kind` being `node.k()` read from the entry: the
+    /// same sequence as `lang::walk`, without the cursor.
+    pub(crate) fn walk(&self, n: Node<'t>, mut visit: impl FnMut(Node<'t>, &'static str, bool)) {
         let Some(first) = self.index(n) else {
-            return super::walk(n, visit);
+            return super::walk(n, |m, enter| visit(m, super::KindOf::k(&m), enter));
+        };
+        let names = super::kind_names();
+        let kind = |e: &Entry<'t>| match names.get(usize::from(e.kind)) {
+            Some(name) if !name.is_empty() => *name,
+            _ => super::KindOf::k(&e.node),
         };
         let last = self.entries[first].end as usize;
         let mut open: Vec<usize> = Vec::new();
@@ -218,14 +227,17 @@ impl<'t> Flat<'t> {
                 if self.entries[top].end as usize > j {
                     break;
                 }
-                visit(self.entries[top].node, false);
+                let e = &self.entries[top];
+                visit(e.node, kind(e), false);
                 open.pop();
             }
-            visit(self.entries[j].node, true);
+            let e = &self.entries[j];
+            visit(e.node, kind(e), true);
             open.push(j);
         }
         while let Some(top) = open.pop() {
-            visit(self.entries[top].node, false);
+            let e = &self.entries[top];
+            visit(e.node, kind(e), false);
         }
     }
 }
@@ -278,6 +290,7 @@ mod tests {
                         e.parent,
                         e.end,
                         e.field,
+                        e.kind,
                     )
                 })
                 .collect()
@@ -288,7 +301,10 @@ mod tests {
         let mut all = Vec::new();
         super::super::walk(root, |n, enter| all.push((n.id(), enter)));
         let mut replay = Vec::new();
-        flat.walk(root, |n, enter| replay.push((n.id(), enter)));
+        flat.walk(root, |n, k, enter| {
+            assert_eq!(k, n.kind(), "{n:?}");
+            replay.push((n.id(), enter))
+        });
         assert_eq!(all, replay);
         let mut count = 0;
         super::super::walk(root, |n, enter| {
@@ -317,7 +333,7 @@ mod tests {
             let mut sub = Vec::new();
             super::super::walk(n, |m, e| sub.push((m.id(), e)));
             let mut sub_replay = Vec::new();
-            flat.walk(n, |m, e| sub_replay.push((m.id(), e)));
+            flat.walk(n, |m, _, e| sub_replay.push((m.id(), e)));
             assert_eq!(sub, sub_replay, "{n:?}");
         });
         count
@@ -410,7 +426,8 @@ mod dir_check {
                         && rx.tree == ry.tree
                         && x.parent == y.parent
                         && x.end == y.end
-                        && x.field == y.field,
+                        && x.field == y.field
+                        && x.kind == y.kind,
                     "{}",
                     path.display()
                 );

@@ -26,6 +26,9 @@ typedef struct {
   uint32_t parent;
   uint32_t end;
   uint16_t field;
+  // The node's kind, as `ts_node_symbol` gives it (its alias if aliased, as the grammar's public
+  // symbol): the frontends' passes read it from the entry.
+  TSSymbol kind;
 } MongolintEntry;
 
 // The children of one subtree being visited.
@@ -87,7 +90,7 @@ int64_t mongolint_flatten(TSNode root, MongolintEntry *out, uint32_t capacity) {
   const TSTree *tree = root.tree;
   const TSLanguage *language = tree->language;
   const Subtree *top = (const Subtree *)root.id;
-  out[0] = (MongolintEntry){root, UINT32_MAX, 1, 0};
+  out[0] = (MongolintEntry){root, UINT32_MAX, 1, 0, ts_node_symbol(root)};
   uint32_t count = 1;
   if (ts_subtree_child_count(*top) == 0) return count;
 
@@ -141,8 +144,10 @@ int64_t mongolint_flatten(TSNode root, MongolintEntry *out, uint32_t capacity) {
       }
       uint32_t index = count++;
       // As `ts_tree_cursor_current_node`: an extra has no alias.
+      // As `ts_node_symbol`.
+      TSSymbol kind = ts_language_public_symbol(language, alias ? alias : ts_subtree_symbol(*child));
       out[index] = (MongolintEntry){ts_node_new(tree, child, position, alias), visible_parent,
-                                    index + 1, field};
+                                    index + 1, field, kind};
       if (ts_subtree_child_count(*child) > 0 &&
           !push(&frames, &size, &frames_capacity, language, child, position, index, false, 0)) {
         free(frames);

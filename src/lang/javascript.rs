@@ -217,9 +217,8 @@ impl<'t> Extractor<'t> {
         let mut scopes: Vec<Span> = vec![span(root)];
         let mut classes: Vec<Span> = Vec::new();
         let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
-        self.parents.clone().walk(root, |n, enter| {
+        self.parents.clone().walk(root, |n, k, enter| {
             if enter {
-                let k = n.k();
                 if is_function(k) {
                     scopes.push(span(n));
                 }
@@ -243,10 +242,10 @@ impl<'t> Extractor<'t> {
                     nodes.push((n, *scopes.last().unwrap(), classes.last().copied()));
                 }
             } else {
-                if is_function(n.k()) {
+                if is_function(k) {
                     scopes.pop();
                 }
-                if is_class(n.k()) {
+                if is_class(k) {
                     classes.pop();
                 }
             }
@@ -1436,9 +1435,8 @@ impl<'t> Extractor<'t> {
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
-        self.parents.clone().walk(root, |n, enter| {
+        self.parents.clone().walk(root, |n, k, enter| {
             if enter {
-                let k = n.k();
                 match k {
                     "for_statement" | "while_statement" | "do_statement" => {
                         loops.push((span(n), None))
@@ -1482,7 +1480,6 @@ impl<'t> Extractor<'t> {
                     named_refs.push(n);
                 }
             } else {
-                let k = n.k();
                 if matches!(
                     k,
                     "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
@@ -1949,8 +1946,8 @@ impl<'t> Extractor<'t> {
         };
         let returned = if body.k() == "statement_block" {
             let mut found = None;
-            self.parents.walk(body, |c, enter| {
-                if enter && found.is_none() && c.k() == "return_statement" {
+            self.parents.walk(body, |c, k, enter| {
+                if enter && found.is_none() && k == "return_statement" {
                     found = self.named_children(c).into_iter().next();
                 }
             });

@@ -117,6 +117,12 @@ thread_local! {
     static KINDS: std::cell::Cell<&'static [&'static str]> = const { std::cell::Cell::new(&[]) };
 }
 
+/// The node kind names of the grammar being extracted on this thread, by kind id (empty names for
+/// ids that have none; `KindOf::k` falls back to `Node::kind` for those).
+pub(crate) fn kind_names() -> &'static [&'static str] {
+    KINDS.with(|k| k.get())
+}
+
 /// Node kind names by id, built once per grammar.
 fn kind_table(lang: Language) -> &'static [&'static str] {
     use std::sync::OnceLock;

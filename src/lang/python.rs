@@ -309,8 +309,7 @@ impl<'t> Extractor<'t> {
         let mut scopes: Vec<Span> = vec![span(root)];
         let mut classes: Vec<Span> = Vec::new();
         let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
-        self.parents.clone().walk(root, |n, enter| {
-            let k = n.k();
+        self.parents.clone().walk(root, |n, k, enter| {
             if enter {
                 if k == "function_definition" || k == "lambda" {
                     scopes.push(span(n));
@@ -561,8 +560,8 @@ impl<'t> Extractor<'t> {
 
     fn identifiers_in(&self, n: Node<'t>) -> Vec<Node<'t>> {
         let mut out = Vec::new();
-        self.parents.walk(n, |c, enter| {
-            if enter && c.k() == "identifier" {
+        self.parents.walk(n, |c, k, enter| {
+            if enter && k == "identifier" {
                 out.push(c);
             }
         });
@@ -1347,8 +1346,7 @@ impl<'t> Extractor<'t> {
         let body = self.field(func, "body")?;
         let mut found = None;
         let mut nested = 0usize;
-        self.parents.walk(body, |c, enter| {
-            let k = c.k();
+        self.parents.walk(body, |c, k, enter| {
             if k == "function_definition" || k == "lambda" || k == "class_definition" {
                 if enter {
                     nested += 1;
@@ -2030,8 +2028,7 @@ impl<'t> Extractor<'t> {
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
-        self.parents.clone().walk(root, |n, enter| {
-            let k = n.k();
+        self.parents.clone().walk(root, |n, k, enter| {
             let is_loop = matches!(
                 k,
                 "for_statement"

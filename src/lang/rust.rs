@@ -252,8 +252,7 @@ impl<'t> Extractor<'t> {
     fn collect_bindings(&mut self, root: Node<'t>) {
         let mut scopes: Vec<Span> = vec![span(root)];
         let mut nodes: Vec<(Node<'t>, Span)> = Vec::new();
-        self.parents.clone().walk(root, |n, enter| {
-            let k = n.k();
+        self.parents.clone().walk(root, |n, k, enter| {
             if enter {
                 if is_scope(k) {
                     scopes.push(span(n));
@@ -1330,8 +1329,7 @@ impl<'t> Extractor<'t> {
         let mut loops: Vec<(Span, bool, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
-        self.parents.clone().walk(root, |n, enter| {
-            let k = n.k();
+        self.parents.clone().walk(root, |n, k, enter| {
             if enter {
                 if is_loop(k) {
                     // `loop { interval.tick().await; .. }`: a scheduler loop.

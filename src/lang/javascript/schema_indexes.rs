@@ -32,11 +32,11 @@ impl<'t> Extractor<'t> {
         let mut calls = Vec::new();
         let mut schema_news = Vec::new();
         let mut props = Vec::new();
-        self.parents.clone().walk(root, |n, enter| {
+        self.parents.clone().walk(root, |n, k, enter| {
             if !enter {
                 return;
             }
-            match n.k() {
+            match k {
                 "call_expression" => calls.push(n),
                 "new_expression" if self.is_schema_new(n) => schema_news.push(n),
                 "public_field_definition" | "field_definition" => props.push(n),
