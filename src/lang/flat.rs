@@ -216,10 +216,7 @@ impl<'t> Flat<'t> {
             return super::walk(n, |m, enter| visit(m, super::KindOf::k(&m), enter));
         };
         let names = super::kind_names();
-        let kind = |e: &Entry<'t>| match names.get(usize::from(e.kind)) {
-            Some(name) if !name.is_empty() => *name,
-            _ => super::KindOf::k(&e.node),
-        };
+        let kind = |e: &Entry<'t>| super::kind_name(names, e.kind, e.node);
         let last = self.entries[first].end as usize;
         let mut open: Vec<usize> = Vec::new();
         for j in first..last {

@@ -143,9 +143,9 @@ int64_t mongolint_flatten(TSNode root, MongolintEntry *out, uint32_t capacity) {
         return -1;
       }
       uint32_t index = count++;
-      // As `ts_tree_cursor_current_node`: an extra has no alias.
       // As `ts_node_symbol`.
       TSSymbol kind = ts_language_public_symbol(language, alias ? alias : ts_subtree_symbol(*child));
+      // As `ts_tree_cursor_current_node`: an extra has no alias.
       out[index] = (MongolintEntry){ts_node_new(tree, child, position, alias), visible_parent,
                                     index + 1, field, kind};
       if (ts_subtree_child_count(*child) > 0 &&

@@ -157,12 +157,18 @@ pub(crate) trait KindOf {
 impl KindOf for tree_sitter::Node<'_> {
     #[inline]
     fn k(&self) -> &'static str {
-        let id = self.kind_id() as usize;
-        match KINDS.with(|k| k.get().get(id).copied()) {
-            Some(name) if !name.is_empty() => name,
-            // `ERROR` (id 65535), or a node of another grammar than this thread's.
-            _ => self.kind(),
-        }
+        kind_name(kind_names(), self.kind_id(), *self)
+    }
+}
+
+/// The name of `n`'s kind `id` (`n.kind_id()`, or its copy in a flat entry) from `names`
+/// (`kind_names()`, fetched once by a caller that names many nodes).
+#[inline]
+pub(crate) fn kind_name(names: &[&'static str], id: u16, n: tree_sitter::Node<'_>) -> &'static str {
+    match names.get(usize::from(id)) {
+        Some(name) if !name.is_empty() => name,
+        // `ERROR` (id 65535), or a node of another grammar than this thread's.
+        _ => n.kind(),
     }
 }
 
