@@ -133,6 +133,9 @@ impl PathPatterns {
 
     /// The indexes of the patterns `path` matches (two globs per pattern).
     fn matching_patterns(&self, path: &Path) -> BTreeSet<usize> {
+        if self.count == 0 {
+            return BTreeSet::new();
+        }
         match self.relative(path) {
             Some(rel) => self.set.matches(&rel).into_iter().map(|i| i / 2).collect(),
             None => BTreeSet::new(),
@@ -421,17 +424,32 @@ impl Config {
     /// `per-file-ignores`).
     pub fn is_active(&self, rule: &str, path: &Path) -> bool {
         self.enabled.contains(rule)
-            && !self
-                .per_file_ignores
-                .matching_patterns(path)
-                .into_iter()
-                .any(|i| self.per_file_rules[i].contains(rule))
+            && !self.ignored_in(rule, &self.per_file_ignores.matching_patterns(path))
+    }
+
+    /// Whether one of the `per-file-ignores` patterns `matched` (by index) turns `rule` off.
+    fn ignored_in(&self, rule: &str, matched: &BTreeSet<usize>) -> bool {
+        matched
+            .iter()
+            .any(|&i| self.per_file_rules[i].contains(rule))
     }
 
     /// Keeps the findings of active rules and applies the configured severities.
-    /// `path_of` gives a finding's file path on disk.
+    /// `path_of` gives a finding's file path on disk; each path is matched against the
+    /// `per-file-ignores` patterns once.
     pub fn apply<'a>(&self, findings: &mut Vec<Finding>, path_of: impl Fn(&Finding) -> &'a Path) {
-        findings.retain(|f| self.is_active(f.rule, path_of(f)));
+        let mut matched: std::collections::HashMap<&'a Path, BTreeSet<usize>> =
+            std::collections::HashMap::new();
+        findings.retain(|f| {
+            if !self.enabled.contains(f.rule) {
+                return false;
+            }
+            let path = path_of(f);
+            let patterns = matched
+                .entry(path)
+                .or_insert_with(|| self.per_file_ignores.matching_patterns(path));
+            !self.ignored_in(f.rule, patterns)
+        });
         for f in findings.iter_mut() {
             if let Some(s) = self.severity.get(f.rule) {
                 f.severity = *s;

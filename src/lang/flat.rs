@@ -212,11 +212,18 @@ impl<'t> Flat<'t> {
     /// `visit(node, kind, false)` on leaving it, `kind` being `node.k()` read from the entry: the
     /// same sequence as `lang::walk`, without the cursor.
     pub(crate) fn walk(&self, n: Node<'t>, mut visit: impl FnMut(Node<'t>, &'static str, bool)) {
-        let Some(first) = self.index(n) else {
-            return super::walk(n, |m, enter| visit(m, super::KindOf::k(&m), enter));
-        };
         let names = super::kind_names();
-        let kind = |e: &Entry<'t>| super::kind_name(names, e.kind, e.node);
+        self.walk_ids(n, |m, id, enter| {
+            visit(m, super::kind_name(names, id, m), enter)
+        });
+    }
+
+    /// `walk`, handing each visit the node's kind id (`Node::kind_id`) rather than its name, for
+    /// passes that classify kinds through `lang::KindFlags`.
+    pub(crate) fn walk_ids(&self, n: Node<'t>, mut visit: impl FnMut(Node<'t>, u16, bool)) {
+        let Some(first) = self.index(n) else {
+            return super::walk(n, |m, enter| visit(m, m.kind_id(), enter));
+        };
         let last = self.entries[first].end as usize;
         let mut open: Vec<usize> = Vec::new();
         for j in first..last {
@@ -225,16 +232,16 @@ impl<'t> Flat<'t> {
                     break;
                 }
                 let e = &self.entries[top];
-                visit(e.node, kind(e), false);
+                visit(e.node, e.kind, false);
                 open.pop();
             }
             let e = &self.entries[j];
-            visit(e.node, kind(e), true);
+            visit(e.node, e.kind, true);
             open.push(j);
         }
         while let Some(top) = open.pop() {
             let e = &self.entries[top];
-            visit(e.node, kind(e), false);
+            visit(e.node, e.kind, false);
         }
     }
 }

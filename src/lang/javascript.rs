@@ -66,6 +66,60 @@ fn is_function(kind: &str) -> bool {
     )
 }
 
+/// Classes of node kinds for the passes over every node (see `lang::KindFlags`).
+mod kinds {
+    pub const FUNCTION: u16 = 1;
+    pub const CLASS: u16 = 1 << 1;
+    /// What `collect_bindings` reads (see `binding_node`).
+    pub const BINDING: u16 = 1 << 2;
+    /// `for`, `while`, `do`.
+    pub const LOOP: u16 = 1 << 3;
+    pub const FOR_IN: u16 = 1 << 4;
+    pub const CALL: u16 = 1 << 5;
+    /// `member_expression`, `subscript_expression`.
+    pub const MEMBER: u16 = 1 << 6;
+    pub const NEW: u16 = 1 << 7;
+    /// Class fields (NestJS `@Prop`).
+    pub const FIELD: u16 = 1 << 8;
+
+    pub fn classify(kind: &str) -> u16 {
+        let mut f = 0;
+        if super::is_function(kind) {
+            f |= FUNCTION;
+        }
+        if super::is_class(kind) {
+            f |= CLASS;
+        }
+        if matches!(
+            kind,
+            "variable_declarator"
+                | "import_statement"
+                | "assignment_expression"
+                | "augmented_assignment_expression"
+                | "field_definition"
+                | "public_field_definition"
+                | "required_parameter"
+                | "optional_parameter"
+                | "formal_parameters"
+                | "call_expression"
+                | "export_statement"
+        ) {
+            f |= BINDING;
+        }
+        f | match kind {
+            "for_statement" | "while_statement" | "do_statement" => LOOP,
+            "for_in_statement" => FOR_IN,
+            "call_expression" => CALL,
+            "member_expression" | "subscript_expression" => MEMBER,
+            "new_expression" => NEW,
+            "public_field_definition" | "field_definition" => FIELD,
+            _ => 0,
+        }
+    }
+
+    pub static FLAGS: crate::lang::KindFlags = crate::lang::KindFlags::new(classify);
+}
+
 fn is_class(kind: &str) -> bool {
     matches!(
         kind,
@@ -217,35 +271,27 @@ impl<'t> Extractor<'t> {
         let mut scopes: Vec<Span> = vec![span(root)];
         let mut classes: Vec<Span> = Vec::new();
         let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
-        self.parents.clone().walk(root, |n, k, enter| {
+        let flags = kinds::FLAGS.table();
+        self.parents.clone().walk_ids(root, |n, id, enter| {
+            let f = super::flags_of(flags, id);
+            if f == 0 {
+                return;
+            }
             if enter {
-                if is_function(k) {
+                if f & kinds::FUNCTION != 0 {
                     scopes.push(span(n));
                 }
-                if is_class(k) {
+                if f & kinds::CLASS != 0 {
                     classes.push(span(n));
                 }
-                if matches!(
-                    k,
-                    "variable_declarator"
-                        | "import_statement"
-                        | "assignment_expression"
-                        | "augmented_assignment_expression"
-                        | "field_definition"
-                        | "public_field_definition"
-                        | "required_parameter"
-                        | "optional_parameter"
-                        | "formal_parameters"
-                        | "call_expression"
-                        | "export_statement"
-                ) {
+                if f & kinds::BINDING != 0 {
                     nodes.push((n, *scopes.last().unwrap(), classes.last().copied()));
                 }
             } else {
-                if is_function(k) {
+                if f & kinds::FUNCTION != 0 {
                     scopes.pop();
                 }
-                if is_class(k) {
+                if f & kinds::CLASS != 0 {
                     classes.pop();
                 }
             }
@@ -1435,20 +1481,23 @@ impl<'t> Extractor<'t> {
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
-        self.parents.clone().walk(root, |n, k, enter| {
+        let flags = kinds::FLAGS.table();
+        self.parents.clone().walk_ids(root, |n, id, enter| {
+            let f = super::flags_of(flags, id);
+            if f == 0 {
+                return;
+            }
             if enter {
-                match k {
-                    "for_statement" | "while_statement" | "do_statement" => {
-                        loops.push((span(n), None))
-                    }
+                match f {
+                    _ if f & kinds::LOOP != 0 => loops.push((span(n), None)),
                     // `for (const x of xs)` / `for (const k in obj)`: iterates over `right`.
-                    "for_in_statement" => {
+                    _ if f & kinds::FOR_IN != 0 => {
                         let over = self
                             .field(n, "right")
                             .map(|r| super::loop_over(self.text(r), span(r)));
                         loops.push((span(n), over))
                     }
-                    _ if is_function(k) => {
+                    _ if f & kinds::FUNCTION != 0 => {
                         let (name, periodic_call) = function_name(self, n);
                         let inherited = functions.last().is_some_and(|f| f.1);
                         let periodic = inherited
@@ -1463,7 +1512,7 @@ impl<'t> Extractor<'t> {
                     }
                     _ => {}
                 }
-                if k == "call_expression" {
+                if f & kinds::CALL != 0 {
                     let ctx = OpContext {
                         enclosing_loop: loops.last().map(|l| l.0),
                         loop_over: loops.last().and_then(|l| l.1.clone()),
@@ -1476,16 +1525,13 @@ impl<'t> Extractor<'t> {
                     };
                     calls.push((n, ctx));
                 }
-                if matches!(k, "member_expression" | "subscript_expression") {
+                if f & kinds::MEMBER != 0 {
                     named_refs.push(n);
                 }
             } else {
-                if matches!(
-                    k,
-                    "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
-                ) {
+                if f & (kinds::LOOP | kinds::FOR_IN) != 0 {
                     loops.pop();
-                } else if is_function(k) {
+                } else if f & kinds::FUNCTION != 0 {
                     if iteration_callback(self, n).is_some() {
                         loops.pop();
                     }

@@ -110,6 +110,57 @@ fn use_tables_of(lang: Language) {
         }
     });
     KINDS.with(|k| k.set(kind_table(lang)));
+    GRAMMAR.with(|g| g.set(Some(lang)));
+}
+
+thread_local! {
+    /// The grammar being extracted on this thread.
+    static GRAMMAR: std::cell::Cell<Option<Language>> = const { std::cell::Cell::new(None) };
+}
+
+/// A frontend's classes of node kinds (bit flags) by kind id, one table per grammar: the passes
+/// over every node test a bit of the entry's kind id rather than compare its name with each kind
+/// they look for (string comparisons on entering and leaving every node, pass after pass).
+pub(crate) struct KindFlags {
+    tables: [std::sync::OnceLock<Vec<u16>>; 5],
+    classify: fn(&str) -> u16,
+}
+
+impl KindFlags {
+    /// Flags computed by `classify` from each kind's name.
+    pub(crate) const fn new(classify: fn(&str) -> u16) -> Self {
+        use std::sync::OnceLock;
+        KindFlags {
+            tables: [
+                OnceLock::new(),
+                OnceLock::new(),
+                OnceLock::new(),
+                OnceLock::new(),
+                OnceLock::new(),
+            ],
+            classify,
+        }
+    }
+
+    /// The table of the grammar being extracted on this thread, by kind id (ids past its end,
+    /// such as `ERROR`'s 65535, have no flags).
+    pub(crate) fn table(&self) -> &[u16] {
+        let Some(lang) = GRAMMAR.with(|g| g.get()) else {
+            return &[];
+        };
+        self.tables[grammar_slot(lang)].get_or_init(|| {
+            kind_table(lang)
+                .iter()
+                .map(|name| (self.classify)(name))
+                .collect()
+        })
+    }
+}
+
+/// The flags of kind `id` in `table` (`KindFlags::table`).
+#[inline]
+pub(crate) fn flags_of(table: &[u16], id: u16) -> u16 {
+    table.get(usize::from(id)).copied().unwrap_or(0)
 }
 
 thread_local! {
@@ -123,6 +174,17 @@ pub(crate) fn kind_names() -> &'static [&'static str] {
     KINDS.with(|k| k.get())
 }
 
+/// The index of `lang`'s grammar in the tables kept per grammar.
+fn grammar_slot(lang: Language) -> usize {
+    match lang {
+        Language::JavaScript => 0,
+        Language::TypeScript => 1,
+        Language::Tsx => 2,
+        Language::Python => 3,
+        Language::Rust => 4,
+    }
+}
+
 /// Node kind names by id, built once per grammar.
 fn kind_table(lang: Language) -> &'static [&'static str] {
     use std::sync::OnceLock;
@@ -133,14 +195,7 @@ fn kind_table(lang: Language) -> &'static [&'static str] {
         OnceLock::new(),
         OnceLock::new(),
     ];
-    let slot = match lang {
-        Language::JavaScript => 0,
-        Language::TypeScript => 1,
-        Language::Tsx => 2,
-        Language::Python => 3,
-        Language::Rust => 4,
-    };
-    TABLES[slot].get_or_init(|| {
+    TABLES[grammar_slot(lang)].get_or_init(|| {
         let g = grammar(lang);
         (0..g.node_kind_count())
             .map(|id| g.node_kind_for_id(id as u16).unwrap_or(""))

@@ -142,6 +142,59 @@ struct DocClass<'t> {
     embedded: bool,
 }
 
+/// Classes of node kinds for the passes over every node (see `lang::KindFlags`).
+mod kinds {
+    /// `function_definition`.
+    pub const FUNCTION: u16 = 1;
+    pub const LAMBDA: u16 = 1 << 1;
+    /// `class_definition`.
+    pub const CLASS: u16 = 1 << 2;
+    /// What `collect_bindings` reads (see `binding_node`).
+    pub const BINDING: u16 = 1 << 3;
+    /// Loops and comprehensions.
+    pub const LOOP: u16 = 1 << 4;
+    pub const CALL: u16 = 1 << 5;
+    /// `attribute`, `subscript`.
+    pub const NAMED_REF: u16 = 1 << 6;
+
+    pub fn classify(kind: &str) -> u16 {
+        let mut f = match kind {
+            "function_definition" => FUNCTION,
+            "lambda" => LAMBDA,
+            "class_definition" => CLASS,
+            "call" => CALL,
+            "attribute" | "subscript" => NAMED_REF,
+            "for_statement"
+            | "while_statement"
+            | "list_comprehension"
+            | "set_comprehension"
+            | "dictionary_comprehension"
+            | "generator_expression" => LOOP,
+            _ => 0,
+        };
+        if matches!(
+            kind,
+            "assignment"
+                | "augmented_assignment"
+                | "import_statement"
+                | "import_from_statement"
+                | "parameters"
+                | "lambda_parameters"
+                | "call"
+                | "for_statement"
+                | "for_in_clause"
+                | "class_definition"
+                | "function_definition"
+                | "as_pattern"
+        ) {
+            f |= BINDING;
+        }
+        f
+    }
+
+    pub static FLAGS: crate::lang::KindFlags = crate::lang::KindFlags::new(classify);
+}
+
 struct Extractor<'t> {
     src: &'t str,
     /// The `self.x` attributes being classified further up the current `classify` (a cycle guard:
@@ -309,37 +362,30 @@ impl<'t> Extractor<'t> {
         let mut scopes: Vec<Span> = vec![span(root)];
         let mut classes: Vec<Span> = Vec::new();
         let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
-        self.parents.clone().walk(root, |n, k, enter| {
+        let flags = kinds::FLAGS.table();
+        self.parents.clone().walk_ids(root, |n, id, enter| {
+            let f = super::flags_of(flags, id);
+            if f == 0 {
+                return;
+            }
+            let function = f & (kinds::FUNCTION | kinds::LAMBDA) != 0;
+            let class_def = f & kinds::CLASS != 0;
             if enter {
-                if k == "function_definition" || k == "lambda" {
+                if function {
                     scopes.push(span(n));
                 }
-                if k == "class_definition" {
+                if class_def {
                     classes.push(span(n));
                     scopes.push(span(n));
                 }
-                if matches!(
-                    k,
-                    "assignment"
-                        | "augmented_assignment"
-                        | "import_statement"
-                        | "import_from_statement"
-                        | "parameters"
-                        | "lambda_parameters"
-                        | "call"
-                        | "for_statement"
-                        | "for_in_clause"
-                        | "class_definition"
-                        | "function_definition"
-                        | "as_pattern"
-                ) {
+                if f & kinds::BINDING != 0 {
                     // A class's own node is recorded in the scope around it.
-                    let scope = if k == "class_definition" || k == "function_definition" {
+                    let scope = if f & (kinds::CLASS | kinds::FUNCTION) != 0 {
                         scopes[scopes.len().saturating_sub(2)]
                     } else {
                         *scopes.last().unwrap()
                     };
-                    let class = if k == "class_definition" {
+                    let class = if class_def {
                         None
                     } else {
                         classes.last().copied()
@@ -347,10 +393,10 @@ impl<'t> Extractor<'t> {
                     nodes.push((n, scope, class));
                 }
             } else {
-                if k == "function_definition" || k == "lambda" {
+                if function {
                     scopes.pop();
                 }
-                if k == "class_definition" {
+                if class_def {
                     classes.pop();
                     scopes.pop();
                 }
@@ -2028,27 +2074,24 @@ impl<'t> Extractor<'t> {
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
-        self.parents.clone().walk(root, |n, k, enter| {
-            let is_loop = matches!(
-                k,
-                "for_statement"
-                    | "while_statement"
-                    | "list_comprehension"
-                    | "set_comprehension"
-                    | "dictionary_comprehension"
-                    | "generator_expression"
-            );
+        let flags = kinds::FLAGS.table();
+        self.parents.clone().walk_ids(root, |n, id, enter| {
+            let f = super::flags_of(flags, id);
+            if f == 0 {
+                return;
+            }
+            let is_loop = f & kinds::LOOP != 0;
             if enter {
                 if is_loop {
                     loops.push((span(n), self.loop_over(n)));
                 }
-                if k == "class_definition" {
+                if f & kinds::CLASS != 0 {
                     let name = self.field(n, "name").map(|x| self.text(x)).unwrap_or("");
                     let inherited = functions.last().is_some_and(|f| f.1);
                     let scheduled = self.scheduled.iter().any(|s| s == name);
                     functions.push((String::new(), inherited || scheduled));
                 }
-                if k == "function_definition" {
+                if f & kinds::FUNCTION != 0 {
                     let name = self
                         .field(n, "name")
                         .map(|x| self.text(x).to_string())
@@ -2057,7 +2100,7 @@ impl<'t> Extractor<'t> {
                     let periodic = inherited || self.function_is_periodic(n, &name);
                     functions.push((name, periodic));
                 }
-                if k == "call" {
+                if f & kinds::CALL != 0 {
                     let ctx = OpContext {
                         enclosing_loop: loops.last().map(|l| l.0),
                         loop_over: loops.last().and_then(|l| l.1.clone()),
@@ -2070,14 +2113,14 @@ impl<'t> Extractor<'t> {
                     };
                     calls.push((n, ctx));
                 }
-                if matches!(k, "attribute" | "subscript") {
+                if f & kinds::NAMED_REF != 0 {
                     named_refs.push(n);
                 }
             } else {
                 if is_loop {
                     loops.pop();
                 }
-                if k == "function_definition" || k == "class_definition" {
+                if f & (kinds::FUNCTION | kinds::CLASS) != 0 {
                     functions.pop();
                 }
             }

@@ -166,6 +166,52 @@ impl Chain {
 /// A struct field: its declared type and/or an initialiser.
 type FieldDecl<'t> = (Option<&'t str>, Option<Node<'t>>);
 
+/// Classes of node kinds for the passes over every node (see `lang::KindFlags`).
+mod kinds {
+    /// `is_scope`: functions and closures.
+    pub const SCOPE: u16 = 1;
+    /// `is_loop`.
+    pub const LOOP: u16 = 1 << 1;
+    /// What `collect_bindings` reads (see `binding_node`).
+    pub const BINDING: u16 = 1 << 2;
+    pub const CALL: u16 = 1 << 3;
+    pub const STRUCT: u16 = 1 << 4;
+    pub const MACRO: u16 = 1 << 5;
+
+    pub fn classify(kind: &str) -> u16 {
+        let mut f = 0;
+        if super::is_scope(kind) {
+            f |= SCOPE;
+        }
+        if super::is_loop(kind) {
+            f |= LOOP;
+        }
+        if matches!(
+            kind,
+            "let_declaration"
+                | "parameter"
+                | "field_declaration"
+                | "field_initializer"
+                | "shorthand_field_initializer"
+                | "const_item"
+                | "static_item"
+                | "call_expression"
+                | "assignment_expression"
+                | "closure_parameters"
+        ) {
+            f |= BINDING;
+        }
+        f | match kind {
+            "call_expression" => CALL,
+            "struct_expression" => STRUCT,
+            "macro_invocation" => MACRO,
+            _ => 0,
+        }
+    }
+
+    pub static FLAGS: crate::lang::KindFlags = crate::lang::KindFlags::new(classify);
+}
+
 struct Extractor<'t> {
     src: &'t str,
     /// The tree in preorder: parent links, child lists and walks without tree-sitter's cursor.
@@ -252,27 +298,20 @@ impl<'t> Extractor<'t> {
     fn collect_bindings(&mut self, root: Node<'t>) {
         let mut scopes: Vec<Span> = vec![span(root)];
         let mut nodes: Vec<(Node<'t>, Span)> = Vec::new();
-        self.parents.clone().walk(root, |n, k, enter| {
+        let flags = kinds::FLAGS.table();
+        self.parents.clone().walk_ids(root, |n, id, enter| {
+            let f = super::flags_of(flags, id);
+            if f == 0 {
+                return;
+            }
             if enter {
-                if is_scope(k) {
+                if f & kinds::SCOPE != 0 {
                     scopes.push(span(n));
                 }
-                if matches!(
-                    k,
-                    "let_declaration"
-                        | "parameter"
-                        | "field_declaration"
-                        | "field_initializer"
-                        | "shorthand_field_initializer"
-                        | "const_item"
-                        | "static_item"
-                        | "call_expression"
-                        | "assignment_expression"
-                        | "closure_parameters"
-                ) {
+                if f & kinds::BINDING != 0 {
                     nodes.push((n, *scopes.last().unwrap()));
                 }
-            } else if is_scope(k) {
+            } else if f & kinds::SCOPE != 0 {
                 scopes.pop();
             }
         });
@@ -1329,13 +1368,18 @@ impl<'t> Extractor<'t> {
         let mut loops: Vec<(Span, bool, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
-        self.parents.clone().walk(root, |n, k, enter| {
+        let flags = kinds::FLAGS.table();
+        self.parents.clone().walk_ids(root, |n, id, enter| {
+            let f = super::flags_of(flags, id);
+            if f == 0 {
+                return;
+            }
             if enter {
-                if is_loop(k) {
+                if f & kinds::LOOP != 0 {
                     // `loop { interval.tick().await; .. }`: a scheduler loop.
                     let ticking = self.text(n).contains(".tick()");
                     loops.push((span(n), ticking, self.loop_over(n)));
-                } else if is_scope(k) {
+                } else if f & kinds::SCOPE != 0 {
                     let inherited = functions.last().is_some_and(|f| f.1);
                     let (name, periodic_call, iteration) = self.function_info(n);
                     let periodic =
@@ -1358,8 +1402,8 @@ impl<'t> Extractor<'t> {
                         || functions.last().is_some_and(|f| f.1)
                         || loops.iter().any(|l| l.1),
                 };
-                match k {
-                    "call_expression" => {
+                match f {
+                    _ if f & kinds::CALL != 0 => {
                         calls.push((n, ctx()));
                         if let Some(f) = self.field(n, "function") {
                             if f.k() == "scoped_identifier"
@@ -1371,13 +1415,15 @@ impl<'t> Extractor<'t> {
                             }
                         }
                     }
-                    "struct_expression" => chains.push((n, ctx())),
-                    "macro_invocation" if self.macro_name(n) == Some("vec") => {
+                    _ if f & kinds::STRUCT != 0 => chains.push((n, ctx())),
+                    _ if f & kinds::MACRO != 0 && self.macro_name(n) == Some("vec") => {
                         vec_macros.push((n, ctx()))
                     }
                     _ => {}
                 }
-            } else if is_loop(k) || (is_scope(k) && functions.pop().is_some_and(|f| f.2)) {
+            } else if f & kinds::LOOP != 0
+                || (f & kinds::SCOPE != 0 && functions.pop().is_some_and(|f| f.2))
+            {
                 // Leaving a loop, or an iteration closure (which pushed its call as a loop).
                 loops.pop();
             }

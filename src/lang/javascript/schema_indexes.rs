@@ -32,15 +32,20 @@ impl<'t> Extractor<'t> {
         let mut calls = Vec::new();
         let mut schema_news = Vec::new();
         let mut props = Vec::new();
-        self.parents.clone().walk(root, |n, k, enter| {
-            if !enter {
+        let flags = super::kinds::FLAGS.table();
+        self.parents.clone().walk_ids(root, |n, id, enter| {
+            let f = crate::lang::flags_of(flags, id);
+            if !enter || f == 0 {
                 return;
             }
-            match k {
-                "call_expression" => calls.push(n),
-                "new_expression" if self.is_schema_new(n) => schema_news.push(n),
-                "public_field_definition" | "field_definition" => props.push(n),
-                _ => {}
+            if f & super::kinds::CALL != 0 {
+                calls.push(n);
+            } else if f & super::kinds::NEW != 0 {
+                if self.is_schema_new(n) {
+                    schema_news.push(n);
+                }
+            } else if f & super::kinds::FIELD != 0 {
+                props.push(n);
             }
         });
         // NestJS `@Prop({ index: true })` fields, per class.
@@ -56,12 +61,15 @@ impl<'t> Extractor<'t> {
             let Some(f) = self.field(call, "function") else {
                 continue;
             };
-            let args = self.args(call);
             let method = match f.k() {
                 "identifier" => self.text(f),
                 "member_expression" => self.field(f, "property").map_or("", |p| self.text(p)),
                 _ => "",
             };
+            if !matches!(method, "model" | "createForClass" | "index") {
+                continue;
+            }
+            let args = self.args(call);
             match method {
                 "model" if args.len() >= 2 => {
                     let Thing::Collection(r) = self.classify_call(call, 0) else {
