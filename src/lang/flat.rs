@@ -218,8 +218,48 @@ impl<'t> Flat<'t> {
         });
     }
 
-    /// `walk`, handing each visit the node's kind id (`Node::kind_id`) rather than its name, for
-    /// passes that classify kinds through `lang::KindFlags`.
+    /// `walk` restricted to the nodes whose kind has flags in `table` (`lang::KindFlags::table`):
+    /// `visit(node, flags, enter)` on entering and on leaving each of them, in the order `walk`
+    /// would. The nodes without flags (most of a tree) cost a table lookup each.
+    pub(crate) fn walk_flagged(
+        &self,
+        n: Node<'t>,
+        table: &[u16],
+        mut visit: impl FnMut(Node<'t>, u16, bool),
+    ) {
+        let Some(first) = self.index(n) else {
+            return self.walk_ids(n, |m, id, enter| {
+                let f = super::flags_of(table, id);
+                if f != 0 {
+                    visit(m, f, enter);
+                }
+            });
+        };
+        let last = self.entries[first].end as usize;
+        // The flagged nodes entered and not yet left: (entry index, flags).
+        let mut open: Vec<(usize, u16)> = Vec::new();
+        for j in first..last {
+            let e = &self.entries[j];
+            let f = super::flags_of(table, e.kind);
+            if f == 0 {
+                continue;
+            }
+            while let Some(&(top, tf)) = open.last() {
+                if self.entries[top].end as usize > j {
+                    break;
+                }
+                visit(self.entries[top].node, tf, false);
+                open.pop();
+            }
+            visit(e.node, f, true);
+            open.push((j, f));
+        }
+        while let Some((top, tf)) = open.pop() {
+            visit(self.entries[top].node, tf, false);
+        }
+    }
+
+    /// `walk`, handing each visit the node's kind id (`Node::kind_id`) rather than its name.
     pub(crate) fn walk_ids(&self, n: Node<'t>, mut visit: impl FnMut(Node<'t>, u16, bool)) {
         let Some(first) = self.index(n) else {
             return super::walk(n, |m, enter| visit(m, m.kind_id(), enter));
@@ -310,6 +350,22 @@ mod tests {
             replay.push((n.id(), enter))
         });
         assert_eq!(all, replay);
+        // The flagged walk is that walk restricted to the kinds with flags, each visit given its
+        // kind's flags (here every third kind id is flagged).
+        let table: Vec<u16> = (0..lang.node_kind_count() as u16)
+            .map(|id| if id % 3 == 0 { id | 0x8000 } else { 0 })
+            .collect();
+        let mut expected = Vec::new();
+        super::super::walk(root, |n, enter| {
+            let f = super::super::flags_of(&table, n.kind_id());
+            if f != 0 {
+                expected.push((n.id(), f, enter));
+            }
+        });
+        let mut flagged = Vec::new();
+        flat.walk_flagged(root, &table, |n, f, enter| flagged.push((n.id(), f, enter)));
+        assert!(!flagged.is_empty());
+        assert_eq!(expected, flagged);
         let mut count = 0;
         super::super::walk(root, |n, enter| {
             if !enter {

@@ -272,30 +272,28 @@ impl<'t> Extractor<'t> {
         let mut classes: Vec<Span> = Vec::new();
         let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
         let flags = kinds::FLAGS.table();
-        self.parents.clone().walk_ids(root, |n, id, enter| {
-            let f = super::flags_of(flags, id);
-            if f == 0 {
-                return;
-            }
-            if enter {
-                if f & kinds::FUNCTION != 0 {
-                    scopes.push(span(n));
+        self.parents
+            .clone()
+            .walk_flagged(root, flags, |n, f, enter| {
+                if enter {
+                    if f & kinds::FUNCTION != 0 {
+                        scopes.push(span(n));
+                    }
+                    if f & kinds::CLASS != 0 {
+                        classes.push(span(n));
+                    }
+                    if f & kinds::BINDING != 0 {
+                        nodes.push((n, *scopes.last().unwrap(), classes.last().copied()));
+                    }
+                } else {
+                    if f & kinds::FUNCTION != 0 {
+                        scopes.pop();
+                    }
+                    if f & kinds::CLASS != 0 {
+                        classes.pop();
+                    }
                 }
-                if f & kinds::CLASS != 0 {
-                    classes.push(span(n));
-                }
-                if f & kinds::BINDING != 0 {
-                    nodes.push((n, *scopes.last().unwrap(), classes.last().copied()));
-                }
-            } else {
-                if f & kinds::FUNCTION != 0 {
-                    scopes.pop();
-                }
-                if f & kinds::CLASS != 0 {
-                    classes.pop();
-                }
-            }
-        });
+            });
         for (n, scope, class) in nodes {
             self.binding_node(n, scope, class);
         }
@@ -1482,63 +1480,61 @@ impl<'t> Extractor<'t> {
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
         let flags = kinds::FLAGS.table();
-        self.parents.clone().walk_ids(root, |n, id, enter| {
-            let f = super::flags_of(flags, id);
-            if f == 0 {
-                return;
-            }
-            if enter {
-                match f {
-                    _ if f & kinds::LOOP != 0 => loops.push((span(n), None)),
-                    // `for (const x of xs)` / `for (const k in obj)`: iterates over `right`.
-                    _ if f & kinds::FOR_IN != 0 => {
-                        let over = self
-                            .field(n, "right")
-                            .map(|r| super::loop_over(self.text(r), span(r)));
-                        loops.push((span(n), over))
-                    }
-                    _ if f & kinds::FUNCTION != 0 => {
-                        let (name, periodic_call) = function_name(self, n);
-                        let inherited = functions.last().is_some_and(|f| f.1);
-                        let periodic = inherited
-                            || periodic_call
-                            || name.as_deref().is_some_and(name_is_periodic);
-                        if let Some(l) = iteration_callback(self, n) {
-                            let over = iterated_receiver(self, n)
+        self.parents
+            .clone()
+            .walk_flagged(root, flags, |n, f, enter| {
+                if enter {
+                    match f {
+                        _ if f & kinds::LOOP != 0 => loops.push((span(n), None)),
+                        // `for (const x of xs)` / `for (const k in obj)`: iterates over `right`.
+                        _ if f & kinds::FOR_IN != 0 => {
+                            let over = self
+                                .field(n, "right")
                                 .map(|r| super::loop_over(self.text(r), span(r)));
-                            loops.push((l, over));
+                            loops.push((span(n), over))
                         }
-                        functions.push((name.unwrap_or_default(), periodic));
+                        _ if f & kinds::FUNCTION != 0 => {
+                            let (name, periodic_call) = function_name(self, n);
+                            let inherited = functions.last().is_some_and(|f| f.1);
+                            let periodic = inherited
+                                || periodic_call
+                                || name.as_deref().is_some_and(name_is_periodic);
+                            if let Some(l) = iteration_callback(self, n) {
+                                let over = iterated_receiver(self, n)
+                                    .map(|r| super::loop_over(self.text(r), span(r)));
+                                loops.push((l, over));
+                            }
+                            functions.push((name.unwrap_or_default(), periodic));
+                        }
+                        _ => {}
                     }
-                    _ => {}
-                }
-                if f & kinds::CALL != 0 {
-                    let ctx = OpContext {
-                        enclosing_loop: loops.last().map(|l| l.0),
-                        loop_over: loops.last().and_then(|l| l.1.clone()),
-                        function: functions
-                            .iter()
-                            .rev()
-                            .find(|f| !f.0.is_empty())
-                            .map(|f| f.0.clone()),
-                        periodic: file_periodic || functions.last().is_some_and(|f| f.1),
-                    };
-                    calls.push((n, ctx));
-                }
-                if f & kinds::MEMBER != 0 {
-                    named_refs.push(n);
-                }
-            } else {
-                if f & (kinds::LOOP | kinds::FOR_IN) != 0 {
-                    loops.pop();
-                } else if f & kinds::FUNCTION != 0 {
-                    if iteration_callback(self, n).is_some() {
+                    if f & kinds::CALL != 0 {
+                        let ctx = OpContext {
+                            enclosing_loop: loops.last().map(|l| l.0),
+                            loop_over: loops.last().and_then(|l| l.1.clone()),
+                            function: functions
+                                .iter()
+                                .rev()
+                                .find(|f| !f.0.is_empty())
+                                .map(|f| f.0.clone()),
+                            periodic: file_periodic || functions.last().is_some_and(|f| f.1),
+                        };
+                        calls.push((n, ctx));
+                    }
+                    if f & kinds::MEMBER != 0 {
+                        named_refs.push(n);
+                    }
+                } else {
+                    if f & (kinds::LOOP | kinds::FOR_IN) != 0 {
                         loops.pop();
+                    } else if f & kinds::FUNCTION != 0 {
+                        if iteration_callback(self, n).is_some() {
+                            loops.pop();
+                        }
+                        functions.pop();
                     }
-                    functions.pop();
                 }
-            }
-        });
+            });
         for (call, ctx) in calls {
             self.visit_call(call, ctx);
         }

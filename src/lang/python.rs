@@ -363,45 +363,43 @@ impl<'t> Extractor<'t> {
         let mut classes: Vec<Span> = Vec::new();
         let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
         let flags = kinds::FLAGS.table();
-        self.parents.clone().walk_ids(root, |n, id, enter| {
-            let f = super::flags_of(flags, id);
-            if f == 0 {
-                return;
-            }
-            let function = f & (kinds::FUNCTION | kinds::LAMBDA) != 0;
-            let class_def = f & kinds::CLASS != 0;
-            if enter {
-                if function {
-                    scopes.push(span(n));
+        self.parents
+            .clone()
+            .walk_flagged(root, flags, |n, f, enter| {
+                let function = f & (kinds::FUNCTION | kinds::LAMBDA) != 0;
+                let class_def = f & kinds::CLASS != 0;
+                if enter {
+                    if function {
+                        scopes.push(span(n));
+                    }
+                    if class_def {
+                        classes.push(span(n));
+                        scopes.push(span(n));
+                    }
+                    if f & kinds::BINDING != 0 {
+                        // A class's own node is recorded in the scope around it.
+                        let scope = if f & (kinds::CLASS | kinds::FUNCTION) != 0 {
+                            scopes[scopes.len().saturating_sub(2)]
+                        } else {
+                            *scopes.last().unwrap()
+                        };
+                        let class = if class_def {
+                            None
+                        } else {
+                            classes.last().copied()
+                        };
+                        nodes.push((n, scope, class));
+                    }
+                } else {
+                    if function {
+                        scopes.pop();
+                    }
+                    if class_def {
+                        classes.pop();
+                        scopes.pop();
+                    }
                 }
-                if class_def {
-                    classes.push(span(n));
-                    scopes.push(span(n));
-                }
-                if f & kinds::BINDING != 0 {
-                    // A class's own node is recorded in the scope around it.
-                    let scope = if f & (kinds::CLASS | kinds::FUNCTION) != 0 {
-                        scopes[scopes.len().saturating_sub(2)]
-                    } else {
-                        *scopes.last().unwrap()
-                    };
-                    let class = if class_def {
-                        None
-                    } else {
-                        classes.last().copied()
-                    };
-                    nodes.push((n, scope, class));
-                }
-            } else {
-                if function {
-                    scopes.pop();
-                }
-                if class_def {
-                    classes.pop();
-                    scopes.pop();
-                }
-            }
-        });
+            });
         for (n, scope, class) in nodes {
             self.binding_node(n, scope, class);
         }
@@ -2075,56 +2073,54 @@ impl<'t> Extractor<'t> {
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
         let flags = kinds::FLAGS.table();
-        self.parents.clone().walk_ids(root, |n, id, enter| {
-            let f = super::flags_of(flags, id);
-            if f == 0 {
-                return;
-            }
-            let is_loop = f & kinds::LOOP != 0;
-            if enter {
-                if is_loop {
-                    loops.push((span(n), self.loop_over(n)));
+        self.parents
+            .clone()
+            .walk_flagged(root, flags, |n, f, enter| {
+                let is_loop = f & kinds::LOOP != 0;
+                if enter {
+                    if is_loop {
+                        loops.push((span(n), self.loop_over(n)));
+                    }
+                    if f & kinds::CLASS != 0 {
+                        let name = self.field(n, "name").map(|x| self.text(x)).unwrap_or("");
+                        let inherited = functions.last().is_some_and(|f| f.1);
+                        let scheduled = self.scheduled.iter().any(|s| s == name);
+                        functions.push((String::new(), inherited || scheduled));
+                    }
+                    if f & kinds::FUNCTION != 0 {
+                        let name = self
+                            .field(n, "name")
+                            .map(|x| self.text(x).to_string())
+                            .unwrap_or_default();
+                        let inherited = functions.last().is_some_and(|f| f.1);
+                        let periodic = inherited || self.function_is_periodic(n, &name);
+                        functions.push((name, periodic));
+                    }
+                    if f & kinds::CALL != 0 {
+                        let ctx = OpContext {
+                            enclosing_loop: loops.last().map(|l| l.0),
+                            loop_over: loops.last().and_then(|l| l.1.clone()),
+                            function: functions
+                                .iter()
+                                .rev()
+                                .find(|f| !f.0.is_empty())
+                                .map(|f| f.0.clone()),
+                            periodic: file_periodic || functions.last().is_some_and(|f| f.1),
+                        };
+                        calls.push((n, ctx));
+                    }
+                    if f & kinds::NAMED_REF != 0 {
+                        named_refs.push(n);
+                    }
+                } else {
+                    if is_loop {
+                        loops.pop();
+                    }
+                    if f & (kinds::FUNCTION | kinds::CLASS) != 0 {
+                        functions.pop();
+                    }
                 }
-                if f & kinds::CLASS != 0 {
-                    let name = self.field(n, "name").map(|x| self.text(x)).unwrap_or("");
-                    let inherited = functions.last().is_some_and(|f| f.1);
-                    let scheduled = self.scheduled.iter().any(|s| s == name);
-                    functions.push((String::new(), inherited || scheduled));
-                }
-                if f & kinds::FUNCTION != 0 {
-                    let name = self
-                        .field(n, "name")
-                        .map(|x| self.text(x).to_string())
-                        .unwrap_or_default();
-                    let inherited = functions.last().is_some_and(|f| f.1);
-                    let periodic = inherited || self.function_is_periodic(n, &name);
-                    functions.push((name, periodic));
-                }
-                if f & kinds::CALL != 0 {
-                    let ctx = OpContext {
-                        enclosing_loop: loops.last().map(|l| l.0),
-                        loop_over: loops.last().and_then(|l| l.1.clone()),
-                        function: functions
-                            .iter()
-                            .rev()
-                            .find(|f| !f.0.is_empty())
-                            .map(|f| f.0.clone()),
-                        periodic: file_periodic || functions.last().is_some_and(|f| f.1),
-                    };
-                    calls.push((n, ctx));
-                }
-                if f & kinds::NAMED_REF != 0 {
-                    named_refs.push(n);
-                }
-            } else {
-                if is_loop {
-                    loops.pop();
-                }
-                if f & (kinds::FUNCTION | kinds::CLASS) != 0 {
-                    functions.pop();
-                }
-            }
-        });
+            });
         // Bulk and index model targets first, so that each model knows its collection.
         for (call, _) in &calls {
             self.note_model_targets(*call);

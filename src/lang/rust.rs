@@ -299,22 +299,20 @@ impl<'t> Extractor<'t> {
         let mut scopes: Vec<Span> = vec![span(root)];
         let mut nodes: Vec<(Node<'t>, Span)> = Vec::new();
         let flags = kinds::FLAGS.table();
-        self.parents.clone().walk_ids(root, |n, id, enter| {
-            let f = super::flags_of(flags, id);
-            if f == 0 {
-                return;
-            }
-            if enter {
-                if f & kinds::SCOPE != 0 {
-                    scopes.push(span(n));
+        self.parents
+            .clone()
+            .walk_flagged(root, flags, |n, f, enter| {
+                if enter {
+                    if f & kinds::SCOPE != 0 {
+                        scopes.push(span(n));
+                    }
+                    if f & kinds::BINDING != 0 {
+                        nodes.push((n, *scopes.last().unwrap()));
+                    }
+                } else if f & kinds::SCOPE != 0 {
+                    scopes.pop();
                 }
-                if f & kinds::BINDING != 0 {
-                    nodes.push((n, *scopes.last().unwrap()));
-                }
-            } else if f & kinds::SCOPE != 0 {
-                scopes.pop();
-            }
-        });
+            });
         for (n, scope) in nodes {
             self.binding_node(n, scope);
         }
@@ -1369,65 +1367,64 @@ impl<'t> Extractor<'t> {
         let mut functions: Vec<(String, bool, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
         let flags = kinds::FLAGS.table();
-        self.parents.clone().walk_ids(root, |n, id, enter| {
-            let f = super::flags_of(flags, id);
-            if f == 0 {
-                return;
-            }
-            if enter {
-                if f & kinds::LOOP != 0 {
-                    // `loop { interval.tick().await; .. }`: a scheduler loop.
-                    let ticking = self.text(n).contains(".tick()");
-                    loops.push((span(n), ticking, self.loop_over(n)));
-                } else if f & kinds::SCOPE != 0 {
-                    let inherited = functions.last().is_some_and(|f| f.1);
-                    let (name, periodic_call, iteration) = self.function_info(n);
-                    let periodic =
-                        inherited || periodic_call || name.as_deref().is_some_and(name_is_periodic);
-                    if let Some(l) = iteration {
-                        let over = self.iteration_receiver(n);
-                        loops.push((l, false, over));
+        self.parents
+            .clone()
+            .walk_flagged(root, flags, |n, f, enter| {
+                if enter {
+                    if f & kinds::LOOP != 0 {
+                        // `loop { interval.tick().await; .. }`: a scheduler loop.
+                        let ticking = self.text(n).contains(".tick()");
+                        loops.push((span(n), ticking, self.loop_over(n)));
+                    } else if f & kinds::SCOPE != 0 {
+                        let inherited = functions.last().is_some_and(|f| f.1);
+                        let (name, periodic_call, iteration) = self.function_info(n);
+                        let periodic = inherited
+                            || periodic_call
+                            || name.as_deref().is_some_and(name_is_periodic);
+                        if let Some(l) = iteration {
+                            let over = self.iteration_receiver(n);
+                            loops.push((l, false, over));
+                        }
+                        functions.push((name.unwrap_or_default(), periodic, iteration.is_some()));
                     }
-                    functions.push((name.unwrap_or_default(), periodic, iteration.is_some()));
-                }
-                let ctx = || OpContext {
-                    enclosing_loop: loops.last().map(|l| l.0),
-                    loop_over: loops.last().and_then(|l| l.2.clone()),
-                    function: functions
-                        .iter()
-                        .rev()
-                        .find(|f| !f.0.is_empty())
-                        .map(|f| f.0.clone()),
-                    periodic: file_periodic
-                        || functions.last().is_some_and(|f| f.1)
-                        || loops.iter().any(|l| l.1),
-                };
-                match f {
-                    _ if f & kinds::CALL != 0 => {
-                        calls.push((n, ctx()));
-                        if let Some(f) = self.field(n, "function") {
-                            if f.k() == "scoped_identifier"
-                                && self
-                                    .field(f, "name")
-                                    .is_some_and(|x| self.text(x) == "builder")
-                            {
-                                chains.push((n, ctx()));
+                    let ctx = || OpContext {
+                        enclosing_loop: loops.last().map(|l| l.0),
+                        loop_over: loops.last().and_then(|l| l.2.clone()),
+                        function: functions
+                            .iter()
+                            .rev()
+                            .find(|f| !f.0.is_empty())
+                            .map(|f| f.0.clone()),
+                        periodic: file_periodic
+                            || functions.last().is_some_and(|f| f.1)
+                            || loops.iter().any(|l| l.1),
+                    };
+                    match f {
+                        _ if f & kinds::CALL != 0 => {
+                            calls.push((n, ctx()));
+                            if let Some(f) = self.field(n, "function") {
+                                if f.k() == "scoped_identifier"
+                                    && self
+                                        .field(f, "name")
+                                        .is_some_and(|x| self.text(x) == "builder")
+                                {
+                                    chains.push((n, ctx()));
+                                }
                             }
                         }
+                        _ if f & kinds::STRUCT != 0 => chains.push((n, ctx())),
+                        _ if f & kinds::MACRO != 0 && self.macro_name(n) == Some("vec") => {
+                            vec_macros.push((n, ctx()))
+                        }
+                        _ => {}
                     }
-                    _ if f & kinds::STRUCT != 0 => chains.push((n, ctx())),
-                    _ if f & kinds::MACRO != 0 && self.macro_name(n) == Some("vec") => {
-                        vec_macros.push((n, ctx()))
-                    }
-                    _ => {}
+                } else if f & kinds::LOOP != 0
+                    || (f & kinds::SCOPE != 0 && functions.pop().is_some_and(|f| f.2))
+                {
+                    // Leaving a loop, or an iteration closure (which pushed its call as a loop).
+                    loops.pop();
                 }
-            } else if f & kinds::LOOP != 0
-                || (f & kinds::SCOPE != 0 && functions.pop().is_some_and(|f| f.2))
-            {
-                // Leaving a loop, or an iteration closure (which pushed its call as a loop).
-                loops.pop();
-            }
-        });
+            });
         for (call, ctx) in calls {
             self.visit_call(call, ctx);
         }

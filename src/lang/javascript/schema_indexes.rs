@@ -33,21 +33,22 @@ impl<'t> Extractor<'t> {
         let mut schema_news = Vec::new();
         let mut props = Vec::new();
         let flags = super::kinds::FLAGS.table();
-        self.parents.clone().walk_ids(root, |n, id, enter| {
-            let f = crate::lang::flags_of(flags, id);
-            if !enter || f == 0 {
-                return;
-            }
-            if f & super::kinds::CALL != 0 {
-                calls.push(n);
-            } else if f & super::kinds::NEW != 0 {
-                if self.is_schema_new(n) {
-                    schema_news.push(n);
+        self.parents
+            .clone()
+            .walk_flagged(root, flags, |n, f, enter| {
+                if !enter {
+                    return;
                 }
-            } else if f & super::kinds::FIELD != 0 {
-                props.push(n);
-            }
-        });
+                if f & super::kinds::CALL != 0 {
+                    calls.push(n);
+                } else if f & super::kinds::NEW != 0 {
+                    if self.is_schema_new(n) {
+                        schema_news.push(n);
+                    }
+                } else if f & super::kinds::FIELD != 0 {
+                    props.push(n);
+                }
+            });
         // NestJS `@Prop({ index: true })` fields, per class.
         let mut class_props: HashMap<String, Vec<Operation>> = HashMap::new();
         for field in props {
