@@ -19,11 +19,7 @@ impl LineIndex {
         // A byte order mark is not part of the first line's columns (nor of its snippet).
         let first = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let mut starts = vec![first];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                starts.push(i as u32 + 1);
-            }
-        }
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i as u32 + 1));
         LineIndex { starts }
     }
 
@@ -39,7 +35,12 @@ impl LineIndex {
         while !text.is_char_boundary(end) {
             end -= 1;
         }
-        let column = text[start..end].encode_utf16().count() + 1;
+        let before = &text[start..end];
+        let column = if before.is_ascii() {
+            before.len()
+        } else {
+            before.encode_utf16().count()
+        } + 1;
         Position {
             line: line0 + 1,
             column,
