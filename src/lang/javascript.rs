@@ -13,8 +13,8 @@ use super::vocabulary::{
 };
 use super::FileContext;
 use crate::ir::*;
+use crate::lang::HashMap;
 use crate::lang::KindOf;
-use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 mod schema_indexes;
@@ -26,19 +26,19 @@ const MAX_DEPTH: usize = 48;
 pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
         src: text,
-        bindings: HashMap::new(),
-        scope_index: HashMap::new(),
+        bindings: HashMap::default(),
+        scope_index: HashMap::default(),
         parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
-        assigned: HashMap::new(),
+        assigned: HashMap::default(),
         filled: Default::default(),
-        pushes: HashMap::new(),
+        pushes: HashMap::default(),
         saves: Vec::new(),
         export_nodes: Vec::new(),
         uses_mongo: false,
         uses_firestore: false,
         file_periodic: path_is_periodic(ctx.display_path),
         ir: FileIr::default(),
-        op_by_call: HashMap::new(),
+        op_by_call: HashMap::default(),
         pending_modifiers: Vec::new(),
     };
     let root = tree.root_node();
@@ -176,7 +176,7 @@ struct Extractor<'t> {
     /// How many times each name is assigned after its declaration.
     assigned: HashMap<String, u32>,
     /// Names whose object is filled in by member assignment (`q.status = s`).
-    filled: std::collections::HashSet<String>,
+    filled: crate::lang::HashSet<String>,
     /// `name.push(..)` / `name.unshift(..)` calls: (name) → (call position, method, arguments node).
     pushes: HashMap<String, Vec<(u32, bool, Node<'t>)>>,
     /// `name.save()` calls: (name, position).

@@ -76,6 +76,12 @@ pub struct FileContext<'a> {
     pub display_path: &'a str,
 }
 
+/// The frontends' maps: keyed by names and node ids, looked up for every name a pass meets, so
+/// hashed with foldhash rather than SipHash (whose DoS resistance buys nothing here); a fixed seed,
+/// as no output may depend on the order of a map anyway.
+pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+pub(crate) type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
+
 /// The language whose field ids are cached, and the ids by field name (`None`: not a field).
 type FieldIds = (Option<Language>, Vec<(&'static str, Option<u16>)>);
 
@@ -91,10 +97,19 @@ thread_local! {
 pub(crate) fn field_id(n: tree_sitter::Node, name: &'static str) -> Option<u16> {
     FIELD_IDS.with(|cell| {
         let mut cache = cell.borrow_mut();
-        if let Some((_, id)) = cache.1.iter().find(|(k, _)| *k == name) {
+        // The names are literals of the frontends: the same address (and length) for the same
+        // call site, compared before any bytes are; a name met at a new address is recorded again.
+        if let Some((_, id)) = cache
+            .1
+            .iter()
+            .find(|(k, _)| std::ptr::eq(k.as_ptr(), name.as_ptr()) && k.len() == name.len())
+        {
             return *id;
         }
-        let id = n.language().field_id_for_name(name).map(|id| id.get());
+        let id = match cache.1.iter().find(|(k, _)| *k == name) {
+            Some((_, id)) => *id,
+            None => n.language().field_id_for_name(name).map(|id| id.get()),
+        };
         cache.1.push((name, id));
         id
     })

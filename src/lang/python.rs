@@ -14,8 +14,8 @@ use super::vocabulary::{
 };
 use super::{unescape, FileContext};
 use crate::ir::*;
+use crate::lang::HashMap;
 use crate::lang::KindOf;
-use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 /// How deep value lowering and receiver resolution may recurse (nested literals, chains of bindings).
@@ -35,23 +35,23 @@ const CLIENT_NAMES: &[&str] = &["client", "mongo_client", "motor_client", "mongo
 pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
         src: text,
-        bindings: HashMap::new(),
-        scope_index: HashMap::new(),
+        bindings: HashMap::default(),
+        scope_index: HashMap::default(),
         parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
-        assigned: HashMap::new(),
-        appends: HashMap::new(),
-        functions: HashMap::new(),
-        documents: HashMap::new(),
+        assigned: HashMap::default(),
+        appends: HashMap::default(),
+        functions: HashMap::default(),
+        documents: HashMap::default(),
         scheduled: Vec::new(),
         uses_mongo: false,
         uses_mongoengine: false,
         file_periodic: path_is_periodic(ctx.display_path),
         ir: FileIr::default(),
-        op_by_call: HashMap::new(),
+        op_by_call: HashMap::default(),
         pending_modifiers: Vec::new(),
-        dropped: HashMap::new(),
-        bulk_targets: HashMap::new(),
-        index_targets: HashMap::new(),
+        dropped: HashMap::default(),
+        bulk_targets: HashMap::default(),
+        index_targets: HashMap::default(),
         resolving_fields: std::cell::RefCell::new(Vec::new()),
         field_fuel: std::cell::Cell::new(0),
     };
@@ -842,7 +842,7 @@ impl<'t> Extractor<'t> {
     /// Decides which recorded classes are mongoengine documents, and their collection names.
     fn resolve_documents(&mut self) {
         let names: Vec<String> = self.documents.keys().cloned().collect();
-        let mut is_doc: HashMap<String, bool> = HashMap::new();
+        let mut is_doc: HashMap<String, bool> = HashMap::default();
         // Inheritance within the file: iterate to a fixpoint (bounded by the number of classes).
         for _ in 0..=names.len().min(64) {
             let mut changed = false;

@@ -18,8 +18,8 @@ use super::vocabulary::{
 use super::FileContext;
 use crate::ir::*;
 use crate::lang::KindOf;
+use crate::lang::{HashMap, HashSet};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
 
 /// How deep value lowering, macro parsing and receiver resolution may recurse.
@@ -29,17 +29,17 @@ const MAX_DEPTH: usize = 32;
 pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
         src: text,
-        bindings: HashMap::new(),
-        scope_index: HashMap::new(),
-        fields: HashMap::new(),
-        consts: HashMap::new(),
-        pushes: HashMap::new(),
-        inserts: HashMap::new(),
-        reassigned: HashSet::new(),
+        bindings: HashMap::default(),
+        scope_index: HashMap::default(),
+        fields: HashMap::default(),
+        consts: HashMap::default(),
+        pushes: HashMap::default(),
+        inserts: HashMap::default(),
+        reassigned: HashSet::default(),
         uses_mongo: text.contains("mongodb") || text.contains("bson"),
         parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
         file_periodic: path_is_periodic(ctx.display_path),
-        consumed: RefCell::new(HashSet::new()),
+        consumed: RefCell::new(HashSet::default()),
         ir: FileIr::default(),
     };
     let root = tree.root_node();
@@ -935,7 +935,7 @@ impl<'t> Extractor<'t> {
         let content_start = fmt.start_byte() + prefix;
         let args = self.split_commas(&toks[1..]);
         let mut positional: Vec<&[Node<'t>]> = Vec::new();
-        let mut named: HashMap<&str, &[Node<'t>]> = HashMap::new();
+        let mut named: HashMap<&str, &[Node<'t>]> = HashMap::default();
         for a in args {
             if a.len() >= 3 && a[0].k() == "identifier" && a[1].k() == "=" && a[2].k() != "=" {
                 named.insert(self.text(a[0]), &a[2..]);

@@ -145,9 +145,9 @@ pub(crate) fn lookup_latest_before<'a, 't, B>(
 
 /// One index per name, for a frontend's `bindings` map.
 pub(crate) fn index_all<B>(
-    bindings: &std::collections::HashMap<String, Vec<B>>,
+    bindings: &crate::lang::HashMap<String, Vec<B>>,
     scope: impl Fn(&B) -> (u32, u32),
-) -> std::collections::HashMap<String, ScopeIndex> {
+) -> crate::lang::HashMap<String, ScopeIndex> {
     bindings
         .iter()
         .map(|(k, v)| (k.clone(), ScopeIndex::new(v.iter().map(&scope))))

@@ -7,8 +7,8 @@
 use super::{span, Extractor, Thing, MAX_DEPTH};
 use crate::ir::*;
 use crate::lang::naming::mongoose_collection_name;
+use crate::lang::HashMap;
 use crate::lang::KindOf;
-use std::collections::HashMap;
 use tree_sitter::Node;
 
 /// Where a schema's indexes go.
@@ -25,9 +25,9 @@ impl<'t> Extractor<'t> {
             return;
         }
         // schema variable → the model it is compiled into.
-        let mut models: HashMap<String, CollectionRef> = HashMap::new();
+        let mut models: HashMap<String, CollectionRef> = HashMap::default();
         // schema variable → the class it is made from (`SchemaFactory.createForClass(C)`).
-        let mut class_schemas: HashMap<String, CollectionRef> = HashMap::new();
+        let mut class_schemas: HashMap<String, CollectionRef> = HashMap::default();
         let mut pending: Vec<(SchemaOwner, Operation)> = Vec::new();
         let mut calls = Vec::new();
         let mut schema_news = Vec::new();
@@ -50,14 +50,14 @@ impl<'t> Extractor<'t> {
                 }
             });
         // NestJS `@Prop({ index: true })` fields, per class.
-        let mut class_props: HashMap<String, Vec<Operation>> = HashMap::new();
+        let mut class_props: HashMap<String, Vec<Operation>> = HashMap::default();
         for field in props {
             let Some((class, op)) = self.prop_index(field) else {
                 continue;
             };
             class_props.entry(class).or_default().push(op);
         }
-        let mut class_owner: HashMap<String, CollectionRef> = HashMap::new();
+        let mut class_owner: HashMap<String, CollectionRef> = HashMap::default();
         for call in calls {
             let Some(f) = self.field(call, "function") else {
                 continue;
