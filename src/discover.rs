@@ -558,8 +558,9 @@ impl FileScan {
     /// Quotes are followed from the start of the line, so a `//` or `#` inside a string is not a
     /// comment; a line that starts inside a multi-line string counts as code unless its quotes
     /// balance, and a docstring line with a `#` names nothing either. Block comments are not
-    /// recognised. Reads on from where the previous (earlier) match left off, so a file is read
-    /// once however long its lines and however many its matches.
+    /// recognised. Reads on from where the previous (earlier) match left off, and from the start
+    /// of the line after a jump back, so a file is read once per group of prefilter words (each
+    /// group's matches come by start) however long its lines and however many its matches.
     fn in_line_comment(&mut self, bytes: &[u8], at: usize, python: bool) -> bool {
         if at < self.pos {
             self.pos = bytes[..at]

@@ -82,14 +82,14 @@ pub struct FileContext<'a> {
 pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 pub(crate) type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
-/// The language whose field ids are cached, and the ids by field name (`None`: not a field).
-type FieldIds = (Option<Language>, Vec<(&'static str, Option<u16>)>);
+/// The field ids by field name (`None`: not a field) of the grammar in `GRAMMAR`.
+type FieldIds = Vec<(&'static str, Option<u16>)>;
 
 thread_local! {
     /// Field ids by name, for the language being extracted on this thread: tree-sitter's
     /// `child_by_field_name` looks the name up with a `strncmp` per field of the grammar on every
     /// call, which was 8% of a run (bench/README.md).
-    static FIELD_IDS: RefCell<FieldIds> = const { RefCell::new((None, Vec::new())) };
+    static FIELD_IDS: RefCell<FieldIds> = const { RefCell::new(Vec::new()) };
 }
 
 /// The id of the field `name` in the grammar of `n` (this thread's language), looked up once per
@@ -100,17 +100,16 @@ pub(crate) fn field_id(n: tree_sitter::Node, name: &'static str) -> Option<u16> 
         // The names are literals of the frontends: the same address (and length) for the same
         // call site, compared before any bytes are; a name met at a new address is recorded again.
         if let Some((_, id)) = cache
-            .1
             .iter()
             .find(|(k, _)| std::ptr::eq(k.as_ptr(), name.as_ptr()) && k.len() == name.len())
         {
             return *id;
         }
-        let id = match cache.1.iter().find(|(k, _)| *k == name) {
+        let id = match cache.iter().find(|(k, _)| *k == name) {
             Some((_, id)) => *id,
             None => n.language().field_id_for_name(name).map(|id| id.get()),
         };
-        cache.1.push((name, id));
+        cache.push((name, id));
         id
     })
 }
@@ -118,14 +117,10 @@ pub(crate) fn field_id(n: tree_sitter::Node, name: &'static str) -> Option<u16> 
 /// Starts extracting a file of `lang` on this thread: the field-id cache and the kind table
 /// follow the grammar.
 fn use_tables_of(lang: Language) {
-    FIELD_IDS.with(|cell| {
-        let mut cache = cell.borrow_mut();
-        if cache.0 != Some(lang) {
-            *cache = (Some(lang), Vec::new());
-        }
-    });
+    if GRAMMAR.with(|g| g.replace(Some(lang))) != Some(lang) {
+        FIELD_IDS.with(|cell| cell.borrow_mut().clear());
+    }
     KINDS.with(|k| k.set(kind_table(lang)));
-    GRAMMAR.with(|g| g.set(Some(lang)));
 }
 
 thread_local! {
@@ -331,6 +326,26 @@ pub(crate) fn walk<'t>(
             }
             visit(cursor.node(), false);
         }
+    }
+}
+
+/// The context of a call met inside `loops` (innermost last: the loop's span and what it iterates
+/// over) and `functions` (innermost last: the name, empty for an anonymous function, and whether it
+/// is periodic), as the JavaScript and Python operation passes track them.
+pub(crate) fn op_context(
+    loops: &[(crate::ir::Span, Option<crate::ir::LoopOver>)],
+    functions: &[(String, bool)],
+    file_periodic: bool,
+) -> crate::ir::OpContext {
+    crate::ir::OpContext {
+        enclosing_loop: loops.last().map(|l| l.0),
+        loop_over: loops.last().and_then(|l| l.1.clone()),
+        function: functions
+            .iter()
+            .rev()
+            .find(|f| !f.0.is_empty())
+            .map(|f| f.0.clone()),
+        periodic: file_periodic || functions.last().is_some_and(|f| f.1),
     }
 }
 

@@ -2097,17 +2097,7 @@ impl<'t> Extractor<'t> {
                         functions.push((name, periodic));
                     }
                     if f & kinds::CALL != 0 {
-                        let ctx = OpContext {
-                            enclosing_loop: loops.last().map(|l| l.0),
-                            loop_over: loops.last().and_then(|l| l.1.clone()),
-                            function: functions
-                                .iter()
-                                .rev()
-                                .find(|f| !f.0.is_empty())
-                                .map(|f| f.0.clone()),
-                            periodic: file_periodic || functions.last().is_some_and(|f| f.1),
-                        };
-                        calls.push((n, ctx));
+                        calls.push((n, super::op_context(&loops, &functions, file_periodic)));
                     }
                     if f & kinds::NAMED_REF != 0 {
                         named_refs.push(n);
