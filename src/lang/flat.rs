@@ -22,9 +22,14 @@ extern "C" {
     /// `sizeof(MongolintEntry)` in flatten.c.
     fn mongolint_flat_entry_size() -> usize;
     /// Writes the flat entries of the tree below `root` to `out` (at most `capacity`); returns
-    /// how many, or -1 if they do not fit.
-    fn mongolint_flatten(root: tree_sitter::ffi::TSNode, out: *mut Entry<'_>, capacity: u32)
-        -> i64;
+    /// how many, or -1 if they do not fit. Unless `all`, the anonymous leaves that no field holds
+    /// are left out.
+    fn mongolint_flatten(
+        root: tree_sitter::ffi::TSNode,
+        out: *mut Entry<'_>,
+        capacity: u32,
+        all: bool,
+    ) -> i64;
 }
 
 /// The layout of `MongolintEntry` in flatten.c.
@@ -56,23 +61,40 @@ fn home(id: usize, mask: usize) -> usize {
     ((id as u64 >> 3).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
 }
 
+/// Which nodes a flat tree holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Nodes {
+    /// Every node, named or not, as a cursor visits them.
+    All,
+    /// Every node but the anonymous leaves that no field holds: the punctuation, keywords and
+    /// operators that are not a field's value, about 40% of a tree's nodes. No frontend reads
+    /// them: `children` is only ever filtered to named nodes, the passes look at named kinds,
+    /// and an anonymous node a frontend does read (`operator`, say) is a field's value.
+    Sparse,
+}
+
+/// Whether a flat tree of `nodes` holds `node`, held by its parent under `field` (0: none).
+fn holds(nodes: Nodes, node: Node<'_>, field: u16) -> bool {
+    nodes == Nodes::All || field != 0 || node.is_named() || node.child_count() > 0
+}
+
 /// The nodes below and including `root` in preorder: the one-pass flattener of flatten.c, or
 /// tree-sitter's cursor where it cannot be used.
-fn entries<'t>(root: Node<'t>) -> Vec<Entry<'t>> {
-    flattened(root).unwrap_or_else(|| walked(root))
+fn entries<'t>(root: Node<'t>, nodes: Nodes) -> Vec<Entry<'t>> {
+    flattened(root, nodes).unwrap_or_else(|| walked(root, nodes))
 }
 
 /// Reads every node of the tree below `root` once, its kind and byte range, as `Flat::new` does
 /// (the benchmark's floor-walk); returns a sum over the nodes so that the work is not optimised
 /// away.
 pub(crate) fn read_every_node(root: Node<'_>) -> usize {
-    entries(root).iter().fold(0usize, |sum, e| {
+    entries(root, Nodes::All).iter().fold(0usize, |sum, e| {
         sum.wrapping_add(usize::from(e.kind) ^ e.node.start_byte() ^ e.node.end_byte())
     })
 }
 
 /// The one-pass flattener of flatten.c, or `None` if it cannot be used for this tree.
-fn flattened<'t>(root: Node<'t>) -> Option<Vec<Entry<'t>>> {
+fn flattened<'t>(root: Node<'t>, nodes: Nodes) -> Option<Vec<Entry<'t>>> {
     if unsafe { mongolint_flat_entry_size() } != std::mem::size_of::<Entry<'static>>() {
         return None;
     }
@@ -83,6 +105,7 @@ fn flattened<'t>(root: Node<'t>) -> Option<Vec<Entry<'t>>> {
             root.into_raw(),
             entries.as_mut_ptr(),
             u32::try_from(capacity).ok()?,
+            nodes == Nodes::All,
         )
     };
     let written = usize::try_from(written).ok()?;
@@ -93,7 +116,7 @@ fn flattened<'t>(root: Node<'t>) -> Option<Vec<Entry<'t>>> {
 }
 
 /// The same flattening with tree-sitter's cursor.
-fn walked<'t>(root: Node<'t>) -> Vec<Entry<'t>> {
+fn walked<'t>(root: Node<'t>, nodes: Nodes) -> Vec<Entry<'t>> {
     let mut entries: Vec<Entry<'t>> = Vec::with_capacity(root.descendant_count());
     // The open ancestors: (entry index, children still to visit). Knowing how many children
     // are left (`child_count`, a field read) saves the cursor's failing `goto_next_sibling`
@@ -105,13 +128,15 @@ fn walked<'t>(root: Node<'t>) -> Vec<Entry<'t>> {
         let node = cursor.node();
         let idx = entries.len() as u32;
         let field = cursor.field_id().map_or(0, |f| f.get());
-        entries.push(Entry {
-            node,
-            parent: open.last().map_or(NONE, |o| o.0),
-            end: idx + 1,
-            field,
-            kind: node.kind_id(),
-        });
+        if idx == 0 || holds(nodes, node, field) {
+            entries.push(Entry {
+                node,
+                parent: open.last().map_or(NONE, |o| o.0),
+                end: idx + 1,
+                field,
+                kind: node.kind_id(),
+            });
+        }
         let count = node.child_count() as u32;
         if count > 0 && cursor.goto_first_child() {
             open.push((idx, count - 1));
@@ -133,9 +158,11 @@ fn walked<'t>(root: Node<'t>) -> Vec<Entry<'t>> {
 }
 
 impl<'t> Flat<'t> {
-    /// Flattens the tree below `root` (all nodes, named or not, as a cursor visits them).
+    /// Flattens the tree below `root`: every node but the anonymous leaves that no field holds
+    /// (`Nodes::Sparse`). The walks and `children` skip those leaves; `of`, `field` and the walks
+    /// started from one of them still answer as tree-sitter does.
     pub(crate) fn new(root: Node<'t>) -> Self {
-        Flat::indexed(entries(root))
+        Flat::indexed(entries(root, Nodes::Sparse))
     }
 
     fn indexed(entries: Vec<Entry<'t>>) -> Self {
@@ -169,7 +196,11 @@ impl<'t> Flat<'t> {
 
     /// The parent of `n` (a node of this tree).
     pub(crate) fn of(&self, n: Node<'t>) -> Option<Node<'t>> {
-        let p = self.entries[self.index(n)?].parent;
+        let Some(i) = self.index(n) else {
+            // A leaf left out of the flat tree.
+            return n.parent();
+        };
+        let p = self.entries[i].parent;
         (p != NONE).then(|| self.entries[p as usize].node)
     }
 
@@ -319,9 +350,8 @@ mod tests {
         let tree = p.parse(src, None).unwrap();
         let root = tree.root_node();
         let flat = Flat::new(root);
-        // The one-pass flattener (used here) and the cursor's walk give the same entries.
-        let walked = Flat::indexed(walked(root));
-        let flattened = Flat::indexed(flattened(root).expect("flatten.c applies"));
+        // The one-pass flattener (used here) and the cursor's walk give the same entries, with
+        // every node and without the anonymous leaves outside fields.
         let key = |f: &Flat| -> Vec<_> {
             f.entries
                 .iter()
@@ -339,17 +369,37 @@ mod tests {
                 })
                 .collect()
         };
-        assert_eq!(key(&walked), key(&flattened));
-        assert_eq!(root.descendant_count(), flattened.entries.len());
-        // The replayed walk is the cursor's walk, event for event, from the root and from every node.
-        let mut all = Vec::new();
-        super::super::walk(root, |n, enter| all.push((n.id(), enter)));
+        for nodes in [Nodes::All, Nodes::Sparse] {
+            let walked = Flat::indexed(walked(root, nodes));
+            let flattened = Flat::indexed(flattened(root, nodes).expect("flatten.c applies"));
+            assert_eq!(key(&walked), key(&flattened), "{nodes:?}");
+        }
+        let every = flattened(root, Nodes::All).unwrap();
+        assert_eq!(root.descendant_count(), every.len());
+        // The nodes the sparse tree holds: named, inner, or some field's value.
+        let held: std::collections::HashSet<usize> = every
+            .iter()
+            .filter(|e| e.node.is_named() || e.node.child_count() > 0 || e.field != 0)
+            .map(|e| e.node.id())
+            .collect();
+        assert_eq!(flat.entries.len(), held.len());
+        // The replayed walk is the cursor's walk over the held nodes, event for event, from the
+        // root and from every node.
+        let cursor_walk = |from: Node<'_>| {
+            let mut events = Vec::new();
+            super::super::walk(from, |n, enter| {
+                if n.id() == from.id() || held.contains(&n.id()) {
+                    events.push((n.id(), enter))
+                }
+            });
+            events
+        };
         let mut replay = Vec::new();
         flat.walk(root, |n, k, enter| {
             assert_eq!(k, n.kind(), "{n:?}");
             replay.push((n.id(), enter))
         });
-        assert_eq!(all, replay);
+        assert_eq!(cursor_walk(root), replay);
         // The flagged walk is that walk restricted to the kinds with flags, each visit given its
         // kind's flags (here every third kind id is flagged).
         let table: Vec<u16> = (0..lang.node_kind_count() as u16)
@@ -358,7 +408,7 @@ mod tests {
         let mut expected = Vec::new();
         super::super::walk(root, |n, enter| {
             let f = super::super::flags_of(&table, n.kind_id());
-            if f != 0 {
+            if f != 0 && held.contains(&n.id()) {
                 expected.push((n.id(), f, enter));
             }
         });
@@ -372,15 +422,28 @@ mod tests {
                 return;
             }
             count += 1;
+            // Held or not, every node's parent and fields are tree-sitter's.
             assert_eq!(
                 flat.of(n).map(|p| p.id()),
                 n.parent().map(|p| p.id()),
                 "{n:?}"
             );
             let mut c = n.walk();
-            let expected: Vec<usize> = n.children(&mut c).map(|c| c.id()).collect();
+            let expected: Vec<usize> = n
+                .children(&mut c)
+                .map(|c| c.id())
+                .filter(|id| held.contains(id))
+                .collect();
             let got: Vec<usize> = flat.children(n).map(|c| c.id()).collect();
             assert_eq!(expected, got, "{n:?}");
+            let mut c = n.walk();
+            let named: Vec<usize> = n.named_children(&mut c).map(|c| c.id()).collect();
+            let got_named: Vec<usize> = flat
+                .children(n)
+                .filter(|c| c.is_named())
+                .map(|c| c.id())
+                .collect();
+            assert_eq!(named, got_named, "{n:?}");
             // Every field of the grammar, present or not.
             for id in 1..=lang.field_count() as u16 {
                 let name = lang.field_name_for_id(id).unwrap();
@@ -390,11 +453,9 @@ mod tests {
                     "{n:?} field {name}"
                 );
             }
-            let mut sub = Vec::new();
-            super::super::walk(n, |m, e| sub.push((m.id(), e)));
             let mut sub_replay = Vec::new();
             flat.walk(n, |m, _, e| sub_replay.push((m.id(), e)));
-            assert_eq!(sub, sub_replay, "{n:?}");
+            assert_eq!(cursor_walk(n), sub_replay, "{n:?}");
         });
         count
     }
@@ -406,6 +467,39 @@ mod tests {
             "const a = db.collection('x').find({ a: [1, (2)] }).skip(n); function f(x) { return x?.y; } {{ ] ",
         );
         assert!(nodes > 40, "{nodes}");
+    }
+
+    #[test]
+    fn leaves_out_anonymous_leaves_but_not_fields() {
+        super::super::use_tables_of(Language::JavaScript);
+        let mut p = tree_sitter::Parser::new();
+        p.set_language(&super::super::grammar(Language::JavaScript))
+            .unwrap();
+        let tree = p.parse("x = a + b; f(1, 2);", None).unwrap();
+        let root = tree.root_node();
+        let flat = Flat::new(root);
+        let kinds: Vec<&str> = flat.entries.iter().map(|e| e.node.kind()).collect();
+        // `=`, `;`, `(`, `,`, `)` are gone; `+` stays: it is the `operator` field's value.
+        assert_eq!(
+            kinds,
+            [
+                "program",
+                "expression_statement",
+                "assignment_expression",
+                "identifier",
+                "binary_expression",
+                "identifier",
+                "+",
+                "identifier",
+                "expression_statement",
+                "call_expression",
+                "identifier",
+                "arguments",
+                "number",
+                "number",
+            ]
+        );
+        assert_eq!(root.descendant_count(), 20);
     }
 
     #[test]
@@ -461,7 +555,7 @@ mod dir_check {
             return;
         };
         let mut files = 0;
-        let mut nodes = 0;
+        let mut nodes_seen = 0;
         for entry in ignore::WalkBuilder::new(&dir).build() {
             let path = entry.unwrap().into_path();
             let Some(lang) = super::super::language_for(&path) else {
@@ -475,26 +569,30 @@ mod dir_check {
             p.set_language(&super::super::grammar(lang)).unwrap();
             let tree = p.parse(&src, None).unwrap();
             let root = tree.root_node();
-            let a = super::walked(root);
-            let b = super::flattened(root).expect("applies");
-            assert_eq!(a.len(), b.len(), "{}", path.display());
-            for (x, y) in a.iter().zip(&b) {
-                let (rx, ry) = (x.node.into_raw(), y.node.into_raw());
-                assert!(
-                    rx.id == ry.id
-                        && rx.context == ry.context
-                        && rx.tree == ry.tree
-                        && x.parent == y.parent
-                        && x.end == y.end
-                        && x.field == y.field
-                        && x.kind == y.kind,
-                    "{}",
-                    path.display()
-                );
+            for nodes in [super::Nodes::All, super::Nodes::Sparse] {
+                let a = super::walked(root, nodes);
+                let b = super::flattened(root, nodes).expect("applies");
+                assert_eq!(a.len(), b.len(), "{}", path.display());
+                if nodes == super::Nodes::All {
+                    nodes_seen += a.len();
+                }
+                for (x, y) in a.iter().zip(&b) {
+                    let (rx, ry) = (x.node.into_raw(), y.node.into_raw());
+                    assert!(
+                        rx.id == ry.id
+                            && rx.context == ry.context
+                            && rx.tree == ry.tree
+                            && x.parent == y.parent
+                            && x.end == y.end
+                            && x.field == y.field
+                            && x.kind == y.kind,
+                        "{}",
+                        path.display()
+                    );
+                }
             }
             files += 1;
-            nodes += a.len();
         }
-        eprintln!("{files} files, {nodes} nodes agree");
+        eprintln!("{files} files, {nodes_seen} nodes agree");
     }
 }

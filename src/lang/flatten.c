@@ -83,9 +83,11 @@ static inline bool push(Frame **frames, uint32_t *size, uint32_t *capacity, cons
 
 // Writes the nodes below and including `root` in preorder to `out` (at most `capacity`): the
 // node, its parent's index (UINT32_MAX for the root), one past the index of its subtree's last
-// node, and the field by which its parent holds it (0 for none). Returns the number of entries,
-// or -1 if they do not fit or memory runs out.
-int64_t mongolint_flatten(TSNode root, MongolintEntry *out, uint32_t capacity) {
+// node, and the field by which its parent holds it (0 for none). Unless `all`, the anonymous
+// leaves that no field holds (punctuation, keywords, operators outside fields: about 40% of a
+// tree's nodes) are left out. Returns the number of entries, or -1 if they do not fit or memory
+// runs out.
+int64_t mongolint_flatten(TSNode root, MongolintEntry *out, uint32_t capacity, bool all) {
   if (capacity == 0) return -1;
   const TSTree *tree = root.tree;
   const TSLanguage *language = tree->language;
@@ -137,6 +139,11 @@ int64_t mongolint_flatten(TSNode root, MongolintEntry *out, uint32_t capacity) {
     }
     uint32_t visible_parent = frame->visible_parent;
     if (!extra && field == 0 && frame->hidden) field = frame->hidden_field;
+    if (visible && !all && field == 0 && ts_subtree_child_count(*child) == 0 &&
+        !(alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(*child))) {
+      // An anonymous leaf outside any field: as `ts_node_is_named` is false for it.
+      continue;
+    }
     if (visible) {
       if (count == capacity) {
         free(frames);
