@@ -129,6 +129,7 @@ fn prefilter(lang: Language) -> &'static Prefilter {
             .map(|chunk| {
                 let automaton = AhoCorasick::builder()
                     .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                    .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
                     .build(chunk.iter().map(|&i| words[i as usize].word))
                     .expect("the prefilter vocabulary is a valid automaton");
                 let mut by_first_byte = vec![Vec::new(); 256];
