@@ -7,7 +7,7 @@
 
 use super::locate::Locator;
 use crate::analysis::Analysis;
-use std::collections::HashMap;
+use crate::lang::HashMap;
 
 /// The name of the fingerprint in SARIF `partialFingerprints`. Bump the version whenever the
 /// key or the hash changes, so consumers do not compare fingerprints of different kinds.
@@ -15,29 +15,31 @@ pub(crate) const FINGERPRINT_KEY: &str = "mongolint/v1";
 
 /// One fingerprint per finding, in the order of `analysis.findings`.
 pub(crate) fn fingerprints(analysis: &Analysis, locator: &Locator) -> Vec<String> {
-    let mut seen: HashMap<(&str, usize, String), u32> = HashMap::new();
+    let mut seen: HashMap<(&str, usize, String), u32> =
+        HashMap::with_capacity_and_hasher(analysis.findings.len(), Default::default());
     analysis
         .findings
         .iter()
         .map(|finding| {
-            let line = locator
+            let mut line = String::new();
+            if let Some(text) = locator
                 .range(finding.file, finding.span)
                 .and_then(|r| locator.line_text(finding.file, r.start.line))
-                .map(normalize_line)
-                .unwrap_or_default();
+            {
+                normalize_into(text, &mut line);
+            }
             let path = locator.path(finding.file);
-            let occurrence = seen
-                .entry((finding.rule, finding.file, line.clone()))
-                .or_insert(0);
-            let index = *occurrence;
-            *occurrence += 1;
-
             let mut hash = Fnv1a64::new();
-            for part in [finding.rule, path, &line, &index.to_string()] {
+            // A separator that cannot occur in the parts keeps ("ab","c") apart from ("a","bc").
+            for part in [finding.rule, path, &line] {
                 hash.write(part.as_bytes());
-                // A separator that cannot occur in the parts keeps ("ab","c") apart from ("a","bc").
                 hash.write(&[0]);
             }
+            let occurrence = seen.entry((finding.rule, finding.file, line)).or_insert(0);
+            let index = *occurrence;
+            *occurrence += 1;
+            hash.write(index.to_string().as_bytes());
+            hash.write(&[0]);
             format!("{:016x}", hash.finish())
         })
         .collect()
@@ -45,7 +47,20 @@ pub(crate) fn fingerprints(analysis: &Analysis, locator: &Locator) -> Vec<String
 
 /// Collapses runs of whitespace and trims, so re-indentation does not change the fingerprint.
 pub(crate) fn normalize_line(line: &str) -> String {
-    line.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::new();
+    normalize_into(line, &mut out);
+    out
+}
+
+/// `normalize_line` into `out`.
+fn normalize_into(line: &str, out: &mut String) {
+    out.reserve(line.len());
+    for word in line.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
 }
 
 /// FNV-1a, 64-bit (http://www.isthe.com/chongo/tech/comp/fnv/).
@@ -90,5 +105,8 @@ mod tests {
     #[test]
     fn whitespace_is_normalized() {
         assert_eq!(normalize_line("  a\t b  c "), "a b c");
+        assert_eq!(normalize_line(" \u{a0}x\u{3000}y "), "x y");
+        assert_eq!(normalize_line("   "), "");
+        assert_eq!(normalize_line("one"), "one");
     }
 }
