@@ -2118,6 +2118,16 @@ impl<'t> Extractor<'t> {
         for (call, ctx) in calls {
             self.visit_call(call, ctx);
         }
+        // A chain `a.b.c.d` is a reference at every level, and each level's object is the level
+        // below it: classifying each node once (from the top, with an empty cycle guard, a call
+        // whose result depends on nothing else) halves the work on attribute-heavy modules.
+        let mut memo: HashMap<usize, Thing> = HashMap::default();
+        let mut classified = |x: Node<'t>| {
+            memo.entry(x.id())
+                .or_insert_with(|| self.classify(x, 0))
+                .clone()
+        };
+        let mut found = Vec::new();
         for n in named_refs {
             // Only naming sites: `db.orders`, `db["orders"]`, `client.shop.orders`.
             let obj = if n.k() == "attribute" {
@@ -2126,12 +2136,13 @@ impl<'t> Extractor<'t> {
                 self.field(n, "value")
             };
             let Some(obj) = obj else { continue };
-            if matches!(self.classify(obj, 0), Thing::Db | Thing::Collection(_)) {
-                if let Thing::Collection(r) = self.classify(n, 0) {
-                    self.ir.collections.push(r);
+            if matches!(classified(obj), Thing::Db | Thing::Collection(_)) {
+                if let Thing::Collection(r) = classified(n) {
+                    found.push(r);
                 }
             }
         }
+        self.ir.collections.extend(found);
         self.document_indexes();
     }
 
