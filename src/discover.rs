@@ -54,8 +54,15 @@ struct Shared {
 /// The prefilter of a language: automata over the extractors' vocabulary, and for each word the
 /// context its match must stand in and what the match says.
 struct Prefilter {
-    /// The words in groups of at most [`GROUP_SIZE`], one automaton each (see there).
+    /// The words in groups of at most [`GROUP_SIZE`], one automaton each (see there): first the
+    /// groups of the words that can make a file parsed on their own or with a confirmation
+    /// ([`Prefilter::first`]), then the groups of the confirmations alone.
     groups: Vec<WordGroup>,
+    /// How many groups hold the first words: evidence, hints, and Python's document classes (a
+    /// confirmation that makes evidence with `objects`). A file none of them matches is skipped
+    /// without reading it for the confirmations, the common words (`find`, `update`, `count`,
+    /// `index`) whose automata cost the most.
+    first: usize,
     words: Vec<PrefilterWord>,
 }
 
@@ -86,7 +93,16 @@ impl Prefilter {
         &'p self,
         bytes: &'b [u8],
     ) -> impl Iterator<Item = (&'p PrefilterWord, usize, usize)> + use<'p, 'b> {
-        self.groups.iter().flat_map(move |group| {
+        self.matches_of(&self.groups, bytes)
+    }
+
+    /// [`Prefilter::matches`] of some of the groups.
+    fn matches_of<'p, 'b>(
+        &'p self,
+        groups: &'p [WordGroup],
+        bytes: &'b [u8],
+    ) -> impl Iterator<Item = (&'p PrefilterWord, usize, usize)> + use<'p, 'b> {
+        groups.iter().flat_map(move |group| {
             let mut at = 0;
             std::iter::from_fn(move || {
                 let found = group
@@ -122,28 +138,54 @@ fn prefilter(lang: Language) -> &'static Prefilter {
         let words = lang::vocabulary::prefilter_words(lang);
         let mut order: Vec<u32> = (0..words.len() as u32).collect();
         order.sort_by_key(|&i| words[i as usize].word);
-        // As many groups as needed, of balanced sizes.
-        let count = words.len().div_ceil(GROUP_SIZE).max(1);
-        let groups = order
-            .chunks(words.len().div_ceil(count).max(1))
-            .map(|chunk| {
-                let automaton = AhoCorasick::builder()
-                    .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-                    .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
-                    .build(chunk.iter().map(|&i| words[i as usize].word))
-                    .expect("the prefilter vocabulary is a valid automaton");
-                let mut by_first_byte = vec![Vec::new(); 256];
-                for &i in chunk {
-                    by_first_byte[words[i as usize].word.as_bytes()[0] as usize].push(i);
-                }
-                WordGroup {
-                    automaton,
-                    by_first_byte,
-                }
-            })
-            .collect();
-        Prefilter { groups, words }
+        let (first, rest): (Vec<u32>, Vec<u32>) = order
+            .into_iter()
+            .partition(|&i| is_first_word(lang, &words[i as usize]));
+        let mut groups = word_groups(&words, &first);
+        let first = groups.len();
+        groups.extend(word_groups(&words, &rest));
+        Prefilter {
+            groups,
+            first,
+            words,
+        }
     })
+}
+
+/// Whether `word` belongs to the prefilter's first groups (see [`Prefilter::first`]). A word's
+/// standing only ever lowers its role (but a Python module name's, a hint, which may become
+/// evidence), so a confirmation never makes a file parsed without one of these.
+fn is_first_word(lang: Language, word: &PrefilterWord) -> bool {
+    word.role != WordRole::Confirmation
+        || (lang == Language::Python
+            && lang::vocabulary::PY_MONGOENGINE_DOCUMENTS.contains(&word.word))
+}
+
+/// The automata of `chosen` (indexes into `words`, sorted by word): as many as needed, of balanced
+/// sizes.
+fn word_groups(words: &[PrefilterWord], chosen: &[u32]) -> Vec<WordGroup> {
+    if chosen.is_empty() {
+        return Vec::new();
+    }
+    let count = chosen.len().div_ceil(GROUP_SIZE);
+    chosen
+        .chunks(chosen.len().div_ceil(count))
+        .map(|chunk| {
+            let automaton = AhoCorasick::builder()
+                .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
+                .build(chunk.iter().map(|&i| words[i as usize].word))
+                .expect("the prefilter vocabulary is a valid automaton");
+            let mut by_first_byte = vec![Vec::new(); 256];
+            for &i in chunk {
+                by_first_byte[words[i as usize].word.as_bytes()[0] as usize].push(i);
+            }
+            WordGroup {
+                automaton,
+                by_first_byte,
+            }
+        })
+        .collect()
 }
 
 fn is_ident_byte(b: u8) -> bool {
@@ -640,44 +682,80 @@ pub enum Verdict {
 }
 
 /// The prefilter's verdict on a file's bytes: evidence alone, or a hint and a confirmation, each
-/// standing in its context (see [`WordRole`]).
+/// standing in its context (see [`WordRole`]). The confirmations are looked for only in a file
+/// that has a hint (or, in Python, a document class): without one they could not count.
 pub fn verdict(lang: Language, bytes: &[u8]) -> Verdict {
     let p = prefilter(lang);
-    let (mut hint, mut confirmation) = (false, false);
-    // The Python frontend takes any `class X(Document)` for a mongoengine model, imported from
-    // mongoengine or not (a project may re-export it), so `X.objects(..)` beside it is an
-    // operation: the two confirmations together are evidence.
-    let (mut document_class, mut objects) = (false, false);
-    let mut scan = FileScan::default();
-    for (word, start, end) in p.matches(bytes) {
-        // Once the file has a hint, another hint word can add nothing: `standing` only lowers a
-        // role, except that a Python module name inside a client or database call is evidence.
-        if hint && word.role == WordRole::Hint && word.context != WordContext::PyModule {
-            continue;
-        }
-        match standing(lang, word, bytes, start, end, &mut scan) {
-            Some(WordRole::Evidence) => return Verdict::Parse,
-            Some(WordRole::Hint) => hint = true,
-            Some(WordRole::Confirmation) => {
-                confirmation = true;
-                if lang == Language::Python {
-                    if lang::vocabulary::PY_MONGOENGINE_DOCUMENTS.contains(&word.word) {
-                        document_class = true;
-                    } else if word.word == "objects" {
-                        objects = true;
+    let mut reading = VerdictReading::default();
+    let (first, rest) = p.groups.split_at(p.first);
+    if let Some(v) = reading.read(lang, bytes, p.matches_of(first, bytes)) {
+        return v;
+    }
+    if !reading.hint && !reading.document_class {
+        return Verdict::Skip;
+    }
+    reading
+        .read(lang, bytes, p.matches_of(rest, bytes))
+        .unwrap_or_else(|| reading.end())
+}
+
+/// What [`verdict`] has read of a file so far.
+#[derive(Default)]
+struct VerdictReading {
+    hint: bool,
+    confirmation: bool,
+    /// The Python frontend takes any `class X(Document)` for a mongoengine model, imported from
+    /// mongoengine or not (a project may re-export it), so `X.objects(..)` beside it is an
+    /// operation: the two confirmations together are evidence.
+    document_class: bool,
+    objects: bool,
+    scan: FileScan,
+}
+
+impl VerdictReading {
+    /// Reads `matches`; `Some(Verdict::Parse)` as soon as they make the file parsed.
+    fn read<'p>(
+        &mut self,
+        lang: Language,
+        bytes: &[u8],
+        matches: impl Iterator<Item = (&'p PrefilterWord, usize, usize)>,
+    ) -> Option<Verdict> {
+        for (word, start, end) in matches {
+            // Once the file has a hint, another hint word can add nothing: `standing` only lowers
+            // a role, except that a Python module name inside a client or database call is
+            // evidence.
+            if self.hint && word.role == WordRole::Hint && word.context != WordContext::PyModule {
+                continue;
+            }
+            match standing(lang, word, bytes, start, end, &mut self.scan) {
+                Some(WordRole::Evidence) => return Some(Verdict::Parse),
+                Some(WordRole::Hint) => self.hint = true,
+                Some(WordRole::Confirmation) => {
+                    self.confirmation = true;
+                    if lang == Language::Python {
+                        if lang::vocabulary::PY_MONGOENGINE_DOCUMENTS.contains(&word.word) {
+                            self.document_class = true;
+                        } else if word.word == "objects" {
+                            self.objects = true;
+                        }
                     }
                 }
+                None => {}
             }
-            None => {}
+            if (self.hint && self.confirmation) || (self.document_class && self.objects) {
+                return Some(Verdict::Parse);
+            }
         }
-        if (hint && confirmation) || (document_class && objects) {
-            return Verdict::Parse;
-        }
+        None
     }
-    if hint {
-        Verdict::Defer
-    } else {
-        Verdict::Skip
+
+    /// The verdict once every match is read.
+    fn end(&self) -> Verdict {
+        if self.hint {
+            Verdict::Defer
+        } else {
+            Verdict::Skip
+        }
     }
 }
 
@@ -1506,6 +1584,65 @@ class ActionDB(me.Document):
         assert!(declares_db(b"import db from './db'"));
         assert!(!declares_db(b"function f(db) { return db.users }"));
         assert!(!declares_db(b"const mydb = x; const dbx = y;"));
+    }
+
+    /// The verdict read in two steps (the confirmations only after a hint) is the verdict read
+    /// from every match at once, on every corpus file and test fixture and on files made to sit
+    /// on the boundary: a confirmation alone, a hint alone, both, a document class with and
+    /// without `objects`, in comments.
+    #[test]
+    fn the_two_step_verdict_is_the_one_step_verdict() {
+        let mut texts: Vec<(Language, Vec<u8>)> = Vec::new();
+        for dir in ["corpus", "tests"] {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+            for entry in ignore::WalkBuilder::new(&root).build() {
+                let path = entry.unwrap().into_path();
+                if let Some(lang) = lang::language_for(&path) {
+                    texts.push((lang, std::fs::read(&path).unwrap()));
+                }
+            }
+        }
+        let boundary: &[&[u8]] = &[
+            b"items.find((x) => x.id)\nlist.update(a)\n",
+            b"const s = new Schema({ a: String }); s.index({ a: 1 });\n",
+            b"import mongo from 'x'\nitems.find({ a: 1 })\n",
+            b"// mongo\nitems.find({ a: 1 })\n",
+            b"q.skip(n)\nq.sort(x)\n",
+            b"class Post(Document):\n    pass\nPost.objects(a=1)\n",
+            b"class Post(Document):\n    pass\n",
+            b"Post.objects(a=1)\nx.limit(3)\n",
+            b"# mongo\nx.find({})\n",
+            b"from mongo import db\nx.find({})\n",
+            b"c.find(doc! { \"a\": 1 }).skip(n)\n",
+            b"let o = FindOptions::builder().build(); c.find(None)\n",
+        ];
+        for text in boundary {
+            for lang in [Language::JavaScript, Language::Python, Language::Rust] {
+                texts.push((lang, text.to_vec()));
+            }
+        }
+        let mut seen = std::collections::BTreeMap::new();
+        for (lang, bytes) in &texts {
+            let p = prefilter(*lang);
+            let mut reading = VerdictReading::default();
+            let one_step = reading
+                .read(*lang, bytes, p.matches(bytes))
+                .unwrap_or_else(|| reading.end());
+            let two_steps = verdict(*lang, bytes);
+            assert_eq!(
+                one_step,
+                two_steps,
+                "{lang:?}: {}",
+                String::from_utf8_lossy(bytes)
+            );
+            *seen.entry(format!("{two_steps:?}")).or_insert(0) += 1;
+        }
+        // Every verdict occurs, so the comparison covers each way out of `verdict`.
+        assert_eq!(seen.len(), 3, "{seen:?}");
+        for lang in [Language::JavaScript, Language::Python, Language::Rust] {
+            let p = prefilter(lang);
+            assert!(0 < p.first && p.first < p.groups.len(), "{lang:?}");
+        }
     }
 
     /// The leftmost-first search restarted after each start finds every occurrence an overlapping
