@@ -82,44 +82,66 @@ pub struct FileContext<'a> {
 pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 pub(crate) type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
-/// The field ids by field name (`None`: not a field) of the grammar in `GRAMMAR`.
-type FieldIds = Vec<(&'static str, Option<u16>)>;
+/// The field ids of one grammar by field name (`None`: not a field of it), keyed by the name's
+/// address and length: the names are literals of the frontends, so a call site always passes the
+/// same address. An open-addressing table of [`FIELD_SLOTS`] slots (0 for an empty slot); with
+/// more names than half of that, it starts again empty (still correct, only slower).
+#[derive(Default)]
+struct FieldIds {
+    slots: Vec<(usize, usize, Option<u16>)>,
+    len: usize,
+}
+
+/// The slots of a [`FieldIds`] table: a power of two, several times the number of distinct field
+/// name literals in the frontends (about a hundred).
+const FIELD_SLOTS: usize = 1024;
+
+impl FieldIds {
+    fn get(&mut self, n: tree_sitter::Node, name: &'static str) -> Option<u16> {
+        if self.slots.is_empty() || self.len >= FIELD_SLOTS / 2 {
+            self.slots = vec![(0, 0, None); FIELD_SLOTS];
+            self.len = 0;
+        }
+        let key = name.as_ptr() as usize;
+        let mask = FIELD_SLOTS - 1;
+        let mut at = ((key as u64 >> 2).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
+        loop {
+            let (k, len, id) = self.slots[at];
+            if k == key && len == name.len() {
+                return id;
+            }
+            if k == 0 {
+                let id = n.language().field_id_for_name(name).map(|id| id.get());
+                self.slots[at] = (key, name.len(), id);
+                self.len += 1;
+                return id;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+}
 
 thread_local! {
-    /// Field ids by name, for the language being extracted on this thread: tree-sitter's
+    /// Field ids by name, one table per grammar (`grammar_slot`): tree-sitter's
     /// `child_by_field_name` looks the name up with a `strncmp` per field of the grammar on every
-    /// call, which was 8% of a run (bench/README.md).
-    static FIELD_IDS: RefCell<FieldIds> = const { RefCell::new(Vec::new()) };
+    /// call, which was 8% of a run (bench/README.md); a list of the names met, searched on every
+    /// call, was still 1.7% (session 9).
+    static FIELD_IDS: RefCell<[FieldIds; 5]> = RefCell::new(Default::default());
 }
 
 /// The id of the field `name` in the grammar of `n` (this thread's language), looked up once per
-/// thread and language.
+/// thread, language and call site.
 pub(crate) fn field_id(n: tree_sitter::Node, name: &'static str) -> Option<u16> {
-    FIELD_IDS.with(|cell| {
-        let mut cache = cell.borrow_mut();
-        // The names are literals of the frontends: the same address (and length) for the same
-        // call site, compared before any bytes are; a name met at a new address is recorded again.
-        if let Some((_, id)) = cache
-            .iter()
-            .find(|(k, _)| std::ptr::eq(k.as_ptr(), name.as_ptr()) && k.len() == name.len())
-        {
-            return *id;
-        }
-        let id = match cache.iter().find(|(k, _)| *k == name) {
-            Some((_, id)) => *id,
-            None => n.language().field_id_for_name(name).map(|id| id.get()),
-        };
-        cache.push((name, id));
-        id
-    })
+    let Some(lang) = GRAMMAR.with(|g| g.get()) else {
+        return n.language().field_id_for_name(name).map(|id| id.get());
+    };
+    FIELD_IDS.with(|cell| cell.borrow_mut()[grammar_slot(lang)].get(n, name))
 }
 
 /// Starts extracting a file of `lang` on this thread: the field-id cache and the kind table
 /// follow the grammar.
 fn use_tables_of(lang: Language) {
-    if GRAMMAR.with(|g| g.replace(Some(lang))) != Some(lang) {
-        FIELD_IDS.with(|cell| cell.borrow_mut().clear());
-    }
+    GRAMMAR.with(|g| g.set(Some(lang)));
     KINDS.with(|k| k.set(kind_table(lang)));
 }
 
