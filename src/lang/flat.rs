@@ -29,6 +29,7 @@ extern "C" {
         out: *mut Entry<'_>,
         capacity: u32,
         all: bool,
+        keep_under: u16,
     ) -> i64;
 }
 
@@ -69,13 +70,24 @@ enum Nodes {
     /// Every node but the anonymous leaves that no field holds: the punctuation, keywords and
     /// operators that are not a field's value, about 40% of a tree's nodes. No frontend reads
     /// them: `children` is only ever filtered to named nodes, the passes look at named kinds,
-    /// and an anonymous node a frontend does read (`operator`, say) is a field's value.
-    Sparse,
+    /// and an anonymous node a frontend does read (`operator`, say) is a field's value. The
+    /// children of nodes of kind `keep_under` are all held (Rust's token trees, whose tokens the
+    /// frontend reads one by one); `NO_KIND` for none.
+    Sparse { keep_under: u16 },
 }
 
-/// Whether a flat tree of `nodes` holds `node`, held by its parent under `field` (0: none).
-fn holds(nodes: Nodes, node: Node<'_>, field: u16) -> bool {
-    nodes == Nodes::All || field != 0 || node.is_named() || node.child_count() > 0
+/// No node kind (`Nodes::Sparse`).
+const NO_KIND: u16 = u16::MAX;
+
+/// Whether a flat tree of `nodes` holds `node`, held by its parent (of kind `parent_kind`) under
+/// `field` (0: none).
+fn holds(nodes: Nodes, node: Node<'_>, field: u16, parent_kind: u16) -> bool {
+    match nodes {
+        Nodes::All => true,
+        Nodes::Sparse { keep_under } => {
+            field != 0 || node.is_named() || node.child_count() > 0 || parent_kind == keep_under
+        }
+    }
 }
 
 /// The nodes below and including `root` in preorder: the one-pass flattener of flatten.c, or
@@ -106,6 +118,10 @@ fn flattened<'t>(root: Node<'t>, nodes: Nodes) -> Option<Vec<Entry<'t>>> {
             entries.as_mut_ptr(),
             u32::try_from(capacity).ok()?,
             nodes == Nodes::All,
+            match nodes {
+                Nodes::All => NO_KIND,
+                Nodes::Sparse { keep_under } => keep_under,
+            },
         )
     };
     let written = usize::try_from(written).ok()?;
@@ -128,7 +144,8 @@ fn walked<'t>(root: Node<'t>, nodes: Nodes) -> Vec<Entry<'t>> {
         let node = cursor.node();
         let idx = entries.len() as u32;
         let field = cursor.field_id().map_or(0, |f| f.get());
-        if idx == 0 || holds(nodes, node, field) {
+        let parent_kind = open.last().map_or(NO_KIND, |o| entries[o.0 as usize].kind);
+        if idx == 0 || holds(nodes, node, field, parent_kind) {
             entries.push(Entry {
                 node,
                 parent: open.last().map_or(NONE, |o| o.0),
@@ -162,7 +179,24 @@ impl<'t> Flat<'t> {
     /// (`Nodes::Sparse`). The walks and `children` skip those leaves; `of`, `field` and the walks
     /// started from one of them still answer as tree-sitter does.
     pub(crate) fn new(root: Node<'t>) -> Self {
-        Flat::indexed(entries(root, Nodes::Sparse))
+        Flat::indexed(entries(
+            root,
+            Nodes::Sparse {
+                keep_under: NO_KIND,
+            },
+        ))
+    }
+
+    /// `new`, but holding every child of the nodes of kind `kind` (a named kind of the grammar),
+    /// anonymous leaves included.
+    pub(crate) fn keeping_children_of(root: Node<'t>, kind: &str) -> Self {
+        let keep_under = root.language().id_for_node_kind(kind, true);
+        Flat::indexed(entries(
+            root,
+            Nodes::Sparse {
+                keep_under: if keep_under == 0 { NO_KIND } else { keep_under },
+            },
+        ))
     }
 
     fn indexed(entries: Vec<Entry<'t>>) -> Self {
@@ -349,7 +383,15 @@ mod tests {
         p.set_language(&lang).unwrap();
         let tree = p.parse(src, None).unwrap();
         let root = tree.root_node();
-        let flat = Flat::new(root);
+        // Rust's token trees keep their tokens.
+        let keep = (language == Language::Rust).then_some("token_tree");
+        let flat = match keep {
+            Some(kind) => Flat::keeping_children_of(root, kind),
+            None => Flat::new(root),
+        };
+        let keep_under = keep.map_or(NO_KIND, |k| lang.id_for_node_kind(k, true));
+        assert_ne!(keep_under, 0);
+        let sparse = Nodes::Sparse { keep_under };
         // The one-pass flattener (used here) and the cursor's walk give the same entries, with
         // every node and without the anonymous leaves outside fields.
         let key = |f: &Flat| -> Vec<_> {
@@ -369,17 +411,23 @@ mod tests {
                 })
                 .collect()
         };
-        for nodes in [Nodes::All, Nodes::Sparse] {
+        for nodes in [Nodes::All, sparse] {
             let walked = Flat::indexed(walked(root, nodes));
             let flattened = Flat::indexed(flattened(root, nodes).expect("flatten.c applies"));
             assert_eq!(key(&walked), key(&flattened), "{nodes:?}");
         }
         let every = flattened(root, Nodes::All).unwrap();
         assert_eq!(root.descendant_count(), every.len());
-        // The nodes the sparse tree holds: named, inner, or some field's value.
+        // The nodes the sparse tree holds: named, inner, some field's value, or a token of a
+        // token tree.
         let held: std::collections::HashSet<usize> = every
             .iter()
-            .filter(|e| e.node.is_named() || e.node.child_count() > 0 || e.field != 0)
+            .filter(|e| {
+                e.node.is_named()
+                    || e.node.child_count() > 0
+                    || e.field != 0
+                    || (e.parent != NONE && every[e.parent as usize].kind == keep_under)
+            })
             .map(|e| e.node.id())
             .collect();
         assert_eq!(flat.entries.len(), held.len());
@@ -569,7 +617,11 @@ mod dir_check {
             p.set_language(&super::super::grammar(lang)).unwrap();
             let tree = p.parse(&src, None).unwrap();
             let root = tree.root_node();
-            for nodes in [super::Nodes::All, super::Nodes::Sparse] {
+            let keep_under = match lang {
+                crate::ir::Language::Rust => root.language().id_for_node_kind("token_tree", true),
+                _ => super::NO_KIND,
+            };
+            for nodes in [super::Nodes::All, super::Nodes::Sparse { keep_under }] {
                 let a = super::walked(root, nodes);
                 let b = super::flattened(root, nodes).expect("applies");
                 assert_eq!(a.len(), b.len(), "{}", path.display());

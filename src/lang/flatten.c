@@ -85,9 +85,11 @@ static inline bool push(Frame **frames, uint32_t *size, uint32_t *capacity, cons
 // node, its parent's index (UINT32_MAX for the root), one past the index of its subtree's last
 // node, and the field by which its parent holds it (0 for none). Unless `all`, the anonymous
 // leaves that no field holds (punctuation, keywords, operators outside fields: about 40% of a
-// tree's nodes) are left out. Returns the number of entries, or -1 if they do not fit or memory
+// tree's nodes) are left out, but for the children of nodes of kind `keep_under` (Rust's token
+// trees, read token by token). Returns the number of entries, or -1 if they do not fit or memory
 // runs out.
-int64_t mongolint_flatten(TSNode root, MongolintEntry *out, uint32_t capacity, bool all) {
+int64_t mongolint_flatten(TSNode root, MongolintEntry *out, uint32_t capacity, bool all,
+                          TSSymbol keep_under) {
   if (capacity == 0) return -1;
   const TSTree *tree = root.tree;
   const TSLanguage *language = tree->language;
@@ -140,7 +142,8 @@ int64_t mongolint_flatten(TSNode root, MongolintEntry *out, uint32_t capacity, b
     uint32_t visible_parent = frame->visible_parent;
     if (!extra && field == 0 && frame->hidden) field = frame->hidden_field;
     if (visible && !all && field == 0 && ts_subtree_child_count(*child) == 0 &&
-        !(alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(*child))) {
+        !(alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(*child)) &&
+        out[visible_parent].kind != keep_under) {
       // An anonymous leaf outside any field: as `ts_node_is_named` is false for it.
       continue;
     }

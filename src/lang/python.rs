@@ -300,14 +300,14 @@ impl<'t> Extractor<'t> {
     }
 
     /// The literal value of a string without interpolations, or of implicitly concatenated strings.
-    fn string_value(&self, n: Node) -> Option<String> {
+    fn string_value(&self, n: Node<'t>) -> Option<String> {
         match n.k() {
             "string" => {
                 let mut start = None;
                 let mut end = None;
                 let mut prefix = "";
-                let mut c = n.walk();
-                for ch in n.children(&mut c) {
+                // Only named children matter (the flat tree holds every one of them).
+                for ch in self.parents.children(n) {
                     match ch.k() {
                         "string_start" => {
                             start = Some(ch.end_byte());
@@ -1452,8 +1452,7 @@ impl<'t> Extractor<'t> {
         let n = self.unwrap_expr(n);
         match n.k() {
             "string" => {
-                let mut c = n.walk();
-                let children: Vec<Node<'t>> = n.children(&mut c).collect();
+                let children: Vec<Node<'t>> = self.parents.children(n).collect();
                 for ch in children {
                     match ch.k() {
                         "string_content" => out.push(NamePart::Literal {

@@ -37,7 +37,11 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         inserts: HashMap::default(),
         reassigned: HashSet::default(),
         uses_mongo: text.contains("mongodb") || text.contains("bson"),
-        parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
+        // Macro bodies are read token by token (`doc! { "a": 1 }`): their punctuation stays.
+        parents: std::rc::Rc::new(super::flat::Flat::keeping_children_of(
+            tree.root_node(),
+            "token_tree",
+        )),
         file_periodic: path_is_periodic(ctx.display_path),
         consumed: RefCell::new(HashSet::default()),
         ir: FileIr::default(),
@@ -710,15 +714,18 @@ impl<'t> Extractor<'t> {
 
     /// The tokens inside a macro invocation's delimiters.
     fn macro_tokens(&self, n: Node<'t>) -> Option<Vec<Node<'t>>> {
-        let mut c = n.walk();
-        let tt = n.children(&mut c).find(|c| c.k() == "token_tree")?;
+        let tt = self.parents.children(n).find(|c| c.k() == "token_tree")?;
         Some(self.tree_tokens(tt))
     }
 
-    /// The tokens of a token tree, without its delimiters and comments.
+    /// The tokens of a token tree, without its delimiters and comments (the flat tree holds every
+    /// child of a token tree).
     fn tree_tokens(&self, tt: Node<'t>) -> Vec<Node<'t>> {
-        let mut c = tt.walk();
-        let all: Vec<Node<'t>> = tt.children(&mut c).filter(|c| !is_comment(c.k())).collect();
+        let all: Vec<Node<'t>> = self
+            .parents
+            .children(tt)
+            .filter(|c| !is_comment(c.k()))
+            .collect();
         let delimited = |i: usize| {
             all.get(i)
                 .is_some_and(|c| matches!(c.k(), "{" | "}" | "(" | ")" | "[" | "]"))
