@@ -156,9 +156,13 @@ fn prefilter(lang: Language) -> &'static Prefilter {
 /// standing only ever lowers its role (but a Python module name's, a hint, which may become
 /// evidence), so a confirmation never makes a file parsed without one of these.
 fn is_first_word(lang: Language, word: &PrefilterWord) -> bool {
-    word.role != WordRole::Confirmation
-        || (lang == Language::Python
-            && lang::vocabulary::PY_MONGOENGINE_DOCUMENTS.contains(&word.word))
+    word.role != WordRole::Confirmation || is_document_class(lang, word)
+}
+
+/// Whether `word` is a mongoengine document base class of the Python frontend (`Document`): a
+/// confirmation that, with `objects`, is evidence (see [`VerdictReading::document_class`]).
+fn is_document_class(lang: Language, word: &PrefilterWord) -> bool {
+    lang == Language::Python && lang::vocabulary::PY_MONGOENGINE_DOCUMENTS.contains(&word.word)
 }
 
 /// The automata of `chosen` (indexes into `words`, sorted by word): as many as needed, of balanced
@@ -732,12 +736,10 @@ impl VerdictReading {
                 Some(WordRole::Hint) => self.hint = true,
                 Some(WordRole::Confirmation) => {
                     self.confirmation = true;
-                    if lang == Language::Python {
-                        if lang::vocabulary::PY_MONGOENGINE_DOCUMENTS.contains(&word.word) {
-                            self.document_class = true;
-                        } else if word.word == "objects" {
-                            self.objects = true;
-                        }
+                    if is_document_class(lang, word) {
+                        self.document_class = true;
+                    } else if lang == Language::Python && word.word == "objects" {
+                        self.objects = true;
                     }
                 }
                 None => {}

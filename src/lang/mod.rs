@@ -359,15 +359,29 @@ pub(crate) fn op_context(
     functions: &[(String, bool)],
     file_periodic: bool,
 ) -> crate::ir::OpContext {
+    call_context(
+        loops.last().map(|l| (l.0, l.1.as_ref())),
+        functions.iter().map(|f| f.0.as_str()),
+        file_periodic || functions.last().is_some_and(|f| f.1),
+    )
+}
+
+/// The context of a call: its innermost loop (the loop's span and what it iterates over), the names
+/// of the functions around it (outermost first, empty for an anonymous function: the innermost
+/// named one is the call's function) and whether it runs periodically.
+pub(crate) fn call_context<'a>(
+    innermost_loop: Option<(crate::ir::Span, Option<&crate::ir::LoopOver>)>,
+    function_names: impl DoubleEndedIterator<Item = &'a str>,
+    periodic: bool,
+) -> crate::ir::OpContext {
     crate::ir::OpContext {
-        enclosing_loop: loops.last().map(|l| l.0),
-        loop_over: loops.last().and_then(|l| l.1.clone()),
-        function: functions
-            .iter()
+        enclosing_loop: innermost_loop.map(|l| l.0),
+        loop_over: innermost_loop.and_then(|l| l.1.cloned()),
+        function: function_names
             .rev()
-            .find(|f| !f.0.is_empty())
-            .map(|f| f.0.clone()),
-        periodic: file_periodic || functions.last().is_some_and(|f| f.1),
+            .find(|name| !name.is_empty())
+            .map(str::to_string),
+        periodic,
     }
 }
 

@@ -2117,9 +2117,10 @@ impl<'t> Extractor<'t> {
         for (call, ctx) in calls {
             self.visit_call(call, ctx);
         }
-        // A chain `a.b.c.d` is a reference at every level, and each level's object is the level
-        // below it: classifying each node once (from the top, with an empty cycle guard, a call
-        // whose result depends on nothing else) halves the work on attribute-heavy modules.
+        // A chain `a.b.c.d` is a reference at every level, and a level's object is the level below
+        // it, classified again when that level's own turn comes: each node is classified once
+        // (from the top, with an empty cycle guard and a full fuel budget, so the result depends
+        // on the node alone).
         let mut memo: HashMap<usize, Thing> = HashMap::default();
         let mut classified = |x: Node<'t>| {
             memo.entry(x.id())

@@ -1394,17 +1394,15 @@ impl<'t> Extractor<'t> {
                         }
                         functions.push((name.unwrap_or_default(), periodic, iteration.is_some()));
                     }
-                    let ctx = || OpContext {
-                        enclosing_loop: loops.last().map(|l| l.0),
-                        loop_over: loops.last().and_then(|l| l.2.clone()),
-                        function: functions
-                            .iter()
-                            .rev()
-                            .find(|f| !f.0.is_empty())
-                            .map(|f| f.0.clone()),
-                        periodic: file_periodic
-                            || functions.last().is_some_and(|f| f.1)
-                            || loops.iter().any(|l| l.1),
+                    // A loop that ticks (`interval.tick().await`) makes every call in it periodic.
+                    let ctx = || {
+                        super::call_context(
+                            loops.last().map(|l| (l.0, l.2.as_ref())),
+                            functions.iter().map(|f| f.0.as_str()),
+                            file_periodic
+                                || functions.last().is_some_and(|f| f.1)
+                                || loops.iter().any(|l| l.1),
+                        )
                     };
                     match f {
                         _ if f & kinds::CALL != 0 => {
