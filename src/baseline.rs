@@ -47,7 +47,7 @@ fn context_hash(rule: &str, line: &str) -> String {
     h.write(rule.as_bytes());
     h.write(&[0]);
     h.write(line.as_bytes());
-    format!("{:016x}", h.finish())
+    crate::report::fingerprint::hex16(h.finish())
 }
 
 /// The baseline entries of the analysis' findings, in report order.
@@ -60,8 +60,8 @@ pub fn entries(analysis: &Analysis) -> Vec<Entry> {
         .zip(fps)
         .map(|(f, fingerprint)| {
             let range = locator.range(f.file, f.span);
-            let line_text = range
-                .and_then(|r| locator.line_text(f.file, r.start.line))
+            let line_text = locator
+                .start_line_text(f.file, f.span)
                 .map(normalize_line)
                 .unwrap_or_default();
             Entry {

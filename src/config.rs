@@ -435,19 +435,18 @@ impl Config {
     }
 
     /// Keeps the findings of active rules and applies the configured severities.
-    /// `path_of` gives a finding's file path on disk; each path is matched against the
-    /// `per-file-ignores` patterns once.
-    pub fn apply<'a>(&self, findings: &mut Vec<Finding>, path_of: impl Fn(&Finding) -> &'a Path) {
-        let mut matched: std::collections::HashMap<&'a Path, BTreeSet<usize>> =
-            std::collections::HashMap::new();
+    /// `path_of` gives the path on disk of a file (by its index, `Finding::file`); each file is
+    /// matched against the `per-file-ignores` patterns once.
+    pub fn apply<'a>(&self, findings: &mut Vec<Finding>, path_of: impl Fn(usize) -> &'a Path) {
+        // Keyed by file index: hashing a `Path` walks its components.
+        let mut matched: crate::lang::HashMap<usize, BTreeSet<usize>> = Default::default();
         findings.retain(|f| {
             if !self.enabled.contains(f.rule) {
                 return false;
             }
-            let path = path_of(f);
             let patterns = matched
-                .entry(path)
-                .or_insert_with(|| self.per_file_ignores.matching_patterns(path));
+                .entry(f.file)
+                .or_insert_with(|| self.per_file_ignores.matching_patterns(path_of(f.file)));
             !self.ignored_in(f.rule, patterns)
         });
         for f in findings.iter_mut() {

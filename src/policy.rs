@@ -55,9 +55,9 @@ pub enum After {
 /// Applies the configuration, the suppressions and the baseline to `analysis`.
 pub fn apply(analysis: &mut Analysis, config: &Config, args: &PolicyArgs) -> Result<After, String> {
     let files = &analysis.files;
-    config.apply(&mut analysis.findings, |f| {
+    config.apply(&mut analysis.findings, |file| {
         files
-            .get(f.file)
+            .get(file)
             .map(|sf| sf.path.as_path())
             .unwrap_or(Path::new(""))
     });

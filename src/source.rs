@@ -23,13 +23,24 @@ impl LineIndex {
         LineIndex { starts }
     }
 
-    /// Position of byte `offset` in `text` (the same text this index was built from).
-    pub fn position(&self, text: &str, offset: u32) -> Position {
+    /// The 1-based line of byte `offset` in `text`: `position(text, offset).line`.
+    pub fn line(&self, text: &str, offset: u32) -> usize {
+        self.line0(text, offset).1 + 1
+    }
+
+    /// The clamped offset and the 0-based line it is on.
+    fn line0(&self, text: &str, offset: u32) -> (u32, usize) {
         let offset = offset.min(text.len() as u32).max(self.starts[0]);
         let line0 = match self.starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
+        (offset, line0)
+    }
+
+    /// Position of byte `offset` in `text` (the same text this index was built from).
+    pub fn position(&self, text: &str, offset: u32) -> Position {
+        let (offset, line0) = self.line0(text, offset);
         let start = self.starts[line0] as usize;
         let mut end = offset as usize;
         while !text.is_char_boundary(end) {

@@ -54,6 +54,8 @@ pub(crate) struct Flat<'t> {
     /// index + 1, 0 for an empty slot; a power of two at least twice the entries. Four bytes a
     /// slot rather than the id beside the index: the table is allocated zeroed for every file.
     slots: Vec<u32>,
+    /// The grammar slot (`lang::grammar_slot`) of the tree, for `field`'s field-id lookups.
+    grammar: Option<usize>,
 }
 
 /// The home slot of a node id in a table of `mask + 1` slots.
@@ -210,7 +212,11 @@ impl<'t> Flat<'t> {
             }
             slots[at] = i as u32 + 1;
         }
-        Flat { entries, slots }
+        Flat {
+            entries,
+            slots,
+            grammar: super::current_grammar_slot(),
+        }
     }
 
     /// The index of `n` in preorder, if `n` belongs to this tree.
@@ -257,7 +263,7 @@ impl<'t> Flat<'t> {
     /// `n.child_by_field_name(name)` from the recorded field ids: tree-sitter's lookup scans the
     /// node's children and the grammar's field map on every call (5% of a run, bench/README.md).
     pub(crate) fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
-        let id = super::field_id(n, name)?;
+        let id = super::field_id(self.grammar, n, name)?;
         let Some(i) = self.index(n) else {
             return n.child_by_field_id(id);
         };

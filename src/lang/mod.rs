@@ -82,60 +82,139 @@ pub struct FileContext<'a> {
 pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 pub(crate) type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
-/// The field ids of one grammar by field name (`None`: not a field of it), keyed by the name's
-/// address and length: the names are literals of the frontends, so a call site always passes the
-/// same address. An open-addressing table of [`FIELD_SLOTS`] slots (0 for an empty slot); with
-/// more names than half of that, it starts again empty (still correct, only slower).
-#[derive(Default)]
-struct FieldIds {
-    slots: Vec<(usize, usize, Option<u16>)>,
-    len: usize,
+/// Field ids by field name, for the five grammars at once, keyed by the name's address and
+/// length: the names are literals of the frontends, so a call site always passes the same address.
+/// tree-sitter's `child_by_field_name` looks the name up with a `strncmp` per field of the grammar
+/// on every call, which was 8% of a run (bench/README.md); a per-thread table behind a
+/// thread-local `RefCell` still cost 60 instructions a lookup (session 10).
+///
+/// An open-addressing table shared by the threads: a slot's key (0: empty) is written once, after
+/// its value, so a reader that sees the key sees the value; insertions (one per name literal) take
+/// a lock. The value packs the name's length (16 bits) and, per grammar slot (`grammar_slot`), a
+/// 9-bit id: 0 for "not a field of this grammar", [`FIELD_ASK`] for an id that does not fit.
+struct FieldTable {
+    keys: [std::sync::atomic::AtomicUsize; FIELD_SLOTS],
+    values: [std::sync::atomic::AtomicU64; FIELD_SLOTS],
+    /// Held while inserting; the number of keys written.
+    insert: std::sync::Mutex<usize>,
 }
 
-/// The slots of a [`FieldIds`] table: a power of two, several times the number of distinct field
-/// name literals in the frontends (about a hundred).
+/// The slots of the [`FieldTable`]: a power of two, several times the number of distinct field
+/// name literals in the frontends (about a hundred). Past half full, names not yet in it are
+/// looked up in the grammar on every call (still correct, only slower).
 const FIELD_SLOTS: usize = 1024;
 
-impl FieldIds {
-    fn get(&mut self, n: tree_sitter::Node, name: &'static str) -> Option<u16> {
-        if self.slots.is_empty() || self.len >= FIELD_SLOTS / 2 {
-            self.slots = vec![(0, 0, None); FIELD_SLOTS];
-            self.len = 0;
-        }
+/// A packed id that means "ask the grammar": the id does not fit in 9 bits.
+const FIELD_ASK: u64 = 0x1FF;
+
+static FIELDS: FieldTable = FieldTable {
+    keys: [const { std::sync::atomic::AtomicUsize::new(0) }; FIELD_SLOTS],
+    values: [const { std::sync::atomic::AtomicU64::new(0) }; FIELD_SLOTS],
+    insert: std::sync::Mutex::new(0),
+};
+
+impl FieldTable {
+    /// The id of field `name` in grammar slot `slot` (`n`: a node of that grammar).
+    fn get(&self, slot: usize, n: tree_sitter::Node, name: &'static str) -> Option<u16> {
+        use std::sync::atomic::Ordering;
         let key = name.as_ptr() as usize;
+        let len = name.len() as u64;
+        let mask = FIELD_SLOTS - 1;
+        let home = ((key as u64 >> 2).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
+        let mut at = home;
+        loop {
+            match self.keys[at].load(Ordering::Acquire) {
+                0 => break,
+                k if k == key => {
+                    let value = self.values[at].load(Ordering::Relaxed);
+                    if value & 0xFFFF == len {
+                        return unpack_field(value, slot, n, name);
+                    }
+                }
+                _ => {}
+            }
+            at = (at + 1) & mask;
+            if at == home {
+                break;
+            }
+        }
+        self.insert(key, slot, n, name)
+    }
+
+    #[cold]
+    fn insert(
+        &self,
+        key: usize,
+        slot: usize,
+        n: tree_sitter::Node,
+        name: &'static str,
+    ) -> Option<u16> {
+        use std::sync::atomic::Ordering;
+        let mut count = self.insert.lock().unwrap_or_else(|e| e.into_inner());
+        let len = name.len() as u64;
         let mask = FIELD_SLOTS - 1;
         let mut at = ((key as u64 >> 2).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
         loop {
-            let (k, len, id) = self.slots[at];
-            if k == key && len == name.len() {
-                return id;
+            match self.keys[at].load(Ordering::Relaxed) {
+                0 => break,
+                k if k == key && self.values[at].load(Ordering::Relaxed) & 0xFFFF == len => {
+                    return unpack_field(self.values[at].load(Ordering::Relaxed), slot, n, name);
+                }
+                _ => at = (at + 1) & mask,
             }
-            if k == 0 {
-                let id = n.language().field_id_for_name(name).map(|id| id.get());
-                self.slots[at] = (key, name.len(), id);
-                self.len += 1;
-                return id;
-            }
-            at = (at + 1) & mask;
         }
+        if *count >= FIELD_SLOTS / 2 || name.len() > 0xFFFF {
+            return n.language().field_id_for_name(name).map(|id| id.get());
+        }
+        let mut value = len;
+        for (i, lang) in GRAMMAR_SLOTS.iter().enumerate() {
+            let id = grammar(*lang)
+                .field_id_for_name(name)
+                .map_or(0, |id| u64::from(id.get()).min(FIELD_ASK));
+            value |= id << (16 + 9 * i);
+        }
+        self.values[at].store(value, Ordering::Relaxed);
+        self.keys[at].store(key, Ordering::Release);
+        *count += 1;
+        unpack_field(value, slot, n, name)
     }
 }
 
-thread_local! {
-    /// Field ids by name, one table per grammar (`grammar_slot`): tree-sitter's
-    /// `child_by_field_name` looks the name up with a `strncmp` per field of the grammar on every
-    /// call, which was 8% of a run (bench/README.md); a list of the names met, searched on every
-    /// call, was still 1.7% (session 9).
-    static FIELD_IDS: RefCell<[FieldIds; 5]> = RefCell::new(Default::default());
+/// The id of grammar slot `slot` in a packed [`FieldTable`] value.
+fn unpack_field(value: u64, slot: usize, n: tree_sitter::Node, name: &str) -> Option<u16> {
+    match (value >> (16 + 9 * slot)) & FIELD_ASK {
+        0 => None,
+        FIELD_ASK => n.language().field_id_for_name(name).map(|id| id.get()),
+        id => Some(id as u16),
+    }
 }
 
-/// The id of the field `name` in the grammar of `n` (this thread's language), looked up once per
-/// thread, language and call site.
-pub(crate) fn field_id(n: tree_sitter::Node, name: &'static str) -> Option<u16> {
-    let Some(lang) = GRAMMAR.with(|g| g.get()) else {
-        return n.language().field_id_for_name(name).map(|id| id.get());
-    };
-    FIELD_IDS.with(|cell| cell.borrow_mut()[grammar_slot(lang)].get(n, name))
+/// The grammars in the order of `grammar_slot`.
+const GRAMMAR_SLOTS: [Language; 5] = [
+    Language::JavaScript,
+    Language::TypeScript,
+    Language::Tsx,
+    Language::Python,
+    Language::Rust,
+];
+
+/// The grammar slot of this thread's language (the one being extracted), if any: a flat tree
+/// reads it once and passes it to `field_id`.
+pub(crate) fn current_grammar_slot() -> Option<usize> {
+    GRAMMAR.with(|g| g.get()).map(grammar_slot)
+}
+
+/// The id of the field `name` in the grammar of `n`, whose slot (`grammar_slot`) is `slot` if
+/// known; looked up in the grammar once per name literal.
+pub(crate) fn field_id(
+    slot: Option<usize>,
+    n: tree_sitter::Node,
+    name: &'static str,
+) -> Option<u16> {
+    match slot {
+        Some(slot) => FIELDS.get(slot, n, name),
+        None => n.language().field_id_for_name(name).map(|id| id.get()),
+    }
 }
 
 /// Starts extracting a file of `lang` on this thread: the field-id cache and the kind table
@@ -420,4 +499,45 @@ pub(crate) fn unescape(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shared field table gives each grammar's own ids: for every field name of every
+    /// grammar, asked in every grammar, from several threads at once.
+    #[test]
+    fn the_field_table_agrees_with_the_grammars() {
+        let names: Vec<&'static str> = GRAMMAR_SLOTS
+            .iter()
+            .flat_map(|&lang| {
+                let g = grammar(lang);
+                (1..=g.field_count() as u16).filter_map(move |id| g.field_name_for_id(id))
+            })
+            .chain(["no_such_field", "", "body"])
+            .collect();
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    for (slot, &lang) in GRAMMAR_SLOTS.iter().enumerate() {
+                        let g = grammar(lang);
+                        let mut parser = tree_sitter::Parser::new();
+                        parser.set_language(&g).unwrap();
+                        let tree = parser.parse("x", None).unwrap();
+                        let node = tree.root_node();
+                        for &name in &names {
+                            let expected = g.field_id_for_name(name).map(|id| id.get());
+                            assert_eq!(
+                                field_id(Some(slot), node, name),
+                                expected,
+                                "{lang:?} {name}"
+                            );
+                            assert_eq!(field_id(None, node, name), expected, "{lang:?} {name}");
+                        }
+                    }
+                });
+            }
+        });
+    }
 }

@@ -22,10 +22,7 @@ pub(crate) fn fingerprints(analysis: &Analysis, locator: &Locator) -> Vec<String
         .iter()
         .map(|finding| {
             let mut line = String::new();
-            if let Some(text) = locator
-                .range(finding.file, finding.span)
-                .and_then(|r| locator.line_text(finding.file, r.start.line))
-            {
+            if let Some(text) = locator.start_line_text(finding.file, finding.span) {
                 normalize_into(text, &mut line);
             }
             let path = locator.path(finding.file);
@@ -38,11 +35,36 @@ pub(crate) fn fingerprints(analysis: &Analysis, locator: &Locator) -> Vec<String
             let occurrence = seen.entry((finding.rule, finding.file, line)).or_insert(0);
             let index = *occurrence;
             *occurrence += 1;
-            hash.write(index.to_string().as_bytes());
+            hash.write(decimal(index, &mut [0; 10]));
             hash.write(&[0]);
-            format!("{:016x}", hash.finish())
+            hex16(hash.finish())
         })
         .collect()
+}
+
+/// `n` in decimal, written at the end of `buf`.
+fn decimal(mut n: u32, buf: &mut [u8; 10]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[at..];
+        }
+    }
+}
+
+/// `format!("{:016x}", n)`.
+pub(crate) fn hex16(n: u64) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut digits = [0u8; 16];
+    for (i, d) in digits.iter_mut().enumerate() {
+        *d = HEX[(n >> (60 - 4 * i)) as usize & 0xF];
+    }
+    std::str::from_utf8(&digits)
+        .expect("hex digits")
+        .to_string()
 }
 
 /// Collapses runs of whitespace and trims, so re-indentation does not change the fingerprint.
@@ -52,14 +74,47 @@ pub(crate) fn normalize_line(line: &str) -> String {
     out
 }
 
-/// `normalize_line` into `out`.
+/// `normalize_line` into `out`: the words of `line` (`str::split_whitespace`) joined by one space.
 fn normalize_into(line: &str, out: &mut String) {
     out.reserve(line.len());
-    for word in line.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
+    if !line.is_ascii() {
+        for word in line.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
         }
-        out.push_str(word);
+        return;
+    }
+    // The ASCII characters `char::is_whitespace` accepts: space and \t \n \x0B \x0C \r (not
+    // `u8::is_ascii_whitespace`, which leaves out \x0B).
+    let space = |b: u8| b == b' ' || (b'\t'..=b'\r').contains(&b);
+    let trimmed = line.trim_matches(|c: char| c.is_ascii() && space(c as u8));
+    let bytes = trimmed.as_bytes();
+    // Most lines are words between single spaces once their indentation is trimmed. (The fold
+    // has no early exit, so that it compiles to vector instructions.)
+    let control_space = bytes
+        .iter()
+        .fold(false, |any, &b| any | (b'\t'..=b'\r').contains(&b));
+    if !control_space && memchr::memmem::find(bytes, b"  ").is_none() {
+        out.push_str(trimmed);
+        return;
+    }
+    let mut at = 0;
+    while at < bytes.len() {
+        while at < bytes.len() && space(bytes[at]) {
+            at += 1;
+        }
+        let start = at;
+        while at < bytes.len() && !space(bytes[at]) {
+            at += 1;
+        }
+        if start < at {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&trimmed[start..at]);
+        }
     }
 }
 
@@ -108,5 +163,28 @@ mod tests {
         assert_eq!(normalize_line(" \u{a0}x\u{3000}y "), "x y");
         assert_eq!(normalize_line("   "), "");
         assert_eq!(normalize_line("one"), "one");
+        assert_eq!(normalize_line("\x0Ba\x0C\r\n b\x0B"), "a b");
+    }
+
+    #[test]
+    fn the_ascii_path_normalizes_as_split_whitespace() {
+        // Every ASCII byte between words, at the ends and doubled.
+        for b in 0u8..0x80 {
+            let c = char::from(b);
+            for line in [format!("x{c}y"), format!("{c}x{c}{c}y{c}"), format!("{c}")] {
+                let expected = line.split_whitespace().collect::<Vec<_>>().join(" ");
+                assert_eq!(normalize_line(&line), expected, "byte {b:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn hex_and_decimal_match_format() {
+        for n in [0u64, 1, 0xf, 0xdead_beef, u64::MAX, 0x0123_4567_89ab_cdef] {
+            assert_eq!(hex16(n), format!("{n:016x}"));
+        }
+        for n in [0u32, 7, 10, 99, 100, 12345, u32::MAX] {
+            assert_eq!(decimal(n, &mut [0; 10]), n.to_string().as_bytes());
+        }
     }
 }

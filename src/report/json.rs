@@ -272,9 +272,16 @@ struct Pretty<'o> {
 
 impl Pretty<'_> {
     fn newline(&mut self) {
-        self.out.push(b'\n');
-        for _ in 0..self.depth {
-            self.out.extend_from_slice(b"  ");
+        // A newline and two spaces for each level (the report nests five deep).
+        const INDENT: &[u8; 17] = b"\n                ";
+        match INDENT.get(..1 + 2 * self.depth) {
+            Some(indent) => self.out.extend_from_slice(indent),
+            None => {
+                self.out.push(b'\n');
+                for _ in 0..self.depth {
+                    self.out.extend_from_slice(b"  ");
+                }
+            }
         }
     }
 

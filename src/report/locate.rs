@@ -56,14 +56,11 @@ impl<'a> Locator<'a> {
         Some(Range { start, end })
     }
 
-    /// The text of 1-based `line` in `file`, without its terminator.
-    pub fn line_text(&self, file: FileId, line: usize) -> Option<&'a str> {
-        let text = self.text(file)?;
-        let index = self.indexes[file].get_or_init(|| LineIndex::new(text));
-        if line == 0 || line > index.line_count() {
-            return None;
-        }
-        let (start, end) = index.line_range(text, line);
+    /// The text, without its terminator, of the line where `span` starts (what a fingerprint
+    /// and a baseline entry hash), or `None` when the file's text was not kept.
+    pub fn start_line_text(&self, file: FileId, span: Span) -> Option<&'a str> {
+        let (text, index) = self.index(file)?;
+        let (start, end) = index.line_range(text, index.line(text, span.start));
         Some(&text[start..end])
     }
 }
