@@ -388,6 +388,17 @@ fn standing(
     {
         return None;
     }
+    // `throw new Error('bug: include db.users._id in projection')`: in JavaScript, `db.` and `db[`
+    // inside a one-line '..' or ".." string name nothing the frontend reads (a template literal
+    // may hold code in `${..}`, so it counts as code, as does a line that starts inside a string).
+    if matches!(
+        lang,
+        Language::JavaScript | Language::TypeScript | Language::Tsx
+    ) && matches!(word.word, "db." | "db[")
+        && matches!(scan.quote, Some(b'"' | b'\''))
+    {
+        return None;
+    }
     let role = word.role;
     match word.context {
         // `'../models/User'`: the file imports models; a call of the getter is evidence.
@@ -1808,6 +1819,17 @@ class ActionDB(me.Document):
         assert!(!matters(js, "db.getObject('key'); mydb.users.find()"));
         assert!(!matters(js, "const skipped = shouldSkip(x); list.skip(1);"));
         assert!(!matters(js, "function groupBy(collection, fn) {}"));
+        // `db.` and `db[` in a one-line string are not code; in a template literal they may be.
+        assert!(!matters(
+            js,
+            "throw new Error('bug: include db.users._id in projection')"
+        ));
+        assert!(!matters(
+            js,
+            "const files = [\"scripts/ukamf-db.js\", 'db[0]']"
+        ));
+        assert!(matters(js, "log('x'); db.users.find({})"));
+        assert!(matters(js, "const s = `${db.users.find()}`"));
 
         let py = Language::Python;
         assert!(matters(py, "from pymongo import MongoClient"));
