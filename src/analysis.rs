@@ -78,7 +78,11 @@ pub fn run(opts: &Options) -> Analysis {
         f.ir.operations
             .retain(|op| op.evidence != crate::ir::Evidence::None);
     }
-    let findings = crate::rules::run_all(&files, &opts.settings);
+    let findings = crate::rules::run_all(
+        &files,
+        &opts.settings,
+        crate::discover::worker_threads(opts),
+    );
     let mut errors = discovered.errors;
     errors.sort_by(|a, b| {
         a.display_path
@@ -115,7 +119,7 @@ pub fn check_source(
         ir,
     };
     let files = [file];
-    let findings = crate::rules::run_all(&files, settings);
+    let findings = crate::rules::run_all(&files, settings, 1);
     let [file] = files;
     Ok((file.ir, findings))
 }

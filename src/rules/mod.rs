@@ -86,7 +86,13 @@ pub fn find(id: &str) -> Option<&'static dyn Rule> {
 
 /// Runs every rule over the analysed files; findings come back sorted and deduplicated.
 /// Builds the access model of these files first.
-pub fn run_all(files: &[crate::analysis::SourceFile], settings: &Settings) -> Vec<Finding> {
+/// Runs every rule over the access model of `files`, on up to `threads` threads (the rules are
+/// independent; each rule's findings are collected in the same order however many threads run).
+pub fn run_all(
+    files: &[crate::analysis::SourceFile],
+    settings: &Settings,
+    threads: usize,
+) -> Vec<Finding> {
     let model = crate::model::AccessModel::build(files);
     let ctx = RuleContext {
         model: &model,
@@ -97,9 +103,41 @@ pub fn run_all(files: &[crate::analysis::SourceFile], settings: &Settings) -> Ve
             .collect(),
         settings,
     };
+    let rules = all();
+    let threads = threads.clamp(1, rules.len());
     let mut out = Vec::new();
-    for rule in all() {
-        rule.check(&ctx, &mut out);
+    if threads == 1 {
+        for rule in rules {
+            rule.check(&ctx, &mut out);
+        }
+    } else {
+        // The threads claim rules from the end of the catalogue, where the costliest
+        // (`unindexed-query`) sits, so that it starts first.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let mut by_rule: Vec<(usize, Vec<Finding>)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut done = Vec::new();
+                        loop {
+                            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(i) = rules.len().checked_sub(k + 1) else {
+                                return done;
+                            };
+                            let mut found = Vec::new();
+                            rules[i].check(&ctx, &mut found);
+                            done.push((i, found));
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().expect("a rule panicked"))
+                .collect()
+        });
+        by_rule.sort_by_key(|(i, _)| *i);
+        out.extend(by_rule.into_iter().flat_map(|(_, found)| found));
     }
     out.sort_by(|a, b| {
         (a.file, a.span.start, a.rule, a.span.end, &a.message).cmp(&(
