@@ -307,7 +307,13 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let value = self.field(n, "value");
-                let decl = self.parents.of(n).and_then(|p| p.child(0)).map(|c| c.k());
+                // `const`/`let` is the `kind` field of a `lexical_declaration`; `var` declarations
+                // have none.
+                let decl = self
+                    .parents
+                    .of(n)
+                    .and_then(|p| self.field(p, "kind"))
+                    .map(|c| c.k());
                 let kind = if decl == Some("const") {
                     DeclKind::Const
                 } else {

@@ -29,6 +29,42 @@ pub fn words(text: &str) -> Vec<String> {
     out
 }
 
+/// Calls `f` with each word of `text`, as `words` splits and lowercases it, until `f` returns
+/// true; returns whether it did. Allocates nothing: a word longer than [`WORD_MAX`] bytes is
+/// handed over as its first `WORD_MAX` bytes followed by `~` (no vocabulary word is that long).
+pub fn for_each_word(text: &str, mut f: impl FnMut(&str) -> bool) -> bool {
+    let mut buf = [0u8; WORD_MAX + 1];
+    let mut len = 0;
+    let mut prev_lower = false;
+    let mut flush = |buf: &[u8; WORD_MAX + 1], len: &mut usize| {
+        let n = std::mem::take(len);
+        n > 0 && f(std::str::from_utf8(&buf[..n.min(WORD_MAX + 1)]).expect("ASCII"))
+    };
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() {
+            if b.is_ascii_uppercase() && prev_lower && len > 0 && flush(&buf, &mut len) {
+                return true;
+            }
+            prev_lower = b.is_ascii_lowercase() || b.is_ascii_digit();
+            if len < WORD_MAX {
+                buf[len] = b.to_ascii_lowercase();
+            } else {
+                buf[WORD_MAX] = b'~';
+            }
+            len += 1;
+        } else {
+            if flush(&buf, &mut len) {
+                return true;
+            }
+            prev_lower = false;
+        }
+    }
+    flush(&buf, &mut len)
+}
+
+/// The longest word [`for_each_word`] hands over whole.
+const WORD_MAX: usize = 40;
+
 const CONFIG_WORDS: &[&str] = &[
     "env", "environ", "config", "settings", "conf", "cfg", "options", "opts", "getenv",
 ];
@@ -141,10 +177,9 @@ pub fn classify_hole(texts: &[&str]) -> HoleKind {
 /// A file under jobs/, cron/, migrations/ (and the like) holds periodic batch code.
 pub fn path_is_periodic(path: &str) -> bool {
     path.split('/').any(|part| {
-        let ws = words(part);
-        ws.iter().any(|w| {
+        for_each_word(part, |w| {
             matches!(
-                w.as_str(),
+                w,
                 "jobs"
                     | "job"
                     | "cron"
@@ -166,9 +201,9 @@ pub fn path_is_periodic(path: &str) -> bool {
 
 /// A function named like a periodic job: `nightlyRollup`, `run_cron`, `backfill_counts`.
 pub fn name_is_periodic(name: &str) -> bool {
-    words(name).iter().any(|w| {
+    for_each_word(name, |w| {
         matches!(
-            w.as_str(),
+            w,
             "cron"
                 | "nightly"
                 | "daily"
@@ -293,6 +328,49 @@ pub fn mongoose_collection_name(model: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn for_each_word_hands_over_the_words_of_words() {
+        let long = "x".repeat(WORD_MAX);
+        for text in [
+            "",
+            "nightlyRollup",
+            "run_cron",
+            "HTTPServer2Go",
+            "a.b-c  d__e",
+            "tenantId.createdAt",
+            "déjàVu naïveCron",
+            "ABC",
+            "aB1cD",
+            &format!("{long}Job"),
+            &format!("{long}x{long}yy_job"),
+        ] {
+            let mut seen = Vec::new();
+            let stopped = for_each_word(text, |w| {
+                seen.push(w.to_string());
+                false
+            });
+            assert!(!stopped);
+            let expected: Vec<String> = words(text)
+                .into_iter()
+                .map(|w| match w.len() > WORD_MAX {
+                    true => format!("{}~", &w[..WORD_MAX]),
+                    false => w,
+                })
+                .collect();
+            assert_eq!(seen, expected, "{text}");
+        }
+        let mut count = 0;
+        assert!(for_each_word("oneTwoThree", |w| {
+            count += 1;
+            w == "two"
+        }));
+        assert_eq!(count, 2, "stops at the first word f accepts");
+        assert!(name_is_periodic("nightlyRollup"));
+        assert!(!name_is_periodic("rollupsView"));
+        assert!(path_is_periodic("app/jobs/cleanup.js"));
+        assert!(!path_is_periodic("app/routes/users.js"));
+    }
 
     #[test]
     fn mongoose_pluralisation() {

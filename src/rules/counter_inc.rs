@@ -47,9 +47,9 @@ fn counter_inc_diagnostic(
 /// one document per period, which is the pattern the help recommends, not one hot document.
 fn time_bucketed(filter: &Value) -> bool {
     filter.fields().iter().any(|f| {
-        crate::lang::naming::words(&f.key).iter().any(|w| {
+        crate::lang::naming::for_each_word(&f.key, |w| {
             matches!(
-                w.as_str(),
+                w,
                 "bucket"
                     | "period"
                     | "timestamp"
