@@ -264,7 +264,7 @@ impl<'t> Extractor<'t> {
     }
 
     fn add_binding(&mut self, name: &str, b: Binding<'t>) {
-        self.bindings.entry(name.to_string()).or_default().push(b);
+        super::add_binding(&mut self.bindings, name, b);
     }
 
     fn collect_bindings(&mut self, root: Node<'t>) {
@@ -294,6 +294,7 @@ impl<'t> Extractor<'t> {
                     }
                 }
             });
+        self.bindings.reserve(nodes.len());
         for (n, scope, class) in nodes {
             self.binding_node(n, scope, class);
         }

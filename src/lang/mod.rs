@@ -82,6 +82,17 @@ pub struct FileContext<'a> {
 pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 pub(crate) type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
+/// Appends `b` to the bindings of `name` in a frontend's binding map, allocating the key only for
+/// a name not bound before.
+pub(crate) fn add_binding<B>(bindings: &mut HashMap<String, Vec<B>>, name: &str, b: B) {
+    match bindings.get_mut(name) {
+        Some(list) => list.push(b),
+        None => {
+            bindings.insert(name.to_string(), vec![b]);
+        }
+    }
+}
+
 /// Field ids by field name, for the five grammars at once, keyed by the name's address and
 /// length: the names are literals of the frontends, so a call site always passes the same address.
 /// tree-sitter's `child_by_field_name` looks the name up with a `strncmp` per field of the grammar

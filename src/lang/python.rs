@@ -348,7 +348,7 @@ impl<'t> Extractor<'t> {
     // ---------------------------------------------------------------- pass 1: bindings
 
     fn add_binding(&mut self, name: &str, b: Binding<'t>) {
-        self.bindings.entry(name.to_string()).or_default().push(b);
+        super::add_binding(&mut self.bindings, name, b);
     }
 
     fn count_assignment(&mut self, scope: Span, name: &str) {
@@ -400,6 +400,7 @@ impl<'t> Extractor<'t> {
                     }
                 }
             });
+        self.bindings.reserve(nodes.len());
         for (n, scope, class) in nodes {
             self.binding_node(n, scope, class);
         }

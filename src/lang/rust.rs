@@ -296,7 +296,7 @@ impl<'t> Extractor<'t> {
     // ---------------------------------------------------------------- pass 1: bindings
 
     fn add_binding(&mut self, name: &str, b: Binding<'t>) {
-        self.bindings.entry(name.to_string()).or_default().push(b);
+        super::add_binding(&mut self.bindings, name, b);
     }
 
     fn collect_bindings(&mut self, root: Node<'t>) {
@@ -317,6 +317,7 @@ impl<'t> Extractor<'t> {
                     scopes.pop();
                 }
             });
+        self.bindings.reserve(nodes.len());
         for (n, scope) in nodes {
             self.binding_node(n, scope);
         }
