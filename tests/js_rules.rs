@@ -1153,3 +1153,42 @@ fn chained_populate_with_option_objects_is_flagged() {
     );
     assert_eq!(rule_hits(LC, "l.js", &src).len(), 1, "in:\n{src}");
 }
+
+/// The JavaScript frontend keeps receiver classifications by node once the bindings are known;
+/// a kept result must not leak past the recursion cap. `a1`'s operation classifies the start of
+/// the alias chain shallowly first; classifying `aN` reaches those same nodes N levels deeper,
+/// where the cap (48) cuts the rest of the chain off. Resolved up to a47 and not from a48, as
+/// before results were kept (checked against the binary before the memo).
+#[test]
+fn receiver_results_kept_across_calls_respect_the_depth_cap() {
+    let chain = |len: usize| {
+        let mut src =
+            String::from("async function f(db, e) {\n  const a0 = db.collection(\"events\");\n");
+        for i in 1..=len {
+            src.push_str(&format!("  const a{i} = a{};\n", i - 1));
+        }
+        src.push_str("  await a1.updateOne({ _id: e.id }, { $push: { first: e } });\n");
+        src.push_str(&format!(
+            "  await a{len}.updateOne({{ _id: e.id }}, {{ $push: {{ last: e }} }});\n}}\n"
+        ));
+        src
+    };
+    let pushes = |src: &str| {
+        findings("svc.js", src)
+            .into_iter()
+            .filter(|f| f.rule == UP)
+            .map(|f| f.message)
+            .collect::<Vec<_>>()
+    };
+    let within = pushes(&chain(47));
+    assert_eq!(within.len(), 2, "{within:?}");
+    assert!(within[0].contains("`first` in `events`"), "{within:?}");
+    assert!(within[1].contains("`last` in `events`"), "{within:?}");
+    let past = pushes(&chain(48));
+    assert_eq!(past.len(), 2, "{past:?}");
+    assert!(past[0].contains("`first` in `events`"), "{past:?}");
+    assert!(
+        past[1].contains("`last` in the collection behind `a48`"),
+        "the cap still cuts the chain off: {past:?}"
+    );
+}

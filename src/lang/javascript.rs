@@ -15,6 +15,7 @@ use super::FileContext;
 use crate::ir::*;
 use crate::lang::HashMap;
 use crate::lang::KindOf;
+use std::cell::{Cell, RefCell};
 use tree_sitter::{Node, Tree};
 
 mod schema_indexes;
@@ -40,10 +41,15 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         ir: FileIr::default(),
         op_by_call: HashMap::default(),
         pending_modifiers: Vec::new(),
+        classified: RefCell::new(None),
+        deepest: Cell::new(0),
     };
     let root = tree.root_node();
     x.collect_bindings(root);
     x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end));
+    // From here on, nothing `classify` reads changes (the bindings, assignments, pushes and
+    // filled names are complete; the passes below only add to the IR).
+    *x.classified.get_mut() = Some(HashMap::default());
     x.collect_operations(root);
     x.schema_indexes(root);
     x.finish()
@@ -190,6 +196,13 @@ struct Extractor<'t> {
     op_by_call: HashMap<usize, usize>,
     /// `cursor.skip(n)` on a variable bound to an operation call: (bound call id, modifiers).
     pending_modifiers: Vec<(usize, Vec<Modifier>)>,
+    /// `classify`'s results by node id, with how much deeper than its start the computation
+    /// looked (see `classify`); `None` while the bindings are being collected, when a result may
+    /// still change.
+    classified: RefCell<Option<HashMap<usize, (Thing, usize)>>>,
+    /// The deepest recursion depth a depth-capped function has been asked at during the current
+    /// `classify` computation.
+    deepest: Cell<usize>,
 }
 
 impl<'t> Extractor<'t> {
@@ -842,10 +855,45 @@ impl<'t> Extractor<'t> {
         n
     }
 
+    /// Records that a depth-capped function was asked at `depth` (for `classify`'s memo).
+    fn note_depth(&self, depth: usize) {
+        if depth > self.deepest.get() {
+            self.deepest.set(depth);
+        }
+    }
+
+    /// What `n` is. The calls of one chain (`db.collection(..).find(..).sort(..)`) classify each
+    /// prefix again, so results are kept by node once the bindings are complete. A result
+    /// depends on the depth it was asked at only through the cap: a computation that started at
+    /// depth `d` and was never cut off, asking depth-capped functions at most `reach` deeper, gives
+    /// the same result at any depth `d'` with `d' + reach <= MAX_DEPTH`, and only then is it reused.
     fn classify(&self, n: Node<'t>, depth: usize) -> Thing {
         if depth > MAX_DEPTH {
+            self.note_depth(depth);
             return Thing::Unknown;
         }
+        let key = n.id();
+        if let Some(memo) = self.classified.borrow().as_ref() {
+            if let Some((thing, reach)) = memo.get(&key) {
+                if depth + reach <= MAX_DEPTH {
+                    self.note_depth(depth + reach);
+                    return thing.clone();
+                }
+            }
+        }
+        let outer = self.deepest.replace(depth);
+        let thing = self.classify_uncached(n, depth);
+        let reached = self.deepest.get();
+        if reached <= MAX_DEPTH {
+            if let Some(memo) = self.classified.borrow_mut().as_mut() {
+                memo.insert(key, (thing.clone(), reached - depth));
+            }
+        }
+        self.deepest.set(outer.max(reached));
+        thing
+    }
+
+    fn classify_uncached(&self, n: Node<'t>, depth: usize) -> Thing {
         let n = self.unwrap_expr(n);
         match n.k() {
             "identifier" | "shorthand_property_identifier" => {
@@ -1202,6 +1250,7 @@ impl<'t> Extractor<'t> {
 
     /// Splits a template literal or `+` concatenation into literal parts and classified holes.
     fn name_parts(&self, n: Node<'t>, depth: usize, out: &mut Vec<NamePart>) -> bool {
+        self.note_depth(depth);
         if depth > MAX_DEPTH {
             return false;
         }
@@ -1289,6 +1338,7 @@ impl<'t> Extractor<'t> {
 
     fn lower(&self, n: Node<'t>, depth: usize) -> Value {
         let sp = span(n);
+        self.note_depth(depth);
         if depth > MAX_DEPTH {
             return Value::unknown(sp, self.text(n), false);
         }
@@ -1389,6 +1439,7 @@ impl<'t> Extractor<'t> {
     /// A name bound to a constant literal becomes that literal; an array variable includes the
     /// elements pushed onto it before `at`.
     fn lower_identifier(&self, id: Node<'t>, depth: usize) -> Value {
+        self.note_depth(depth);
         let name = self.text(id);
         let at = id.start_byte() as u32;
         if let Some(b) = self.lookup(name, at) {
