@@ -1244,7 +1244,7 @@ impl<'t> Extractor<'t> {
             }
         }
         CollectionName::Unknown {
-            text: self.text(n).chars().take(80).collect(),
+            text: crate::lang::first_chars(self.text(n), 80),
         }
     }
 
@@ -1320,7 +1320,7 @@ impl<'t> Extractor<'t> {
             return NamePart::Literal { text: s };
         }
         NamePart::Hole {
-            text: text.chars().take(80).collect(),
+            text: crate::lang::first_chars(text, 80),
             hole: classify_hole(&texts),
             span: span(expr),
         }
@@ -1824,7 +1824,7 @@ impl<'t> Extractor<'t> {
         op.context = ctx;
         // `bulk.find(q).upsert().updateOne(u)` queues into a bulk builder: one round trip at `execute()`.
         op.in_bulk = self.on_bulk_builder(obj);
-        op.receiver = self.text(obj).chars().take(60).collect();
+        op.receiver = crate::lang::first_chars(self.text(obj), 60);
         let lowered: Vec<Value> = args.iter().map(|a| self.lower(*a, 0)).collect();
         let arg = |i: usize| lowered.get(i).cloned();
         match m.args {

@@ -82,6 +82,23 @@ pub struct FileContext<'a> {
 pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 pub(crate) type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
+/// The first `chars` characters of `text`: `text.chars().take(chars).collect()`, without pushing
+/// the characters one by one (receivers and unresolved names are cut to 60 or 80 for messages).
+pub(crate) fn first_chars(text: &str, chars: usize) -> String {
+    let bytes = text.as_bytes();
+    if bytes.len() <= chars {
+        // At most `chars` bytes, so at most `chars` characters.
+        return text.to_string();
+    }
+    if bytes[..chars].is_ascii() {
+        return text[..chars].to_string();
+    }
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => text[..end].to_string(),
+        None => text.to_string(),
+    }
+}
+
 /// Appends `b` to the bindings of `name` in a frontend's binding map, allocating the key only for
 /// a name not bound before.
 pub(crate) fn add_binding<B>(bindings: &mut HashMap<String, Vec<B>>, name: &str, b: B) {
@@ -515,6 +532,25 @@ pub(crate) fn unescape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_chars_is_take_then_collect() {
+        let long = "ab".repeat(50);
+        for text in [
+            "",
+            "abc",
+            "héllo wörld",
+            "😀😀😀😀",
+            &long,
+            &format!("{long}é"),
+            &format!("é{long}"),
+        ] {
+            for n in [0, 1, 3, 4, 60, 80, 200] {
+                let expected: String = text.chars().take(n).collect();
+                assert_eq!(first_chars(text, n), expected, "{text:?} {n}");
+            }
+        }
+    }
 
     /// The shared field table gives each grammar's own ids: for every field name of every
     /// grammar, asked in every grammar, from several threads at once.

@@ -1440,7 +1440,7 @@ impl<'t> Extractor<'t> {
             return CollectionName::Template { parts };
         }
         CollectionName::Unknown {
-            text: self.text(n).chars().take(80).collect(),
+            text: crate::lang::first_chars(self.text(n), 80),
         }
     }
 
@@ -1682,7 +1682,7 @@ impl<'t> Extractor<'t> {
             }
         }
         NamePart::Hole {
-            text: text.chars().take(80).collect(),
+            text: crate::lang::first_chars(text, 80),
             hole: classify_hole(&texts),
             span: span(expr),
         }
@@ -2551,7 +2551,7 @@ impl<'t> Extractor<'t> {
             _ => return,
         };
         let mut op = Operation::new(m.kind, m.name, span(call), span(attr));
-        op.receiver = self.text(obj).chars().take(60).collect();
+        op.receiver = crate::lang::first_chars(self.text(obj), 60);
         op.context = ctx;
 
         // mongoengine keyword updates: `push__comments=c`, `inc__views=1`.

@@ -655,7 +655,7 @@ impl<'t> Extractor<'t> {
     fn collection_name(&self, n: Node<'t>, depth: usize) -> CollectionName {
         let n = self.unwrap_value(n);
         let unknown = || CollectionName::Unknown {
-            text: self.text(n).chars().take(80).collect(),
+            text: crate::lang::first_chars(self.text(n), 80),
         };
         if depth > 8 {
             return unknown();
@@ -1051,7 +1051,7 @@ impl<'t> Extractor<'t> {
     fn hole_from(&self, text: &str, sp: Span, texts: &[String]) -> NamePart {
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         NamePart::Hole {
-            text: text.chars().take(80).collect(),
+            text: crate::lang::first_chars(text, 80),
             hole: classify_hole(&refs),
             span: sp,
         }
@@ -1559,7 +1559,7 @@ impl<'t> Extractor<'t> {
         }
         let mut op = Operation::new(m.kind, m.name, span(call), span(name));
         op.context = ctx;
-        op.receiver = self.text(recv).chars().take(60).collect();
+        op.receiver = crate::lang::first_chars(self.text(recv), 60);
         let lowered = |i: usize| -> Option<Value> {
             let a = *args.get(i)?;
             let v = self.lower(a, 0);

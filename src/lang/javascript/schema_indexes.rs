@@ -106,7 +106,7 @@ impl<'t> Extractor<'t> {
                         Operation::new(OpKind::CreateIndex, "index", span(call), span(prop));
                     op.filter = Some(self.lower(args[0], 0));
                     op.options = args.get(1).map(|a| self.lower(*a, 0));
-                    op.receiver = self.text(obj).chars().take(60).collect();
+                    op.receiver = crate::lang::first_chars(self.text(obj), 60);
                     pending.push((owner, op));
                 }
                 _ => {}
