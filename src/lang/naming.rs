@@ -369,6 +369,16 @@ mod tests {
         assert!(name_is_periodic("nightlyRollup"));
         assert!(!name_is_periodic("rollupsView"));
         assert!(path_is_periodic("app/jobs/cleanup.js"));
+        for (texts, kind) in [
+            (&["process.env.PREFIX"][..], HoleKind::Config),
+            (&["tenantId"][..], HoleKind::Entity),
+            (&["tenantId", "day"][..], HoleKind::Date),
+            (&["created_at.strftime('%Y')"][..], HoleKind::Date),
+            (&["x", "y"][..], HoleKind::Unknown),
+            (&["day", "config.suffix"][..], HoleKind::Config),
+        ] {
+            assert_eq!(classify_hole(texts), kind, "{texts:?}");
+        }
         assert!(!path_is_periodic("app/routes/users.js"));
     }
 
