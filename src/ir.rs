@@ -174,13 +174,20 @@ impl CollectionName {
     pub fn display(&self) -> String {
         match self {
             CollectionName::Literal { name } => name.clone(),
-            CollectionName::Template { parts } => parts
-                .iter()
-                .map(|p| match p {
-                    NamePart::Literal { text } => text.clone(),
-                    NamePart::Hole { text, .. } => format!("{{{text}}}"),
-                })
-                .collect(),
+            CollectionName::Template { parts } => {
+                let mut out = String::new();
+                for p in parts {
+                    match p {
+                        NamePart::Literal { text } => out.push_str(text),
+                        NamePart::Hole { text, .. } => {
+                            out.push('{');
+                            out.push_str(text);
+                            out.push('}');
+                        }
+                    }
+                }
+                out
+            }
             CollectionName::Unknown { .. } => "<unknown>".to_string(),
         }
     }

@@ -264,17 +264,25 @@ impl IndexDecl {
         if self.dynamic {
             return "{?}".to_string();
         }
-        let inner = self
-            .keys
-            .iter()
-            .map(|k| match k.kind {
-                KeyKind::Asc | KeyKind::Desc => format!("{}: {}", k.field, k.kind.as_str()),
-                KeyKind::Wildcard => k.field.clone() + ": 1",
-                other => format!("{}: \"{}\"", k.field, other.as_str()),
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
-        format!("{{{inner}}}")
+        let mut out = String::from("{");
+        for (i, k) in self.keys.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&k.field);
+            out.push_str(": ");
+            match k.kind {
+                KeyKind::Asc | KeyKind::Desc => out.push_str(k.kind.as_str()),
+                KeyKind::Wildcard => out.push('1'),
+                other => {
+                    out.push('"');
+                    out.push_str(other.as_str());
+                    out.push('"');
+                }
+            }
+        }
+        out.push('}');
+        out
     }
 }
 

@@ -913,7 +913,7 @@ impl<'t> Extractor<'t> {
                 };
                 let prop_name = self.text(prop);
                 if obj.k() == "this" {
-                    let key = format!("this.{prop_name}");
+                    let key = ["this.", prop_name].concat();
                     return match self.lookup(&key, n.start_byte() as u32) {
                         Some(b) => self.classify_binding(b, prop_name, depth + 1),
                         None => Thing::Unknown,

@@ -664,7 +664,7 @@ impl<'t> Extractor<'t> {
                 };
                 let o = self.text(obj);
                 if (o == "self" || o == "cls") && class.is_some() {
-                    let key = format!("self.{}", self.text(attr));
+                    let key = ["self.", self.text(attr)].concat();
                     let class = class.unwrap_or(scope);
                     self.count_assignment(class, &key);
                     for prefix in ["self", "cls"] {

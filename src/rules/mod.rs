@@ -164,8 +164,8 @@ pub fn collection_label(op: &crate::ir::Operation) -> String {
     };
     match &op.collection {
         Some(c) => match &c.name {
-            CollectionName::Literal { name } => format!("`{name}`"),
-            CollectionName::Template { .. } => format!("`{}`", c.name.display()),
+            CollectionName::Literal { name } => ["`", name, "`"].concat(),
+            CollectionName::Template { .. } => ["`", &c.name.display(), "`"].concat(),
             CollectionName::Unknown { text } if text.contains('<') => format!("a `{text}`"),
             CollectionName::Unknown { text } if !text.is_empty() => {
                 if c.via == CollectionVia::MongooseModel {
