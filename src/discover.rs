@@ -391,6 +391,7 @@ fn standing(
     // `throw new Error('bug: include db.users._id in projection')`: in JavaScript, `db.` and `db[`
     // inside a one-line '..' or ".." string name nothing the frontend reads (a template literal
     // may hold code in `${..}`, so it counts as code, as does a line that starts inside a string).
+    // `in_line_comment` above has read the line up to `start`: `scan.quote` is the quote open there.
     if matches!(
         lang,
         Language::JavaScript | Language::TypeScript | Language::Tsx
@@ -1010,7 +1011,7 @@ fn parse_imported_deferred(
             .partition(|(path, _)| wanted.may_name(path));
         s.deferred = later;
         // On the run's worker threads, in the (sorted) order of `now` whatever the thread count.
-        let outcomes = parallel_map(&now, threads, |(path, lang)| {
+        let outcomes = crate::parallel::map(&now, threads, |(path, lang)| {
             analyse_one(path, *lang, base, no_ignore, max_size, true)
         });
         for outcome in outcomes {
@@ -1040,40 +1041,6 @@ fn parse_imported_deferred(
             break;
         }
     }
-}
-
-/// `f` applied to every item on up to `threads` scoped threads; the results in the items' order.
-fn parallel_map<T: Sync, R: Send>(
-    items: &[T],
-    threads: usize,
-    f: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    let threads = threads.clamp(1, items.len().max(1));
-    if threads == 1 {
-        return items.iter().map(f).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        out.push((i, f(item)));
-                    }
-                    out
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a deferred-file worker panicked"))
-            .collect()
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The exports the linker may look up, by the last path segment of the module it looks in.

@@ -11,6 +11,7 @@ pub mod ir;
 pub mod lang;
 pub mod link;
 pub mod model;
+mod parallel;
 pub mod policy;
 pub mod report;
 pub mod rules;

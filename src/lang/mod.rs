@@ -148,7 +148,7 @@ impl FieldTable {
         let key = name.as_ptr() as usize;
         let len = name.len() as u64;
         let mask = FIELD_SLOTS - 1;
-        let home = ((key as u64 >> 2).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
+        let home = field_home(key);
         let mut at = home;
         loop {
             match self.keys[at].load(Ordering::Acquire) {
@@ -181,7 +181,7 @@ impl FieldTable {
         let mut count = self.insert.lock().unwrap_or_else(|e| e.into_inner());
         let len = name.len() as u64;
         let mask = FIELD_SLOTS - 1;
-        let mut at = ((key as u64 >> 2).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
+        let mut at = field_home(key);
         loop {
             match self.keys[at].load(Ordering::Relaxed) {
                 0 => break,
@@ -195,17 +195,22 @@ impl FieldTable {
             return n.language().field_id_for_name(name).map(|id| id.get());
         }
         let mut value = len;
-        for (i, lang) in GRAMMAR_SLOTS.iter().enumerate() {
-            let id = grammar(*lang)
+        for lang in GRAMMARS {
+            let id = grammar(lang)
                 .field_id_for_name(name)
                 .map_or(0, |id| u64::from(id.get()).min(FIELD_ASK));
-            value |= id << (16 + 9 * i);
+            value |= id << (16 + 9 * grammar_slot(lang));
         }
         self.values[at].store(value, Ordering::Relaxed);
         self.keys[at].store(key, Ordering::Release);
         *count += 1;
         unpack_field(value, slot, n, name)
     }
+}
+
+/// The home slot of a name's address in the [`FieldTable`].
+fn field_home(key: usize) -> usize {
+    ((key as u64 >> 2).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (FIELD_SLOTS - 1)
 }
 
 /// The id of grammar slot `slot` in a packed [`FieldTable`] value.
@@ -217,8 +222,8 @@ fn unpack_field(value: u64, slot: usize, n: tree_sitter::Node, name: &str) -> Op
     }
 }
 
-/// The grammars in the order of `grammar_slot`.
-const GRAMMAR_SLOTS: [Language; 5] = [
+/// Every language, each with its grammar (and its `grammar_slot`).
+const GRAMMARS: [Language; 5] = [
     Language::JavaScript,
     Language::TypeScript,
     Language::Tsx,
@@ -245,8 +250,8 @@ pub(crate) fn field_id(
     }
 }
 
-/// Starts extracting a file of `lang` on this thread: the field-id cache and the kind table
-/// follow the grammar.
+/// Starts extracting a file of `lang` on this thread: the grammar slot (which a flat tree reads for
+/// its field-id lookups) and the kind table follow the grammar.
 fn use_tables_of(lang: Language) {
     GRAMMAR.with(|g| g.set(Some(lang)));
     KINDS.with(|k| k.set(kind_table(lang)));
@@ -556,7 +561,7 @@ mod tests {
     /// grammar, asked in every grammar, from several threads at once.
     #[test]
     fn the_field_table_agrees_with_the_grammars() {
-        let names: Vec<&'static str> = GRAMMAR_SLOTS
+        let names: Vec<&'static str> = GRAMMARS
             .iter()
             .flat_map(|&lang| {
                 let g = grammar(lang);
@@ -567,7 +572,8 @@ mod tests {
         std::thread::scope(|scope| {
             for _ in 0..4 {
                 scope.spawn(|| {
-                    for (slot, &lang) in GRAMMAR_SLOTS.iter().enumerate() {
+                    for lang in GRAMMARS {
+                        let slot = grammar_slot(lang);
                         let g = grammar(lang);
                         let mut parser = tree_sitter::Parser::new();
                         parser.set_language(&g).unwrap();

@@ -4,28 +4,14 @@
 use crate::ir::HoleKind;
 
 /// Splits an identifier or expression text into lowercase words: `tenantId` → `tenant`, `id`;
-/// `created_at.strftime` → `created`, `at`, `strftime`.
+/// `created_at.strftime` → `created`, `at`, `strftime` (a word longer than [`WORD_MAX`] bytes cut
+/// as [`for_each_word`] cuts it).
 pub fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for ch in text.chars() {
-        if ch.is_ascii_alphanumeric() {
-            if ch.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = ch.is_ascii_lowercase() || ch.is_ascii_digit();
-            cur.push(ch.to_ascii_lowercase());
-        } else {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
+    for_each_word(text, |w| {
+        out.push(w.to_string());
+        false
+    });
     out
 }
 
@@ -330,35 +316,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn for_each_word_hands_over_the_words_of_words() {
+    fn words_are_split_at_case_changes_and_separators() {
         let long = "x".repeat(WORD_MAX);
-        for text in [
-            "",
-            "nightlyRollup",
-            "run_cron",
-            "HTTPServer2Go",
-            "a.b-c  d__e",
-            "tenantId.createdAt",
-            "déjàVu naïveCron",
-            "ABC",
-            "aB1cD",
-            &format!("{long}Job"),
-            &format!("{long}x{long}yy_job"),
-        ] {
+        let cut = format!("{long}~");
+        let cases: [(&str, &[&str]); 11] = [
+            ("", &[]),
+            ("nightlyRollup", &["nightly", "rollup"]),
+            ("run_cron", &["run", "cron"]),
+            ("HTTPServer2Go", &["httpserver2", "go"]),
+            ("a.b-c  d__e", &["a", "b", "c", "d", "e"]),
+            ("tenantId.createdAt", &["tenant", "id", "created", "at"]),
+            ("déjàVu naïveCron", &["d", "j", "vu", "na", "ve", "cron"]),
+            ("ABC", &["abc"]),
+            ("aB1cD", &["a", "b1c", "d"]),
+            (&format!("{long}Job"), &[&long, "job"]),
+            (&format!("{long}x{long}yy_job"), &[&cut, "job"]),
+        ];
+        for (text, expected) in cases {
             let mut seen = Vec::new();
             let stopped = for_each_word(text, |w| {
                 seen.push(w.to_string());
                 false
             });
             assert!(!stopped);
-            let expected: Vec<String> = words(text)
-                .into_iter()
-                .map(|w| match w.len() > WORD_MAX {
-                    true => format!("{}~", &w[..WORD_MAX]),
-                    false => w,
-                })
-                .collect();
             assert_eq!(seen, expected, "{text}");
+            assert_eq!(words(text), expected, "{text}");
         }
         let mut count = 0;
         assert!(for_each_word("oneTwoThree", |w| {

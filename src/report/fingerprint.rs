@@ -35,24 +35,11 @@ pub(crate) fn fingerprints(analysis: &Analysis, locator: &Locator) -> Vec<String
             let occurrence = seen.entry((finding.rule, finding.file, line)).or_insert(0);
             let index = *occurrence;
             *occurrence += 1;
-            hash.write(decimal(index, &mut [0; 10]));
+            hash.write(super::decimal(index as usize, &mut [0; 20]));
             hash.write(&[0]);
             hex16(hash.finish())
         })
         .collect()
-}
-
-/// `n` in decimal, written at the end of `buf`.
-fn decimal(mut n: u32, buf: &mut [u8; 10]) -> &[u8] {
-    let mut at = buf.len();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return &buf[at..];
-        }
-    }
 }
 
 /// `format!("{:016x}", n)`.
@@ -183,8 +170,11 @@ mod tests {
         for n in [0u64, 1, 0xf, 0xdead_beef, u64::MAX, 0x0123_4567_89ab_cdef] {
             assert_eq!(hex16(n), format!("{n:016x}"));
         }
-        for n in [0u32, 7, 10, 99, 100, 12345, u32::MAX] {
-            assert_eq!(decimal(n, &mut [0; 10]), n.to_string().as_bytes());
+        for n in [0usize, 7, 10, 99, 100, 12345, u32::MAX as usize, usize::MAX] {
+            assert_eq!(
+                super::super::decimal(n, &mut [0; 20]),
+                n.to_string().as_bytes()
+            );
         }
     }
 }

@@ -316,18 +316,7 @@ impl Pretty<'_> {
     }
 
     fn number(&mut self, n: usize) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut n = n;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.out.extend_from_slice(&digits[at..]);
+        self.out.extend_from_slice(super::decimal(n, &mut [0; 20]));
     }
 
     fn position(&mut self, p: Option<Position>) {

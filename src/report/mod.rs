@@ -59,6 +59,20 @@ pub fn render(
 const HOMEPAGE: &str = env!("CARGO_PKG_HOMEPAGE");
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// `n` in decimal (`n.to_string()`), written at the end of `buf`, without the formatter: the
+/// JSON writer's numbers and the fingerprints' occurrence indexes.
+pub(crate) fn decimal(mut n: usize, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[at..];
+        }
+    }
+}
+
 /// Where a rule's documentation page is published.
 pub(crate) fn rule_help_uri(rule_id: &str) -> String {
     if crate::suppress::diagnostics()

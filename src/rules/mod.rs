@@ -103,42 +103,17 @@ pub fn run_all(
             .collect(),
         settings,
     };
+    // Rules in parallel, claimed from the end of the catalogue, where the costliest
+    // (`unindexed-query`) sits, so that it starts first; their findings in catalogue order.
     let rules = all();
-    let threads = threads.clamp(1, rules.len());
-    let mut out = Vec::new();
-    if threads == 1 {
-        for rule in rules {
-            rule.check(&ctx, &mut out);
-        }
-    } else {
-        // The threads claim rules from the end of the catalogue, where the costliest
-        // (`unindexed-query`) sits, so that it starts first.
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let mut by_rule: Vec<(usize, Vec<Finding>)> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut done = Vec::new();
-                        loop {
-                            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let Some(i) = rules.len().checked_sub(k + 1) else {
-                                return done;
-                            };
-                            let mut found = Vec::new();
-                            rules[i].check(&ctx, &mut found);
-                            done.push((i, found));
-                        }
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().expect("a rule panicked"))
-                .collect()
-        });
-        by_rule.sort_by_key(|(i, _)| *i);
-        out.extend(by_rule.into_iter().flat_map(|(_, found)| found));
-    }
+    let order: Vec<usize> = (0..rules.len()).rev().collect();
+    let mut by_rule = crate::parallel::map(&order, threads, |&i| {
+        let mut found = Vec::new();
+        rules[i].check(&ctx, &mut found);
+        found
+    });
+    by_rule.reverse();
+    let mut out: Vec<Finding> = by_rule.into_iter().flatten().collect();
     out.sort_by(|a, b| {
         (a.file, a.span.start, a.rule, a.span.end, &a.message).cmp(&(
             b.file,
