@@ -11,6 +11,8 @@
 //! ```text
 //! floor list-drivers PATHS...                      # the driver files, one path per line
 //! floor list-files PATHS...                        # every file mongolint scans, one per line
+//! floor list-extra PATHS...                        # files the prefilter lets through beyond the
+//!                                                  # driver files: bytes, verdict, path, words
 //! floor run --drivers LIST [--threads N] PATHS...  # the timed floor
 //! floor run --walk --drivers LIST PATHS...         # the floor, also reading every node of each tree
 //! ```
@@ -53,6 +55,28 @@ fn parse(lang: Language, text: &[u8], walk: bool) -> usize {
             None => 0,
         }
     })
+}
+
+/// Every file mongolint scans (its walker, a frontend's extension), sorted.
+fn scanned_files(opts: &Options) -> Vec<PathBuf> {
+    let files = std::sync::Mutex::new(Vec::new());
+    mongolint::discover::walk_builder(&opts.paths, opts)
+        .build_parallel()
+        .run(|| {
+            Box::new(|entry| {
+                if let Ok(e) = entry {
+                    if e.file_type().is_some_and(|t| t.is_file())
+                        && mongolint::lang::language_for(e.path()).is_some()
+                    {
+                        files.lock().unwrap().push(e.into_path());
+                    }
+                }
+                ignore::WalkState::Continue
+            })
+        });
+    let mut files = files.into_inner().unwrap();
+    files.sort();
+    files
 }
 
 struct Args {
@@ -113,25 +137,42 @@ fn main() {
                 }
             }
         }
+        "list-extra" => {
+            let a = analysis::run(&opts);
+            let drivers: HashSet<&std::path::Path> = a
+                .files
+                .iter()
+                .filter(|f| !f.ir.operations.is_empty() || !f.ir.collections.is_empty())
+                .map(|f| f.path.as_path())
+                .collect();
+            for path in scanned_files(&opts) {
+                if drivers.contains(path.as_path()) {
+                    continue;
+                }
+                let Some(lang) = mongolint::lang::language_for(&path) else {
+                    continue;
+                };
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                let verdict = mongolint::discover::verdict(lang, &bytes);
+                if verdict == mongolint::discover::Verdict::Skip {
+                    continue;
+                }
+                let words: Vec<String> = mongolint::discover::matched_words(lang, &bytes)
+                    .into_iter()
+                    .map(|(w, role)| format!("{w}:{role:?}"))
+                    .collect();
+                writeln!(
+                    out,
+                    "{}\t{verdict:?}\t{}\t{}",
+                    bytes.len(),
+                    path.display(),
+                    words.join(",")
+                )
+                .unwrap();
+            }
+        }
         "list-files" => {
-            let files = std::sync::Mutex::new(Vec::new());
-            mongolint::discover::walk_builder(&opts.paths, &opts)
-                .build_parallel()
-                .run(|| {
-                    Box::new(|entry| {
-                        if let Ok(e) = entry {
-                            if e.file_type().is_some_and(|t| t.is_file())
-                                && mongolint::lang::language_for(e.path()).is_some()
-                            {
-                                files.lock().unwrap().push(e.into_path());
-                            }
-                        }
-                        ignore::WalkState::Continue
-                    })
-                });
-            let mut files = files.into_inner().unwrap();
-            files.sort();
-            for f in files {
+            for f in scanned_files(&opts) {
                 writeln!(out, "{}", f.display()).unwrap();
             }
         }
@@ -188,7 +229,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: floor list-drivers|list-files|run [--drivers LIST] [--threads N] [--walk] PATHS..."
+                "usage: floor list-drivers|list-files|list-extra|run [--drivers LIST] [--threads N] [--walk] PATHS..."
             );
             std::process::exit(2);
         }
