@@ -262,6 +262,70 @@ fn callback_first(bytes: &[u8], end: usize) -> bool {
     false
 }
 
+/// Whether the JavaScript call of the collection method `name`, whose name ends at `end`, has
+/// arguments no driver or Mongoose method of that name takes: a string first
+/// (`Metrics.count('compile', 1)`, `cache.remove('key')`; only `distinct` names a field first),
+/// or, for `update`, one argument or a string second (`hash.update(data)`,
+/// `hash.update(data, 'utf8')`: the driver's `update` takes a filter and an update).
+fn no_driver_arguments(name: &[u8], bytes: &[u8], end: usize) -> bool {
+    let Some((open, b'(')) = next_non_space(bytes, end) else {
+        return false;
+    };
+    let Some((first, c)) = next_non_space(bytes, open + 1) else {
+        return false;
+    };
+    let is_quote = |c: u8| matches!(c, b'\'' | b'"' | b'`');
+    if is_quote(c) && name != b"distinct" {
+        return true;
+    }
+    if name != b"update" || c == b')' {
+        return false;
+    }
+    match second_argument(bytes, first) {
+        Some(Some(at)) => is_quote(bytes[at]),
+        Some(None) => true,
+        None => false,
+    }
+}
+
+/// The start of the second argument of the call whose first argument starts at `first`:
+/// `Some(None)` when the call has a single argument, `None` when the scan gives up (more than
+/// 2 KB, or a string that does not close on its line).
+fn second_argument(bytes: &[u8], first: usize) -> Option<Option<usize>> {
+    let mut depth = 0usize;
+    let mut at = first;
+    let limit = bytes.len().min(first + 2048);
+    while at < limit {
+        match bytes[at] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return Some(None),
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                return match next_non_space(bytes, at + 1) {
+                    Some((_, b')')) | None => Some(None),
+                    Some((next, _)) => Some(Some(next)),
+                };
+            }
+            q @ (b'\'' | b'"' | b'`') => {
+                let mut i = at + 1;
+                loop {
+                    match bytes.get(i) {
+                        Some(b'\\') => i += 2,
+                        Some(&b) if b == q => break,
+                        Some(b'\n') if q != b'`' => return None,
+                        Some(_) => i += 1,
+                        None => return None,
+                    }
+                }
+                at = i;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
 /// Whether the call whose `(` is at `open` takes a literal count alone: `.skip(12)`, an iterator's
 /// or a literal skip, never a finding.
 fn called_with_literal(bytes: &[u8], open: usize) -> bool {
@@ -278,19 +342,31 @@ fn called_with_literal(bytes: &[u8], open: usize) -> bool {
     matches!(next_non_space(bytes, after), Some((_, b')')))
 }
 
-/// The bracket that encloses `at`, found by a backward scan of at most 1 KB that counts brackets
-/// (strings and comments are not recognised); `None` when the scan gives up.
-fn enclosing_bracket(bytes: &[u8], at: usize) -> Option<u8> {
+/// The position of the bracket that encloses `at`, found by a backward scan of at most 1 KB that
+/// counts brackets (strings and comments are not recognised); `None` when the scan gives up.
+fn enclosing_open(bytes: &[u8], at: usize) -> Option<usize> {
+    let from = at.saturating_sub(1024);
     let mut depth = 0usize;
-    for &b in bytes[at.saturating_sub(1024)..at].iter().rev() {
+    for (i, &b) in bytes[from..at].iter().enumerate().rev() {
         match b {
             b')' | b']' | b'}' => depth += 1,
-            b'(' | b'[' | b'{' if depth == 0 => return Some(b),
+            b'(' | b'[' | b'{' if depth == 0 => return Some(from + i),
             b'(' | b'[' | b'{' => depth -= 1,
             _ => {}
         }
     }
     None
+}
+
+/// The bracket that encloses `at` (see [`enclosing_open`]).
+fn enclosing_bracket(bytes: &[u8], at: usize) -> Option<u8> {
+    enclosing_open(bytes, at).map(|i| bytes[i])
+}
+
+/// Whether `text` ends with the whole word `word`.
+fn ends_with_word(text: &[u8], word: &[u8]) -> bool {
+    text.ends_with(word)
+        && (text.len() == word.len() || !is_ident_byte(text[text.len() - word.len() - 1]))
 }
 
 /// Whether the match `bytes[start..end]` of a word stands where its context requires.
@@ -365,6 +441,7 @@ fn stands_in_context(
                 && bytes[..start].trim_ascii_end().last() == Some(&b'.')
                 && is_called(bytes, end)
                 && !callback_first(bytes, end)
+                && !(is_js(lang) && no_driver_arguments(&bytes[start..end], bytes, end))
         }
         WordContext::OptionBuilder => left_ok && right_ok,
         WordContext::PyModule => true,
@@ -392,13 +469,23 @@ fn standing(
     // inside a one-line '..' or ".." string name nothing the frontend reads (a template literal
     // may hold code in `${..}`, so it counts as code, as does a line that starts inside a string).
     // `in_line_comment` above has read the line up to `start`: `scan.quote` is the quote open there.
-    if matches!(
-        lang,
-        Language::JavaScript | Language::TypeScript | Language::Tsx
-    ) && matches!(word.word, "db." | "db[")
-        && matches!(scan.quote, Some(b'"' | b'\''))
+    if is_js(lang) && matches!(word.word, "db." | "db[") && matches!(scan.quote, Some(b'"' | b'\''))
     {
         return None;
+    }
+    // `_getContentFromMongo(..)`, `Metrics.inc('compile-from-mongo')`: in JavaScript, `mongo`
+    // names MongoDB where the frontend can read it, in a module specifier (`from 'mongodb'`,
+    // `require('../lib/mongo.js')`, `import('./MongoManager')`) or as a name of its own
+    // (`MongoClient`, `mongoose`, `mongoDb.users`); inside another name or another string it
+    // names nothing the frontend reads.
+    if is_js(lang) && matches!(word.word, "mongo" | "Mongo") {
+        let stands = match scan.quote {
+            Some(b'"' | b'\'') => is_module_specifier(bytes, scan.quote_at),
+            _ => start == 0 || !is_ident_byte(bytes[start - 1]),
+        };
+        if !stands {
+            return None;
+        }
     }
     let role = word.role;
     match word.context {
@@ -416,6 +503,28 @@ fn standing(
             let shell = word.context == WordContext::ShellDb;
             let mut declared = || *scan.declares_db.get_or_insert_with(|| declares_db(bytes));
             let name_end = ident_end(bytes, end);
+            // `function (db, options) { .. db.getSnapshot(..) .. db.writeOp .. }`: where `db` is
+            // only ever a parameter (sharejs's document store), the frontend binds it, and an
+            // untyped parameter is nothing it reads: `db.writeOp` names no collection, and a
+            // collection method called on `db` itself needs its type, which a hint gives. A chain
+            // (`db.users.find(..).toArray()`) may still be a driver call the frontend reads by
+            // its shape.
+            let bare = start == 0 || bytes[..start].trim_ascii_end().last() != Some(&b'.');
+            if shell
+                && bare
+                && !declared()
+                && *scan
+                    .db_parameter
+                    .get_or_insert_with(|| db_is_parameter(bytes))
+            {
+                return match next_non_space(bytes, name_end) {
+                    Some((_, b'.' | b'[')) => Some(role),
+                    Some((_, b'(')) if is_operation_name(&bytes[end..name_end]) => {
+                        Some(role.min(WordRole::Confirmation))
+                    }
+                    _ => None,
+                };
+            }
             if matches!(next_non_space(bytes, name_end), Some((_, b'('))) {
                 // `x.db.find(..)`, where `db` is a collection: evidence.
                 if is_operation_name(&bytes[end..name_end]) {
@@ -584,11 +693,7 @@ fn declares_db(bytes: &[u8]) -> bool {
         }
         let keyword = [&b"const"[..], b"let", b"var", b"import", b"as"]
             .iter()
-            .any(|k| {
-                before.ends_with(k)
-                    && (before.len() == k.len()
-                        || !is_ident_byte(before[before.len() - k.len() - 1]))
-            });
+            .any(|k| ends_with_word(before, k));
         if keyword {
             return true;
         }
@@ -596,17 +701,123 @@ fn declares_db(bytes: &[u8]) -> bool {
     false
 }
 
+/// Whether a JavaScript file binds `db` as a plain parameter, the way the frontend binds one:
+/// `function (db, options) {`, `async (db) =>`, `db => ..`, `up(db, client) {`, TypeScript's
+/// `(db: Db) =>`; not a destructured one (`({ db }) =>`, which the frontend does not bind), an
+/// argument (`f(db, x)`) or a condition (`if (db) {`).
+fn db_is_parameter(bytes: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(i) = memchr::memmem::find(&bytes[from..], b"db") {
+        let (start, end) = (from + i, from + i + 2);
+        from = end;
+        if (start > 0 && is_ident_byte(bytes[start - 1]))
+            || bytes.get(end).is_some_and(|b| is_ident_byte(*b))
+        {
+            continue;
+        }
+        let before = bytes[..start].trim_ascii_end();
+        let Some((after, next)) = next_non_space(bytes, end) else {
+            continue;
+        };
+        // `db => ..`, alone or after `async`.
+        if bytes[after..].starts_with(b"=>") {
+            if !matches!(before.last(), Some(b'.')) {
+                return true;
+            }
+            continue;
+        }
+        // In a parameter list: after `(` or `,`, before `,`, `)`, a default or a type.
+        let default = next == b'=' && !matches!(bytes.get(after + 1), Some(b'=' | b'>'));
+        if !matches!(before.last(), Some(b'(' | b','))
+            || !(matches!(next, b',' | b')' | b':' | b'?') || default)
+        {
+            continue;
+        }
+        let Some(open) = enclosing_open(bytes, start) else {
+            continue;
+        };
+        if bytes[open] != b'(' || is_condition(&bytes[..open]) {
+            continue;
+        }
+        let Some(close) = matching_close(bytes, open) else {
+            continue;
+        };
+        // A body or an arrow after the list, or TypeScript's return type (`): Promise<void> {`).
+        match next_non_space(bytes, close + 1) {
+            Some((_, b'{' | b':')) => return true,
+            Some((at, b'=')) if bytes[at..].starts_with(b"=>") => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The position of the bracket that closes the one at `open`, within 1 KB (strings are not
+/// recognised).
+fn matching_close(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &b) in bytes[open..bytes.len().min(open + 1024)].iter().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `before` ends with a keyword whose parentheses hold an expression, not parameters:
+/// `if (db) {`, `while (db) {`.
+fn is_condition(before: &[u8]) -> bool {
+    let before = before.trim_ascii_end();
+    ["if", "while", "for", "switch", "with"]
+        .iter()
+        .any(|k| ends_with_word(before, k.as_bytes()))
+}
+
+/// Whether the string whose opening quote is at `quote` is a JavaScript module specifier:
+/// `from '..'`, `import '..'`, `require('..')`, `import('..')`.
+fn is_module_specifier(bytes: &[u8], quote: usize) -> bool {
+    let before = bytes[..quote].trim_ascii_end();
+    if ends_with_word(before, b"from") || ends_with_word(before, b"import") {
+        return true;
+    }
+    match before.strip_suffix(b"(") {
+        Some(callee) => {
+            let callee = callee.trim_ascii_end();
+            ends_with_word(callee, b"require") || ends_with_word(callee, b"import")
+        }
+        None => false,
+    }
+}
+
+fn is_js(lang: Language) -> bool {
+    matches!(
+        lang,
+        Language::JavaScript | Language::TypeScript | Language::Tsx
+    )
+}
+
 /// What the prefilter learns about a file while it reads the matches, in order of start.
 #[derive(Default)]
 struct FileScan {
     /// [`declares_db`] of the file, once needed.
     declares_db: Option<bool>,
+    /// [`db_is_parameter`] of the file, once needed.
+    db_parameter: Option<bool>,
     /// Whether the file spells `skip` as a whole identifier, once needed.
     has_skip: Option<bool>,
     /// How far [`FileScan::in_line_comment`] has read, and what it found on that line: an open
     /// quote, a backslash in it, a line comment.
     pos: usize,
     quote: Option<u8>,
+    /// Where the open quote opened.
+    quote_at: usize,
     escaped: bool,
     comment: bool,
 }
@@ -617,15 +828,21 @@ impl FileScan {
     /// Quotes are followed from the start of the line, so a `//` or `#` inside a string is not a
     /// comment; a line that starts inside a multi-line string counts as code unless its quotes
     /// balance, and a docstring line with a `#` names nothing either. Block comments are not
-    /// recognised. Reads on from where the previous (earlier) match left off, and from the start
-    /// of the line after a jump back, so a file is read once per group of prefilter words (each
-    /// group's matches come by start) however long its lines and however many its matches.
+    /// recognised. A line's state starts afresh, so only the line of `at` is read: on from where
+    /// the previous (earlier) match left off if that is on the same line, else from the line's
+    /// start. Each group's matches come by start, so a line is read at most once per group of
+    /// prefilter words however long it is and however many its matches, and lines without a
+    /// match are not read.
     fn in_line_comment(&mut self, bytes: &[u8], at: usize, python: bool) -> bool {
         if at < self.pos {
             self.pos = bytes[..at]
                 .iter()
                 .rposition(|b| *b == b'\n')
                 .map_or(0, |i| i + 1);
+            self.new_line();
+        } else if let Some(i) = memchr::memrchr(b'\n', &bytes[self.pos..at]) {
+            // A line's state starts afresh: only the line of `at` need be read.
+            self.pos += i + 1;
             self.new_line();
         }
         while self.pos < at {
@@ -644,8 +861,14 @@ impl FileScan {
                 }
             } else {
                 match c {
-                    b'"' | b'\'' => self.quote = Some(c),
-                    b'`' if !python => self.quote = Some(c),
+                    b'"' | b'\'' => {
+                        self.quote = Some(c);
+                        self.quote_at = self.pos - 1;
+                    }
+                    b'`' if !python => {
+                        self.quote = Some(c);
+                        self.quote_at = self.pos - 1;
+                    }
                     b'#' if python => self.comment = true,
                     b'/' if !python && bytes.get(self.pos) == Some(&b'/') => self.comment = true,
                     _ => {}
@@ -1669,19 +1892,172 @@ class ActionDB(me.Document):
     fn the_comment_scan_reads_on_as_if_from_the_line_start() {
         let text: &[u8] =
             b"a = 'x // y' // mongo\n\"q\\\" // \" + z # m\n  `t // ${u}` // c\ns = \"#\" # d\n";
+        // What the scan knows at `at`: a comment, and the open quote and where it opened.
+        let state = |scan: &mut FileScan, at: usize, python: bool| {
+            let comment = scan.in_line_comment(text, at, python);
+            (comment, scan.quote, scan.quote.map(|_| scan.quote_at))
+        };
         for python in [false, true] {
-            let fresh = |at: usize| FileScan::default().in_line_comment(text, at, python);
+            let fresh = |at: usize| state(&mut FileScan::default(), at, python);
             let mut scan = FileScan::default();
-            let expected: Vec<bool> = (0..text.len()).map(fresh).collect();
-            let got: Vec<bool> = (0..text.len())
-                .map(|at| scan.in_line_comment(text, at, python))
+            let expected: Vec<_> = (0..text.len()).map(fresh).collect();
+            let got: Vec<_> = (0..text.len())
+                .map(|at| state(&mut scan, at, python))
                 .collect();
             assert_eq!(expected, got, "python: {python}");
-            assert!(got.iter().any(|c| *c) && got.iter().any(|c| !*c));
+            assert!(got.iter().any(|c| c.0) && got.iter().any(|c| !c.0));
+            assert!(got.iter().any(|c| c.1 == Some(b'\'')));
             for at in (0..text.len()).rev() {
-                assert_eq!(scan.in_line_comment(text, at, python), expected[at]);
+                assert_eq!(state(&mut scan, at, python), expected[at]);
+            }
+            // Every other position, and every third: jumps over lines and within them.
+            for step in [2, 3] {
+                let mut scan = FileScan::default();
+                for at in (0..text.len()).step_by(step) {
+                    assert_eq!(state(&mut scan, at, python), expected[at]);
+                }
             }
         }
+    }
+
+    /// In JavaScript, `mongo` is a hint in a module specifier or as a name of its own, not inside
+    /// another name or another string (overleaf's `_getContentFromMongo(..)`,
+    /// `Metrics.inc('compile-from-mongo')`, beside `Metrics.count(..)`).
+    #[test]
+    fn mongo_is_a_hint_in_a_module_specifier_or_as_a_name() {
+        use Verdict::*;
+        for js in [Language::JavaScript, Language::TypeScript, Language::Tsx] {
+            for parsed in [
+                "import { db } from '../lib/mongodb.js'\nitems.find({ a: 1 })",
+                "import mongodb from 'mongodb-legacy'\nitems.find({ a: 1 })",
+                "export { x } from \"@overleaf/mongo-utils\"\nitems.find({ a: 1 })",
+                "import './mongo'\nitems.find({ a: 1 })",
+                "const M = require('./MongoManager')\nM.update(a, b)",
+                "const M = require ( \"./userMongoRepository\" )\nM.update(a, b)",
+                "const c = await import('./mongo.js')\nc.find({})",
+                "const c = await MongoClient.connect(url)\nx.find({})",
+                "ctx.mongo.find(q)",
+                "mongoose.set('debug', true)\nUser.find({})",
+                "const s = `${mongoPrefix}` + x\nitems.find({})",
+            ] {
+                assert_eq!(verdict_of(js, parsed), Parse, "{js:?}: {parsed}");
+            }
+            for skipped in [
+                "async function _getContentFromMongo(id) {}\nMetrics.count('x', 1)",
+                "Metrics.inc('compile-from-mongo')\nMetrics.count('x', 1)",
+                "recordEventForMongoUser(user)\nhash.update(x)",
+                "const label = \"read from mongo\"\nitems.find({ a: 1 })",
+                "throw new Error('no mongo here')\nitems.find({ a: 1 })",
+            ] {
+                assert_eq!(verdict_of(js, skipped), Skip, "{js:?}: {skipped}");
+            }
+        }
+        // Python and Rust read wrappers named for MongoDB (`get_mongo_db()`): unchanged.
+        assert_eq!(
+            verdict_of(Language::Rust, "let c = get_mongo_client();\nc.find(None)"),
+            verdict(Language::Rust, b"let c = mongo_client();\nc.find(None)")
+        );
+        assert!(is_module_specifier(b"import x from 'y'", 14));
+        assert!(is_module_specifier(b"x = require('y')", 12));
+        assert!(!is_module_specifier(b"x = myrequire('y')", 14));
+        assert!(!is_module_specifier(b"f('y')", 2));
+        assert!(!is_module_specifier(b"const fromage = 'y'", 17));
+    }
+
+    /// Where `db` is only ever a plain parameter, the frontend binds it and reads nothing through
+    /// it but a chain of calls (sharejs's `function (db, options) { .. db.getSnapshot(..) .. }`).
+    #[test]
+    fn db_bound_only_as_a_parameter_names_no_collection() {
+        use Verdict::*;
+        let js = Language::JavaScript;
+        let sharejs = "module.exports = Model = function (db, options) {\n  const w = (db != null ? db.writeOp : undefined)\n  if (db) {\n    return db.create(docName, data, done)\n  }\n  return db.getSnapshot(docName, cb)\n}";
+        assert_eq!(verdict_of(js, sharejs), Skip);
+        assert_eq!(verdict_of(js, "const f = (db) => db.users"), Skip);
+        assert_eq!(verdict_of(js, "list.map(db => db.name)"), Skip);
+        // A chain may be a driver call the frontend reads by its shape.
+        assert_eq!(
+            verdict_of(js, "function f(db) { return db.users.find({}).toArray() }"),
+            Parse
+        );
+        // With a hint, a collection method called on `db` confirms (its type may be a collection).
+        assert_eq!(
+            verdict_of(
+                js,
+                "import { Collection } from 'mongodb'\nasync function f(db: Collection) { await db.find(q) }"
+            ),
+            Parse
+        );
+        // Not parameters: mongosh's `db`.
+        for shell in [
+            "if (db) { print(db.users) }",
+            "f(db, x)\nprint(db.users)",
+            "const f = async ({ db }) => db.users\n",
+            "const o = { db: 1 }\nprint(db.users)",
+        ] {
+            assert_eq!(verdict_of(js, shell), Parse, "{shell}");
+        }
+        for (text, expected) in [
+            ("function (db, options) {", true),
+            ("function f(db) {}", true),
+            ("async (db) => 1", true),
+            ("async db => 1", true),
+            ("up(db, client) {", true),
+            ("(a, db = open()) => 1", true),
+            ("async function f(db: Db): Promise<void> {}", true),
+            ("(db?: Db) => 1", true),
+            ("f(db, x)", false),
+            ("if (db) {", false),
+            ("while (a, db) {", false),
+            ("x.db => 1", false),
+            ("({ db }) => 1", false),
+            ("f({ a, db: x })", false),
+            ("mydb => 1", false),
+            ("db == null", false),
+        ] {
+            assert_eq!(db_is_parameter(text.as_bytes()), expected, "{text}");
+        }
+    }
+
+    /// In JavaScript, a collection method's name confirms only with arguments a driver method of
+    /// that name takes: not a string first (but for `distinct`), and for `update` a filter and an
+    /// update, the second not a string (`hash.update(data, 'utf8')`).
+    #[test]
+    fn a_method_confirms_with_a_drivers_arguments() {
+        use Verdict::*;
+        let js = Language::JavaScript;
+        let with_hint = |call: &str| verdict_of(js, &format!("import m from 'mongodb'\n{call}"));
+        for not_driver in [
+            "hash.update(data)",
+            "hash.update(data, 'utf8')",
+            "crypto.createHash('md5').update(json).digest('hex')",
+            "hash.update(`blob ${n}`)",
+            "hash.update(\n  buffer,\n)",
+            "Metrics.count('compile', 1)",
+            "cache.remove(\"key\")",
+            "list.find('x')",
+        ] {
+            assert_eq!(with_hint(not_driver), Defer, "{not_driver}");
+        }
+        for driver in [
+            "c.update(q, u)",
+            "c.update({ a: 'x, y' }, { b: s })",
+            "c.update(\n  f(a, b),\n  doc,\n)",
+            "c.update(q, u, { upsert: true })",
+            "c.update([a, b].length ? q : r, u)",
+            "c.distinct('email', q)",
+            "c.count(q)",
+            "c.count()",
+            "c.find({ name: 'x' })",
+            // The scan gives up on a string it cannot close: still a confirmation.
+            "c.update(q + 'x\n, 'y')",
+        ] {
+            assert_eq!(with_hint(driver), Parse, "{driver}");
+        }
+        // Python's `find_one("id")` reads a string as an `_id`.
+        assert_eq!(
+            verdict_of(Language::Python, "import pymongo\nc.find_one('abc')"),
+            Parse
+        );
     }
 
     /// Words in line comments name nothing; `//` or `#` inside a string is not a comment.
