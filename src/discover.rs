@@ -262,49 +262,99 @@ fn callback_first(bytes: &[u8], end: usize) -> bool {
     false
 }
 
-/// Whether the JavaScript call of the collection method `name`, whose name ends at `end`, has
-/// arguments no driver or Mongoose method of that name takes: a string first
-/// (`Metrics.count('compile', 1)`, `cache.remove('key')`; only `distinct` names a field first),
-/// or, for `update`, one argument or a string second (`hash.update(data)`,
-/// `hash.update(data, 'utf8')`: the driver's `update` takes a filter and an update).
-fn no_driver_arguments(name: &[u8], bytes: &[u8], end: usize) -> bool {
+/// Whether the call of the collection method `name`, whose name ends at `end`, has arguments no
+/// driver or ODM method of that name takes (a scan that gives up keeps the call):
+/// - a string first: `Metrics.count('compile', 1)`, `cache.remove('key')`, Python's
+///   `path.find('/')`; but `distinct` names a field first, and Python's `remove` may take an `_id`;
+/// - for `update`, one argument or, in JavaScript, a string second: `hash.update(data)`,
+///   `hash.update(data, 'utf8')`, Python's `params.update(other)`. The drivers' `update` takes a
+///   filter and an update; mongoengine's takes keyword arguments (`update(set__name=n)`), which
+///   still confirm;
+/// - for Python's `insert`, a number first: `items.insert(0, x)` of a list.
+fn no_driver_arguments(lang: Language, name: &[u8], bytes: &[u8], end: usize) -> bool {
+    let python = lang == Language::Python;
+    if !python && !is_js(lang) {
+        return false;
+    }
     let Some((open, b'(')) = next_non_space(bytes, end) else {
         return false;
     };
     let Some((first, c)) = next_non_space(bytes, open + 1) else {
         return false;
     };
-    let is_quote = |c: u8| matches!(c, b'\'' | b'"' | b'`');
-    if is_quote(c) && name != b"distinct" {
+    if starts_string(bytes, first, python) {
+        return name != b"distinct" && !(python && name == b"remove");
+    }
+    if python && name == b"insert" && c.is_ascii_digit() {
         return true;
     }
     if name != b"update" || c == b')' {
         return false;
     }
-    match second_argument(bytes, first) {
-        Some(Some(at)) => is_quote(bytes[at]),
-        Some(None) => true,
-        None => false,
+    let Some(args) = call_arguments(bytes, open) else {
+        return false;
+    };
+    match args.as_slice() {
+        [only] if python => !is_keyword_argument(&bytes[only.0..only.1]),
+        [_] => true,
+        [_, second, ..] if !python => starts_string(bytes, second.0, false),
+        _ => false,
     }
 }
 
-/// The start of the second argument of the call whose first argument starts at `first`:
-/// `Some(None)` when the call has a single argument, `None` when the scan gives up (more than
-/// 2 KB, or a string that does not close on its line).
-fn second_argument(bytes: &[u8], first: usize) -> Option<Option<usize>> {
+/// Whether a string literal starts at `at`: a quote (JavaScript's template literal included), or
+/// in Python a quote after a prefix (`f"{x}"`, `b'..'`, `rb".."`).
+fn starts_string(bytes: &[u8], at: usize, python: bool) -> bool {
+    let is_quote = |b: &u8| matches!(b, b'\'' | b'"') || (!python && *b == b'`');
+    let rest = &bytes[at..];
+    if python {
+        let prefix = rest
+            .iter()
+            .take(3)
+            .position(|b| !b"rbfuRBFU".contains(b))
+            .unwrap_or(0);
+        return prefix <= 2 && rest.get(prefix).is_some_and(is_quote);
+    }
+    rest.first().is_some_and(is_quote)
+}
+
+/// Whether a Python argument is passed by keyword (`set__name=n`, `**changes`), not `a == b`.
+fn is_keyword_argument(arg: &[u8]) -> bool {
+    if arg.starts_with(b"**") {
+        return true;
+    }
+    let name = ident_end(arg, 0);
+    name > 0
+        && matches!(next_non_space(arg, name), Some((at, b'=')) if arg.get(at + 1) != Some(&b'='))
+}
+
+/// The top-level arguments of the call whose `(` is at `open`, as trimmed byte ranges; `None`
+/// when the scan gives up: past 2 KB, or at a string that does not close on its line (a comment
+/// with an apostrophe in it reads as one).
+fn call_arguments(bytes: &[u8], open: usize) -> Option<Vec<(usize, usize)>> {
+    let mut args = Vec::new();
     let mut depth = 0usize;
-    let mut at = first;
-    let limit = bytes.len().min(first + 2048);
+    let mut start = open + 1;
+    let mut at = open + 1;
+    let limit = bytes.len().min(open + 2048);
+    let push = |from: usize, to: usize, args: &mut Vec<(usize, usize)>| {
+        let arg = bytes[from..to].trim_ascii();
+        if !arg.is_empty() {
+            let from = from + (bytes[from..to].len() - bytes[from..to].trim_ascii_start().len());
+            args.push((from, from + arg.len()));
+        }
+    };
     while at < limit {
         match bytes[at] {
             b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' if depth == 0 => return Some(None),
+            b')' | b']' | b'}' if depth == 0 => {
+                push(start, at, &mut args);
+                return Some(args);
+            }
             b')' | b']' | b'}' => depth -= 1,
             b',' if depth == 0 => {
-                return match next_non_space(bytes, at + 1) {
-                    Some((_, b')')) | None => Some(None),
-                    Some((next, _)) => Some(Some(next)),
-                };
+                push(start, at, &mut args);
+                start = at + 1;
             }
             q @ (b'\'' | b'"' | b'`') => {
                 let mut i = at + 1;
@@ -441,7 +491,7 @@ fn stands_in_context(
                 && bytes[..start].trim_ascii_end().last() == Some(&b'.')
                 && is_called(bytes, end)
                 && !callback_first(bytes, end)
-                && !(is_js(lang) && no_driver_arguments(&bytes[start..end], bytes, end))
+                && !no_driver_arguments(lang, &bytes[start..end], bytes, end)
         }
         WordContext::OptionBuilder => left_ok && right_ok,
         WordContext::PyModule => true,
@@ -2025,39 +2075,84 @@ class ActionDB(me.Document):
     fn a_method_confirms_with_a_drivers_arguments() {
         use Verdict::*;
         let js = Language::JavaScript;
-        let with_hint = |call: &str| verdict_of(js, &format!("import m from 'mongodb'\n{call}"));
-        for not_driver in [
-            "hash.update(data)",
-            "hash.update(data, 'utf8')",
-            "crypto.createHash('md5').update(json).digest('hex')",
-            "hash.update(`blob ${n}`)",
-            "hash.update(\n  buffer,\n)",
-            "Metrics.count('compile', 1)",
-            "cache.remove(\"key\")",
-            "list.find('x')",
-        ] {
-            assert_eq!(with_hint(not_driver), Defer, "{not_driver}");
+        let py = Language::Python;
+        // With a hint, a call that confirms makes the file parsed; one that does not, deferred.
+        let cases: &[(Language, &[&str], &[&str])] = &[
+            (
+                js,
+                &[
+                    "hash.update(data)",
+                    "hash.update(data, 'utf8')",
+                    "crypto.createHash('md5').update(json).digest('hex')",
+                    "hash.update(`blob ${n}`)",
+                    "hash.update(\n  buffer,\n)",
+                    "Metrics.count('compile', 1)",
+                    "cache.remove(\"key\")",
+                    "list.find('x')",
+                ],
+                &[
+                    "c.update(q, u)",
+                    "c.update({ a: 'x, y' }, { b: s })",
+                    "c.update(\n  f(a, b),\n  doc,\n)",
+                    "c.update(q, u, { upsert: true })",
+                    "c.update([a, b].length ? q : r, u)",
+                    "c.distinct('email', q)",
+                    "c.count(q)",
+                    "c.count()",
+                    "c.find({ name: 'x' })",
+                    // The scan gives up on a string it cannot close: still a confirmation.
+                    "c.update(q + 'x\n, 'y')",
+                ],
+            ),
+            (
+                py,
+                &[
+                    "params.update(other)",
+                    "params.update(\n    {'a': 1},\n)",
+                    "path.find('/')",
+                    "path.find(f\"{sep}\")",
+                    "text.count(rb'x')",
+                    "items.insert(0, x)",
+                ],
+                &[
+                    "c.update(q, u)",
+                    "c.update(spec, {'name': n}, upsert=True)",
+                    "q.update(set__name=n)",
+                    "q.update(**changes)",
+                    "c.update(\n    q,  # the filter\n    u)",
+                    // Python's `remove` may take an `_id`.
+                    "c.remove('5f1d')",
+                    "fields.remove(\"result\")",
+                    "c.distinct('email')",
+                    "c.find({'a': 1})",
+                    "c.insert(doc)",
+                    "c.count()",
+                ],
+            ),
+        ];
+        for (lang, not_driver, driver) in cases {
+            let hint = if *lang == py {
+                "import pymongo"
+            } else {
+                "import m from 'mongodb'"
+            };
+            for (calls, expected) in [(not_driver, Defer), (driver, Parse)] {
+                for call in calls.iter() {
+                    let text = format!("{hint}\n{call}");
+                    assert_eq!(verdict_of(*lang, &text), expected, "{lang:?}: {call}");
+                }
+            }
         }
-        for driver in [
-            "c.update(q, u)",
-            "c.update({ a: 'x, y' }, { b: s })",
-            "c.update(\n  f(a, b),\n  doc,\n)",
-            "c.update(q, u, { upsert: true })",
-            "c.update([a, b].length ? q : r, u)",
-            "c.distinct('email', q)",
-            "c.count(q)",
-            "c.count()",
-            "c.find({ name: 'x' })",
-            // The scan gives up on a string it cannot close: still a confirmation.
-            "c.update(q + 'x\n, 'y')",
-        ] {
-            assert_eq!(with_hint(driver), Parse, "{driver}");
-        }
-        // Python's `find_one("id")` reads a string as an `_id`.
+        // A string `_id` (`find_one("id")`) is evidence anyway: `find_one` is the driver's alone.
+        assert_eq!(verdict_of(py, "import pymongo\nc.find_one('abc')"), Parse);
+        assert!(is_keyword_argument(b"upsert = True"));
+        assert!(!is_keyword_argument(b"a == b"));
+        assert!(!is_keyword_argument(b"{'a': 1}"));
         assert_eq!(
-            verdict_of(Language::Python, "import pymongo\nc.find_one('abc')"),
-            Parse
+            call_arguments(b"f( a, (b, c) , 'd,e' )", 1),
+            Some(vec![(3, 4), (6, 12), (15, 20)])
         );
+        assert_eq!(call_arguments(b"f(a, 'b\n)", 1), None);
     }
 
     /// Words in line comments name nothing; `//` or `#` inside a string is not a comment.
@@ -2066,10 +2161,10 @@ class ActionDB(me.Document):
         let (js, py) = (Language::JavaScript, Language::Python);
         assert!(!matters(
             py,
-            "# There is no MongoDB connection here\nd.update(x)"
+            "# There is no MongoDB connection here\nd.update(q, x)"
         ));
-        assert!(matters(py, "import pymongo\nd.update(x)"));
-        assert!(matters(py, "URL = 'mongodb://h/#x'\nd.update(x)"));
+        assert!(matters(py, "import pymongo\nd.update(q, x)"));
+        assert!(matters(py, "URL = 'mongodb://h/#x'\nd.update(q, x)"));
         assert!(!matters(js, "// see the Mongo docs\nitems.remove(1)"));
         assert!(matters(js, "const u = 'http://x'; ctx.mongo.find(q)"));
         assert!(!matters(js, "x = 1; // db.users.find({})"));
