@@ -2155,6 +2155,36 @@ class ActionDB(me.Document):
         assert_eq!(call_arguments(b"f(a, 'b\n)", 1), None);
     }
 
+    /// A read the frontends take for a driver call by its shape alone is parsed, with no other
+    /// hint in the file: reaction's `FlatRateFulfillmentRestrictions.find(q).toArray()`, a
+    /// Mongoose `.lean()`, Motor's `.to_list(n)`.
+    #[test]
+    fn a_read_shaped_like_a_driver_call_is_parsed() {
+        use Verdict::*;
+        let js = Language::JavaScript;
+        let reaction = "const { Restrictions } = context.collections;\nconst r = await Restrictions.find({ methodIds: method._id }).toArray();";
+        assert_eq!(verdict_of(js, reaction), Parse);
+        assert_eq!(
+            verdict_of(js, "const u = await User.findOne({ a }).lean();"),
+            Parse
+        );
+        assert_eq!(verdict_of(js, "const a = await rx.toArray();"), Defer);
+        assert_eq!(
+            verdict_of(
+                Language::Python,
+                "docs = await db_handle.things.find({'a': 1}).to_list(10)"
+            ),
+            Parse
+        );
+        let (ir, _) = crate::analysis::check_source(
+            "filter.js",
+            reaction,
+            &crate::rules::Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(ir.operations.len(), 1, "the frontend reads it");
+    }
+
     /// Words in line comments name nothing; `//` or `#` inside a string is not a comment.
     #[test]
     fn words_in_line_comments_do_not_count() {

@@ -9,7 +9,7 @@ use super::naming::{classify_hole, mongoose_collection_name, name_is_periodic, p
 use super::unescape;
 use super::vocabulary::{
     js_operation, Args, OpMethod, AGGREGATE_BUILDER_STAGES, JS_FIRESTORE_MODULES, JS_MONGO_MODULES,
-    MODIFIERS,
+    JS_SHAPING_MODIFIERS, MODIFIERS,
 };
 use super::FileContext;
 use crate::ir::*;
@@ -1985,7 +1985,7 @@ impl<'t> Extractor<'t> {
             let shaped = m.driver_only
                 || op.uses_mongo_operators()
                 || op.modifiers.iter().any(|md| {
-                    matches!(md.name.as_str(), "toArray" | "populate" | "lean")
+                    JS_SHAPING_MODIFIERS.contains(&md.name.as_str())
                         || (md.name == "skip" && matches!(m.kind, OpKind::Find | OpKind::Aggregate))
                 });
             if shaped {
@@ -2181,7 +2181,7 @@ impl<'t> Extractor<'t> {
                 let op = &mut self.ir.operations[i];
                 if op.evidence == Evidence::None
                     && mods.iter().any(|m| {
-                        matches!(m.name.as_str(), "skip" | "populate" | "toArray" | "lean")
+                        m.name == "skip" || JS_SHAPING_MODIFIERS.contains(&m.name.as_str())
                     })
                 {
                     op.evidence = Evidence::Shaped;

@@ -10,7 +10,7 @@ use super::naming::{classify_hole, name_is_periodic, path_is_periodic};
 use super::vocabulary::{
     py_operation, Args, OpMethod, PY_BULK_MODELS, PY_CLIENT_CLASSES, PY_COLLECTION_TYPES,
     PY_DATABASE_TYPES, PY_INDEX_MODEL, PY_MODIFIERS, PY_MONGOENGINE_DOCUMENTS,
-    PY_MONGOENGINE_UPDATE_PREFIXES, PY_MONGO_MODULES, PY_QUERYSET_METHODS,
+    PY_MONGOENGINE_UPDATE_PREFIXES, PY_MONGO_MODULES, PY_QUERYSET_METHODS, PY_SHAPING_MODIFIERS,
 };
 use super::{unescape, FileContext};
 use crate::ir::*;
@@ -2715,7 +2715,7 @@ impl<'t> Extractor<'t> {
             let shaped = m.driver_only
                 || op.uses_mongo_operators()
                 || op.modifiers.iter().any(|md| {
-                    md.name == "to_list"
+                    PY_SHAPING_MODIFIERS.contains(&md.name.as_str())
                         || (md.name == "skip" && matches!(m.kind, OpKind::Find | OpKind::Aggregate))
                 });
             if shaped {
@@ -2983,7 +2983,10 @@ impl<'t> Extractor<'t> {
             if let Some(&i) = self.op_by_call.get(&call_id) {
                 let op = &mut self.ir.operations[i];
                 op.modifiers.extend(mods);
-            } else if mods.iter().any(|m| m.name == "skip" || m.name == "to_list") {
+            } else if mods
+                .iter()
+                .any(|m| m.name == "skip" || PY_SHAPING_MODIFIERS.contains(&m.name.as_str()))
+            {
                 // `cursor = Server.collection.find(q)` … `cursor = cursor.skip(n)`.
                 if let Some(mut op) = self.dropped.remove(&call_id) {
                     op.modifiers.extend(mods);

@@ -123,6 +123,15 @@ pub fn js_operation(name: &str) -> Option<&'static OpMethod> {
 /// Calls that name a collection or a model: `db.collection(..)`, `db.getCollection(..)`, `mongoose.model(..)`.
 pub const JS_COLLECTION_GETTERS: &[&str] = &["collection", "getCollection", "model"];
 
+/// Modifiers that make a JavaScript call on an unknown receiver a driver call by its shape:
+/// `x.find(q).toArray()`, Mongoose's `.populate(..)` and `.lean()` (and `skip`, on a read). The
+/// frontend tests these; the prefilter takes each for a hint, so that a file the frontend would
+/// read by them is parsed.
+pub const JS_SHAPING_MODIFIERS: &[&str] = &["toArray", "populate", "lean"];
+
+/// Python's: Motor's `.to_list(n)` (and `skip`, on a read).
+pub const PY_SHAPING_MODIFIERS: &[&str] = &["to_list"];
+
 /// Cursor and query modifiers chained onto a read, in any language's spelling.
 pub const MODIFIERS: &[&str] = &[
     "sort",
@@ -519,11 +528,24 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<PrefilterWord> {
             .map(|m| m.name)
             .collect::<Vec<_>>()
     };
+    // The shaping modifiers not already hints (`populate` is, where a frontend reads one).
+    let shaping = |table: &'static [&'static str]| {
+        table
+            .iter()
+            .copied()
+            .filter(|w| !PREFILTER_HINT_WORDS.contains(w))
+            .collect::<Vec<_>>()
+    };
     add(&mut TRIGGER_OPERATORS.iter().copied(), None, Evidence);
     add(&mut PREFILTER_HINT_WORDS.iter().copied(), None, Hint);
     match lang {
         JavaScript | TypeScript | Tsx => {
             add(&mut ["mongo", "Mongo"].into_iter(), None, Hint);
+            add(
+                &mut shaping(JS_SHAPING_MODIFIERS).into_iter(),
+                Some(MethodCall),
+                Hint,
+            );
             add(&mut JS_COLLECTION_GETTERS.iter().copied(), None, Evidence);
             add(&mut driver_only(JS_OPERATIONS).into_iter(), None, Evidence);
             add(&mut ["db."].into_iter(), Some(ShellDb), Evidence);
@@ -579,6 +601,11 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<PrefilterWord> {
             add(
                 &mut ["mongo", "Mongo", "motor", "bson"].into_iter(),
                 Some(PyModule),
+                Hint,
+            );
+            add(
+                &mut shaping(PY_SHAPING_MODIFIERS).into_iter(),
+                Some(MethodCall),
                 Hint,
             );
             add(&mut PY_COLLECTION_GETTERS.iter().copied(), None, Evidence);
@@ -777,6 +804,24 @@ mod tests {
                     assert_eq!(role, WordRole::Confirmation, "{}", m.name);
                     assert_eq!(context, WordContext::MethodCall, "{}", m.name);
                 }
+            }
+        }
+    }
+
+    /// A call the frontends read by its shape (`x.find(q).toArray()`) needs a hint and a
+    /// confirmation: each shaping modifier is a hint of its language's prefilter.
+    #[test]
+    fn shaping_modifiers_are_hints() {
+        for (lang, table) in [
+            (Language::JavaScript, JS_SHAPING_MODIFIERS),
+            (Language::Python, PY_SHAPING_MODIFIERS),
+        ] {
+            for w in table {
+                assert_eq!(
+                    role_of(lang, w).map(|r| r.1),
+                    Some(WordRole::Hint),
+                    "{lang:?}: {w}"
+                );
             }
         }
     }
