@@ -66,7 +66,7 @@ struct Prefilter {
     words: Vec<PrefilterWord>,
 }
 
-/// The most words one automaton of the prefilter searches for. An automaton's SIMD prefilter
+/// The most words one group of the prefilter searches for. The SIMD search
 /// (Teddy) puts its words in a few buckets by their first bytes and checks every candidate the
 /// buckets let through; with the 44 to 98 words of a language in one automaton, common first
 /// bytes (`find`, `count`, `update`, `db.`) let so many through that the scan cost about 8
@@ -75,14 +75,60 @@ struct Prefilter {
 /// 450 M -> 426 M). Groups of 20 cost more than one automaton; 26 to 40 are alike.
 const GROUP_SIZE: usize = 32;
 
-/// One automaton of the prefilter.
+/// One group of words of the prefilter, and its searcher.
 struct WordGroup {
-    /// Leftmost-first, so that the automaton can use its SIMD prefilter (an overlapping search
-    /// cannot): it finds every position where some word of the group starts, and
-    /// [`Prefilter::matches`] lists the group's words that start there.
-    automaton: AhoCorasick,
+    /// Leftmost-first, so that a SIMD search can serve (an overlapping search cannot): it finds
+    /// every position where some word of the group starts, and [`Prefilter::matches`] lists the
+    /// group's words that start there.
+    searcher: GroupSearcher,
     /// The group's words (indexes into `Prefilter::words`) by first byte.
     by_first_byte: Vec<Vec<u32>>,
+}
+
+/// How a group of words is searched for. Teddy (the SIMD searcher of `aho_corasick::packed`) when
+/// the CPU has it: an automaton picks its own prefilter by heuristics, which for a group whose
+/// words share a few rare bytes (`$`, `_`, `.`) choose a rare-byte scan that stops at every `.`
+/// of the code (callgrind, synthetic repository: the prefilter's reading 25 M -> 64 M after two
+/// words were added to one group). The automaton otherwise.
+enum GroupSearcher {
+    Teddy(aho_corasick::packed::Searcher),
+    Automaton(AhoCorasick),
+}
+
+impl GroupSearcher {
+    fn new(words: &[&str]) -> GroupSearcher {
+        let teddy = aho_corasick::packed::Config::new()
+            .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
+            .builder()
+            .extend(words)
+            .build();
+        match teddy {
+            Some(searcher) => GroupSearcher::Teddy(searcher),
+            None => GroupSearcher::automaton(words),
+        }
+    }
+
+    fn automaton(words: &[&str]) -> GroupSearcher {
+        GroupSearcher::Automaton(
+            AhoCorasick::builder()
+                .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
+                .build(words)
+                .expect("the prefilter vocabulary is a valid automaton"),
+        )
+    }
+
+    /// The start of the leftmost match at or after `at`.
+    fn find_from(&self, bytes: &[u8], at: usize) -> Option<usize> {
+        match self {
+            GroupSearcher::Teddy(s) => s
+                .find_in(bytes, aho_corasick::Span::from(at..bytes.len()))
+                .map(|m| m.start()),
+            GroupSearcher::Automaton(a) => a
+                .find(aho_corasick::Input::new(bytes).range(at..))
+                .map(|m| m.start()),
+        }
+    }
 }
 
 impl Prefilter {
@@ -105,10 +151,7 @@ impl Prefilter {
         groups.iter().flat_map(move |group| {
             let mut at = 0;
             std::iter::from_fn(move || {
-                let found = group
-                    .automaton
-                    .find(aho_corasick::Input::new(bytes).range(at..))?;
-                let start = found.start();
+                let start = group.searcher.find_from(bytes, at)?;
                 at = start + 1;
                 let here = &bytes[start..];
                 Some(
@@ -175,17 +218,14 @@ fn word_groups(words: &[PrefilterWord], chosen: &[u32]) -> Vec<WordGroup> {
     chosen
         .chunks(chosen.len().div_ceil(count))
         .map(|chunk| {
-            let automaton = AhoCorasick::builder()
-                .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-                .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
-                .build(chunk.iter().map(|&i| words[i as usize].word))
-                .expect("the prefilter vocabulary is a valid automaton");
+            let group_words: Vec<&str> = chunk.iter().map(|&i| words[i as usize].word).collect();
+            let searcher = GroupSearcher::new(&group_words);
             let mut by_first_byte = vec![Vec::new(); 256];
             for &i in chunk {
                 by_first_byte[words[i as usize].word.as_bytes()[0] as usize].push(i);
             }
             WordGroup {
-                automaton,
+                searcher,
                 by_first_byte,
             }
         })
@@ -1932,8 +1972,31 @@ class ActionDB(me.Document):
             got.sort_unstable();
             assert_eq!(expected, got, "{lang:?}");
             total += got.len();
+            // Each group's searcher finds what an automaton of its words finds (the searcher
+            // used where the CPU has no Teddy), from every position.
+            for group in &p.groups {
+                let words: Vec<&str> = group
+                    .by_first_byte
+                    .iter()
+                    .flatten()
+                    .map(|&i| p.words[i as usize].word)
+                    .collect();
+                let automaton = GroupSearcher::automaton(&words);
+                let starts = |s: &GroupSearcher| {
+                    (0..=bytes.len())
+                        .map(|at| s.find_from(bytes, at))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(starts(&group.searcher), starts(&automaton), "{lang:?}");
+            }
         }
         assert!(total > 1000, "{total} matches");
+        if cfg!(target_arch = "x86_64") && std::is_x86_feature_detected!("ssse3") {
+            assert!(prefilter(Language::JavaScript)
+                .groups
+                .iter()
+                .all(|g| matches!(g.searcher, GroupSearcher::Teddy(_))));
+        }
     }
 
     /// Reading on from the previous match gives what reading each line from its start gives, at
