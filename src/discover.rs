@@ -599,7 +599,7 @@ fn standing(
             // collection method called on `db` itself needs its type, which a hint gives. A chain
             // (`db.users.find(..).toArray()`) may still be a driver call the frontend reads by
             // its shape.
-            let bare = start == 0 || bytes[..start].trim_ascii_end().last() != Some(&b'.');
+            let bare = bytes[..start].trim_ascii_end().last() != Some(&b'.');
             if shell
                 && bare
                 && !declared()
@@ -653,17 +653,20 @@ fn standing(
 
 /// Whether `word` occurs in `bytes` as a whole identifier.
 fn has_word(bytes: &[u8], word: &[u8]) -> bool {
-    let mut from = 0;
-    while let Some(i) = bytes[from..].windows(word.len()).position(|w| w == word) {
-        let (start, end) = (from + i, from + i + word.len());
-        if (start == 0 || !is_ident_byte(bytes[start - 1]))
-            && (end == bytes.len() || !is_ident_byte(bytes[end]))
-        {
-            return true;
-        }
-        from = end;
-    }
-    false
+    whole_words(bytes, word).next().is_some()
+}
+
+/// Where `word` occurs in `bytes` as a whole identifier, as `(start, end)`, in order.
+fn whole_words<'b>(
+    bytes: &'b [u8],
+    word: &'b [u8],
+) -> impl Iterator<Item = (usize, usize)> + use<'b> {
+    memchr::memmem::find_iter(bytes, word)
+        .map(move |start| (start, start + word.len()))
+        .filter(|&(start, end)| {
+            (start == 0 || !is_ident_byte(bytes[start - 1]))
+                && (end == bytes.len() || !is_ident_byte(bytes[end]))
+        })
 }
 
 /// The end of the identifier that starts at `at`.
@@ -758,15 +761,7 @@ fn result_is_accessed(bytes: &[u8], from: usize, to: usize) -> bool {
 /// Whether a JavaScript file declares a `db` of its own (`const db = ..`, `let { db } = client`,
 /// `import { db } from ..`, `import db from ..`), so that `db` is not mongosh's global there.
 fn declares_db(bytes: &[u8]) -> bool {
-    let mut from = 0;
-    while let Some(i) = bytes[from..].windows(2).position(|w| w == b"db") {
-        let (start, end) = (from + i, from + i + 2);
-        from = end;
-        let whole = (start == 0 || !is_ident_byte(bytes[start - 1]))
-            && (end == bytes.len() || !is_ident_byte(bytes[end]));
-        if !whole {
-            continue;
-        }
+    for (start, end) in whole_words(bytes, b"db") {
         let mut before = bytes[..start].trim_ascii_end();
         // A name in a declared destructuring pattern or an import list: `const { client, db } =`,
         // `import { db } from`; not a destructured parameter (`async ({ db }) =>`), which the
@@ -796,15 +791,7 @@ fn declares_db(bytes: &[u8]) -> bool {
 /// `(db: Db) =>`; not a destructured one (`({ db }) =>`, which the frontend does not bind), an
 /// argument (`f(db, x)`) or a condition (`if (db) {`).
 fn db_is_parameter(bytes: &[u8]) -> bool {
-    let mut from = 0;
-    while let Some(i) = memchr::memmem::find(&bytes[from..], b"db") {
-        let (start, end) = (from + i, from + i + 2);
-        from = end;
-        if (start > 0 && is_ident_byte(bytes[start - 1]))
-            || bytes.get(end).is_some_and(|b| is_ident_byte(*b))
-        {
-            continue;
-        }
+    for (start, end) in whole_words(bytes, b"db") {
         let before = bytes[..start].trim_ascii_end();
         let Some((after, next)) = next_non_space(bytes, end) else {
             continue;
@@ -951,11 +938,7 @@ impl FileScan {
                 }
             } else {
                 match c {
-                    b'"' | b'\'' => {
-                        self.quote = Some(c);
-                        self.quote_at = self.pos - 1;
-                    }
-                    b'`' if !python => {
+                    b'"' | b'\'' | b'`' if c != b'`' || !python => {
                         self.quote = Some(c);
                         self.quote_at = self.pos - 1;
                     }

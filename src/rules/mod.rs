@@ -84,10 +84,9 @@ pub fn find(id: &str) -> Option<&'static dyn Rule> {
     all().iter().copied().find(|r| r.meta().id == id)
 }
 
-/// Runs every rule over the analysed files; findings come back sorted and deduplicated.
-/// Builds the access model of these files first.
-/// Runs every rule over the access model of `files`, on up to `threads` threads (the rules are
-/// independent; each rule's findings are collected in the same order however many threads run).
+/// Runs every rule over the access model of `files` (built first), on up to `threads` threads:
+/// the rules are independent, and each rule's findings are collected in the same order however
+/// many threads run. Findings come back sorted and deduplicated.
 pub fn run_all(
     files: &[crate::analysis::SourceFile],
     settings: &Settings,
