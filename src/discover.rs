@@ -244,14 +244,52 @@ fn next_non_space(bytes: &[u8], at: usize) -> Option<(usize, u8)> {
         .map(|i| (at + i, bytes[at + i]))
 }
 
-/// Whether the name that ends at `end` is called: followed by `(`, `<` (a generic) or `::<` (a
-/// turbofish).
+/// Whether the name that ends at `end` is called: followed by `(`, or by type arguments and `(`
+/// (`model<IUser>(..)`, Rust's turbofish `collection::<Doc>(..)`). A `<` that opens no type
+/// arguments (`Toxicity model </Label>` in JSX text, `model < 3`) is no call.
 fn is_called(bytes: &[u8], end: usize) -> bool {
     match next_non_space(bytes, end) {
-        Some((_, b'(' | b'<')) => true,
-        Some((at, b':')) => bytes[at..].starts_with(b"::<"),
+        Some((_, b'(')) => true,
+        Some((at, b'<')) => type_arguments_then_call(bytes, at),
+        Some((at, b':')) if bytes[at..].starts_with(b"::<") => {
+            type_arguments_then_call(bytes, at + 2)
+        }
         _ => false,
     }
+}
+
+/// How far [`type_arguments_then_call`] looks for the `>` that closes type arguments.
+const MAX_TYPE_ARGUMENTS: usize = 512;
+
+/// Whether the `<` at `open` starts type arguments that a call follows: `<IUser>(`,
+/// `<{ a: string }, Doc>(`, `<Array<(x: T) => U>>(` (the `>` of `=>` or `->` closes nothing).
+fn type_arguments_then_call(bytes: &[u8], open: usize) -> bool {
+    // Type arguments start with a name, a literal type, or a bracket; not `/` (`</Label>`),
+    // `=` or a digit (comparisons).
+    match bytes.get(open + 1) {
+        Some(c) if is_ident_byte(*c) && !c.is_ascii_digit() => {}
+        Some(b'{' | b'[' | b'(' | b'\'' | b'"' | b'`') => {}
+        _ => return false,
+    }
+    let stop = bytes.len().min(open + MAX_TYPE_ARGUMENTS);
+    let (mut depth, mut braces) = (0usize, 0usize);
+    for i in open..stop {
+        match bytes[i] {
+            b'<' => depth += 1,
+            b'>' if !matches!(bytes[i - 1], b'=' | b'-') => {
+                depth -= 1;
+                if depth == 0 {
+                    return matches!(next_non_space(bytes, i + 1), Some((_, b'(')));
+                }
+            }
+            b'{' => braces += 1,
+            b'}' => braces = braces.saturating_sub(1),
+            // A statement's end; inside braces, an object type's member separator.
+            b';' if braces == 0 => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether the call of the method whose name ends at `end` takes a one-parameter callback first:
@@ -471,6 +509,7 @@ fn stands_in_context(
     let right_ok = end == bytes.len() || !is_ident_byte(bytes[end]);
     match context {
         WordContext::Anywhere => true,
+        WordContext::Operator => right_ok,
         WordContext::IdentifierStart => left_ok,
         WordContext::Identifier => left_ok && right_ok,
         WordContext::Call => {
@@ -563,6 +602,25 @@ fn standing(
     {
         return None;
     }
+    if lang == Language::Python {
+        // `default_auto_field = 'django.db.models.BigAutoField'`: the same in a Python string
+        // (an f-string's `{..}` holds code, so it counts).
+        if matches!(word.word, "db." | "db[" | "database[")
+            && scan.quote.is_some()
+            && !is_python_f_string(bytes, scan.quote_at)
+        {
+            return None;
+        }
+        // A docstring (``st2common.models.db.liveaction.LiveActionDB``, "uses $push"): a line
+        // inside a triple-quoted string is no code, though `in_line_comment` reads it as code.
+        let long = scan
+            .python_long_strings
+            .get_or_insert_with(|| python_long_strings(bytes));
+        let i = long.partition_point(|&(_, e)| e <= start);
+        if long.get(i).is_some_and(|&(s, _)| s <= start) {
+            return None;
+        }
+    }
     // `_getContentFromMongo(..)`, `Metrics.inc('compile-from-mongo')`: in JavaScript, `mongo`
     // names MongoDB where the frontend can read it, in a module specifier (`from 'mongodb'`,
     // `require('../lib/mongo.js')`, `import('./MongoManager')`) or as a name of its own
@@ -580,9 +638,11 @@ fn standing(
     let role = word.role;
     match word.context {
         // `'../models/User'`: the file imports models; a call of the getter is evidence.
-        WordContext::Call if start > 0 && bytes[start - 1] == b'/' => {
-            Some(role.min(WordRole::Hint))
-        }
+        // In JavaScript, only in a module specifier: a URL (`"https://../2-api/models.md"`)
+        // imports nothing.
+        WordContext::Call if start > 0 && bytes[start - 1] == b'/' => (!is_js(lang)
+            || (scan.quote.is_some() && is_module_specifier(bytes, scan.quote_at)))
+        .then_some(role.min(WordRole::Hint)),
         // `getCollection()`, `model("User", schema)`: a function of the application, or
         // Mongoose's `model` imported by name; the frontends name collections from
         // `db.collection(..)` / `mongoose.model(..)`.
@@ -897,6 +957,8 @@ struct FileScan {
     quote_at: usize,
     escaped: bool,
     comment: bool,
+    /// [`python_long_strings`] of the file, once needed.
+    python_long_strings: Option<Vec<(usize, usize)>>,
 }
 
 impl FileScan {
@@ -956,6 +1018,59 @@ impl FileScan {
         self.escaped = false;
         self.comment = false;
     }
+}
+
+/// Whether the Python string whose opening quote is at `quote` is an f-string (`f"{db.x}"`,
+/// `rf'..'`): its `{..}` holds code.
+fn is_python_f_string(bytes: &[u8], quote: usize) -> bool {
+    let prefix_start = bytes[..quote]
+        .iter()
+        .rposition(|b| !b.is_ascii_alphabetic())
+        .map_or(0, |i| i + 1);
+    let prefix = &bytes[prefix_start..quote];
+    prefix.len() <= 2 && prefix.iter().any(|b| matches!(b, b'f' | b'F'))
+}
+
+/// The triple-quoted strings of a Python file (docstrings, long literals) but f-strings, as
+/// `(start, end)` byte ranges in order: what lies in them is no code. Comments and one-line
+/// strings are skipped over, so a `'''` inside them opens nothing; a one-line string ends at its
+/// line's end if unclosed, a triple-quoted one at the file's end.
+fn python_long_strings(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(off) = memchr::memchr3(b'#', b'"', b'\'', &bytes[i..]) {
+        let at = i + off;
+        let q = bytes[at];
+        if q == b'#' {
+            i = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n + 1);
+            continue;
+        }
+        if bytes[at..].starts_with(&[q, q, q]) {
+            let mut j = at + 3;
+            let end = loop {
+                match memchr::memchr2(q, b'\\', bytes.get(j..).unwrap_or_default()) {
+                    None => break bytes.len(),
+                    Some(n) if bytes[j + n] == b'\\' => j += n + 2,
+                    Some(n) if bytes[j + n..].starts_with(&[q, q, q]) => break j + n + 3,
+                    Some(n) => j += n + 1,
+                }
+            };
+            if !is_python_f_string(bytes, at) {
+                out.push((at, end));
+            }
+            i = end.min(bytes.len());
+        } else {
+            let mut j = at + 1;
+            i = loop {
+                match memchr::memchr3(q, b'\\', b'\n', bytes.get(j..).unwrap_or_default()) {
+                    None => break bytes.len(),
+                    Some(n) if bytes[j + n] == b'\\' => j += n + 2,
+                    Some(n) => break j + n + 1,
+                }
+            };
+        }
+    }
+    out
 }
 
 /// Whether the line holding `at` is a Python import (`from app.models.db.action import X`): a
@@ -2368,5 +2483,81 @@ class ActionDB(me.Document):
         assert!(matters(rs, "coll.find(doc! {}).skip(n)"));
         assert!(!matters(rs, "for line in input.lines().skip(1) {}"));
         assert!(!matters(rs, "let collection = vec![];"));
+    }
+
+    /// Matches that look like a driver's words but stand where no frontend reads one.
+    #[test]
+    fn prefilter_words_stand_only_where_frontends_read_them() {
+        let (js, tsx, py, rs) = (
+            Language::JavaScript,
+            Language::Tsx,
+            Language::Python,
+            Language::Rust,
+        );
+        // An operator key ends where its name does: `$includeStory` is a GraphQL variable.
+        assert!(!matters(tsx, "query Q($includeStory: Boolean!) { x }"));
+        assert!(!matters(js, "render(`${$skipped}`)"));
+        assert!(matters(js, "q({ \"$inc\": { n: 1 } })"));
+        assert!(matters(js, "q({ $lookup: { from: 'users' } })"));
+        assert!(matters(py, "c.update_one(f, {'$push': {'a': 1}})"));
+        // A name followed by `<` is called only with type arguments and a `(`.
+        assert!(!matters(
+            tsx,
+            "import x from 'mongodb';\n<Label>Toxicity model\n  </Label>"
+        ));
+        assert!(!matters(js, "import 'mongodb'; if (model < 3) {}"));
+        assert!(matters(
+            js,
+            "import 'mongodb'; mongoose.model<IUser>('User', schema)"
+        ));
+        assert!(matters(
+            js,
+            "import 'mongodb'; const c = getCollection<{ a: Array<(x: T) => U> }>();"
+        ));
+        assert!(matters(
+            js,
+            "import { Mongo } from './mongo'; mongo.sites().aggregate<{\n  _id: string;\n  total: number;\n}>([])"
+        ));
+        assert!(matters(
+            rs,
+            "use mongodb::Client; let c = db.collection::<Order>(\"orders\");"
+        ));
+        // A `models` path segment is a hint in a module specifier, not in a URL.
+        assert_eq!(
+            verdict(js, b"import { Story } from '../models/story';"),
+            Verdict::Defer
+        );
+        assert_eq!(
+            verdict(js, b"const u = require(\"../models/user\");"),
+            Verdict::Defer
+        );
+        assert_eq!(
+            verdict(js, b"const url = \"https://x.org/2-api/models.md\";"),
+            Verdict::Skip
+        );
+        // Python: `db.` in a one-line string (but an f-string's `{..}`) or anywhere in a
+        // docstring is no code; operators in a docstring neither.
+        assert!(!matters(
+            py,
+            "default_auto_field = 'django.db.models.BigAutoField'"
+        ));
+        assert!(matters(py, "print(f\"{db.users.find_one()}\")"));
+        assert!(!matters(
+            py,
+            "def run(self, liveaction):\n    \"\"\"\n    :type liveaction: ``st2common.models.db.liveaction.LiveActionDB``\n    Uses $push.\n    \"\"\"\n    return liveaction\n"
+        ));
+        assert!(matters(
+            py,
+            "def run(self):\n    '''Docs.'''\n    return self.db.users.find_one({})\n"
+        ));
+        // Quotes inside comments and one-line strings open no docstring.
+        assert!(matters(
+            py,
+            "# don't say '''\nx = \"'''\"\nself.db.users.insert_one({})\n"
+        ));
+        // Text that is not valid Python does not panic.
+        for text in ["'''", "\"\"\"a\\", "'a\\", "#", "f'''{db.x}"] {
+            let _ = verdict(py, text.as_bytes());
+        }
     }
 }

@@ -405,9 +405,11 @@ pub const PY_MONGO_MODULES: &[&str] = &[
 /// (`models`, `skipped`, `mydb.`) that made most parsed files useless on real code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WordContext {
-    /// Anywhere, even inside a longer word: module names (`pymongo`, `@nestjs/mongoose`) and
-    /// operator keys (`$push`, `"$lookup"`).
+    /// Anywhere, even inside a longer word: module names (`pymongo`, `@nestjs/mongoose`).
     Anywhere,
+    /// An operator key (`$push`, `"$lookup"`): not followed by an identifier character
+    /// (`$includeStory` is a GraphQL variable, `$skipped` a template's).
+    Operator,
     /// A whole identifier: not preceded or followed by an identifier character.
     Identifier,
     /// The start of an identifier or token: `push__comments=`, `doc!`, `db[`.
@@ -485,7 +487,9 @@ fn word_context(word: &'static str) -> WordContext {
         WordContext::Skip
     } else if word.ends_with('.') {
         WordContext::DbAttribute
-    } else if word.starts_with('$') || PREFILTER_MODULE_WORDS.contains(&word) {
+    } else if word.starts_with('$') {
+        WordContext::Operator
+    } else if PREFILTER_MODULE_WORDS.contains(&word) {
         WordContext::Anywhere
     } else if word.ends_with(|c: char| !(c.is_ascii_alphanumeric())) {
         WordContext::IdentifierStart
