@@ -635,6 +635,12 @@ fn standing(
             return None;
         }
     }
+    if word.context == WordContext::MethodCall
+        && word.role == WordRole::Hint
+        && !shapes_an_operation(lang, bytes, start)
+    {
+        return None;
+    }
     let role = word.role;
     match word.context {
         // `'../models/User'`: the file imports models; a call of the getter is evidence.
@@ -906,6 +912,96 @@ fn matching_close(bytes: &[u8], open: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// The `(`, `[` or `{` that the bracket at `close` closes, looking back at most 1024 bytes.
+fn matching_open(bytes: &[u8], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let from = close.saturating_sub(1024);
+    for i in (from..=close).rev() {
+        match bytes[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// How many calls back [`shapes_an_operation`] follows a chain.
+const MAX_CHAIN_LINKS: usize = 16;
+
+/// Whether the shaping modifier whose name starts at `start` (`toArray`, `lean`, Motor's
+/// `to_list`) may shape an operation the frontend reads: chained on a call of an operation name
+/// (`db.users.find(q).sort(s).toArray()`), or through modifiers only on a plain name, which may be
+/// bound to one (`cursor.toArray()`, `cursor.sort(s).toArray()`). On anything else
+/// (`this._sources.toArray()`, `$('.x').toArray()`, `Object.values(o).toArray()`) it names
+/// nothing. Where the chain cannot be read back (type arguments, a long argument list), it may.
+fn shapes_an_operation(lang: Language, bytes: &[u8], start: usize) -> bool {
+    let modifiers = if lang == Language::Python {
+        lang::vocabulary::PY_MODIFIERS
+    } else {
+        lang::vocabulary::MODIFIERS
+    };
+    // `start` follows a `.` (the method-call context); `dot` is where that `.` is.
+    let Some(mut dot) = bytes[..start].trim_ascii_end().len().checked_sub(1) else {
+        return false;
+    };
+    let mut only_modifiers = true;
+    for _ in 0..MAX_CHAIN_LINKS {
+        let mut receiver = bytes[..dot].trim_ascii_end();
+        // `cursor?.toArray()`
+        if let Some(r) = receiver.strip_suffix(b"?") {
+            receiver = r;
+        }
+        let end = receiver.len();
+        let name_end = if receiver.last() == Some(&b')') {
+            let Some(open) = matching_open(bytes, end - 1) else {
+                return true;
+            };
+            let callee = bytes[..open].trim_ascii_end();
+            if callee.last() == Some(&b'>') {
+                return true; // `aggregate<T>(..)`
+            }
+            callee.len()
+        } else {
+            end
+        };
+        let name_start = bytes[..name_end]
+            .iter()
+            .rposition(|b| !is_ident_byte(*b))
+            .map_or(0, |i| i + 1);
+        let name = &bytes[name_start..name_end];
+        if name.is_empty() {
+            return false;
+        }
+        let before = bytes[..name_start].trim_ascii_end();
+        let member = matches!(before.last(), Some(b'.'));
+        if name_end == end {
+            // Not a call: a plain name is a cursor the frontend may have bound, as is a Python
+            // `self.cursor`; another member, or `this`, is nothing it reads.
+            let plain = if member {
+                lang == Language::Python && ends_with_word(&before[..before.len() - 1], b"self")
+            } else {
+                name != b"this" && name != b"self"
+            };
+            return plain && only_modifiers;
+        }
+        if is_operation_name(name) {
+            return true;
+        }
+        only_modifiers &= std::str::from_utf8(name).is_ok_and(|n| modifiers.contains(&n));
+        if !member {
+            return false;
+        }
+        dot = before.len() - 1;
+    }
+    true
 }
 
 /// Whether `before` ends with a keyword whose parentheses hold an expression, not parameters:
@@ -2555,6 +2651,41 @@ class ActionDB(me.Document):
             py,
             "# don't say '''\nx = \"'''\"\nself.db.users.insert_one({})\n"
         ));
+        // A shaping modifier hints only where it may shape an operation.
+        assert!(matters(
+            js,
+            "import 'mongodb'; const d = await c.find(q).sort(s).toArray();"
+        ));
+        assert!(matters(
+            js,
+            "import 'mongodb'; const d = await cursor.toArray(); x.find({})"
+        ));
+        assert!(matters(
+            js,
+            "User.find(q).populate('a').lean().exec(); // Mongo"
+        ));
+        assert!(matters(js, "const d = await c.find(q).toArray();"));
+        for text in [
+            "smc._names = ArraySet.fromArray(aSourceMap._names.toArray(), true); x.create(a, b)",
+            "React.Children.toArray(children); x.create(a, b)",
+            "$('.row').toArray(); x.create(a, b)",
+            "Object.values(o).map(f).toArray(); x.create(a, b)",
+            "this.toArray(); x.create(a, b)",
+        ] {
+            assert_eq!(verdict(js, text.as_bytes()), Verdict::Skip, "{text}");
+        }
+        assert!(matters(
+            py,
+            "docs = await db.users.find(q).sort('a', 1).to_list(10)"
+        ));
+        assert!(matters(
+            py,
+            "docs = await self.cursor.to_list(None)\nx.find({})"
+        ));
+        assert_eq!(
+            verdict(py, b"rows = self.table.rows.to_list()\nx.find({})"),
+            Verdict::Skip
+        );
         // Text that is not valid Python does not panic.
         for text in ["'''", "\"\"\"a\\", "'a\\", "#", "f'''{db.x}"] {
             let _ = verdict(py, text.as_bytes());
