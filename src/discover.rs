@@ -589,6 +589,38 @@ fn standing(
     end: usize,
     scan: &mut FileScan,
 ) -> Option<WordRole> {
+    let role = standing_as_code(lang, word, bytes, start, end, scan)?;
+    if role == WordRole::Hint {
+        return Some(role);
+    }
+    // A docstring (``st2common.models.db.liveaction.LiveActionDB``, "uses $push") or a block
+    // comment (` * Inserts with db.users.insertOne(..)`): a line inside one is no code, though
+    // `in_line_comment` reads it as code, so it holds no evidence and no confirmation. It may hold
+    // a hint (`@returns {Promise<Object>} MongoDB cursor`): prose that names MongoDB is what a
+    // hint is, and files whose calls the frontends read by their operators say so there.
+    let no_code = scan.no_code.get_or_insert_with(|| {
+        if lang == Language::Python {
+            python_long_strings(bytes)
+        } else {
+            leading_block_comments(bytes)
+        }
+    });
+    let i = no_code.partition_point(|&(_, e)| e <= start);
+    if no_code.get(i).is_some_and(|&(s, _)| s <= start) {
+        return None;
+    }
+    Some(role)
+}
+
+/// [`standing`], as if the match were code.
+fn standing_as_code(
+    lang: Language,
+    word: &PrefilterWord,
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    scan: &mut FileScan,
+) -> Option<WordRole> {
     if !stands_in_context(word.context, lang, bytes, start, end)
         || scan.in_line_comment(bytes, start, lang == Language::Python)
     {
@@ -602,24 +634,14 @@ fn standing(
     {
         return None;
     }
-    if lang == Language::Python {
-        // `default_auto_field = 'django.db.models.BigAutoField'`: the same in a Python string
-        // (an f-string's `{..}` holds code, so it counts).
-        if matches!(word.word, "db." | "db[" | "database[")
-            && scan.quote.is_some()
-            && !is_python_f_string(bytes, scan.quote_at)
-        {
-            return None;
-        }
-        // A docstring (``st2common.models.db.liveaction.LiveActionDB``, "uses $push"): a line
-        // inside a triple-quoted string is no code, though `in_line_comment` reads it as code.
-        let long = scan
-            .python_long_strings
-            .get_or_insert_with(|| python_long_strings(bytes));
-        let i = long.partition_point(|&(_, e)| e <= start);
-        if long.get(i).is_some_and(|&(s, _)| s <= start) {
-            return None;
-        }
+    // `default_auto_field = 'django.db.models.BigAutoField'`: the same in a Python string (an
+    // f-string's `{..}` holds code, so it counts).
+    if lang == Language::Python
+        && matches!(word.word, "db." | "db[" | "database[")
+        && scan.quote.is_some()
+        && !is_python_f_string(bytes, scan.quote_at)
+    {
+        return None;
     }
     // `_getContentFromMongo(..)`, `Metrics.inc('compile-from-mongo')`: in JavaScript, `mongo`
     // names MongoDB where the frontend can read it, in a module specifier (`from 'mongodb'`,
@@ -1053,8 +1075,9 @@ struct FileScan {
     quote_at: usize,
     escaped: bool,
     comment: bool,
-    /// [`python_long_strings`] of the file, once needed.
-    python_long_strings: Option<Vec<(usize, usize)>>,
+    /// Where the file holds no code, once needed: [`python_long_strings`] in Python,
+    /// [`leading_block_comments`] in the other languages.
+    no_code: Option<Vec<(usize, usize)>>,
 }
 
 impl FileScan {
@@ -1164,6 +1187,35 @@ fn python_long_strings(bytes: &[u8]) -> Vec<(usize, usize)> {
                     Some(n) => break j + n + 1,
                 }
             };
+        }
+    }
+    out
+}
+
+/// The block comments of a JavaScript, TypeScript or Rust file that open a line (JSDoc, license
+/// headers, commented-out code), as `(start, end)` byte ranges in order: what lies in them is no
+/// code. One that opens after code on its line (`f(/* x */ a)`) is not looked for: a `/*` there may
+/// be inside a string or a regular expression (`/[/*]/`). One never closed is none.
+fn leading_block_comments(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(off) = memchr::memmem::find(&bytes[from..], b"/*") {
+        let at = from + off;
+        let line_start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+        if !bytes[line_start..at]
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t'))
+        {
+            from = at + 2;
+            continue;
+        }
+        match memchr::memmem::find(&bytes[at + 2..], b"*/") {
+            Some(n) => {
+                let end = at + 2 + n + 2;
+                out.push((at, end));
+                from = end;
+            }
+            None => break,
         }
     }
     out
@@ -2686,6 +2738,27 @@ class ActionDB(me.Document):
             verdict(py, b"rows = self.table.rows.to_list()\nx.find({})"),
             Verdict::Skip
         );
+        // A block comment that opens its line is no code: JSDoc, a license header.
+        // It may hold a hint: prose that names MongoDB.
+        assert!(matters(
+            js,
+            "/**\n * @param {Object} collections Map of MongoDB collections\n */\nasync function f(c) { return c.Cart.findOne({ _id: id }); }"
+        ));
+        assert_eq!(
+            verdict(
+                py,
+                b"def f():\n    \"\"\"Reads from MongoDB.\"\"\"\n    return 1\n"
+            ),
+            Verdict::Defer
+        );
+        assert!(!matters(js, "/*\n db.users.find({})\n*/\nconst a = 1;"));
+        assert!(matters(js, "/* a */ db.users.find({})"));
+        assert!(matters(js, "const re = /[/*]/; db.users.find({})"));
+        assert!(matters(js, "/* never closed\ndb.users.find({})"));
+        assert!(!matters(
+            rs,
+            "/*\n let c = db.collection::<Order>(\"orders\");\n*/\nfn main() {}"
+        ));
         // Text that is not valid Python does not panic.
         for text in ["'''", "\"\"\"a\\", "'a\\", "#", "f'''{db.x}"] {
             let _ = verdict(py, text.as_bytes());
