@@ -1075,6 +1075,8 @@ struct FileScan {
     quote_at: usize,
     escaped: bool,
     comment: bool,
+    /// [`spells_operators`] of the file, once needed.
+    has_operators: Option<bool>,
     /// Where the file holds no code, once needed: [`python_long_strings`] in Python,
     /// [`leading_block_comments`] in the other languages.
     no_code: Option<Vec<(usize, usize)>>,
@@ -1192,6 +1194,88 @@ fn python_long_strings(bytes: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
+/// Whether a hint that stands is weak: in JavaScript, `mongo` as a name of its own (`ctx.mongo`,
+/// `MongoContext`, a comment's `MongoDB`) or a models path segment (`'../models/comment'`).
+/// The JavaScript frontend learns nothing from either: it types receivers from module specifiers
+/// (`from 'mongodb'`, a strong hint), so with only weak hints a collection method on an unknown
+/// receiver is read only by its operators, or resolved through an import (coral's
+/// `notifications.create(tenant.id, ..)` and `cache.update(redis, t)` in files that pass
+/// `mongo: MongoContext` along are neither). Other languages' hints are all strong.
+fn is_weak_hint(lang: Language, word: &PrefilterWord, scan: &FileScan) -> bool {
+    is_js(lang)
+        && (word.context == WordContext::Call
+            || (matches!(word.word, "mongo" | "Mongo")
+                && !matches!(scan.quote, Some(b'"' | b'\''))))
+}
+
+/// Whether the file spells a MongoDB operator or field path: `$` and a lowercase letter, not
+/// inside a name (`{ $in: ids }`, `"$set"`, `"$price"`; `${x}`, `$(..)` and `a$b` are none).
+fn spells_operators(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(b'$', bytes).any(|i| {
+        bytes.get(i + 1).is_some_and(|c| c.is_ascii_lowercase())
+            && (i == 0 || !is_ident_byte(bytes[i - 1]))
+    })
+}
+
+/// Whether the receiver of the method call whose name starts at `start` is rooted in an imported
+/// name (`User.find(..)`, `models.User.find(..)` after `import User from '../models/user'` or
+/// `const models = require('./models')`), or cannot be read back.
+fn receiver_is_imported(bytes: &[u8], start: usize) -> bool {
+    let Some(mut dot) = bytes[..start].trim_ascii_end().len().checked_sub(1) else {
+        return true;
+    };
+    for _ in 0..MAX_CHAIN_LINKS {
+        let mut receiver = bytes[..dot].trim_ascii_end();
+        if let Some(r) = receiver.strip_suffix(b"?") {
+            receiver = r;
+        }
+        let end = receiver.len();
+        let name_end = match receiver.last() {
+            Some(b')' | b']') => {
+                let Some(open) = matching_open(bytes, end - 1) else {
+                    return true;
+                };
+                let callee = bytes[..open].trim_ascii_end();
+                if callee.last() == Some(&b'>') {
+                    return true;
+                }
+                callee.len()
+            }
+            _ => end,
+        };
+        let name_start = bytes[..name_end]
+            .iter()
+            .rposition(|b| !is_ident_byte(*b))
+            .map_or(0, |i| i + 1);
+        let name = &bytes[name_start..name_end];
+        let before = bytes[..name_start].trim_ascii_end();
+        if !name.is_empty() && before.last() == Some(&b'.') {
+            dot = before.len() - 1;
+            continue;
+        }
+        return match name {
+            b"" => false,
+            b"require" | b"import" => true,
+            _ => is_imported(bytes, name),
+        };
+    }
+    true
+}
+
+/// Whether `name` is bound by an import: `import X from '..'`, `import { A, X } from '..'`,
+/// `import * as X from '..'`, `const X = require('..')`, `const { X } = require('..')`. Read as a
+/// statement that follows an occurrence of the name with `from '..'` or `require(` before its
+/// `;`, which also takes a few other statements for imports: this only ever parses more.
+fn is_imported(bytes: &[u8], name: &[u8]) -> bool {
+    whole_words(bytes, name).any(|(_, end)| {
+        let rest = &bytes[end..bytes.len().min(end + 1024)];
+        let statement = &rest[..memchr::memchr(b';', rest).unwrap_or(rest.len())];
+        memchr::memmem::find(statement, b"require(").is_some()
+            || whole_words(statement, b"from")
+                .any(|(_, e)| matches!(next_non_space(statement, e), Some((_, b'\'' | b'"'))))
+    })
+}
+
 /// The block comments of a JavaScript, TypeScript or Rust file that open a line (JSDoc, license
 /// headers, commented-out code), as `(start, end)` byte ranges in order: what lies in them is no
 /// code. One that opens after code on its line (`f(/* x */ a)`) is not looked for: a `/*` there may
@@ -1278,7 +1362,12 @@ pub fn verdict(lang: Language, bytes: &[u8]) -> Verdict {
 #[derive(Default)]
 struct VerdictReading {
     hint: bool,
+    /// A hint that lets any confirmation count (see [`is_weak_hint`]).
+    strong_hint: bool,
     confirmation: bool,
+    /// A confirmation the frontend may read with only a weak hint (see [`is_weak_hint`]): not a
+    /// JavaScript method call, or one on an imported name.
+    confirmation_on_import: bool,
     /// The Python frontend takes any `class X(Document)` for a mongoengine model, imported from
     /// mongoengine or not (a project may re-export it), so `X.objects(..)` beside it is an
     /// operation: the two confirmations together are evidence.
@@ -1299,14 +1388,27 @@ impl VerdictReading {
             // Once the file has a hint, another hint word can add nothing: `standing` only lowers
             // a role, except that a Python module name inside a client or database call is
             // evidence.
-            if self.hint && word.role == WordRole::Hint && word.context != WordContext::PyModule {
+            if self.strong_hint
+                && word.role == WordRole::Hint
+                && word.context != WordContext::PyModule
+            {
                 continue;
             }
             match standing(lang, word, bytes, start, end, &mut self.scan) {
                 Some(WordRole::Evidence) => return Some(Verdict::Parse),
-                Some(WordRole::Hint) => self.hint = true,
+                Some(WordRole::Hint) => {
+                    self.hint = true;
+                    self.strong_hint |= !is_weak_hint(lang, word, &self.scan);
+                }
                 Some(WordRole::Confirmation) => {
                     self.confirmation = true;
+                    if !self.confirmation_on_import
+                        && (!is_js(lang)
+                            || word.context != WordContext::MethodCall
+                            || receiver_is_imported(bytes, start))
+                    {
+                        self.confirmation_on_import = true;
+                    }
                     if is_document_class(lang, word) {
                         self.document_class = true;
                     } else if lang == Language::Python && word.word == "objects" {
@@ -1315,11 +1417,25 @@ impl VerdictReading {
                 }
                 None => {}
             }
-            if (self.hint && self.confirmation) || (self.document_class && self.objects) {
+            if self.confirmed(bytes) || (self.document_class && self.objects) {
                 return Some(Verdict::Parse);
             }
         }
         None
+    }
+
+    /// A confirmation with a hint: any, with a strong one; with only weak ones, one the frontend
+    /// reads without a driver's type: on an imported name (the linker may resolve it), or in a
+    /// file that spells operators (`{ $in: ids }`: the frontend reads a call by its operators).
+    fn confirmed(&mut self, bytes: &[u8]) -> bool {
+        self.confirmation
+            && (self.strong_hint
+                || (self.hint
+                    && (self.confirmation_on_import
+                        || *self
+                            .scan
+                            .has_operators
+                            .get_or_insert_with(|| spells_operators(bytes)))))
     }
 
     /// The verdict once every match is read.
@@ -1878,9 +1994,12 @@ export async function approve(mongo: MongoContext, redis: Redis, id: string) {
   return find(mongo, story);
 }"#;
         assert_eq!(verdict_of(js, passed_around), Defer);
-        // Its accessor called with an operation: parsed.
-        let accessor = "export async function f(mongo: MongoContext, id: string) {\n  return mongo.comments().find({ id });\n}";
+        // Its accessor called with an operation the frontend reads by its operators: parsed.
+        // Without operators (or an import, or a driver's type) it reads nothing there.
+        let accessor = "export async function f(mongo: MongoContext, id: string) {\n  return mongo.comments().find({ id: { $in: ids } });\n}";
         assert_eq!(verdict_of(js, accessor), Parse);
+        let accessor = "export async function f(mongo: MongoContext, id: string) {\n  return mongo.comments().find({ id });\n}";
+        assert_eq!(verdict_of(js, accessor), Defer);
         assert_eq!(
             verdict_of(
                 js,
@@ -2294,10 +2413,10 @@ class ActionDB(me.Document):
                 "const M = require('./MongoManager')\nM.update(a, b)",
                 "const M = require ( \"./userMongoRepository\" )\nM.update(a, b)",
                 "const c = await import('./mongo.js')\nc.find({})",
-                "const c = await MongoClient.connect(url)\nx.find({})",
-                "ctx.mongo.find(q)",
-                "mongoose.set('debug', true)\nUser.find({})",
-                "const s = `${mongoPrefix}` + x\nitems.find({})",
+                "const c = await MongoClient.connect(url)\nx.find({ a: { $gt: 1 } })",
+                "ctx.mongo.find({ $or: q })",
+                "mongoose.set('debug', true)\nUser.find({ $text: t })",
+                "const s = `${mongoPrefix}` + x\nitems.find({ a: \"$b\" })",
             ] {
                 assert_eq!(verdict_of(js, parsed), Parse, "{js:?}: {parsed}");
             }
@@ -2505,7 +2624,10 @@ class ActionDB(me.Document):
         assert!(matters(py, "import pymongo\nd.update(q, x)"));
         assert!(matters(py, "URL = 'mongodb://h/#x'\nd.update(q, x)"));
         assert!(!matters(js, "// see the Mongo docs\nitems.remove(1)"));
-        assert!(matters(js, "const u = 'http://x'; ctx.mongo.find(q)"));
+        assert!(matters(
+            js,
+            "const u = 'http://x'; ctx.mongo.find({ $or: q })"
+        ));
         assert!(!matters(js, "x = 1; // db.users.find({})"));
         assert!(matters(js, "const s = \"a // b\"; db.users.find({})"));
     }
@@ -2739,11 +2861,22 @@ class ActionDB(me.Document):
             Verdict::Skip
         );
         // A block comment that opens its line is no code: JSDoc, a license header.
-        // It may hold a hint: prose that names MongoDB.
+        // It may hold a hint: prose that names MongoDB (a weak one: see below).
+        let jsdoc = "/**\n * @param {Object} collections Map of MongoDB collections\n */\n";
         assert!(matters(
             js,
-            "/**\n * @param {Object} collections Map of MongoDB collections\n */\nasync function f(c) { return c.Cart.findOne({ _id: id }); }"
+            &format!(
+                "{jsdoc}async function f(c) {{ return c.Cart.find({{ _id: {{ $in: ids }} }}); }}"
+            )
         ));
+        assert_eq!(
+            verdict(
+                js,
+                format!("{jsdoc}async function f(c) {{ return c.Cart.findOne({{ _id: id }}); }}")
+                    .as_bytes()
+            ),
+            Verdict::Defer
+        );
         assert_eq!(
             verdict(
                 py,
@@ -2758,6 +2891,43 @@ class ActionDB(me.Document):
         assert!(!matters(
             rs,
             "/*\n let c = db.collection::<Order>(\"orders\");\n*/\nfn main() {}"
+        ));
+        // With only weak hints (JavaScript's `mongo` as a name, a models path), a collection
+        // method counts on an imported name or in a file that spells operators.
+        let coral = "import { MongoContext } from \"coral-server/data/context\";\n\
+                     import { createComment } from \"coral-server/models/comment\";\n\
+                     export async function f(mongo: MongoContext, cache: Cache) {\n\
+                     const c = await createComment(mongo, input);\n\
+                     await notifications.create(tenant.id, tenant.locale, c);\n\
+                     await cache.update(redis, c);\n}";
+        assert_eq!(verdict(tsx, coral.as_bytes()), Verdict::Defer);
+        assert!(matters(
+            tsx,
+            &format!("{coral}\nawait mongo.comments().find({{ id: {{ $in: ids }} }});")
+        ));
+        assert!(matters(
+            js,
+            "import Comment from '../models/comment';\nawait Comment.find({ story: id });"
+        ));
+        assert!(matters(
+            js,
+            "const {\n  Comment,\n  User\n} = require('../models');\nUser.findOne({ _id: id })"
+        ));
+        assert!(matters(
+            js,
+            "const models = require('../models');\nmodels.User.findOne({ _id: id })"
+        ));
+        assert_eq!(
+            verdict(
+                js,
+                b"import Comment from '../models/comment';\nawait this.users.findOne({ _id: id });"
+            ),
+            Verdict::Defer
+        );
+        // A module specifier is a strong hint: the frontend types receivers from it.
+        assert!(matters(
+            tsx,
+            "import { Collection } from 'mongodb';\nfunction f(c: Collection) { return c.findOne({ a: 1 }); }"
         ));
         // Text that is not valid Python does not panic.
         for text in ["'''", "\"\"\"a\\", "'a\\", "#", "f'''{db.x}"] {
