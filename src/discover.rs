@@ -674,6 +674,14 @@ fn standing_as_code(
         // `getCollection()`, `model("User", schema)`: a function of the application, or
         // Mongoose's `model` imported by name; the frontends name collections from
         // `db.collection(..)` / `mongoose.model(..)`.
+        // `function getCollection(mongo, ..) {`, `def get_collection(self, name):`: a definition.
+        WordContext::Call
+            if ["function", "def", "fn"]
+                .iter()
+                .any(|k| ends_with_word(bytes[..start].trim_ascii_end(), k.as_bytes())) =>
+        {
+            None
+        }
         WordContext::Call if bytes[..start].trim_ascii_end().last() != Some(&b'.') => {
             Some(role.min(WordRole::Confirmation))
         }
@@ -1270,10 +1278,33 @@ fn is_imported(bytes: &[u8], name: &[u8]) -> bool {
     whole_words(bytes, name).any(|(_, end)| {
         let rest = &bytes[end..bytes.len().min(end + 1024)];
         let statement = &rest[..memchr::memchr(b';', rest).unwrap_or(rest.len())];
-        memchr::memmem::find(statement, b"require(").is_some()
-            || whole_words(statement, b"from")
-                .any(|(_, e)| matches!(next_non_space(statement, e), Some((_, b'\'' | b'"'))))
+        // The first of `require(..)` and `from '..'`.
+        let required = memchr::memmem::find(statement, b"require(")
+            .map(|i| (i, next_non_space(statement, i + b"require(".len())));
+        let from = whole_words(statement, b"from")
+            .map(|(i, e)| (i, next_non_space(statement, e)))
+            .find(|(_, q)| matches!(q, Some((_, b'\'' | b'"'))));
+        let specifier = match (required, from) {
+            (Some((r, q)), Some((f, _))) if r < f => q,
+            (_, Some((_, q))) | (Some((_, q)), None) => q,
+            (None, None) => None,
+        };
+        match specifier {
+            Some((q, b'\'' | b'"' | b'`')) => links_to_the_repository(&statement[q + 1..]),
+            Some(_) => true,
+            None => false,
+        }
     })
+}
+
+/// Whether the module specifier that starts `text` (after its quote) may name a file of the
+/// repository, which the linker resolves: a relative path or a path alias (`./models`,
+/// `@/models/user`, `coral-server/models/comment`); a package's name (`subscriptions-transport-ws`)
+/// names none.
+fn links_to_the_repository(text: &[u8]) -> bool {
+    let end = memchr::memchr3(b'\'', b'"', b'`', text).unwrap_or(text.len());
+    let specifier = &text[..end];
+    specifier.starts_with(b".") || specifier.contains(&b'/')
 }
 
 /// The block comments of a JavaScript, TypeScript or Rust file that open a line (JSDoc, license
@@ -2917,10 +2948,29 @@ class ActionDB(me.Document):
             js,
             "const models = require('../models');\nmodels.User.findOne({ _id: id })"
         ));
+        assert!(matters(
+            js,
+            "import { User } from '../models/User.mjs'\nimport { f } from 'node:url'\n// require('x')\nawait User.findOne({})"
+        ));
         assert_eq!(
             verdict(
                 js,
                 b"import Comment from '../models/comment';\nawait this.users.findOne({ _id: id });"
+            ),
+            Verdict::Defer
+        );
+        // A package's import is no receiver the linker resolves; a definition is no call.
+        assert_eq!(
+            verdict(
+                tsx,
+                b"import { SubscriptionServer } from \"subscriptions-transport-ws\";\nimport { x } from \"coral-server/models/story\";\nSubscriptionServer.create(a, b);"
+            ),
+            Verdict::Defer
+        );
+        assert_eq!(
+            verdict(
+                tsx,
+                b"import { x } from \"coral-server/models/story\";\nexport function getCollection(mongo: M) {}"
             ),
             Verdict::Defer
         );
