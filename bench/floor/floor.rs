@@ -139,14 +139,17 @@ fn main() {
         }
         "list-extra" => {
             let a = analysis::run(&opts);
-            let drivers: HashSet<&std::path::Path> = a
+            // The analysis walks from absolute paths, the walk below from the paths as given
+            // (`.`): compare them canonical.
+            let canonical = |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or(p.into());
+            let drivers: HashSet<PathBuf> = a
                 .files
                 .iter()
                 .filter(|f| !f.ir.operations.is_empty() || !f.ir.collections.is_empty())
-                .map(|f| f.path.as_path())
+                .map(|f| canonical(&f.path))
                 .collect();
             for path in scanned_files(&opts) {
-                if drivers.contains(path.as_path()) {
+                if drivers.contains(&canonical(&path)) {
                     continue;
                 }
                 let Some(lang) = mongolint::lang::language_for(&path) else {
