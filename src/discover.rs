@@ -1085,6 +1085,9 @@ struct FileScan {
     comment: bool,
     /// [`spells_operators`] of the file, once needed.
     has_operators: Option<bool>,
+    /// [`import_windows`] of the file, once needed, and [`is_imported`] of each name asked.
+    import_windows: Option<Vec<(usize, usize, bool)>>,
+    imported: crate::lang::HashMap<Box<[u8]>, bool>,
     /// Where the file holds no code, once needed: [`python_long_strings`] in Python,
     /// [`leading_block_comments`] in the other languages.
     no_code: Option<Vec<(usize, usize)>>,
@@ -1228,7 +1231,7 @@ fn spells_operators(bytes: &[u8]) -> bool {
 /// Whether the receiver of the method call whose name starts at `start` is rooted in an imported
 /// name (`User.find(..)`, `models.User.find(..)` after `import User from '../models/user'` or
 /// `const models = require('./models')`), or cannot be read back.
-fn receiver_is_imported(bytes: &[u8], start: usize) -> bool {
+fn receiver_is_imported(bytes: &[u8], start: usize, scan: &mut FileScan) -> bool {
     let Some(mut dot) = bytes[..start].trim_ascii_end().len().checked_sub(1) else {
         return true;
     };
@@ -1264,37 +1267,72 @@ fn receiver_is_imported(bytes: &[u8], start: usize) -> bool {
         return match name {
             b"" => false,
             b"require" | b"import" => true,
-            _ => is_imported(bytes, name),
+            _ => is_imported(bytes, name, scan),
         };
     }
     true
 }
 
+/// How many receivers' names [`is_imported`] looks up in one file.
+const MAX_RECEIVER_NAMES: usize = 256;
+
 /// Whether `name` is bound by an import: `import X from '..'`, `import { A, X } from '..'`,
-/// `import * as X from '..'`, `const X = require('..')`, `const { X } = require('..')`. Read as a
-/// statement that follows an occurrence of the name with `from '..'` or `require(` before its
-/// `;`, which also takes a few other statements for imports: this only ever parses more.
-fn is_imported(bytes: &[u8], name: &[u8]) -> bool {
-    whole_words(bytes, name).any(|(_, end)| {
-        let rest = &bytes[end..bytes.len().min(end + 1024)];
-        let statement = &rest[..memchr::memchr(b';', rest).unwrap_or(rest.len())];
-        // The first of `require(..)` and `from '..'`.
-        let required = memchr::memmem::find(statement, b"require(")
-            .map(|i| (i, next_non_space(statement, i + b"require(".len())));
-        let from = whole_words(statement, b"from")
-            .map(|(i, e)| (i, next_non_space(statement, e)))
-            .find(|(_, q)| matches!(q, Some((_, b'\'' | b'"'))));
-        let specifier = match (required, from) {
-            (Some((r, q)), Some((f, _))) if r < f => q,
-            (_, Some((_, q))) | (Some((_, q)), None) => q,
-            (None, None) => None,
-        };
-        match specifier {
-            Some((q, b'\'' | b'"' | b'`')) => links_to_the_repository(&statement[q + 1..]),
-            Some(_) => true,
-            None => false,
+/// `import * as X from '..'`, `const X = require('..')`, `const { X } = require('..')`, of a module
+/// that may be a file of the repository. Read as an occurrence of the name in one of the file's
+/// [`import_windows`]: the text before a `from '..'` or `require(`, back to the statement's start,
+/// which also takes a few other statements for imports: this only ever parses more. Once per name
+/// and file (`FileScan::imported`), for at most [`MAX_RECEIVER_NAMES`] names.
+fn is_imported(bytes: &[u8], name: &[u8], scan: &mut FileScan) -> bool {
+    if let Some(&known) = scan.imported.get(name) {
+        return known;
+    }
+    // Each name costs a search of the imports: past this many names, the file is parsed.
+    if scan.imported.len() >= MAX_RECEIVER_NAMES {
+        return true;
+    }
+    let windows = scan
+        .import_windows
+        .get_or_insert_with(|| import_windows(bytes));
+    let imported = windows.iter().any(|&(lo, hi, repository)| {
+        repository && whole_words(&bytes[lo..hi], name).next().is_some()
+    });
+    scan.imported.insert(name.into(), imported);
+    imported
+}
+
+/// The text of a JavaScript file that may bind names by an import, in order: before each
+/// `from '..'` and `require(`, back to the previous one, the statement's `;` or 1,024 bytes, with
+/// whether its module may be a file of the repository ([`links_to_the_repository`]; a `require`
+/// of no literal may).
+fn import_windows(bytes: &[u8]) -> Vec<(usize, usize, bool)> {
+    let mut specifiers: Vec<(usize, bool)> = memchr::memmem::find_iter(bytes, b"require(")
+        .map(|k| {
+            let repository = match next_non_space(bytes, k + b"require(".len()) {
+                Some((q, b'\'' | b'"' | b'`')) => links_to_the_repository(&bytes[q + 1..]),
+                _ => true,
+            };
+            (k, repository)
+        })
+        .collect();
+    specifiers.extend(whole_words(bytes, b"from").filter_map(|(k, e)| {
+        match next_non_space(bytes, e) {
+            Some((q, b'\'' | b'"')) => Some((k, links_to_the_repository(&bytes[q + 1..]))),
+            _ => None,
         }
-    })
+    }));
+    specifiers.sort_unstable();
+    let mut previous = 0;
+    specifiers
+        .into_iter()
+        .map(|(k, repository)| {
+            let mut lo = previous.max(k.saturating_sub(1024));
+            if let Some(i) = memchr::memrchr(b';', &bytes[lo..k]) {
+                lo += i + 1;
+            }
+            previous = k;
+            (lo, k, repository)
+        })
+        .collect()
 }
 
 /// Whether the module specifier that starts `text` (after its quote) may name a file of the
@@ -1436,7 +1474,7 @@ impl VerdictReading {
                     if !self.confirmation_on_import
                         && (!is_js(lang)
                             || word.context != WordContext::MethodCall
-                            || receiver_is_imported(bytes, start))
+                            || receiver_is_imported(bytes, start, &mut self.scan))
                     {
                         self.confirmation_on_import = true;
                     }
@@ -2973,6 +3011,21 @@ class ActionDB(me.Document):
                 b"import { x } from \"coral-server/models/story\";\nexport function getCollection(mongo: M) {}"
             ),
             Verdict::Defer
+        );
+        // Each receiver's name is looked up in the imports once; past `MAX_RECEIVER_NAMES`
+        // names the file is parsed rather than read on (a generated file of 60,000 calls on
+        // distinct receivers would otherwise search its imports 60,000 times).
+        let calls = |n: usize| {
+            let mut text = String::from("const m = ctx.mongo;\nimport { x } from './x';\n");
+            for i in 0..n {
+                text.push_str(&format!("a{i}.b.find(q);\n"));
+            }
+            text
+        };
+        assert_eq!(verdict(js, calls(10).as_bytes()), Verdict::Defer);
+        assert_eq!(
+            verdict(js, calls(MAX_RECEIVER_NAMES + 1).as_bytes()),
+            Verdict::Parse
         );
         // A module specifier is a strong hint: the frontend types receivers from it.
         assert!(matters(
