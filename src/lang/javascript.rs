@@ -46,7 +46,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     };
     let root = tree.root_node();
     x.collect_bindings(root);
-    x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end));
+    x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end, b.pos));
     // From here on, nothing `classify` reads changes (the bindings, assignments, pushes and
     // filled names are complete; the passes below only add to the IR).
     *x.classified.get_mut() = Some(HashMap::default());

@@ -48,7 +48,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     };
     let root = tree.root_node();
     x.collect_bindings(root);
-    x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end));
+    x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end, b.pos));
     x.collect_operations(root);
     x.finish()
 }

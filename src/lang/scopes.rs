@@ -18,21 +18,26 @@ struct Group {
     end: u32,
     /// Nearest enclosing group.
     parent: Option<u32>,
-    /// Indices of the bindings with this scope, in their original order.
+    /// Indices of the bindings with this scope, by position, then in their original order.
     members: Vec<u32>,
 }
 
 impl ScopeIndex {
-    /// `scopes[i]` is the scope `(start, end)` of binding `i` (inclusive bounds).
-    pub(crate) fn new(scopes: impl IntoIterator<Item = (u32, u32)>) -> Self {
-        let mut order: Vec<(u32, u32, u32)> = scopes
+    /// `scopes[i]` is the scope `(start, end)` of binding `i` (inclusive bounds) and its position.
+    pub(crate) fn new(scopes: impl IntoIterator<Item = (u32, u32, u32)>) -> Self {
+        let mut order: Vec<(u32, u32, u32, u32)> = scopes
             .into_iter()
             .enumerate()
-            .map(|(i, (s, e))| (s, e, i as u32))
+            .map(|(i, (s, e, pos))| (s, e, pos, i as u32))
             .collect();
-        order.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        order.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(b.1.cmp(&a.1))
+                .then(a.2.cmp(&b.2))
+                .then(a.3.cmp(&b.3))
+        });
         let mut groups: Vec<Group> = Vec::new();
-        for (start, end, i) in order {
+        for (start, end, _, i) in order {
             match groups.last_mut() {
                 Some(g) if g.start == start && g.end == end => g.members.push(i),
                 _ => groups.push(Group {
@@ -122,6 +127,10 @@ pub(crate) fn lookup<'a, B>(
 /// visible there (`db = db.getSiblingDB(..)`, `cursor = cursor.skip(n)`: the right-hand side sees
 /// the previous binding); in the same scope the latest definition before `at` wins, else the
 /// earliest after it (a function body sees a module-level name assigned below it).
+///
+/// `index` must have been built with each binding's `pos` ([`index_all`]): a scope's members are
+/// then by position, and the latest before `at` is a binary search away, not a scan of the scope
+/// (a generated file that assigns one name thousands of times in one scope was quadratic).
 pub(crate) fn lookup_latest_before<'a, 't, B>(
     list: &'a [B],
     index: &ScopeIndex,
@@ -129,24 +138,56 @@ pub(crate) fn lookup_latest_before<'a, 't, B>(
     pos: impl Fn(&B) -> u32,
     value: impl Fn(&B) -> Option<tree_sitter::Node<'t>>,
 ) -> Option<&'a B> {
-    lookup(
-        list,
-        index,
-        at,
-        |b| !value(b).is_some_and(|v| v.start_byte() as u32 <= at && at < v.end_byte() as u32),
-        |b, cur| match (pos(b) <= at, pos(cur) <= at) {
-            (true, true) => pos(b) > pos(cur),
-            (true, false) => true,
-            (false, false) => pos(b) < pos(cur),
-            (false, true) => false,
-        },
-    )
+    latest_before(list, index, at, pos, |b: &B| {
+        !value(b).is_some_and(|v| v.start_byte() as u32 <= at && at < v.end_byte() as u32)
+    })
+}
+
+/// [`lookup_latest_before`] with its eligibility spelt out (for tests).
+fn latest_before<'a, B>(
+    list: &'a [B],
+    index: &ScopeIndex,
+    at: u32,
+    pos: impl Fn(&B) -> u32,
+    eligible: impl Fn(&B) -> bool,
+) -> Option<&'a B> {
+    if !index.laminar {
+        return lookup(list, index, at, eligible, |b, cur| {
+            match (pos(b) <= at, pos(cur) <= at) {
+                (true, true) => pos(b) > pos(cur),
+                (true, false) => true,
+                (false, false) => pos(b) < pos(cur),
+                (false, true) => false,
+            }
+        });
+    }
+    for (_, members) in index.containing(at) {
+        let binding = |k: usize| &list[members[k] as usize];
+        let before = members.partition_point(|&i| pos(&list[i as usize]) <= at);
+        // The latest eligible binding at or before `at`; of several at that position, the first.
+        let mut found: Option<&B> = None;
+        for k in (0..before).rev() {
+            let b = binding(k);
+            if found.is_some_and(|f| pos(f) != pos(b)) {
+                break;
+            }
+            if eligible(b) {
+                found = Some(b);
+            }
+        }
+        // Else the earliest eligible one after it.
+        let found = found.or_else(|| (before..members.len()).map(binding).find(|b| eligible(b)));
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }
 
 /// One index per name, for a frontend's `bindings` map.
 pub(crate) fn index_all<B>(
     bindings: &crate::lang::HashMap<String, Vec<B>>,
-    scope: impl Fn(&B) -> (u32, u32),
+    scope: impl Fn(&B) -> (u32, u32, u32),
 ) -> crate::lang::HashMap<String, ScopeIndex> {
     bindings
         .iter()
@@ -168,7 +209,9 @@ mod tests {
     #[test]
     fn innermost_first_through_nesting() {
         // 0: file, 1: f, 2: g inside f, 3: file again, 4: h after f
-        let idx = ScopeIndex::new([(0, 100), (10, 50), (20, 30), (0, 100), (60, 90)]);
+        let idx = ScopeIndex::new(
+            [(0, 100), (10, 50), (20, 30), (0, 100), (60, 90)].map(|(s, e)| (s, e, 0)),
+        );
         assert!(idx.laminar);
         assert_eq!(ids(&idx, 25), vec![vec![2], vec![1], vec![0, 3]]);
         assert_eq!(ids(&idx, 40), vec![vec![1], vec![0, 3]]);
@@ -180,7 +223,7 @@ mod tests {
 
     #[test]
     fn overlapping_scopes_fall_back_to_a_scan() {
-        let idx = ScopeIndex::new([(0, 10), (5, 20)]);
+        let idx = ScopeIndex::new([(0, 10), (5, 20)].map(|(s, e)| (s, e, 0)));
         assert!(!idx.laminar);
         assert_eq!(ids(&idx, 7), vec![vec![0], vec![1]]);
         assert_eq!(ids(&idx, 15), vec![vec![1]]);
@@ -213,7 +256,7 @@ mod tests {
                 i += 1;
             }
             let spans: Vec<_> = spans.into_iter().filter(|(s, e)| s <= e).collect();
-            let idx = ScopeIndex::new(spans.iter().copied());
+            let idx = ScopeIndex::new(spans.iter().map(|&(s, e)| (s, e, 0)));
             for at in 0..1002 {
                 let mut got: Vec<u32> = idx
                     .containing(at)
@@ -226,6 +269,50 @@ mod tests {
                 got.sort();
                 want.sort();
                 assert_eq!(got, want, "at {at} in {spans:?}");
+            }
+        }
+    }
+
+    /// The binary search agrees with a scan of every binding: random nested scopes, positions with
+    /// ties, and bindings not eligible at the position asked.
+    #[test]
+    fn latest_before_agrees_with_a_scan() {
+        let mut seed = 7u64;
+        let mut rnd = |n: u32| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % n as u64) as u32
+        };
+        for _ in 0..200 {
+            // (scope start, scope end, pos, eligible) for bindings of one name.
+            let scopes = [(0, 1000), (100, 400), (150, 200), (500, 900)];
+            let bindings: Vec<(u32, u32, u32, bool)> = (0..rnd(40) + 1)
+                .map(|_| {
+                    let (s, e) = scopes[rnd(4) as usize];
+                    (s, e, s + rnd(e - s), rnd(5) != 0)
+                })
+                .collect();
+            let idx = ScopeIndex::new(bindings.iter().map(|b| (b.0, b.1, b.2)));
+            for at in (0..1000).step_by(7) {
+                let fast = latest_before(&bindings, &idx, at, |b| b.2, |b| b.3);
+                let scan = lookup(
+                    &bindings,
+                    &idx,
+                    at,
+                    |b| b.3,
+                    |b, cur| match (b.2 <= at, cur.2 <= at) {
+                        (true, true) => b.2 > cur.2,
+                        (true, false) => true,
+                        (false, false) => b.2 < cur.2,
+                        (false, true) => false,
+                    },
+                );
+                assert_eq!(
+                    fast.map(|b| b as *const _),
+                    scan.map(|b| b as *const _),
+                    "at {at}: {bindings:?}"
+                );
             }
         }
     }
