@@ -984,54 +984,74 @@ fn shapes_an_operation(lang: Language, bytes: &[u8], start: usize) -> bool {
     };
     let mut only_modifiers = true;
     for _ in 0..MAX_CHAIN_LINKS {
-        let mut receiver = bytes[..dot].trim_ascii_end();
-        // `cursor?.toArray()`
-        if let Some(r) = receiver.strip_suffix(b"?") {
-            receiver = r;
-        }
-        let end = receiver.len();
-        let name_end = if receiver.last() == Some(&b')') {
-            let Some(open) = matching_open(bytes, end - 1) else {
-                return true;
-            };
-            let callee = bytes[..open].trim_ascii_end();
-            if callee.last() == Some(&b'>') {
-                return true; // `aggregate<T>(..)`
-            }
-            callee.len()
-        } else {
-            end
+        let Some(link) = chain_link(bytes, dot, false) else {
+            return true;
         };
-        let name_start = bytes[..name_end]
-            .iter()
-            .rposition(|b| !is_ident_byte(*b))
-            .map_or(0, |i| i + 1);
-        let name = &bytes[name_start..name_end];
-        if name.is_empty() {
+        if link.name.is_empty() {
             return false;
         }
-        let before = bytes[..name_start].trim_ascii_end();
-        let member = matches!(before.last(), Some(b'.'));
-        if name_end == end {
+        if !link.called {
             // Not a call: a plain name is a cursor the frontend may have bound, as is a Python
             // `self.cursor`; another member, or `this`, is nothing it reads.
-            let plain = if member {
-                lang == Language::Python && ends_with_word(&before[..before.len() - 1], b"self")
-            } else {
-                name != b"this" && name != b"self"
+            let plain = match link.dot {
+                Some(d) => lang == Language::Python && ends_with_word(&bytes[..d], b"self"),
+                None => link.name != b"this" && link.name != b"self",
             };
             return plain && only_modifiers;
         }
-        if is_operation_name(name) {
+        if is_operation_name(link.name) {
             return true;
         }
-        only_modifiers &= std::str::from_utf8(name).is_ok_and(|n| modifiers.contains(&n));
-        if !member {
-            return false;
+        only_modifiers &= std::str::from_utf8(link.name).is_ok_and(|n| modifiers.contains(&n));
+        match link.dot {
+            Some(d) => dot = d,
+            None => return false,
         }
-        dot = before.len() - 1;
     }
     true
+}
+
+/// One link of a call chain, read back from the `.` after it: `find(q)` in `c.find(q).toArray()`.
+struct ChainLink<'b> {
+    /// The method's name, the indexed name's (`models` in `models[k]`), or the chain's root.
+    name: &'b [u8],
+    /// Whether the name is called (`find(q)`), not a plain name (`cursor`) or indexed.
+    called: bool,
+    /// Where the `.` before the name is, if it is a member (`db.users`).
+    dot: Option<usize>,
+}
+
+/// The link of a call chain before the `.` at `dot` (`?.` too), reading back through a call's
+/// arguments and, with `through_index`, an index (`models[k]`; else the link's name is empty).
+/// `None` where it cannot be read back: type arguments before the call (`aggregate<T>(..)`), or
+/// brackets that open more than 1,024 bytes back.
+fn chain_link(bytes: &[u8], dot: usize, through_index: bool) -> Option<ChainLink<'_>> {
+    let mut receiver = bytes[..dot].trim_ascii_end();
+    if let Some(r) = receiver.strip_suffix(b"?") {
+        receiver = r;
+    }
+    let end = receiver.len();
+    let called = receiver.last() == Some(&b')');
+    let name_end = if called || (through_index && receiver.last() == Some(&b']')) {
+        let open = matching_open(bytes, end - 1)?;
+        let callee = bytes[..open].trim_ascii_end();
+        if callee.last() == Some(&b'>') {
+            return None;
+        }
+        callee.len()
+    } else {
+        end
+    };
+    let name_start = bytes[..name_end]
+        .iter()
+        .rposition(|b| !is_ident_byte(*b))
+        .map_or(0, |i| i + 1);
+    let before = bytes[..name_start].trim_ascii_end();
+    Some(ChainLink {
+        name: &bytes[name_start..name_end],
+        called,
+        dot: (before.last() == Some(&b'.')).then(|| before.len() - 1),
+    })
 }
 
 /// Whether `before` ends with a keyword whose parentheses hold an expression, not parameters:
@@ -1236,39 +1256,15 @@ fn receiver_is_imported(bytes: &[u8], start: usize, scan: &mut FileScan) -> bool
         return true;
     };
     for _ in 0..MAX_CHAIN_LINKS {
-        let mut receiver = bytes[..dot].trim_ascii_end();
-        if let Some(r) = receiver.strip_suffix(b"?") {
-            receiver = r;
-        }
-        let end = receiver.len();
-        let name_end = match receiver.last() {
-            Some(b')' | b']') => {
-                let Some(open) = matching_open(bytes, end - 1) else {
-                    return true;
-                };
-                let callee = bytes[..open].trim_ascii_end();
-                if callee.last() == Some(&b'>') {
-                    return true;
-                }
-                callee.len()
-            }
-            _ => end,
+        let Some(link) = chain_link(bytes, dot, true) else {
+            return true;
         };
-        let name_start = bytes[..name_end]
-            .iter()
-            .rposition(|b| !is_ident_byte(*b))
-            .map_or(0, |i| i + 1);
-        let name = &bytes[name_start..name_end];
-        let before = bytes[..name_start].trim_ascii_end();
-        if !name.is_empty() && before.last() == Some(&b'.') {
-            dot = before.len() - 1;
-            continue;
+        match (link.name, link.dot) {
+            (b"", _) => return false,
+            (_, Some(d)) => dot = d,
+            (b"require" | b"import", None) => return true,
+            (name, None) => return is_imported(bytes, name, scan),
         }
-        return match name {
-            b"" => false,
-            b"require" | b"import" => true,
-            _ => is_imported(bytes, name, scan),
-        };
     }
     true
 }
