@@ -491,6 +491,45 @@ fn enclosing_bracket(bytes: &[u8], at: usize) -> Option<u8> {
     enclosing_open(bytes, at).map(|i| bytes[i])
 }
 
+/// Whether `objects` at `bytes[start..end]` is called on a capitalised name (`Post.objects(..)`):
+/// the Python frontend reads that call as mongoengine's QuerySet, whatever `Post` is.
+fn calls_a_model_manager(bytes: &[u8], start: usize, end: usize) -> bool {
+    if !matches!(next_non_space(bytes, end), Some((_, b'('))) {
+        return false;
+    }
+    let before = bytes[..start].trim_ascii_end();
+    let Some(dot) = before.len().checked_sub(1).filter(|&d| before[d] == b'.') else {
+        return false;
+    };
+    let name = before[..dot].trim_ascii_end();
+    let from = name
+        .iter()
+        .rposition(|&b| !is_ident_byte(b))
+        .map_or(0, |i| i + 1);
+    name.get(from).is_some_and(|b| b.is_ascii_uppercase())
+}
+
+/// Whether `meta` at `bytes[start..end]` opens an indented line (a class body's) and is assigned a
+/// dictionary: `    meta = {`, `    meta = dict(`.
+fn is_class_meta(bytes: &[u8], start: usize, end: usize) -> bool {
+    let line_start = bytes[..start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let indent = &bytes[line_start..start];
+    if indent.is_empty() || !indent.iter().all(|&b| b == b' ' || b == b'\t') {
+        return false;
+    }
+    let Some((eq, b'=')) = next_non_space(bytes, end) else {
+        return false;
+    };
+    match next_non_space(bytes, eq + 1) {
+        Some((_, b'{')) => true,
+        Some((at, _)) => bytes[at..].starts_with(b"dict("),
+        None => false,
+    }
+}
+
 /// Whether `text` ends with the whole word `word`.
 fn ends_with_word(text: &[u8], word: &[u8]) -> bool {
     text.ends_with(word)
@@ -573,6 +612,7 @@ fn stands_in_context(
                 && !no_driver_arguments(lang, &bytes[start..end], bytes, end)
         }
         WordContext::OptionBuilder => left_ok && right_ok,
+        WordContext::ClassMeta => left_ok && right_ok && is_class_meta(bytes, start, end),
         WordContext::PyModule => true,
     }
 }
@@ -664,6 +704,13 @@ fn standing_as_code(
         return None;
     }
     let role = word.role;
+    if word.context == WordContext::Attribute && word.word == "objects" {
+        return Some(if calls_a_model_manager(bytes, start, end) {
+            role
+        } else {
+            role.min(WordRole::Confirmation)
+        });
+    }
     match word.context {
         // `'../models/User'`: the file imports models; a call of the getter is evidence.
         // In JavaScript, only in a module specifier: a URL (`"https://../2-api/models.md"`)
@@ -1513,6 +1560,15 @@ impl VerdictReading {
     }
 }
 
+/// A Python package's `__init__.py` that imports: it may re-export a model of the package
+/// (`from .video import Video`) without a word of MongoDB, so it waits with the deferred files
+/// until a parsed file imports from the package.
+fn is_package_init(path: &Path, lang: Language, bytes: &[u8]) -> bool {
+    lang == Language::Python
+        && path.file_name().is_some_and(|n| n == "__init__.py")
+        && memchr::memmem::find(bytes, b"import").is_some()
+}
+
 /// Whether a file is parsed on its own merits (see [`verdict`]).
 pub fn may_matter(lang: Language, bytes: &[u8]) -> bool {
     verdict(lang, bytes) == Verdict::Parse
@@ -1735,21 +1791,44 @@ fn parse_imported_deferred(
     s.deferred.sort();
     let mut wanted = WantedExports::default();
     for f in &s.files {
-        for import in
-            f.ir.operations
-                .iter()
-                .filter_map(|o| o.collection.as_ref()?.import.as_ref())
-        {
-            wanted.add(import);
-        }
+        wanted.add_imports_of(&f.ir);
     }
-    // The re-exports already followed: (index into `s.files`, export name).
+    // The re-exports already followed: (index into `s.files`, export name); and the classes
+    // whose bases are.
     let mut followed: std::collections::HashSet<(usize, String)> = Default::default();
+    let mut followed_classes: std::collections::HashSet<(usize, String)> = Default::default();
     loop {
+        // A chain may pass through any file, parsed at once or late: a re-export of what is
+        // wanted, or the bases of a class that matters (see `classes_to_decide`).
+        for (i, f) in s.files.iter().enumerate() {
+            for e in &f.ir.exports {
+                let ExportTarget::Reexport { import } = &e.target else {
+                    continue;
+                };
+                if wanted.wants(&f.path, &e.name) && followed.insert((i, e.name.clone())) {
+                    wanted.add(import);
+                }
+            }
+            if f.ir.classes.is_empty() {
+                continue;
+            }
+            for c in classes_to_decide(&f.ir, |name| wanted.wants(&f.path, name)) {
+                if followed_classes.insert((i, c.name.clone())) {
+                    for b in &c.bases {
+                        if let crate::ir::ClassBase::Imported { import } = b {
+                            wanted.add(import);
+                        }
+                    }
+                }
+            }
+        }
         let (now, later): (Vec<_>, Vec<_>) = std::mem::take(&mut s.deferred)
             .into_iter()
             .partition(|(path, _)| wanted.may_name(path));
         s.deferred = later;
+        if now.is_empty() {
+            break;
+        }
         // On the run's worker threads, in the (sorted) order of `now` whatever the thread count.
         let outcomes = crate::parallel::map(&now, threads, |(path, lang)| {
             analyse_one(path, *lang, base, no_ignore, max_size, true)
@@ -1764,23 +1843,41 @@ fn parse_imported_deferred(
                 Outcome::Skipped | Outcome::Deferred => {}
             }
         }
-        // A chain may pass through any file, parsed at once or late.
-        let mut more = false;
-        for (i, f) in s.files.iter().enumerate() {
-            for e in &f.ir.exports {
-                let ExportTarget::Reexport { import } = &e.target else {
-                    continue;
-                };
-                if wanted.wants(&f.path, &e.name) && followed.insert((i, e.name.clone())) {
-                    wanted.add(import);
-                    more = true;
+    }
+}
+
+/// The pending classes of a file whose bases the linker must see (see
+/// [`crate::ir::PendingClass`]): those that declare something (`meta` indexes, a collection), or
+/// that another file uses (`wanted`), and the classes of the file they derive from. A base class
+/// of any other class is not worth parsing a file for: Motor's `AsyncIOMotorClient(core.AgnosticClient)`.
+fn classes_to_decide(
+    ir: &crate::ir::FileIr,
+    wanted: impl Fn(&str) -> bool,
+) -> Vec<&crate::ir::PendingClass> {
+    let mut matters: Vec<bool> = ir
+        .classes
+        .iter()
+        .map(|c| !c.operations.is_empty() || c.explicit_collection || wanted(&c.name))
+        .collect();
+    let mut work: Vec<usize> = (0..ir.classes.len()).filter(|&i| matters[i]).collect();
+    while let Some(i) = work.pop() {
+        for b in &ir.classes[i].bases {
+            let crate::ir::ClassBase::Local { name } = b else {
+                continue;
+            };
+            if let Some(j) = ir.classes.iter().position(|c| &c.name == name) {
+                if !matters[j] {
+                    matters[j] = true;
+                    work.push(j);
                 }
             }
         }
-        if !more || s.deferred.is_empty() {
-            break;
-        }
     }
+    ir.classes
+        .iter()
+        .zip(matters)
+        .filter_map(|(c, m)| m.then_some(c))
+        .collect()
 }
 
 /// The exports the linker may look up, by the last path segment of the module it looks in.
@@ -1796,6 +1893,17 @@ struct WantedExports {
 }
 
 impl WantedExports {
+    /// What the linker may look up for `ir`: the imports its operations name.
+    fn add_imports_of(&mut self, ir: &crate::ir::FileIr) {
+        for import in ir
+            .operations
+            .iter()
+            .filter_map(|o| o.collection.as_ref()?.import.as_ref())
+        {
+            self.add(import);
+        }
+    }
+
     fn add(&mut self, import: &crate::ir::ImportRef) {
         let module = import.module.strip_prefix("py:").unwrap_or(&import.module);
         let any = import.export == "default";
@@ -1943,7 +2051,10 @@ fn analyse_one(
         if deferred {
             return Ok(Ok(std::mem::take(&mut *buf)));
         }
-        let v = verdict(lang, &buf);
+        let v = match verdict(lang, &buf) {
+            Verdict::Skip if is_package_init(path, lang, &buf) => Verdict::Defer,
+            v => v,
+        };
         if v == Verdict::Skip || (!no_ignore && looks_minified(&buf)) {
             return Ok(Err(Outcome::Skipped));
         }
@@ -1974,7 +2085,11 @@ fn analyse_one(
     }));
     match result {
         Ok(Ok(ir)) => {
-            if ir.operations.is_empty() && ir.collections.is_empty() && ir.exports.is_empty() {
+            if ir.operations.is_empty()
+                && ir.collections.is_empty()
+                && ir.exports.is_empty()
+                && ir.classes.is_empty()
+            {
                 return Outcome::Parsed(None);
             }
             Outcome::Parsed(Some(SourceFile {
@@ -2148,6 +2263,28 @@ class ActionDB(me.Document):
     meta = {"indexes": ["name", ("pack", "name")]}
 "#;
         assert_eq!(verdict_of(py, document), Parse);
+        // StackStorm: a document through a base of another module; its `meta` declares indexes.
+        let derived = "import mongoengine as me\nfrom st2common.models.db import stormbase\n\nclass ActionDB(stormbase.StormFoundationDB):\n    meta = {\"indexes\": [\"name\"]}\n";
+        assert_eq!(verdict_of(py, derived), Parse);
+        assert_eq!(
+            verdict_of(
+                py,
+                &derived.replace("meta = {", "meta = dict(indexes=[\"name\"])  # {")
+            ),
+            Parse
+        );
+        // Without a hint, a `meta` is anyone's; not assigned a dictionary, or not in a class
+        // body (module level), it declares nothing.
+        let variants = [
+            ("mongoengine", "attrs", Skip),
+            ("meta = {", "meta = load({", Defer),
+            ("meta = {", "meta == {", Defer),
+            ("    meta = {", "meta = {", Defer),
+            ("meta = {", "metadata = {", Defer),
+        ];
+        for (from, to, expected) in variants {
+            assert_eq!(verdict_of(py, &derived.replace(from, to)), expected, "{to}");
+        }
         // st2: a model module imported for its access class; nothing called or read.
         let access = "from st2common.models.db import MongoDBAccess\naction_access = MongoDBAccess(ActionDB)\n";
         assert_eq!(verdict_of(py, access), Defer);
@@ -2158,11 +2295,23 @@ class ActionDB(me.Document):
             ),
             Parse
         );
+        // Calling the manager is mongoengine's (Django's is not callable): the frontend reads it.
         assert_eq!(
             verdict_of(
                 py,
                 "from app.models import Post\nposts = Post.objects(author=a).order_by(\"-at\")"
             ),
+            Parse
+        );
+        assert_eq!(
+            verdict_of(
+                py,
+                "from app.models import Post\nposts = Post.objects.filter(author=a).order_by(\"-at\")"
+            ),
+            Skip
+        );
+        assert_eq!(
+            verdict_of(py, "posts = self.objects(author=a)\nrows = Post.objects\n"),
             Skip
         );
         assert_eq!(

@@ -206,7 +206,8 @@ pub enum CollectionVia {
 #[derive(Clone, Debug, Serialize)]
 pub struct CollectionRef {
     pub name: CollectionName,
-    /// The span of the expression that names it (the name argument, or the whole call).
+    /// The span of the expression that names it (the name argument, or the whole call); empty
+    /// when another module names it (an import the linker resolved).
     pub span: Span,
     pub via: CollectionVia,
     /// The collection object or model was imported from another module of the repository;
@@ -241,6 +242,36 @@ pub enum ExportTarget {
     Reexport {
         import: ImportRef,
     },
+    /// An abstract mongoengine document (`meta = {"abstract": True}`): it has no collection, but
+    /// its subclasses in other modules are documents with collections of their own.
+    AbstractDocument,
+}
+
+/// A Python class whose bases this file cannot decide: a mongoengine document if one of its
+/// bases, imported from another module of the repository, is one. The linker decides, and then
+/// adds what the class declares to the file's operations, collections and exports.
+#[derive(Clone, Debug, Serialize)]
+pub struct PendingClass {
+    pub name: String,
+    pub bases: Vec<ClassBase>,
+    /// `meta = {"abstract": True}`: a document without a collection.
+    pub abstract_: bool,
+    /// Its collection should it be a document: `meta["collection"]`, or the class's default name.
+    pub collection: CollectionRef,
+    /// `meta` names the collection: a concrete parent's does not replace it.
+    pub explicit_collection: bool,
+    /// What it declares should it be a document (its `meta` indexes), on `collection`.
+    pub operations: Vec<Operation>,
+}
+
+/// A base of a [`PendingClass`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ClassBase {
+    /// A class of another module: `from .base import BaseDocument`, `stormbase.StormFoundationDB`.
+    Imported { import: ImportRef },
+    /// A pending class of the same file.
+    Local { name: String },
 }
 
 /// How sure the frontend is that a call is a MongoDB driver call.
@@ -437,6 +468,10 @@ pub struct FileIr {
     pub collections: Vec<CollectionRef>,
     /// Collections and models this module exports, for resolving imports in other files.
     pub exports: Vec<Export>,
+    /// Classes that are mongoengine documents if a base from another module is (see
+    /// [`PendingClass`]); the linker empties this list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<PendingClass>,
 }
 
 impl FileIr {

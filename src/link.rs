@@ -2,7 +2,10 @@
 //! takes the name that module exports. What cannot be resolved stays unknown.
 
 use crate::analysis::SourceFile;
-use crate::ir::{CollectionRef, Evidence, ExportTarget, ImportRef};
+use crate::ir::{
+    ClassBase, CollectionRef, CollectionVia, Evidence, Export, ExportTarget, ImportRef,
+    PendingClass,
+};
 use std::collections::HashMap;
 
 const JS_EXTENSIONS: &[&str] = &[
@@ -127,6 +130,7 @@ fn lookup_export(
     let e = f.ir.exports.iter().find(|e| e.name == export)?;
     match &e.target {
         ExportTarget::Collection { collection } => Some(collection.clone()),
+        ExportTarget::AbstractDocument => None,
         ExportTarget::Reexport { import } => {
             let next = resolve_module(&import.module, &f.display_path, by_path, suffix_index)?;
             lookup_export(
@@ -138,6 +142,187 @@ fn lookup_export(
                 depth + 1,
             )
         }
+    }
+}
+
+/// What the linker finds a class to be.
+#[derive(Clone, Debug)]
+enum ClassKind {
+    NotDocument,
+    /// A mongoengine document without a collection (`meta = {"abstract": True}`).
+    Abstract,
+    /// A mongoengine document and its collection.
+    Concrete(CollectionRef),
+}
+
+/// Decides the pending classes of every file (see [`PendingClass`]), memoised by (file, class).
+struct Classes<'a> {
+    files: &'a [SourceFile],
+    by_path: &'a HashMap<&'a str, usize>,
+    suffix_index: &'a [(&'a str, usize)],
+    /// `None` while a class is being decided: a cycle of bases decides nothing.
+    known: HashMap<(usize, String), Option<ClassKind>>,
+}
+
+/// How deep a chain of bases and re-exports the linker follows.
+const MAX_CLASS_DEPTH: usize = 16;
+
+impl Classes<'_> {
+    /// The class `name` of `file`: one of its documents (exported), a pending class, or a
+    /// re-export of another module's.
+    fn kind(&mut self, file: usize, name: &str, depth: usize) -> ClassKind {
+        if depth > MAX_CLASS_DEPTH {
+            return ClassKind::NotDocument;
+        }
+        let key = (file, name.to_string());
+        if let Some(known) = self.known.get(&key) {
+            return known.clone().unwrap_or(ClassKind::NotDocument);
+        }
+        self.known.insert(key.clone(), None);
+        let f = &self.files[file];
+        let kind = if let Some(e) = f.ir.exports.iter().find(|e| e.name == name) {
+            match &e.target {
+                ExportTarget::Collection { collection }
+                    if collection.via == CollectionVia::MongooseModel =>
+                {
+                    ClassKind::Concrete(collection.clone())
+                }
+                ExportTarget::Collection { .. } => ClassKind::NotDocument,
+                ExportTarget::AbstractDocument => ClassKind::Abstract,
+                // `from mongoengine import Document` in a module of the application (`app/db.py`),
+                // its classes deriving from `db.Document`.
+                ExportTarget::Reexport { import } if is_mongoengine_document(import) => {
+                    ClassKind::Abstract
+                }
+                ExportTarget::Reexport { import } => {
+                    match resolve_module(
+                        &import.module,
+                        &f.display_path,
+                        self.by_path,
+                        self.suffix_index,
+                    ) {
+                        Some(next) => self.kind(next, &import.export, depth + 1),
+                        None => ClassKind::NotDocument,
+                    }
+                }
+            }
+        } else if let Some(i) = f.ir.classes.iter().position(|c| c.name == name) {
+            self.pending(file, i, depth)
+        } else {
+            ClassKind::NotDocument
+        };
+        self.known.insert(key, Some(kind.clone()));
+        kind
+    }
+
+    /// The pending class `index` of `file`: a document if one of its bases is. A subclass of a
+    /// concrete document shares its collection (mongoengine's `allow_inheritance`) unless its
+    /// `meta` names its own.
+    fn pending(&mut self, file: usize, index: usize, depth: usize) -> ClassKind {
+        let f = &self.files[file];
+        let class: &PendingClass = &f.ir.classes[index];
+        let mut parent = None;
+        for base in &class.bases {
+            let kind = match base {
+                ClassBase::Imported { import } => {
+                    match resolve_module(
+                        &import.module,
+                        &f.display_path,
+                        self.by_path,
+                        self.suffix_index,
+                    ) {
+                        Some(target) => self.kind(target, &import.export, depth + 1),
+                        None => ClassKind::NotDocument,
+                    }
+                }
+                ClassBase::Local { name } => self.kind(file, name, depth + 1),
+            };
+            if !matches!(kind, ClassKind::NotDocument) {
+                parent = Some(kind);
+                break;
+            }
+        }
+        let class: &PendingClass = &self.files[file].ir.classes[index];
+        match parent {
+            None => ClassKind::NotDocument,
+            Some(_) if class.abstract_ => ClassKind::Abstract,
+            Some(ClassKind::Concrete(shared)) if !class.explicit_collection => {
+                // The parent's name, at this class's own name: spans are the file's.
+                ClassKind::Concrete(CollectionRef {
+                    name: shared.name,
+                    ..class.collection.clone()
+                })
+            }
+            Some(_) => ClassKind::Concrete(class.collection.clone()),
+        }
+    }
+}
+
+/// mongoengine's `Document` (or `DynamicDocument`), imported from mongoengine or flask-mongoengine.
+fn is_mongoengine_document(import: &ImportRef) -> bool {
+    let module = import.module.strip_prefix("py:").unwrap_or(&import.module);
+    let package = module.split('/').next().unwrap_or("");
+    matches!(package, "mongoengine" | "flask_mongoengine")
+        && crate::lang::vocabulary::PY_MONGOENGINE_DOCUMENTS.contains(&import.export.as_str())
+}
+
+/// Decides every file's pending classes and gives each document what a document of the file
+/// has: its collection, its `meta` indexes (on that collection) and an export.
+fn link_classes(
+    files: &mut [SourceFile],
+    by_path: &HashMap<&str, usize>,
+    suffix_index: &[(&str, usize)],
+) {
+    if files.iter().all(|f| f.ir.classes.is_empty()) {
+        return;
+    }
+    let mut classes = Classes {
+        files,
+        by_path,
+        suffix_index,
+        known: HashMap::new(),
+    };
+    let mut decided: Vec<(usize, usize, ClassKind)> = Vec::new();
+    for fi in 0..classes.files.len() {
+        for ci in 0..classes.files[fi].ir.classes.len() {
+            let name = classes.files[fi].ir.classes[ci].name.clone();
+            let kind = classes.kind(fi, &name, 0);
+            decided.push((fi, ci, kind));
+        }
+    }
+    let mut touched = Vec::new();
+    for (fi, ci, kind) in decided {
+        let ir = &mut files[fi].ir;
+        let name = ir.classes[ci].name.clone();
+        match kind {
+            ClassKind::NotDocument => {}
+            ClassKind::Abstract => ir.exports.push(Export {
+                name,
+                target: ExportTarget::AbstractDocument,
+            }),
+            ClassKind::Concrete(collection) => {
+                let ops = std::mem::take(&mut ir.classes[ci].operations);
+                for mut op in ops {
+                    op.collection = Some(collection.clone());
+                    ir.operations.push(op);
+                }
+                ir.collections.push(collection.clone());
+                ir.exports.push(Export {
+                    name,
+                    target: ExportTarget::Collection { collection },
+                });
+                touched.push(fi);
+            }
+        }
+    }
+    for f in files.iter_mut() {
+        f.ir.classes.clear();
+    }
+    touched.dedup();
+    for fi in touched {
+        let ir = &mut files[fi].ir;
+        ir.exports.sort_by(|a, b| a.name.cmp(&b.name));
+        ir.normalise();
     }
 }
 
@@ -153,6 +338,7 @@ pub fn link(files: &mut [SourceFile]) {
         .enumerate()
         .map(|(i, p)| (p.as_str(), i))
         .collect();
+    link_classes(files, &by_path, &suffix_index);
     let mut resolved: Vec<(usize, usize, CollectionRef)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         for (oi, op) in f.ir.operations.iter().enumerate() {
@@ -187,10 +373,11 @@ pub fn link(files: &mut [SourceFile]) {
     }
     for (fi, oi, c) in resolved {
         let op = &mut files[fi].ir.operations[oi];
-        let span = op.collection.as_ref().map(|c| c.span).unwrap_or_default();
         op.collection = Some(CollectionRef {
             name: c.name,
-            span,
+            // Named where the other module names it, once: no expression of this file names it
+            // (a model used in a loop is not a collection named per iteration).
+            span: crate::ir::Span::default(),
             via: c.via,
             import: None,
         });

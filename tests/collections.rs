@@ -279,15 +279,136 @@ fn an_exported_object_of_collections_resolves_its_members_across_files() {
     );
     // A member that is not a collection (`helpers.items` is an array) names nothing, and its
     // `findOne` is not reported as an unresolved operation either.
-    let names: Vec<&str> = m["collections"]
+    assert_eq!(collection_names(&m), vec!["docs", "sessions", "users"]);
+    assert!(
+        m["unresolved"]["operations"].as_array().unwrap().is_empty(),
+        "{}",
+        m["unresolved"]
+    );
+}
+
+/// The names of the map's collections, in its order.
+fn collection_names(m: &Value) -> Vec<&str> {
+    m["collections"]
         .as_array()
         .unwrap()
         .iter()
         .map(|c| c["name"].as_str().unwrap())
+        .collect()
+}
+
+/// Index declarations (their key fields) of a collection of the map.
+fn index_keys(c: &Value) -> Vec<String> {
+    let mut v: Vec<String> = c["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let keys: Vec<String> = i["keys"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        k["field"].as_str().unwrap(),
+                        k["type"].as_str().unwrap()
+                    )
+                })
+                .collect();
+            keys.join(",")
+        })
         .collect();
-    assert_eq!(names, vec!["docs", "sessions", "users"]);
+    v.sort();
+    v
+}
+
+#[test]
+fn mongoengine_documents_derive_from_bases_in_other_modules() {
+    // StackStorm's shape: every model derives from `stormbase.StormFoundationDB`, an abstract
+    // `me.Document` of another module; and a project base that re-exports mongoengine's own.
+    let m = map_of(&[
+        (
+            "st2/models/db/stormbase.py",
+            "import mongoengine as me\n\n\
+             class StormFoundationDB(me.Document):\n    meta = {\"abstract\": True}\n\n\
+             class TagsMixin(object):\n    tags = me.ListField()\n",
+        ),
+        (
+            "st2/models/db/action.py",
+            "import mongoengine as me\nfrom st2.models.db import stormbase\n\n\
+             class ActionDB(stormbase.StormFoundationDB, stormbase.TagsMixin):\n    \
+             name = me.StringField()\n    \
+             meta = {\"indexes\": [{\"fields\": [\"name\"]}, {\"fields\": [\"pack\", \"name\"]}]}\n",
+        ),
+        // Only a hint of MongoDB: parsed because action_alias.py derives from its class.
+        (
+            "st2/models/db/resource.py",
+            "import mongoengine as me\nfrom st2.models.db.stormbase import StormFoundationDB\n\n\
+             class ResourceDB(StormFoundationDB):\n    pack = me.StringField()\n",
+        ),
+        (
+            "st2/models/db/action_alias.py",
+            "import mongoengine as me\nfrom st2.models.db.resource import ResourceDB\n\n\
+             class ActionAliasDB(ResourceDB):\n    \
+             meta = {\"collection\": \"action_alias\", \"indexes\": [\"pack\"]}\n\n\
+             class HiddenAliasDB(ActionAliasDB):\n    pass\n",
+        ),
+        // mongoengine's `Document` re-exported by a module of the application; a concrete
+        // parent, whose subclass shares its collection (`allow_inheritance`).
+        (
+            "app/mongo.py",
+            "from mongoengine import Document, StringField\n",
+        ),
+        (
+            "app/models/post.py",
+            "from app.mongo import Document\n\n\
+             class Post(Document):\n    \
+             meta = {\"collection\": \"posts\", \"allow_inheritance\": True, \"indexes\": [\"author\"]}\n",
+        ),
+        (
+            "app/models/video.py",
+            "import mongoengine\nfrom .post import Post\n\n\
+             class Video(Post):\n    meta = {\"indexes\": [\"duration\"]}\n",
+        ),
+        ("app/models/__init__.py", "from .video import Video\n"),
+        (
+            "app/views.py",
+            "from mongoengine.queryset.visitor import Q\nfrom app.models import Video\n\n\
+             def longest(n):\n    return Video.objects(duration__gte=n).order_by(\"-duration\")\n",
+        ),
+        // Not a document: its base is an ordinary class.
+        (
+            "app/widgets.py",
+            "import mongoengine\nfrom app.ui import Widget\n\n\
+             class Panel(Widget):\n    meta = {\"indexes\": [\"x\"]}\n",
+        ),
+        ("app/ui.py", "class Widget(object):\n    pass\n"),
+    ]);
+    assert_eq!(
+        collection_names(&m),
+        vec!["action_alias", "action_d_b", "posts", "resource_d_b"]
+    );
+    assert_eq!(
+        index_keys(collection(&m, "action_d_b")),
+        vec!["name:1", "pack:1,name:1"]
+    );
+    // `HiddenAliasDB` (no `meta`) shares its concrete parent's collection.
+    assert_eq!(index_keys(collection(&m, "action_alias")), vec!["pack:1"]);
+    assert_eq!(
+        index_keys(collection(&m, "resource_d_b")),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        index_keys(collection(&m, "posts")),
+        vec!["author:1", "duration:1"]
+    );
+    assert_eq!(
+        sites(collection(&m, "posts")),
+        vec![("app/views.py".to_string(), "objects".to_string())]
+    );
     assert!(
-        m["unresolved"]["operations"].as_array().unwrap().is_empty(),
+        m["unresolved"]["indexes"].as_array().unwrap().is_empty(),
         "{}",
         m["unresolved"]
     );

@@ -37,11 +37,14 @@ fn problem(path: &Path, text: &str) -> Option<String> {
         },
     )
     .ok()?;
+    // A class whose base is in another module declares its `meta` indexes once the linker finds
+    // it a document: operations of the file all the same.
     let operations = ir
         .operations
         .iter()
         .filter(|o| o.evidence != Evidence::None)
-        .count();
+        .count()
+        + ir.classes.iter().map(|c| c.operations.len()).sum::<usize>();
     let matters = operations > 0 || !ir.collections.is_empty();
     match verdict(lang, text.as_bytes()) {
         Verdict::Parse => None,

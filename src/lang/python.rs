@@ -46,6 +46,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         uses_mongo: false,
         uses_mongoengine: false,
         file_periodic: path_is_periodic(ctx.display_path),
+        this_module: this_module(ctx.display_path),
         ir: FileIr::default(),
         op_by_call: HashMap::default(),
         pending_modifiers: Vec::new(),
@@ -58,12 +59,20 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let root = tree.root_node();
     x.collect_bindings(root);
     x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end, b.pos));
+    x.note_pending_classes();
     x.collect_operations(root);
     x.finish(root)
 }
 
 fn span(n: Node) -> Span {
     Span::new(n.start_byte(), n.end_byte())
+}
+
+/// A file as an import of itself: `app/models.py` → `./models`.
+fn this_module(display_path: &str) -> String {
+    let name = display_path.rsplit('/').next().unwrap_or(display_path);
+    let stem = name.strip_suffix(".py").unwrap_or(name);
+    format!("./{stem}")
 }
 
 /// The class a name refers to, without its module: `pymongo.UpdateOne` → `UpdateOne`.
@@ -139,7 +148,10 @@ struct DocClass<'t> {
     meta: Option<Node<'t>>,
     collection: Option<CollectionRef>,
     abstract_: bool,
+    /// Not a document of this file (an `EmbeddedDocument`, or any other class).
     embedded: bool,
+    /// Not a document of this file, but one if a base from another module is: those bases.
+    pending: Option<Vec<ClassBase>>,
 }
 
 /// Classes of node kinds for the passes over every node (see `lang::KindFlags`).
@@ -224,6 +236,8 @@ struct Extractor<'t> {
     uses_mongo: bool,
     uses_mongoengine: bool,
     file_periodic: bool,
+    /// This file as an import of itself (`./models`), for its pending classes.
+    this_module: String,
     ir: FileIr,
     op_by_call: HashMap<usize, usize>,
     pending_modifiers: Vec<(usize, Vec<Modifier>)>,
@@ -836,6 +850,7 @@ impl<'t> Extractor<'t> {
                 collection: None,
                 abstract_: false,
                 embedded: false,
+                pending: None,
             },
         );
     }
@@ -854,10 +869,13 @@ impl<'t> Extractor<'t> {
                 let d = &self.documents[name];
                 let direct = d.bases.iter().any(|b| {
                     let last = last_segment(b);
+                    // flask-mongoengine's `db = MongoEngine(app)` … `class Post(db.Document)`,
+                    // its `db` imported from the application.
                     PY_MONGOENGINE_DOCUMENTS.contains(&last)
                         && (self.uses_mongoengine
                             || b.contains("mongoengine")
-                            || b.starts_with("me."))
+                            || b.starts_with("me.")
+                            || b.starts_with("db."))
                 });
                 let inherited = d
                     .bases
@@ -879,32 +897,8 @@ impl<'t> Extractor<'t> {
             }
             let d = &self.documents[name];
             let meta = d.meta.map(|m| self.lower(m, 0));
-            let abstract_ = meta.as_ref().is_some_and(|m| {
-                matches!(
-                    m.get("abstract").map(|f| &f.value.kind),
-                    Some(ValueKind::Bool(true))
-                )
-            });
-            let explicit = meta
-                .as_ref()
-                .and_then(|m| m.get("collection"))
-                .and_then(|f| f.value.as_str().map(|s| (s.to_string(), f.value.span)));
-            let r = match explicit {
-                Some((s, sp)) => Some(CollectionRef {
-                    name: CollectionName::Literal { name: s },
-                    span: sp,
-                    via: CollectionVia::MongooseModel,
-                    import: None,
-                }),
-                None => Some(CollectionRef {
-                    name: CollectionName::Literal {
-                        name: mongoengine_collection_name(name),
-                    },
-                    span: span(d.name_node),
-                    via: CollectionVia::MongooseModel,
-                    import: None,
-                }),
-            };
+            let (r, _, abstract_) = self.document_collection(name, d.name_node, meta.as_ref());
+            let r = Some(r);
             resolved.push((name.clone(), r, abstract_));
         }
         // Inherit the parent's collection when the parent is concrete.
@@ -928,6 +922,179 @@ impl<'t> Extractor<'t> {
                 d.embedded = true;
             }
         }
+    }
+
+    /// A document class's collection (`meta["collection"]`, else the class's default name),
+    /// whether `meta` names it, and whether the class is abstract.
+    fn document_collection(
+        &self,
+        class: &str,
+        name_node: Node<'t>,
+        meta: Option<&Value>,
+    ) -> (CollectionRef, bool, bool) {
+        let abstract_ = meta.is_some_and(|m| {
+            matches!(
+                m.get("abstract").map(|f| &f.value.kind),
+                Some(ValueKind::Bool(true))
+            )
+        });
+        // `meta = {"collection": settings.COL_USERS}` names a collection this file cannot read:
+        // unknown, not the class's default name.
+        let explicit = meta.and_then(|m| m.get("collection")).map(|f| {
+            let name = match &f.value.kind {
+                ValueKind::String(s) => CollectionName::Literal { name: s.clone() },
+                ValueKind::Unknown(u) => CollectionName::Unknown {
+                    text: u.text.clone(),
+                },
+                _ => CollectionName::Unknown {
+                    text: String::new(),
+                },
+            };
+            (name, f.value.span)
+        });
+        let is_explicit = explicit.is_some();
+        let (name, span) = explicit.unwrap_or_else(|| {
+            (
+                CollectionName::Literal {
+                    name: mongoengine_collection_name(class),
+                },
+                span(name_node),
+            )
+        });
+        let r = CollectionRef {
+            name,
+            span,
+            via: CollectionVia::MongooseModel,
+            import: None,
+        };
+        (r, is_explicit, abstract_)
+    }
+
+    /// Marks the classes that are not documents of this file but may be through a base imported
+    /// from another module of the repository (see [`PendingClass`]): StackStorm's
+    /// `class ActionDB(stormbase.StormFoundationDB, ..)`, whose base is `me.Document` in another
+    /// module. Needs the scope index (the bases' imports are looked up where the class stands).
+    fn note_pending_classes(&mut self) {
+        // A file that imports nothing of MongoDB declares no document through another module's
+        // base (and the prefilter, which needs a hint of MongoDB, does not let it in).
+        if !(self.uses_mongo || self.uses_mongoengine) {
+            return;
+        }
+        let mut names: Vec<String> = self
+            .documents
+            .iter()
+            .filter(|(_, d)| d.embedded && !d.bases.is_empty())
+            .map(|(n, _)| n.clone())
+            .collect();
+        names.sort();
+        let mut bases: Vec<(Vec<ClassBase>, Vec<String>)> = Vec::with_capacity(names.len());
+        for name in &names {
+            let d = &self.documents[name];
+            let at = d.name_node.start_byte() as u32;
+            let mut imported = Vec::new();
+            let mut local = Vec::new();
+            for b in &d.bases {
+                if b.contains(['[', '(']) || b == name {
+                    continue;
+                }
+                if self.documents.contains_key(b.as_str()) {
+                    local.push(b.clone());
+                } else if let Some(import) = self.imported_class(b, at) {
+                    imported.push(ClassBase::Imported { import });
+                }
+            }
+            bases.push((imported, local));
+        }
+        // A class is pending with an imported base, or a local base that is pending.
+        let mut pending: Vec<bool> = bases.iter().map(|(i, _)| !i.is_empty()).collect();
+        for _ in 0..=names.len().min(64) {
+            let mut changed = false;
+            for i in 0..names.len() {
+                if pending[i] {
+                    continue;
+                }
+                let through_local = bases[i]
+                    .1
+                    .iter()
+                    .any(|l| names.binary_search(l).is_ok_and(|j| pending[j]));
+                if through_local {
+                    pending[i] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for (i, (imported, local)) in bases.into_iter().enumerate() {
+            if !pending[i] {
+                continue;
+            }
+            let mut all = imported;
+            all.extend(
+                local
+                    .into_iter()
+                    .filter(|l| names.binary_search(l).is_ok_and(|j| pending[j]))
+                    .map(|name| ClassBase::Local { name }),
+            );
+            if let Some(d) = self.documents.get_mut(&names[i]) {
+                d.pending = Some(all);
+            }
+        }
+    }
+
+    /// A base class imported from another module, as the linker looks it up: `BaseDocument`
+    /// (`from .base import BaseDocument`), `stormbase.StormFoundationDB` (`from
+    /// st2common.models.db import stormbase`: a module of the package), `base.BaseDocument`
+    /// (`from . import base`, `import app.base as base`), `app.base.BaseDocument` (`import
+    /// app.base`). `None` for a driver's or mongoengine's own class.
+    fn imported_class(&self, base: &str, at: u32) -> Option<ImportRef> {
+        let (first, rest) = match base.split_once('.') {
+            Some((f, r)) => (f, Some(r)),
+            None => (base, None),
+        };
+        let b = self.lookup(first, at)?;
+        let (DeclKind::Import, Some(imp), Some(module)) = (b.kind, &b.import, &b.import_module)
+        else {
+            return None;
+        };
+        let root = module.split('.').next().unwrap_or("");
+        if root != "mongo" && PY_MONGO_MODULES.contains(&root) {
+            return None;
+        }
+        let Some(rest) = rest else {
+            return (imp.export != "*").then(|| imp.clone());
+        };
+        let (middle, class) = match rest.rsplit_once('.') {
+            Some((m, c)) => (Some(m), c),
+            None => (None, rest),
+        };
+        let module = if imp.export != "*" {
+            // `from pkg import mod`: `mod.Class` is a class of the module `pkg/mod`.
+            format!("{}/{}", imp.module, imp.export)
+        } else if module == first
+            || (module.starts_with(&format!("{first}.")) && !module.starts_with('.'))
+        {
+            // `import app.base`: the attribute path names the module from its first segment.
+            let path = match middle {
+                Some(m) => format!("{first}.{m}"),
+                None => first.to_string(),
+            };
+            return Some(ImportRef {
+                module: self.module_specifier(&path),
+                export: class.to_string(),
+            });
+        } else {
+            imp.module.clone()
+        };
+        let module = match middle {
+            Some(m) => format!("{module}/{}", m.replace('.', "/")),
+            None => module,
+        };
+        Some(ImportRef {
+            module,
+            export: class.to_string(),
+        })
     }
 
     fn lookup(&self, name: &str, at: u32) -> Option<&Binding<'t>> {
@@ -1021,6 +1188,14 @@ impl<'t> Extractor<'t> {
                     None => match self.documents.get(name) {
                         Some(d) => match &d.collection {
                             Some(r) => Thing::Model(r.clone(), Evidence::Resolved),
+                            // The linker decides; to it, the class is an import of this file.
+                            None if d.pending.is_some() => Thing::Imported(
+                                ImportRef {
+                                    module: self.this_module.clone(),
+                                    export: name.to_string(),
+                                },
+                                name.to_string(),
+                            ),
                             None => Thing::Unknown,
                         },
                         None => Thing::Unknown,
@@ -2919,9 +3094,45 @@ impl<'t> Extractor<'t> {
             if d.abstract_ || d.embedded {
                 continue;
             }
-            let meta_v = self.lower(meta, 0);
-            let Some(indexes) = meta_v.get("indexes") else {
+            ops.extend(self.meta_indexes(&self.lower(meta, 0), coll));
+        }
+        self.ir.operations.extend(ops);
+    }
+
+    /// The pending classes (see [`PendingClass`]): each with what it declares should the linker
+    /// find it a document, like a document of this file.
+    fn pending_classes(&self) -> Vec<PendingClass> {
+        let mut out = Vec::new();
+        for (name, d) in &self.documents {
+            let Some(bases) = &d.pending else {
                 continue;
+            };
+            let meta = d.meta.map(|m| self.lower(m, 0));
+            let (collection, explicit_collection, abstract_) =
+                self.document_collection(name, d.name_node, meta.as_ref());
+            let operations = match &meta {
+                Some(m) if !abstract_ => self.meta_indexes(m, &collection),
+                _ => Vec::new(),
+            };
+            out.push(PendingClass {
+                name: name.clone(),
+                bases: bases.clone(),
+                abstract_,
+                collection,
+                explicit_collection,
+                operations,
+            });
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out
+    }
+
+    /// One index operation per entry of a document's `meta["indexes"]`.
+    fn meta_indexes(&self, meta_v: &Value, coll: &CollectionRef) -> Vec<Operation> {
+        let mut ops = Vec::new();
+        {
+            let Some(indexes) = meta_v.get("indexes") else {
+                return ops;
             };
             for entry in indexes.value.items() {
                 let (keys_v, options) = match &entry.kind {
@@ -2975,7 +3186,7 @@ impl<'t> Extractor<'t> {
                 ops.push(op);
             }
         }
-        self.ir.operations.extend(ops);
+        ops
     }
 
     fn finish(mut self, root: Node<'t>) -> FileIr {
@@ -3033,15 +3244,21 @@ impl<'t> Extractor<'t> {
             }
         }
         for (name, d) in &self.documents {
-            if let (Some(c), false) = (&d.collection, d.abstract_) {
-                exports.push(Export {
+            match (&d.collection, d.abstract_) {
+                (Some(c), false) => exports.push(Export {
                     name: name.clone(),
                     target: ExportTarget::Collection {
                         collection: c.clone(),
                     },
-                });
+                }),
+                (Some(_), true) => exports.push(Export {
+                    name: name.clone(),
+                    target: ExportTarget::AbstractDocument,
+                }),
+                _ => {}
             }
         }
+        self.ir.classes = self.pending_classes();
         exports.sort_by(|a, b| a.name.cmp(&b.name));
         self.ir.exports = exports;
         for d in self.documents.values() {
@@ -3615,6 +3832,159 @@ def f(pid, offset, c):
             .fields()[0];
         assert_eq!(inc.value.as_number(), Some(-1.0));
         assert_eq!(mongoengine_collection_name("BlogPost"), "blog_post");
+    }
+
+    fn imported(module: &str, export: &str) -> ClassBase {
+        ClassBase::Imported {
+            import: ImportRef {
+                module: module.into(),
+                export: export.into(),
+            },
+        }
+    }
+
+    /// StackStorm's models: `ActionDB(stormbase.StormFoundationDB, ..)`, whose base is a
+    /// `me.Document` of another module. The file cannot decide; it hands the linker the class,
+    /// its bases as imports and what it declares.
+    #[test]
+    fn a_class_on_an_imported_base_is_pending() {
+        let src = r#"
+import mongoengine as me
+import app.odm
+from st2common.models.db import stormbase
+from . import base
+from .base import BaseDocument as Base
+from mongoengine import EmbeddedDocument
+
+class ActionDB(stormbase.StormFoundationDB, stormbase.TagsMixin):
+    name = me.StringField()
+    meta = {"indexes": [{"fields": ["name"]}, "-created"]}
+
+class RunnerDB(base.Runner):
+    meta = {"collection": "runners", "abstract": False}
+
+class Local(Base):
+    pass
+
+class Derived(Local):
+    meta = {"abstract": True, "indexes": ["x"]}
+
+class Deep(app.odm.Model):
+    pass
+
+class Notes(EmbeddedDocument):
+    text = me.StringField()
+
+class Plain(object):
+    pass
+
+ActionDB.objects(name="x").order_by("-created")
+"#;
+        let ir = ir_at(src, "st2common/models/db/action.py");
+        let classes: Vec<(&str, &Vec<ClassBase>)> = ir
+            .classes
+            .iter()
+            .map(|c| (c.name.as_str(), &c.bases))
+            .collect();
+        assert_eq!(
+            classes,
+            vec![
+                (
+                    "ActionDB",
+                    &vec![
+                        imported("py:st2common/models/db/stormbase", "StormFoundationDB"),
+                        imported("py:st2common/models/db/stormbase", "TagsMixin"),
+                    ]
+                ),
+                ("Deep", &vec![imported("py:app/odm", "Model")]),
+                (
+                    "Derived",
+                    &vec![ClassBase::Local {
+                        name: "Local".into()
+                    }]
+                ),
+                ("Local", &vec![imported("./base", "BaseDocument")]),
+                ("RunnerDB", &vec![imported("./base", "Runner")]),
+            ]
+        );
+        let action = &ir.classes[0];
+        assert_eq!(action.collection.name.display(), "action_d_b");
+        assert!(!action.explicit_collection && !action.abstract_);
+        let keys: Vec<String> = action
+            .operations
+            .iter()
+            .map(|o| o.filter.as_ref().unwrap().fields()[0].key.clone())
+            .collect();
+        assert_eq!(keys, ["name", "created"]);
+        let runner = ir.classes.iter().find(|c| c.name == "RunnerDB").unwrap();
+        assert_eq!(runner.collection.name.display(), "runners");
+        assert!(runner.explicit_collection);
+        // Abstract: no collection, so nothing declared on one.
+        let derived = ir.classes.iter().find(|c| c.name == "Derived").unwrap();
+        assert!(derived.abstract_ && derived.operations.is_empty());
+        // Used in its own file: an import of the file itself, for the linker.
+        let first = ir.operations.iter().find(|o| o.method == "objects");
+        let import = first.and_then(|o| o.collection.as_ref()?.import.as_ref());
+        assert_eq!(
+            import,
+            Some(&ImportRef {
+                module: "./action".into(),
+                export: "ActionDB".into()
+            })
+        );
+        // Nothing is declared before the linker decides.
+        assert!(ir.operations.iter().all(|o| o.kind != OpKind::CreateIndex));
+        assert!(ir.collections.is_empty());
+    }
+
+    /// flask-mongoengine: `db = MongoEngine(app)` in the application, `class Post(db.Document)`
+    /// in a models file that imports only that `db`.
+    #[test]
+    fn flask_mongoengine_db_document_is_a_document() {
+        let src = r#"
+from app import db
+
+class Post(db.Document):
+    title = db.StringField()
+    meta = {"indexes": ["title"]}
+"#;
+        let ir = ir(src);
+        assert!(ir.classes.is_empty());
+        let index = ir.operations.iter().find(|o| o.kind == OpKind::CreateIndex);
+        assert_eq!(index.map(coll), Some("post".to_string()));
+    }
+
+    /// crits: `meta = {"collection": settings.COL_USERS}` names a collection from settings; the
+    /// class's default name (`c_r_i_ts_user`) would be a collection the application never uses.
+    #[test]
+    fn a_meta_collection_this_file_cannot_read_is_unknown() {
+        let src = r#"
+from django.conf import settings
+from mongoengine import Document, StringField
+
+class CRITsUser(Document):
+    username = StringField()
+    meta = {"collection": settings.COL_USERS, "indexes": ["username"]}
+
+def mentioned(user):
+    return CRITsUser.objects(username=user).count()
+"#;
+        let ir = ir(src);
+        let count = ir.operations.iter().find(|o| o.method == "count").unwrap();
+        assert!(matches!(
+            &count.collection.as_ref().unwrap().name,
+            CollectionName::Unknown { text } if text == "settings.COL_USERS"
+        ));
+        let index = ir
+            .operations
+            .iter()
+            .find(|o| o.kind == OpKind::CreateIndex)
+            .unwrap();
+        assert_eq!(coll(index), "<unknown>");
+        assert!(!ir
+            .collections
+            .iter()
+            .any(|c| c.name.display() == "c_r_i_ts_user"));
     }
 
     #[test]

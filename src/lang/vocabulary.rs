@@ -439,6 +439,9 @@ pub enum WordContext {
     /// A Rust options type (`FindOptions`): evidence in a file that spells `skip` (the frontend
     /// reads a builder or struct literal with a `skip` as a paged read), a hint otherwise.
     OptionBuilder,
+    /// A mongoengine class's `meta = {..}` (or `dict(..)`): a whole identifier that opens an
+    /// indented line and is assigned a dictionary.
+    ClassMeta,
     /// A Python module name, anywhere; evidence inside the callee of a call the Python frontend
     /// takes for a client or a database (`MongoDB.get_client()`, `get_mongo_db()`).
     PyModule,
@@ -649,7 +652,12 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<PrefilterWord> {
                 None,
                 Confirmation,
             );
-            add(&mut ["objects"].into_iter(), Some(Attribute), Confirmation);
+            // `Post.objects(author=a)`: calling the manager is mongoengine's (Django's is not
+            // callable), evidence; `Post.objects.filter(..)` only a confirmation (`standing`).
+            add(&mut ["objects"].into_iter(), Some(Attribute), Evidence);
+            // A document's `meta` (indexes, collection), whose class may be a document through a
+            // base of another module (`class ActionDB(stormbase.StormFoundationDB)`).
+            add(&mut ["meta"].into_iter(), Some(ClassMeta), Confirmation);
             // The other names the Python frontend takes for a database when imported
             // (`database.users`, `mdb["users"]`).
             add(
@@ -871,13 +879,18 @@ mod tests {
                 "{w}"
             );
         }
-        for w in ["Document", "DynamicDocument", "objects"] {
+        for w in ["Document", "DynamicDocument", "meta"] {
             assert_eq!(
                 role_of(Language::Python, w).map(|r| r.1),
                 Some(WordRole::Confirmation),
                 "{w}"
             );
         }
+        // `Post.objects(..)` is evidence; `discover` lowers `Post.objects.filter(..)`.
+        assert_eq!(
+            role_of(Language::Python, "objects"),
+            Some((WordContext::Attribute, WordRole::Evidence))
+        );
         assert_eq!(
             role_of(Language::Python, PY_INDEX_MODEL).map(|r| r.1),
             Some(WordRole::Evidence)

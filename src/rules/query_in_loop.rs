@@ -114,6 +114,21 @@ fn fixed_iterable(text: &str) -> bool {
             && t.split("..")
                 .all(|p| !p.contains('(') || p.contains("len()"))
         || t.ends_with("Names()")
+        || is_constant_name(t)
+}
+
+/// A module constant (`CALL_STATES`, `constants.TASK_TYPES`, `Status::ALL`): a list written in the
+/// code, a handful of fixed iterations (one count per state), not data.
+fn is_constant_name(t: &str) -> bool {
+    let last = t.rsplit(['.', ':']).next().unwrap_or(t);
+    let path_ok = t
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':'));
+    path_ok
+        && last.chars().any(|c| c.is_ascii_uppercase())
+        && last
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 impl Rule for QueryInLoop {
@@ -246,9 +261,17 @@ for order in db.orders.find({"status": "open"}):
 names = [db.users.find_one({"_id": i}) for i in user_ids]
 for i in range(3):
     db.pings.insert_one({"n": i})
+tasks = db.tasks
+for state in CALL_STATES:
+    db.tasks.count_documents({"state": state})
+for state in constants.CALL_STATES:
+    db.tasks.count_documents({"state": state})
+for state in states:
+    db.tasks.count_documents({"state": state})
 "#,
         );
-        assert_eq!(py.iter().map(|f| f.0).collect::<Vec<_>>(), vec![4, 5]);
+        // A module constant (`CALL_STATES`) is a fixed list; `states` may be data.
+        assert_eq!(py.iter().map(|f| f.0).collect::<Vec<_>>(), vec![4, 5, 14]);
         let rs = findings(
             "src/orders.rs",
             r#"use mongodb::{bson::doc, Collection};
