@@ -1902,6 +1902,9 @@ impl WantedExports {
         {
             self.add(import);
         }
+        for n in &ir.name_imports {
+            self.add(&n.import);
+        }
     }
 
     fn add(&mut self, import: &crate::ir::ImportRef) {

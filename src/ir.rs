@@ -245,6 +245,21 @@ pub enum ExportTarget {
     /// An abstract mongoengine document (`meta = {"abstract": True}`): it has no collection, but
     /// its subclasses in other modules are documents with collections of their own.
     AbstractDocument,
+    /// A module-level string constant (`COL_USERS = "users"`), which may name a collection in
+    /// another module (see [`NameImport`]).
+    Constant {
+        value: String,
+    },
+}
+
+/// A collection name this file spells with a constant of another module
+/// (`meta = {"collection": settings.COL_USERS}`): the linker replaces the unknown name `text`
+/// with the constant's value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NameImport {
+    /// The text of the unknown name (`CollectionName::Unknown`).
+    pub text: String,
+    pub import: ImportRef,
 }
 
 /// A Python class whose bases this file cannot decide: a mongoengine document if one of its
@@ -472,6 +487,9 @@ pub struct FileIr {
     /// [`PendingClass`]); the linker empties this list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<PendingClass>,
+    /// Collection names spelt with constants of other modules; the linker empties this list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub name_imports: Vec<NameImport>,
 }
 
 impl FileIr {

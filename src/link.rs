@@ -3,8 +3,8 @@
 
 use crate::analysis::SourceFile;
 use crate::ir::{
-    ClassBase, CollectionRef, CollectionVia, Evidence, Export, ExportTarget, ImportRef,
-    PendingClass,
+    ClassBase, CollectionName, CollectionRef, CollectionVia, Evidence, Export, ExportTarget,
+    ImportRef, PendingClass,
 };
 use std::collections::HashMap;
 
@@ -115,22 +115,21 @@ fn resolve_python_module(
     None
 }
 
-fn lookup_export(
+/// What `pick` reads of the export `export` of `file`, through re-exports.
+fn lookup_export<T>(
     files: &[SourceFile],
     file: usize,
     export: &str,
     by_path: &HashMap<&str, usize>,
     suffix_index: &[(&str, usize)],
     depth: usize,
-) -> Option<CollectionRef> {
+    pick: &dyn Fn(&ExportTarget) -> Option<T>,
+) -> Option<T> {
     if depth > 8 {
         return None;
     }
     let f = &files[file];
-    let e = f.ir.exports.iter().find(|e| e.name == export)?;
-    match &e.target {
-        ExportTarget::Collection { collection } => Some(collection.clone()),
-        ExportTarget::AbstractDocument => None,
+    match &f.ir.exports.iter().find(|e| e.name == export)?.target {
         ExportTarget::Reexport { import } => {
             let next = resolve_module(&import.module, &f.display_path, by_path, suffix_index)?;
             lookup_export(
@@ -140,8 +139,18 @@ fn lookup_export(
                 by_path,
                 suffix_index,
                 depth + 1,
+                pick,
             )
         }
+        target => pick(target),
+    }
+}
+
+/// The collection or model an export names.
+fn collection_of(target: &ExportTarget) -> Option<CollectionRef> {
+    match target {
+        ExportTarget::Collection { collection } => Some(collection.clone()),
+        _ => None,
     }
 }
 
@@ -187,7 +196,9 @@ impl Classes<'_> {
                 {
                     ClassKind::Concrete(collection.clone())
                 }
-                ExportTarget::Collection { .. } => ClassKind::NotDocument,
+                ExportTarget::Collection { .. } | ExportTarget::Constant { .. } => {
+                    ClassKind::NotDocument
+                }
                 ExportTarget::AbstractDocument => ClassKind::Abstract,
                 // `from mongoengine import Document` in a module of the application (`app/db.py`),
                 // its classes deriving from `db.Document`.
@@ -326,6 +337,67 @@ fn link_classes(
     }
 }
 
+/// Replaces the collection names each file spells with another module's constants (see
+/// [`crate::ir::NameImport`]) with their values: in its operations, its references and its exports
+/// (so that the files importing its models see the name too).
+fn link_names(
+    files: &mut [SourceFile],
+    by_path: &HashMap<&str, usize>,
+    suffix_index: &[(&str, usize)],
+) {
+    let mut values: Vec<(usize, String, String)> = Vec::new();
+    for (fi, f) in files.iter().enumerate() {
+        for n in &f.ir.name_imports {
+            let Some(target) =
+                resolve_module(&n.import.module, &f.display_path, by_path, suffix_index)
+            else {
+                continue;
+            };
+            let constant = |t: &ExportTarget| match t {
+                ExportTarget::Constant { value } => Some(value.clone()),
+                _ => None,
+            };
+            if let Some(v) = lookup_export(
+                files,
+                target,
+                &n.import.export,
+                by_path,
+                suffix_index,
+                0,
+                &constant,
+            ) {
+                values.push((fi, n.text.clone(), v));
+            }
+        }
+    }
+    for f in files.iter_mut() {
+        f.ir.name_imports.clear();
+    }
+    let rename = |c: &mut CollectionRef, text: &str, value: &str| {
+        if matches!(&c.name, CollectionName::Unknown { text: t } if t == text) {
+            c.name = CollectionName::Literal {
+                name: value.to_string(),
+            };
+        }
+    };
+    for (fi, text, value) in values {
+        let ir = &mut files[fi].ir;
+        for op in &mut ir.operations {
+            if let Some(c) = &mut op.collection {
+                rename(c, &text, &value);
+            }
+        }
+        for c in &mut ir.collections {
+            rename(c, &text, &value);
+        }
+        for e in &mut ir.exports {
+            if let ExportTarget::Collection { collection } = &mut e.target {
+                rename(collection, &text, &value);
+            }
+        }
+    }
+}
+
 pub fn link(files: &mut [SourceFile]) {
     let paths: Vec<String> = files.iter().map(|f| normalise(&f.display_path)).collect();
     let by_path: HashMap<&str, usize> = paths
@@ -339,6 +411,7 @@ pub fn link(files: &mut [SourceFile]) {
         .map(|(i, p)| (p.as_str(), i))
         .collect();
     link_classes(files, &by_path, &suffix_index);
+    link_names(files, &by_path, &suffix_index);
     let mut resolved: Vec<(usize, usize, CollectionRef)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         for (oi, op) in f.ir.operations.iter().enumerate() {
@@ -351,7 +424,15 @@ pub fn link(files: &mut [SourceFile]) {
             else {
                 continue;
             };
-            let mut found = lookup_export(files, target, export, &by_path, &suffix_index, 0);
+            let mut found = lookup_export(
+                files,
+                target,
+                export,
+                &by_path,
+                &suffix_index,
+                0,
+                &collection_of,
+            );
             if found.is_none() && export == "default" {
                 // `const { User } = require(..)` is handled by name; a default import of a module whose
                 // only export is one model is that model (members of exported objects, `db.users`,
@@ -363,7 +444,15 @@ pub fn link(files: &mut [SourceFile]) {
                     .filter(|e| !e.name.contains('.'));
                 if let (Some(only), None) = (top.next(), top.next()) {
                     let only = only.name.clone();
-                    found = lookup_export(files, target, &only, &by_path, &suffix_index, 0);
+                    found = lookup_export(
+                        files,
+                        target,
+                        &only,
+                        &by_path,
+                        &suffix_index,
+                        0,
+                        &collection_of,
+                    );
                 }
             }
             if let Some(c) = found {

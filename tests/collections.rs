@@ -413,3 +413,57 @@ fn mongoengine_documents_derive_from_bases_in_other_modules() {
         m["unresolved"]
     );
 }
+
+#[test]
+fn collection_names_from_constants_of_other_modules() {
+    // crits: `meta = {"collection": settings.COL_USERS}` with Django's `settings`, the project's
+    // settings.py; Sefaria: `db[ARCHIVE_COLLECTION]`, the constant imported from a migration.
+    let m = map_of(&[
+        (
+            "crits/settings.py",
+            "import pymongo\nMONGO_HOST = 'localhost'\nCOL_USERS = 'users'  # main users collection\n\
+             COL_EVENTS = \"events\"\ncol_lower = 'ignored'\n",
+        ),
+        (
+            "crits/core/user.py",
+            "from django.conf import settings\nfrom mongoengine import Document, StringField\n\n\
+             class CRITsUser(Document):\n    username = StringField()\n    \
+             meta = {\"collection\": settings.COL_USERS, \"indexes\": [\"username\"]}\n",
+        ),
+        (
+            "crits/comments/comment.py",
+            "from mongoengine import Q\nfrom crits.core.user import CRITsUser\n\n\
+             def mentioned(user):\n    return CRITsUser.objects(username=user).count()\n",
+        ),
+        (
+            "scripts/migrate.py",
+            "from pymongo import MongoClient\ndb = MongoClient().app\n\
+             ARCHIVE_COLLECTION = \"migration_archive\"\n\
+             def archive(doc):\n    db[ARCHIVE_COLLECTION].insert_one(doc)\n",
+        ),
+        (
+            "scripts/rollback.py",
+            "from pymongo import MongoClient\nfrom scripts.migrate import ARCHIVE_COLLECTION\n\
+             db = MongoClient().app\n\
+             def rollback():\n    return list(db[ARCHIVE_COLLECTION].find({}))\n",
+        ),
+    ]);
+    assert_eq!(collection_names(&m), vec!["migration_archive", "users"]);
+    assert_eq!(index_keys(collection(&m, "users")), vec!["username:1"]);
+    assert_eq!(
+        sites(collection(&m, "users")),
+        vec![("crits/comments/comment.py".to_string(), "count".to_string())]
+    );
+    assert_eq!(
+        sites(collection(&m, "migration_archive")),
+        vec![
+            ("scripts/migrate.py".to_string(), "insert_one".to_string()),
+            ("scripts/rollback.py".to_string(), "find".to_string()),
+        ]
+    );
+    assert!(
+        m["unresolved"]["operations"].as_array().unwrap().is_empty(),
+        "{}",
+        m["unresolved"]
+    );
+}

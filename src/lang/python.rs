@@ -47,6 +47,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         uses_mongoengine: false,
         file_periodic: path_is_periodic(ctx.display_path),
         this_module: this_module(ctx.display_path),
+        name_imports: std::cell::RefCell::new(Vec::new()),
         ir: FileIr::default(),
         op_by_call: HashMap::default(),
         pending_modifiers: Vec::new(),
@@ -59,6 +60,8 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let root = tree.root_node();
     x.collect_bindings(root);
     x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end, b.pos));
+    // After the scope index: a `meta` collection may be a constant imported from another module.
+    x.resolve_documents();
     x.note_pending_classes();
     x.collect_operations(root);
     x.finish(root)
@@ -66,6 +69,14 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
 
 fn span(n: Node) -> Span {
     Span::new(n.start_byte(), n.end_byte())
+}
+
+/// A constant's name by convention: `COL_USERS`, `TIMEOUT_2`.
+fn is_constant_name(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// A file as an import of itself: `app/models.py` → `./models`.
@@ -238,6 +249,8 @@ struct Extractor<'t> {
     file_periodic: bool,
     /// This file as an import of itself (`./models`), for its pending classes.
     this_module: String,
+    /// Collection names spelt with another module's constants (see [`NameImport`]).
+    name_imports: std::cell::RefCell<Vec<NameImport>>,
     ir: FileIr,
     op_by_call: HashMap<usize, usize>,
     pending_modifiers: Vec<(usize, Vec<Modifier>)>,
@@ -418,7 +431,6 @@ impl<'t> Extractor<'t> {
         for (n, scope, class) in nodes {
             self.binding_node(n, scope, class);
         }
-        self.resolve_documents();
     }
 
     fn binding_node(&mut self, n: Node<'t>, scope: Span, class: Option<Span>) {
@@ -943,9 +955,14 @@ impl<'t> Extractor<'t> {
         let explicit = meta.and_then(|m| m.get("collection")).map(|f| {
             let name = match &f.value.kind {
                 ValueKind::String(s) => CollectionName::Literal { name: s.clone() },
-                ValueKind::Unknown(u) => CollectionName::Unknown {
-                    text: u.text.clone(),
-                },
+                ValueKind::Unknown(u) => {
+                    if u.is_name {
+                        self.note_name_import(&u.text, f.value.span.start);
+                    }
+                    CollectionName::Unknown {
+                        text: u.text.clone(),
+                    }
+                }
                 _ => CollectionName::Unknown {
                     text: String::new(),
                 },
@@ -1614,8 +1631,32 @@ impl<'t> Extractor<'t> {
         {
             return CollectionName::Template { parts };
         }
-        CollectionName::Unknown {
-            text: crate::lang::first_chars(self.text(n), 80),
+        let text = crate::lang::first_chars(self.text(n), 80);
+        if matches!(n.k(), "identifier" | "attribute") {
+            self.note_name_import(&text, n.start_byte() as u32);
+        }
+        CollectionName::Unknown { text }
+    }
+
+    /// Records `text` (`settings.COL_USERS`, `COL_USERS`), an unknown collection name at `at`, if
+    /// it is a constant imported from another module (see [`NameImport`]).
+    fn note_name_import(&self, text: &str, at: u32) {
+        if !is_constant_name(last_segment(text)) {
+            return;
+        }
+        let Some(mut import) = self.imported_class(text, at) else {
+            return;
+        };
+        // Django's `from django.conf import settings`: the project's settings module.
+        if import.module == "py:django/conf/settings" {
+            import.module = "py:settings".to_string();
+        }
+        let mut list = self.name_imports.borrow_mut();
+        if !list.iter().any(|n| n.text == text) {
+            list.push(NameImport {
+                text: text.to_string(),
+                import,
+            });
         }
     }
 
@@ -3225,6 +3266,14 @@ impl<'t> Extractor<'t> {
                                 name: name.clone(),
                                 target: ExportTarget::Collection { collection: r },
                             });
+                        } else if is_constant_name(name) && self.is_constant(b, name) {
+                            // `COL_USERS = "users"`: may name a collection in another module.
+                            if let Some(value) = self.string_value(v) {
+                                exports.push(Export {
+                                    name: name.clone(),
+                                    target: ExportTarget::Constant { value },
+                                });
+                            }
                         }
                     }
                 }
@@ -3259,6 +3308,7 @@ impl<'t> Extractor<'t> {
             }
         }
         self.ir.classes = self.pending_classes();
+        self.ir.name_imports = self.name_imports.take();
         exports.sort_by(|a, b| a.name.cmp(&b.name));
         self.ir.exports = exports;
         for d in self.documents.values() {
