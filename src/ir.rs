@@ -353,6 +353,9 @@ pub struct LoopOver {
     /// Source text, one line, at most 80 characters.
     pub text: String,
     pub span: Span,
+    /// The loop variable, when it is a plain name: `page` in `for page in paginate(ids)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
 }
 
 /// Where in the code an operation sits, for rules that care about control flow.

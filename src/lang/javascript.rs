@@ -1546,9 +1546,10 @@ impl<'t> Extractor<'t> {
                         _ if f & kinds::LOOP != 0 => loops.push((span(n), None)),
                         // `for (const x of xs)` / `for (const k in obj)`: iterates over `right`.
                         _ if f & kinds::FOR_IN != 0 => {
+                            let item = self.field(n, "left").map(|l| self.text(l));
                             let over = self
                                 .field(n, "right")
-                                .map(|r| super::loop_over(self.text(r), span(r)));
+                                .map(|r| super::loop_over_with_item(self.text(r), span(r), item));
                             loops.push((span(n), over))
                         }
                         _ if f & kinds::FUNCTION != 0 => {

@@ -506,7 +506,28 @@ pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
     } else {
         one_line
     };
-    crate::ir::LoopOver { text, span }
+    crate::ir::LoopOver {
+        text,
+        span,
+        item: None,
+    }
+}
+
+/// [`loop_over`], with the loop variable's text when it is a plain identifier.
+pub(crate) fn loop_over_with_item(
+    t: &str,
+    span: crate::ir::Span,
+    item: Option<&str>,
+) -> crate::ir::LoopOver {
+    let mut over = loop_over(t, span);
+    over.item = item
+        .filter(|i| {
+            !i.is_empty()
+                && i.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+        .map(str::to_string);
+    over
 }
 
 /// Resolves the backslash escapes of a string literal's content (`\n`, `\t`, `\r`, `\0`, and

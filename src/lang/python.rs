@@ -2278,8 +2278,9 @@ impl<'t> Extractor<'t> {
                 .into_iter()
                 .find(|c| c.k() == "for_in_clause")?
         };
+        let item = self.field(clause, "left").map(|l| self.text(l));
         self.field(clause, "right")
-            .map(|r| super::loop_over(self.text(r), span(r)))
+            .map(|r| super::loop_over_with_item(self.text(r), span(r), item))
     }
 
     fn collect_operations(&mut self, root: Node<'t>) {

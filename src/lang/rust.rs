@@ -1456,9 +1456,11 @@ impl<'t> Extractor<'t> {
     /// and `while cond`.
     fn loop_over(&self, n: Node<'t>) -> Option<LoopOver> {
         match n.k() {
-            "for_expression" => self
-                .field(n, "value")
-                .map(|v| super::loop_over(self.text(v), span(v))),
+            "for_expression" => {
+                let item = self.field(n, "pattern").map(|p| self.text(p));
+                self.field(n, "value")
+                    .map(|v| super::loop_over_with_item(self.text(v), span(v), item))
+            }
             "while_expression" => {
                 let cond = self.field(n, "condition")?;
                 (cond.k() == "let_condition")

@@ -1,6 +1,6 @@
 use super::{collection_label, operations, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::{Finding, Related, Severity};
-use crate::ir::{CollectionName, LoopOver, OpKind, Operation, Span};
+use crate::ir::{CollectionName, LoopOver, OpKind, Operation, Span, Value, ValueKind};
 
 pub struct QueryInLoop;
 
@@ -117,6 +117,25 @@ fn fixed_iterable(text: &str) -> bool {
         || is_constant_name(t)
 }
 
+/// `for page in paginate(ids): coll.find({"_id": {"$in": page}})`: one query per batch of ids, the
+/// remedy for N+1 queries rather than an instance of it.
+fn batched_by_item(op: &Operation, over: &LoopOver) -> bool {
+    let Some(item) = over.item.as_deref() else {
+        return false;
+    };
+    fn has_in_of(v: &Value, item: &str) -> bool {
+        match &v.kind {
+            ValueKind::Document(fields) => fields.iter().any(|f| {
+                (f.key == "$in" && matches!(&f.value.kind, ValueKind::Unknown(u) if u.text == item))
+                    || has_in_of(&f.value, item)
+            }),
+            ValueKind::Array(items) => items.iter().any(|x| has_in_of(x, item)),
+            _ => false,
+        }
+    }
+    op.filter.as_ref().is_some_and(|f| has_in_of(f, item))
+}
+
 /// A module constant (`CALL_STATES`, `constants.TASK_TYPES`, `Status::ALL`): a list written in the
 /// code, a handful of fixed iterations (one count per state), not data.
 fn is_constant_name(t: &str) -> bool {
@@ -156,7 +175,7 @@ impl Rule for QueryInLoop {
             if over.span.contains(op.span) || op.span.contains(over.span) {
                 continue;
             }
-            if fixed_iterable(&over.text) {
+            if fixed_iterable(&over.text) || batched_by_item(op, over) {
                 continue;
             }
             // A loop over collections (`for (const c of collections) c.deleteMany({})`) touches a
@@ -268,10 +287,18 @@ for state in constants.CALL_STATES:
     db.tasks.count_documents({"state": state})
 for state in states:
     db.tasks.count_documents({"state": state})
+for page in paginate(user_ids):
+    db.users.find({"_id": {"$in": page}})
+for user in users:
+    db.posts.find({"tags": {"$in": user.tags}})
 "#,
         );
-        // A module constant (`CALL_STATES`) is a fixed list; `states` may be data.
-        assert_eq!(py.iter().map(|f| f.0).collect::<Vec<_>>(), vec![4, 5, 14]);
+        // A module constant (`CALL_STATES`) is a fixed list; `states` may be data. A query per
+        // page of ids (`$in: page`) is the batching that N+1 calls for; `$in: user.tags` is not.
+        assert_eq!(
+            py.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![4, 5, 14, 18]
+        );
         let rs = findings(
             "src/orders.rs",
             r#"use mongodb::{bson::doc, Collection};
