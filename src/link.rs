@@ -171,16 +171,43 @@ struct Classes<'a> {
     suffix_index: &'a [(&'a str, usize)],
     /// `None` while a class is being decided: a cycle of bases decides nothing.
     known: HashMap<(usize, String), Option<ClassKind>>,
+    /// The current decision reached `MAX_CLASS_DEPTH`: it is not final, and not memoised.
+    cut: bool,
+    /// `resolve_module`, memoised by (module, importing folder): a chain of bases asks the same
+    /// absolute modules again and again, and each asks a scan of every path.
+    modules: HashMap<(String, String), Option<usize>>,
 }
 
-/// How deep a chain of bases and re-exports the linker follows.
-const MAX_CLASS_DEPTH: usize = 16;
+/// How deep a chain of bases and re-exports one decision follows (a bound on the recursion); a
+/// longer chain is decided over several passes, each starting from what the last memoised.
+const MAX_CLASS_DEPTH: usize = 64;
+
+/// How many such passes: chains of up to 16 × 64 bases.
+const MAX_CLASS_PASSES: usize = 16;
 
 impl Classes<'_> {
+    fn resolve(&mut self, module: &str, from: usize) -> Option<usize> {
+        let path = &self.files[from].display_path;
+        // Only a relative module depends on where it is imported from.
+        let folder = if module.starts_with('.') {
+            path.rsplit_once('/').map_or("", |(d, _)| d)
+        } else {
+            ""
+        };
+        let key = (module.to_string(), folder.to_string());
+        if let Some(&known) = self.modules.get(&key) {
+            return known;
+        }
+        let found = resolve_module(module, path, self.by_path, self.suffix_index);
+        self.modules.insert(key, found);
+        found
+    }
+
     /// The class `name` of `file`: one of its documents (exported), a pending class, or a
     /// re-export of another module's.
     fn kind(&mut self, file: usize, name: &str, depth: usize) -> ClassKind {
         if depth > MAX_CLASS_DEPTH {
+            self.cut = true;
             return ClassKind::NotDocument;
         }
         let key = (file, name.to_string());
@@ -188,6 +215,7 @@ impl Classes<'_> {
             return known.clone().unwrap_or(ClassKind::NotDocument);
         }
         self.known.insert(key.clone(), None);
+        let cut_before = std::mem::take(&mut self.cut);
         let f = &self.files[file];
         let kind = if let Some(e) = f.ir.exports.iter().find(|e| e.name == name) {
             match &e.target {
@@ -205,24 +233,22 @@ impl Classes<'_> {
                 ExportTarget::Reexport { import } if is_mongoengine_document(import) => {
                     ClassKind::Abstract
                 }
-                ExportTarget::Reexport { import } => {
-                    match resolve_module(
-                        &import.module,
-                        &f.display_path,
-                        self.by_path,
-                        self.suffix_index,
-                    ) {
-                        Some(next) => self.kind(next, &import.export, depth + 1),
-                        None => ClassKind::NotDocument,
-                    }
-                }
+                ExportTarget::Reexport { import } => match self.resolve(&import.module, file) {
+                    Some(next) => self.kind(next, &import.export, depth + 1),
+                    None => ClassKind::NotDocument,
+                },
             }
         } else if let Some(i) = f.ir.classes.iter().position(|c| c.name == name) {
             self.pending(file, i, depth)
         } else {
             ClassKind::NotDocument
         };
-        self.known.insert(key, Some(kind.clone()));
+        if self.cut {
+            self.known.remove(&key);
+        } else {
+            self.known.insert(key, Some(kind.clone()));
+        }
+        self.cut |= cut_before;
         kind
     }
 
@@ -235,17 +261,10 @@ impl Classes<'_> {
         let mut parent = None;
         for base in &class.bases {
             let kind = match base {
-                ClassBase::Imported { import } => {
-                    match resolve_module(
-                        &import.module,
-                        &f.display_path,
-                        self.by_path,
-                        self.suffix_index,
-                    ) {
-                        Some(target) => self.kind(target, &import.export, depth + 1),
-                        None => ClassKind::NotDocument,
-                    }
-                }
+                ClassBase::Imported { import } => match self.resolve(&import.module, file) {
+                    Some(target) => self.kind(target, &import.export, depth + 1),
+                    None => ClassKind::NotDocument,
+                },
                 ClassBase::Local { name } => self.kind(file, name, depth + 1),
             };
             if !matches!(kind, ClassKind::NotDocument) {
@@ -292,15 +311,34 @@ fn link_classes(
         by_path,
         suffix_index,
         known: HashMap::new(),
+        cut: false,
+        modules: HashMap::new(),
     };
-    let mut decided: Vec<(usize, usize, ClassKind)> = Vec::new();
+    let mut decided: Vec<(usize, usize, Option<ClassKind>)> = Vec::new();
     for fi in 0..classes.files.len() {
         for ci in 0..classes.files[fi].ir.classes.len() {
-            let name = classes.files[fi].ir.classes[ci].name.clone();
-            let kind = classes.kind(fi, &name, 0);
-            decided.push((fi, ci, kind));
+            decided.push((fi, ci, None));
         }
     }
+    for _ in 0..MAX_CLASS_PASSES {
+        let mut undecided = false;
+        for (fi, ci, kind) in decided.iter_mut().filter(|d| d.2.is_none()) {
+            let name = classes.files[*fi].ir.classes[*ci].name.clone();
+            classes.cut = false;
+            let k = classes.kind(*fi, &name, 0);
+            if classes.cut {
+                undecided = true;
+            } else {
+                *kind = Some(k);
+            }
+        }
+        if !undecided {
+            break;
+        }
+    }
+    let decided = decided
+        .into_iter()
+        .map(|(fi, ci, kind)| (fi, ci, kind.unwrap_or(ClassKind::NotDocument)));
     let mut touched = Vec::new();
     for (fi, ci, kind) in decided {
         let ir = &mut files[fi].ir;

@@ -467,3 +467,46 @@ fn collection_names_from_constants_of_other_modules() {
         m["unresolved"]
     );
 }
+
+#[test]
+fn a_chain_of_bases_longer_than_one_decision_is_followed() {
+    // 150 modules, each class deriving from the next one's, the last an abstract `Document`:
+    // past one decision's depth (64), the linker decides over passes what the last memoised.
+    let n = 150;
+    let mut files: Vec<(String, String)> = (1..=n)
+        .map(|i| {
+            (
+                format!("app/c{i}.py"),
+                format!(
+                    "import mongoengine\nfrom app.c{j} import C{j}\n\nclass C{i}(C{j}):\n    \
+                     meta = {{\"collection\": \"c{i}\", \"indexes\": [\"f{i}\"]}}\n",
+                    j = i + 1
+                ),
+            )
+        })
+        .collect();
+    files.push((
+        format!("app/c{}.py", n + 1),
+        format!(
+            "from mongoengine import Document\n\nclass C{}(Document):\n    meta = {{\"abstract\": True}}\n",
+            n + 1
+        ),
+    ));
+    // And a cycle, which decides nothing.
+    files.push((
+        "app/a.py".into(),
+        "import mongoengine\nfrom app.b import B\n\nclass A(B):\n    meta = {\"indexes\": [\"x\"]}\n".into(),
+    ));
+    files.push((
+        "app/b.py".into(),
+        "import mongoengine\nfrom app.a import A\n\nclass B(A):\n    meta = {\"indexes\": [\"y\"]}\n".into(),
+    ));
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let m = map_of(&refs);
+    assert_eq!(collection_names(&m).len(), n);
+    assert_eq!(index_keys(collection(&m, "c1")), vec!["f1:1"]);
+    assert!(m["unresolved"]["indexes"].as_array().unwrap().is_empty());
+}
