@@ -6,6 +6,7 @@ use crate::ir::{
     ClassBase, CollectionName, CollectionRef, CollectionVia, Evidence, Export, ExportTarget,
     ImportRef, PendingClass,
 };
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 const JS_EXTENSIONS: &[&str] = &[
@@ -115,13 +116,55 @@ fn resolve_python_module(
     None
 }
 
+/// The modules of one linking run: the files' normalised paths, and [`resolve_module`] memoised,
+/// since chains of bases and re-exports ask the same modules again and again, and an absolute
+/// one (`py:app/db`, a path alias) asks a scan of every path.
+struct Modules<'a> {
+    by_path: HashMap<&'a str, usize>,
+    suffix_index: Vec<(&'a str, usize)>,
+    /// (module, the importing folder for a relative module, a Python importer) → file.
+    resolved: RefCell<HashMap<(String, String, bool), Option<usize>>>,
+}
+
+impl<'a> Modules<'a> {
+    fn new(paths: &'a [String]) -> Self {
+        let indexed = || paths.iter().enumerate().map(|(i, p)| (p.as_str(), i));
+        Modules {
+            by_path: indexed().collect(),
+            suffix_index: indexed().collect(),
+            resolved: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The file a module specifier names, seen from `from` (a display path).
+    fn resolve(&self, module: &str, from: &str) -> Option<usize> {
+        // Only a relative module depends on the folder it is imported from; the importer's
+        // language picks the rules.
+        let folder = if module.starts_with('.') {
+            from.rsplit_once('/').map_or("", |(d, _)| d)
+        } else {
+            ""
+        };
+        let key = (
+            module.to_string(),
+            folder.to_string(),
+            from.ends_with(".py"),
+        );
+        if let Some(&known) = self.resolved.borrow().get(&key) {
+            return known;
+        }
+        let found = resolve_module(module, from, &self.by_path, &self.suffix_index);
+        self.resolved.borrow_mut().insert(key, found);
+        found
+    }
+}
+
 /// What `pick` reads of the export `export` of `file`, through re-exports.
 fn lookup_export<T>(
     files: &[SourceFile],
     file: usize,
     export: &str,
-    by_path: &HashMap<&str, usize>,
-    suffix_index: &[(&str, usize)],
+    modules: &Modules,
     depth: usize,
     pick: &dyn Fn(&ExportTarget) -> Option<T>,
 ) -> Option<T> {
@@ -131,16 +174,8 @@ fn lookup_export<T>(
     let f = &files[file];
     match &f.ir.exports.iter().find(|e| e.name == export)?.target {
         ExportTarget::Reexport { import } => {
-            let next = resolve_module(&import.module, &f.display_path, by_path, suffix_index)?;
-            lookup_export(
-                files,
-                next,
-                &import.export,
-                by_path,
-                suffix_index,
-                depth + 1,
-                pick,
-            )
+            let next = modules.resolve(&import.module, &f.display_path)?;
+            lookup_export(files, next, &import.export, modules, depth + 1, pick)
         }
         target => pick(target),
     }
@@ -167,15 +202,11 @@ enum ClassKind {
 /// Decides the pending classes of every file (see [`PendingClass`]), memoised by (file, class).
 struct Classes<'a> {
     files: &'a [SourceFile],
-    by_path: &'a HashMap<&'a str, usize>,
-    suffix_index: &'a [(&'a str, usize)],
+    modules: &'a Modules<'a>,
     /// `None` while a class is being decided: a cycle of bases decides nothing.
     known: HashMap<(usize, String), Option<ClassKind>>,
     /// The current decision reached `MAX_CLASS_DEPTH`: it is not final, and not memoised.
     cut: bool,
-    /// `resolve_module`, memoised by (module, importing folder): a chain of bases asks the same
-    /// absolute modules again and again, and each asks a scan of every path.
-    modules: HashMap<(String, String), Option<usize>>,
 }
 
 /// How deep a chain of bases and re-exports one decision follows (a bound on the recursion); a
@@ -186,23 +217,6 @@ const MAX_CLASS_DEPTH: usize = 64;
 const MAX_CLASS_PASSES: usize = 16;
 
 impl Classes<'_> {
-    fn resolve(&mut self, module: &str, from: usize) -> Option<usize> {
-        let path = &self.files[from].display_path;
-        // Only a relative module depends on where it is imported from.
-        let folder = if module.starts_with('.') {
-            path.rsplit_once('/').map_or("", |(d, _)| d)
-        } else {
-            ""
-        };
-        let key = (module.to_string(), folder.to_string());
-        if let Some(&known) = self.modules.get(&key) {
-            return known;
-        }
-        let found = resolve_module(module, path, self.by_path, self.suffix_index);
-        self.modules.insert(key, found);
-        found
-    }
-
     /// The class `name` of `file`: one of its documents (exported), a pending class, or a
     /// re-export of another module's.
     fn kind(&mut self, file: usize, name: &str, depth: usize) -> ClassKind {
@@ -217,6 +231,7 @@ impl Classes<'_> {
         self.known.insert(key.clone(), None);
         let cut_before = std::mem::take(&mut self.cut);
         let f = &self.files[file];
+        let modules = self.modules;
         let kind = if let Some(e) = f.ir.exports.iter().find(|e| e.name == name) {
             match &e.target {
                 ExportTarget::Collection { collection }
@@ -233,10 +248,12 @@ impl Classes<'_> {
                 ExportTarget::Reexport { import } if is_mongoengine_document(import) => {
                     ClassKind::Abstract
                 }
-                ExportTarget::Reexport { import } => match self.resolve(&import.module, file) {
-                    Some(next) => self.kind(next, &import.export, depth + 1),
-                    None => ClassKind::NotDocument,
-                },
+                ExportTarget::Reexport { import } => {
+                    match modules.resolve(&import.module, &f.display_path) {
+                        Some(next) => self.kind(next, &import.export, depth + 1),
+                        None => ClassKind::NotDocument,
+                    }
+                }
             }
         } else if let Some(i) = f.ir.classes.iter().position(|c| c.name == name) {
             self.pending(file, i, depth)
@@ -256,15 +273,17 @@ impl Classes<'_> {
     /// concrete document shares its collection (mongoengine's `allow_inheritance`) unless its
     /// `meta` names its own.
     fn pending(&mut self, file: usize, index: usize, depth: usize) -> ClassKind {
-        let f = &self.files[file];
+        let (f, modules) = (&self.files[file], self.modules);
         let class: &PendingClass = &f.ir.classes[index];
         let mut parent = None;
         for base in &class.bases {
             let kind = match base {
-                ClassBase::Imported { import } => match self.resolve(&import.module, file) {
-                    Some(target) => self.kind(target, &import.export, depth + 1),
-                    None => ClassKind::NotDocument,
-                },
+                ClassBase::Imported { import } => {
+                    match modules.resolve(&import.module, &f.display_path) {
+                        Some(target) => self.kind(target, &import.export, depth + 1),
+                        None => ClassKind::NotDocument,
+                    }
+                }
                 ClassBase::Local { name } => self.kind(file, name, depth + 1),
             };
             if !matches!(kind, ClassKind::NotDocument) {
@@ -272,7 +291,6 @@ impl Classes<'_> {
                 break;
             }
         }
-        let class: &PendingClass = &self.files[file].ir.classes[index];
         match parent {
             None => ClassKind::NotDocument,
             Some(_) if class.abstract_ => ClassKind::Abstract,
@@ -298,21 +316,15 @@ fn is_mongoengine_document(import: &ImportRef) -> bool {
 
 /// Decides every file's pending classes and gives each document what a document of the file
 /// has: its collection, its `meta` indexes (on that collection) and an export.
-fn link_classes(
-    files: &mut [SourceFile],
-    by_path: &HashMap<&str, usize>,
-    suffix_index: &[(&str, usize)],
-) {
+fn link_classes(files: &mut [SourceFile], modules: &Modules) {
     if files.iter().all(|f| f.ir.classes.is_empty()) {
         return;
     }
     let mut classes = Classes {
         files,
-        by_path,
-        suffix_index,
+        modules,
         known: HashMap::new(),
         cut: false,
-        modules: HashMap::new(),
     };
     let mut decided: Vec<(usize, usize, Option<ClassKind>)> = Vec::new();
     for fi in 0..classes.files.len() {
@@ -378,32 +390,18 @@ fn link_classes(
 /// Replaces the collection names each file spells with another module's constants (see
 /// [`crate::ir::NameImport`]) with their values: in its operations, its references and its exports
 /// (so that the files importing its models see the name too).
-fn link_names(
-    files: &mut [SourceFile],
-    by_path: &HashMap<&str, usize>,
-    suffix_index: &[(&str, usize)],
-) {
+fn link_names(files: &mut [SourceFile], modules: &Modules) {
     let mut values: Vec<(usize, String, String)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         for n in &f.ir.name_imports {
-            let Some(target) =
-                resolve_module(&n.import.module, &f.display_path, by_path, suffix_index)
-            else {
+            let Some(target) = modules.resolve(&n.import.module, &f.display_path) else {
                 continue;
             };
             let constant = |t: &ExportTarget| match t {
                 ExportTarget::Constant { value } => Some(value.clone()),
                 _ => None,
             };
-            if let Some(v) = lookup_export(
-                files,
-                target,
-                &n.import.export,
-                by_path,
-                suffix_index,
-                0,
-                &constant,
-            ) {
+            if let Some(v) = lookup_export(files, target, &n.import.export, modules, 0, &constant) {
                 values.push((fi, n.text.clone(), v));
             }
         }
@@ -438,18 +436,9 @@ fn link_names(
 
 pub fn link(files: &mut [SourceFile]) {
     let paths: Vec<String> = files.iter().map(|f| normalise(&f.display_path)).collect();
-    let by_path: HashMap<&str, usize> = paths
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.as_str(), i))
-        .collect();
-    let suffix_index: Vec<(&str, usize)> = paths
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.as_str(), i))
-        .collect();
-    link_classes(files, &by_path, &suffix_index);
-    link_names(files, &by_path, &suffix_index);
+    let modules = Modules::new(&paths);
+    link_classes(files, &modules);
+    link_names(files, &modules);
     let mut resolved: Vec<(usize, usize, CollectionRef)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         for (oi, op) in f.ir.operations.iter().enumerate() {
@@ -458,19 +447,10 @@ pub fn link(files: &mut [SourceFile]) {
             else {
                 continue;
             };
-            let Some(target) = resolve_module(module, &f.display_path, &by_path, &suffix_index)
-            else {
+            let Some(target) = modules.resolve(module, &f.display_path) else {
                 continue;
             };
-            let mut found = lookup_export(
-                files,
-                target,
-                export,
-                &by_path,
-                &suffix_index,
-                0,
-                &collection_of,
-            );
+            let mut found = lookup_export(files, target, export, &modules, 0, &collection_of);
             if found.is_none() && export == "default" {
                 // `const { User } = require(..)` is handled by name; a default import of a module whose
                 // only export is one model is that model (members of exported objects, `db.users`,
@@ -482,15 +462,7 @@ pub fn link(files: &mut [SourceFile]) {
                     .filter(|e| !e.name.contains('.'));
                 if let (Some(only), None) = (top.next(), top.next()) {
                     let only = only.name.clone();
-                    found = lookup_export(
-                        files,
-                        target,
-                        &only,
-                        &by_path,
-                        &suffix_index,
-                        0,
-                        &collection_of,
-                    );
+                    found = lookup_export(files, target, &only, &modules, 0, &collection_of);
                 }
             }
             if let Some(c) = found {
