@@ -501,22 +501,14 @@ fn calls_a_model_manager(bytes: &[u8], start: usize, end: usize) -> bool {
     let Some(dot) = before.len().checked_sub(1).filter(|&d| before[d] == b'.') else {
         return false;
     };
-    let name = before[..dot].trim_ascii_end();
-    let from = name
-        .iter()
-        .rposition(|&b| !is_ident_byte(b))
-        .map_or(0, |i| i + 1);
-    name.get(from).is_some_and(|b| b.is_ascii_uppercase())
+    chain_link(bytes, dot, false)
+        .is_some_and(|link| !link.called && link.name.first().is_some_and(u8::is_ascii_uppercase))
 }
 
 /// Whether `meta` at `bytes[start..end]` opens an indented line (a class body's) and is assigned a
 /// dictionary: `    meta = {`, `    meta = dict(`.
 fn is_class_meta(bytes: &[u8], start: usize, end: usize) -> bool {
-    let line_start = bytes[..start]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let indent = &bytes[line_start..start];
+    let indent = &bytes[line_start(bytes, start)..start];
     if indent.is_empty() || !indent.iter().all(|&b| b == b' ' || b == b'\t') {
         return false;
     }
@@ -528,6 +520,11 @@ fn is_class_meta(bytes: &[u8], start: usize, end: usize) -> bool {
         Some((at, _)) => bytes[at..].starts_with(b"dict("),
         None => false,
     }
+}
+
+/// Where the line holding `at` starts.
+fn line_start(bytes: &[u8], at: usize) -> usize {
+    memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1)
 }
 
 /// Whether `text` ends with the whole word `word`.
@@ -1173,10 +1170,7 @@ impl FileScan {
     /// match are not read.
     fn in_line_comment(&mut self, bytes: &[u8], at: usize, python: bool) -> bool {
         if at < self.pos {
-            self.pos = bytes[..at]
-                .iter()
-                .rposition(|b| *b == b'\n')
-                .map_or(0, |i| i + 1);
+            self.pos = line_start(bytes, at);
             self.new_line();
         } else if let Some(i) = memchr::memrchr(b'\n', &bytes[self.pos..at]) {
             // A line's state starts afresh: only the line of `at` need be read.
@@ -1420,11 +1414,7 @@ fn leading_block_comments(bytes: &[u8]) -> Vec<(usize, usize)> {
 /// Whether the line holding `at` is a Python import (`from app.models.db.action import X`): a
 /// module path, never a collection.
 fn in_python_import(bytes: &[u8], at: usize) -> bool {
-    let line_start = bytes[..at]
-        .iter()
-        .rposition(|b| *b == b'\n')
-        .map_or(0, |i| i + 1);
-    let line = bytes[line_start..at].trim_ascii_start();
+    let line = bytes[line_start(bytes, at)..at].trim_ascii_start();
     line.starts_with(b"from ") || line.starts_with(b"import ")
 }
 

@@ -3,6 +3,14 @@
 
 use crate::ir::HoleKind;
 
+/// A constant's name by convention: `COL_USERS`, `TIMEOUT_2`.
+pub fn is_constant_name(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
 /// Splits an identifier or expression text into lowercase words: `tenantId` → `tenant`, `id`;
 /// `created_at.strftime` → `created`, `at`, `strftime` (a word longer than [`WORD_MAX`] bytes cut
 /// as [`for_each_word`] cuts it).
@@ -130,20 +138,16 @@ const ENTITY_WORDS: &[&str] = &[
 /// Classifies the text of a hole (the expression and, when it is a name bound to a value, that value too).
 /// `BOT.ID`, `Settings.PREFIX`, `TENANT_PREFIX`: a name spelled like a constant is fixed per
 /// deployment, not per entity or per date.
-fn is_constant_name(text: &str) -> bool {
+fn is_constant_path(text: &str) -> bool {
     let last = text.trim().rsplit(['.', ':']).next().unwrap_or("");
-    last.len() >= 2
-        && last
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-        && last.chars().any(|c| c.is_ascii_uppercase())
+    last.len() >= 2 && is_constant_name(last)
 }
 
 pub fn classify_hole(texts: &[&str]) -> HoleKind {
     let mut kind = HoleKind::Unknown;
     for text in texts {
         let ws = words(text);
-        if ws.iter().any(|w| CONFIG_WORDS.contains(&w.as_str())) || is_constant_name(text) {
+        if ws.iter().any(|w| CONFIG_WORDS.contains(&w.as_str())) || is_constant_path(text) {
             return HoleKind::Config;
         }
         let has_date_format = text.contains("%Y")

@@ -6,7 +6,7 @@
 //! driver calls, resolves their receivers through those bindings, and lowers their arguments
 //! into IR values.
 
-use super::naming::{classify_hole, name_is_periodic, path_is_periodic};
+use super::naming::{classify_hole, is_constant_name, name_is_periodic, path_is_periodic};
 use super::vocabulary::{
     py_operation, Args, OpMethod, PY_BULK_MODELS, PY_CLIENT_CLASSES, PY_COLLECTION_TYPES,
     PY_DATABASE_TYPES, PY_INDEX_MODEL, PY_MODIFIERS, PY_MONGOENGINE_DOCUMENTS,
@@ -69,14 +69,6 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
 
 fn span(n: Node) -> Span {
     Span::new(n.start_byte(), n.end_byte())
-}
-
-/// A constant's name by convention: `COL_USERS`, `TIMEOUT_2`.
-fn is_constant_name(name: &str) -> bool {
-    name.chars().any(|c| c.is_ascii_uppercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// A file as an import of itself: `app/models.py` → `./models`.
@@ -1016,7 +1008,7 @@ impl<'t> Extractor<'t> {
                 }
                 if self.documents.contains_key(b.as_str()) {
                     local.push(b.clone());
-                } else if let Some(import) = self.imported_class(b, at) {
+                } else if let Some(import) = self.imported_name(b, at) {
                     imported.push(ClassBase::Imported { import });
                 }
             }
@@ -1060,12 +1052,12 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// A base class imported from another module, as the linker looks it up: `BaseDocument`
+    /// A class (or constant) imported from another module, as the linker looks it up: `BaseDocument`
     /// (`from .base import BaseDocument`), `stormbase.StormFoundationDB` (`from
     /// st2common.models.db import stormbase`: a module of the package), `base.BaseDocument`
     /// (`from . import base`, `import app.base as base`), `app.base.BaseDocument` (`import
     /// app.base`). `None` for a driver's or mongoengine's own class.
-    fn imported_class(&self, base: &str, at: u32) -> Option<ImportRef> {
+    fn imported_name(&self, base: &str, at: u32) -> Option<ImportRef> {
         let (first, rest) = match base.split_once('.') {
             Some((f, r)) => (f, Some(r)),
             None => (base, None),
@@ -1644,7 +1636,7 @@ impl<'t> Extractor<'t> {
         if !is_constant_name(last_segment(text)) {
             return;
         }
-        let Some(mut import) = self.imported_class(text, at) else {
+        let Some(mut import) = self.imported_name(text, at) else {
             return;
         };
         // Django's `from django.conf import settings`: the project's settings module.
@@ -3171,62 +3163,60 @@ impl<'t> Extractor<'t> {
 
     /// One index operation per entry of a document's `meta["indexes"]`.
     fn meta_indexes(&self, meta_v: &Value, coll: &CollectionRef) -> Vec<Operation> {
+        let Some(indexes) = meta_v.get("indexes") else {
+            return Vec::new();
+        };
         let mut ops = Vec::new();
-        {
-            let Some(indexes) = meta_v.get("indexes") else {
-                return ops;
-            };
-            for entry in indexes.value.items() {
-                let (keys_v, options) = match &entry.kind {
-                    ValueKind::Document(fs) => {
-                        let keys = fs
-                            .iter()
-                            .find(|f| f.key == "fields")
-                            .map(|f| f.value.clone());
-                        let opts: Vec<Field> =
-                            fs.iter().filter(|f| f.key != "fields").cloned().collect();
-                        (
-                            keys,
-                            Some(Value {
-                                span: entry.span,
-                                kind: ValueKind::Document(opts),
-                            }),
-                        )
-                    }
-                    _ => (Some(entry.clone()), None),
-                };
-                let Some(keys_v) = keys_v else { continue };
-                let specs: Vec<Value> = match &keys_v.kind {
-                    ValueKind::Array(xs) => xs.clone(),
-                    _ => vec![keys_v.clone()],
-                };
-                let mut fields = Vec::new();
-                for s in &specs {
-                    let Some(t) = s.as_str() else { continue };
-                    let (key, dir) = mongoengine_index_key(t);
-                    fields.push(Field {
-                        key,
-                        key_span: s.span,
-                        value: Value {
-                            span: s.span,
-                            kind: dir,
-                        },
-                    });
+        for entry in indexes.value.items() {
+            let (keys_v, options) = match &entry.kind {
+                ValueKind::Document(fs) => {
+                    let keys = fs
+                        .iter()
+                        .find(|f| f.key == "fields")
+                        .map(|f| f.value.clone());
+                    let opts: Vec<Field> =
+                        fs.iter().filter(|f| f.key != "fields").cloned().collect();
+                    (
+                        keys,
+                        Some(Value {
+                            span: entry.span,
+                            kind: ValueKind::Document(opts),
+                        }),
+                    )
                 }
-                let mut op = Operation::new(OpKind::CreateIndex, "indexes", entry.span, entry.span);
-                op.filter = Some(Value {
-                    span: keys_v.span,
-                    kind: ValueKind::Document(fields),
+                _ => (Some(entry.clone()), None),
+            };
+            let Some(keys_v) = keys_v else { continue };
+            let specs: Vec<Value> = match &keys_v.kind {
+                ValueKind::Array(xs) => xs.clone(),
+                _ => vec![keys_v.clone()],
+            };
+            let mut fields = Vec::new();
+            for s in &specs {
+                let Some(t) = s.as_str() else { continue };
+                let (key, dir) = mongoengine_index_key(t);
+                fields.push(Field {
+                    key,
+                    key_span: s.span,
+                    value: Value {
+                        span: s.span,
+                        kind: dir,
+                    },
                 });
-                op.options = options;
-                op.collection = Some(coll.clone());
-                op.evidence = Evidence::Resolved;
-                op.context = OpContext {
-                    periodic: self.file_periodic,
-                    ..OpContext::default()
-                };
-                ops.push(op);
             }
+            let mut op = Operation::new(OpKind::CreateIndex, "indexes", entry.span, entry.span);
+            op.filter = Some(Value {
+                span: keys_v.span,
+                kind: ValueKind::Document(fields),
+            });
+            op.options = options;
+            op.collection = Some(coll.clone());
+            op.evidence = Evidence::Resolved;
+            op.context = OpContext {
+                periodic: self.file_periodic,
+                ..OpContext::default()
+            };
+            ops.push(op);
         }
         ops
     }

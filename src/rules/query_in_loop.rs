@@ -114,7 +114,7 @@ fn fixed_iterable(text: &str) -> bool {
             && t.split("..")
                 .all(|p| !p.contains('(') || p.contains("len()"))
         || t.ends_with("Names()")
-        || is_constant_name(t)
+        || is_constant_path(t)
 }
 
 /// `for page in paginate(ids): coll.find({"_id": {"$in": page}})`: one query per batch of ids, the
@@ -138,16 +138,11 @@ fn batched_by_item(op: &Operation, over: &LoopOver) -> bool {
 
 /// A module constant (`CALL_STATES`, `constants.TASK_TYPES`, `Status::ALL`): a list written in the
 /// code, a handful of fixed iterations (one count per state), not data.
-fn is_constant_name(t: &str) -> bool {
+fn is_constant_path(t: &str) -> bool {
     let last = t.rsplit(['.', ':']).next().unwrap_or(t);
-    let path_ok = t
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':'));
-    path_ok
-        && last.chars().any(|c| c.is_ascii_uppercase())
-        && last
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    t.chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':'))
+        && crate::lang::naming::is_constant_name(last)
 }
 
 impl Rule for QueryInLoop {
