@@ -14,8 +14,8 @@ use super::vocabulary::{
 };
 use super::{unescape, FileContext};
 use crate::ir::*;
-use crate::lang::HashMap;
 use crate::lang::KindOf;
+use crate::lang::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
 
 /// How deep value lowering and receiver resolution may recurse (nested literals, chains of bindings).
@@ -52,6 +52,8 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         op_by_call: HashMap::default(),
         pending_modifiers: Vec::new(),
         dropped: HashMap::default(),
+        manager_reads: Vec::new(),
+        queried_later: HashSet::default(),
         bulk_targets: HashMap::default(),
         index_targets: HashMap::default(),
         resolving_fields: std::cell::RefCell::new(Vec::new()),
@@ -249,6 +251,13 @@ struct Extractor<'t> {
     /// Reads on an unknown receiver with no evidence, kept aside by call id: a later
     /// `cursor.skip(n)` on the variable they are bound to makes them driver calls.
     dropped: HashMap<usize, Operation>,
+    /// QuerySet reads not ended by a call (`qs = Post.objects(a=1)`, `Post.objects.filter(..)`),
+    /// by the node of the chain's end, kept aside until the end: mongoengine's querysets are
+    /// lazy, and one bound to a name that a later operation, modifier or terminal reads
+    /// (`qs.count()`, `qs.first()`) is that call's query, not one of its own.
+    manager_reads: Vec<(usize, Operation)>,
+    /// The calls bound to names that an operation or a modifier is later called on.
+    queried_later: HashSet<usize>,
     /// Bulk request model calls (by node id) → the collection of the `bulk_write` they are sent with.
     bulk_targets: HashMap<usize, (Option<CollectionRef>, Evidence)>,
     /// `IndexModel(..)` calls (by node id) → the collection of the `create_indexes` they are sent with.
@@ -258,6 +267,8 @@ struct Extractor<'t> {
 struct CallArgs<'t> {
     positional: Vec<Node<'t>>,
     keywords: Vec<(Node<'t>, Node<'t>)>,
+    /// `f(*args)` or `f(**kwargs)`: arguments not read.
+    splat: bool,
 }
 
 impl<'t> Extractor<'t> {
@@ -281,6 +292,7 @@ impl<'t> Extractor<'t> {
         let mut out = CallArgs {
             positional: Vec::new(),
             keywords: Vec::new(),
+            splat: false,
         };
         let Some(a) = self.field(call, "arguments") else {
             return out;
@@ -297,7 +309,7 @@ impl<'t> Extractor<'t> {
                         out.keywords.push((k, v));
                     }
                 }
-                "list_splat" | "dictionary_splat" => {}
+                "list_splat" | "dictionary_splat" => out.splat = true,
                 _ => out.positional.push(c),
             }
         }
@@ -1297,6 +1309,21 @@ impl<'t> Extractor<'t> {
                         },
                         Evidence::None,
                     ),
+                    // `from pulp.server.db import model` … `model.Repository`: a class of the
+                    // module `pulp/server/db/model` (as for a document's base).
+                    Thing::Imported(imp, _)
+                        if imp.export != "*"
+                            && imp.export.starts_with(|c: char| c.is_ascii_lowercase())
+                            && attr_name.starts_with(|c: char| c.is_ascii_uppercase()) =>
+                    {
+                        Thing::Imported(
+                            ImportRef {
+                                module: format!("{}/{}", imp.module, imp.export),
+                                export: attr_name.to_string(),
+                            },
+                            attr_name.to_string(),
+                        )
+                    }
                     Thing::Imported(imp, _) if imp.export == "*" => {
                         if DB_NAMES.contains(&attr_name) {
                             return Thing::Db;
@@ -1309,10 +1336,14 @@ impl<'t> Extractor<'t> {
                             attr_name.to_string(),
                         )
                     }
+                    // `Post.objects` of a model this file does not know; in a file that uses
+                    // mongoengine, any `x.objects` (`self.model.objects`, `cls._get_impl().model
+                    // .objects`): a model only known at run time.
                     Thing::Unknown
                         if attr_name == "objects"
-                            && obj.k() == "identifier"
-                            && obj_text.starts_with(|c: char| c.is_ascii_uppercase()) =>
+                            && ((obj.k() == "identifier"
+                                && obj_text.starts_with(|c: char| c.is_ascii_uppercase()))
+                                || self.uses_mongoengine) =>
                     {
                         Thing::QuerySet(
                             CollectionRef {
@@ -2474,6 +2505,26 @@ impl<'t> Extractor<'t> {
             }
             return;
         }
+        if method == "objects" {
+            self.called_manager(call, ctx);
+            return;
+        }
+        // `Post.objects.get(id=i)`, `Post.objects.first()`: a read (or a delete) on the manager
+        // itself. After `objects(..)` or a modifier, the chain's first call reads it.
+        if queryset_terminal(method).is_some() && self.is_manager(obj) {
+            if let Thing::QuerySet(r, ev) = self.classify(obj, 0) {
+                self.queryset_read(obj, r, ev, false, ctx);
+            }
+            return;
+        }
+        // `qs.first()`, `qs.delete()` on a bound queryset.
+        if queryset_terminal(method).is_some() && self.unwrap_expr(obj).k() == "identifier" {
+            if let Thing::QuerySet(r, ev) = self.classify(obj, 0) {
+                self.note_queried(obj);
+                self.queryset_read(self.unwrap_expr(obj), r, ev, false, ctx);
+            }
+            return;
+        }
         let is_modifier = PY_MODIFIERS.contains(&method) || PY_QUERYSET_METHODS.contains(&method);
         if is_modifier {
             self.modifier_chain(call, obj, ctx);
@@ -2620,37 +2671,8 @@ impl<'t> Extractor<'t> {
         }
         match self.classify(recv, 0) {
             Thing::QuerySet(r, ev) => {
-                let (mods, top) = self.collect_chain(recv, true);
-                // A chain that ends in an update or a delete is that operation, not a read.
-                if let Some(p) = self.parents.of(top).filter(|p| p.k() == "attribute") {
-                    let m = self
-                        .field(p, "attribute")
-                        .map(|a| self.text(a))
-                        .unwrap_or("");
-                    if py_operation(m).is_some() {
-                        return;
-                    }
-                }
-                if mods.is_empty() {
-                    return;
-                }
-                let has_skip = mods.iter().any(|m| m.name == "skip");
-                let ev = if ev == Evidence::None && (self.uses_mongoengine || has_skip) {
-                    Evidence::Shaped
-                } else {
-                    ev
-                };
-                let keep = ev != Evidence::None || r.import.is_some();
-                if !keep {
-                    return;
-                }
-                let mut op = Operation::new(OpKind::Find, "objects", span(top), span(recv));
-                op.filter = self.queryset_filter(top);
-                op.modifiers = mods;
-                op.collection = Some(r);
-                op.evidence = ev;
-                op.context = ctx;
-                self.ir.operations.push(op);
+                self.note_queried(recv);
+                self.queryset_read(recv, r, ev, true, ctx)
             }
             _ => {
                 if let Some(bottom) = self.bound_operation_call(recv, 0) {
@@ -2673,9 +2695,199 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// The filter of a mongoengine QuerySet chain: keyword arguments of `objects(..)` and `filter(..)`.
+    /// A mongoengine QuerySet read from `recv` (the manager `Post.objects`, its call
+    /// `Post.objects(author=a)`, or a modifier's receiver), with the modifiers chained on it and
+    /// the call that ends the chain: a read, or `get`/`first` (one document) or `delete`. A chain
+    /// that ends in an operation (`count`, `update`, `modify`) is that operation's. With
+    /// `modified`, only a chain with a modifier (the modifier's call reads it).
+    fn queryset_read(
+        &mut self,
+        recv: Node<'t>,
+        r: CollectionRef,
+        ev: Evidence,
+        modified: bool,
+        ctx: OpContext,
+    ) {
+        let (mods, top) = self.collect_chain(recv, true);
+        let mut end = top;
+        let mut kind = OpKind::Find;
+        let mut method = "objects";
+        let mut method_span = span(recv);
+        if let Some((attr, call)) = self.method_call_on(top) {
+            let name = self.text(attr);
+            if py_operation(name).is_some() {
+                return;
+            }
+            if let Some(k) = queryset_terminal(name) {
+                (end, kind, method, method_span) = (call, k, name, span(attr));
+            }
+        }
+        if modified && mods.is_empty() {
+            return;
+        }
+        let has_skip = mods.iter().any(|m| m.name == "skip");
+        let ev = if ev == Evidence::None && (self.uses_mongoengine || has_skip) {
+            Evidence::Shaped
+        } else {
+            ev
+        };
+        if ev == Evidence::None && r.import.is_none() {
+            return;
+        }
+        let mut op = Operation::new(kind, method, span(end), method_span);
+        op.filter = self.queryset_filter(end);
+        op.modifiers = mods;
+        op.collection = Some(r);
+        op.evidence = ev;
+        op.context = ctx;
+        let refines_only = op
+            .modifiers
+            .iter()
+            .all(|m| PY_QUERYSET_METHODS.contains(&m.name.as_str()));
+        if end.id() == top.id() && refines_only {
+            // Not ended by a call and not paged or sorted: the queryset may be bound and read
+            // later.
+            self.manager_reads.push((top.id(), op));
+        } else {
+            self.ir.operations.push(op);
+        }
+    }
+
+    /// Notes that an operation or a modifier is called on `n`: if `n` names a bound call
+    /// (`qs = Post.objects(a=1)` … `qs.count()`), that call's read is this one's.
+    fn note_queried(&mut self, n: Node<'t>) {
+        let n = self.unwrap_expr(n);
+        if n.k() != "identifier" {
+            return;
+        }
+        let value = self
+            .lookup(self.text(n), n.start_byte() as u32)
+            .and_then(|b| b.value)
+            .map(|v| self.unwrap_expr(v));
+        if let Some(v) = value {
+            self.queried_later.insert(v.id());
+        }
+    }
+
+    /// `Post.objects(author=a)`: calling the manager is a read, unless a modifier chained on it
+    /// reads the chain (see [`Extractor::modifier_chain`]).
+    fn called_manager(&mut self, call: Node<'t>, ctx: OpContext) {
+        let mut top = call;
+        while let Some(p) = self
+            .parents
+            .of(top)
+            .filter(|p| matches!(p.k(), "parenthesized_expression" | "await"))
+        {
+            top = p;
+        }
+        if let Some((attr, _)) = self.method_call_on(top) {
+            let name = self.text(attr);
+            if PY_MODIFIERS.contains(&name) || PY_QUERYSET_METHODS.contains(&name) {
+                return;
+            }
+        }
+        if let Thing::QuerySet(r, ev) = self.classify(call, 0) {
+            self.queryset_read(call, r, ev, false, ctx);
+        }
+    }
+
+    /// `X.objects`, mongoengine's (or Django's) manager, not called.
+    fn is_manager(&self, n: Node<'t>) -> bool {
+        let n = self.unwrap_expr(n);
+        n.k() == "attribute"
+            && self
+                .field(n, "attribute")
+                .is_some_and(|a| self.text(a) == "objects")
+    }
+
+    /// The method called on `n` (`n.m(..)`): its name node and the call.
+    fn method_call_on(&self, n: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        let p = self.parents.of(n).filter(|p| p.k() == "attribute")?;
+        if self.field(p, "object").map(|o| o.id()) != Some(n.id()) {
+            return None;
+        }
+        let call = self.parents.of(p).filter(|c| c.k() == "call")?;
+        Some((self.field(p, "attribute")?, call))
+    }
+
+    /// mongoengine query objects: `Q(author=a) & Q(views__gt=3)` as the fields of a filter,
+    /// `Q(a=1) | Q(b=2)` as one `$or`. `None` for anything else (`~Q(..)`, a variable).
+    fn q_fields(&self, n: Node<'t>, depth: usize) -> Option<Vec<Field>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let n = self.unwrap_expr(n);
+        match n.k() {
+            "call" => {
+                let f = self.field(n, "function")?;
+                if last_segment(self.text(f)) != "Q" {
+                    return None;
+                }
+                let args = self.call_args(n);
+                if !args.positional.is_empty() || args.splat {
+                    return None;
+                }
+                Some(
+                    args.keywords
+                        .iter()
+                        .map(|(k, v)| {
+                            mongoengine_filter_field(self.text(*k), span(*k), self.lower(*v, 0))
+                        })
+                        .collect(),
+                )
+            }
+            "binary_operator" => {
+                let (l, r) = (self.field(n, "left")?, self.field(n, "right")?);
+                match self.field(n, "operator").map(|o| self.text(o)) {
+                    Some("&") => {
+                        let mut fields = self.q_fields(l, depth + 1)?;
+                        fields.extend(self.q_fields(r, depth + 1)?);
+                        Some(fields)
+                    }
+                    Some("|") => {
+                        let mut alternatives = Vec::new();
+                        for side in [l, r] {
+                            let mut fields = self.q_fields(side, depth + 1)?;
+                            // `a | b | c` is one `$or` of three.
+                            match fields.as_slice() {
+                                [f] if f.key == "$or" && self.is_q_or(side) => {
+                                    if let ValueKind::Array(items) = fields.remove(0).value.kind {
+                                        alternatives.extend(items);
+                                    }
+                                }
+                                _ => alternatives.push(Value {
+                                    span: span(side),
+                                    kind: ValueKind::Document(fields),
+                                }),
+                            }
+                        }
+                        Some(vec![Field {
+                            key: "$or".into(),
+                            key_span: span(n),
+                            value: Value {
+                                span: span(n),
+                                kind: ValueKind::Array(alternatives),
+                            },
+                        }])
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `n` is `a | b` (so its `$or` merges into an enclosing one).
+    fn is_q_or(&self, n: Node<'t>) -> bool {
+        let n = self.unwrap_expr(n);
+        n.k() == "binary_operator" && self.field(n, "operator").map(|o| self.text(o)) == Some("|")
+    }
+
+    /// The filter of a mongoengine QuerySet chain: the keyword arguments and `Q(..)` objects of
+    /// `objects(..)`, `filter(..)` and `get(..)`; unknown where one is not spelt out.
     fn queryset_filter(&self, n: Node<'t>) -> Option<Value> {
         let mut fields = Vec::new();
+        let mut unreadable = false;
         let mut cur = self.unwrap_expr(n);
         let mut sp: Option<Span> = None;
         for _ in 0..MAX_DEPTH {
@@ -2686,6 +2898,19 @@ impl<'t> Extractor<'t> {
                         continue;
                     }
                     None => break,
+                }
+            }
+            if cur.k() == "identifier" {
+                // `qs = Post.objects(a=1)` … `qs.filter(b=2).first()`.
+                match self
+                    .lookup(self.text(cur), cur.start_byte() as u32)
+                    .and_then(|b| b.value)
+                {
+                    Some(v) if v.start_byte() < cur.start_byte() => {
+                        cur = self.unwrap_expr(v);
+                        continue;
+                    }
+                    _ => break,
                 }
             }
             if cur.k() != "call" {
@@ -2701,21 +2926,43 @@ impl<'t> Extractor<'t> {
             } else {
                 ""
             };
-            if method == "objects" || method == "filter" {
+            if matches!(method, "objects" | "filter" | "get") {
                 let args = self.call_args(cur);
-                for (k, v) in args.keywords.iter().rev() {
-                    fields.push(mongoengine_filter_field(
-                        self.text(*k),
-                        span(*k),
-                        self.lower(*v, 0),
-                    ));
+                let mut own = Vec::new();
+                for q in &args.positional {
+                    match self.q_fields(*q, 0) {
+                        Some(f) => own.extend(f),
+                        None => unreadable = true,
+                    }
                 }
+                unreadable |= args.splat;
+                for (k, v) in &args.keywords {
+                    let value = self.lower(*v, 0);
+                    match (self.text(*k), value.kind) {
+                        // `objects(__raw__={"a.b": 1})`: a pymongo filter as it is.
+                        ("__raw__", ValueKind::Document(raw)) => own.extend(raw),
+                        ("__raw__", _) => unreadable = true,
+                        (key, kind) => own.push(mongoengine_filter_field(
+                            key,
+                            span(*k),
+                            Value {
+                                span: value.span,
+                                kind,
+                            },
+                        )),
+                    }
+                }
+                fields.extend(own.into_iter().rev());
                 sp = Some(span(cur));
             }
             match self.field(f, "object") {
                 Some(o) => cur = self.unwrap_expr(o),
                 None => break,
             }
+        }
+        if unreadable {
+            // `objects(**filters)`, `filter(build_q(..))`: fields the file does not spell.
+            return sp.map(|s| Value::unknown(s, self.text(n), false));
         }
         fields.reverse();
         sp.map(|s| Value {
@@ -2733,6 +2980,9 @@ impl<'t> Extractor<'t> {
         ctx: OpContext,
     ) {
         let thing = self.classify(obj, 0);
+        if matches!(thing, Thing::QuerySet(..)) {
+            self.note_queried(obj);
+        }
         let args = self.call_args(call);
         let mut queryset = false;
         let (collection, mut evidence) = match thing {
@@ -2804,7 +3054,7 @@ impl<'t> Extractor<'t> {
             self.ir.operations.push(op);
             return;
         }
-        if queryset && !matches!(m.kind, OpKind::Find | OpKind::FindOne | OpKind::Count) {
+        if queryset {
             op.filter = self.queryset_filter(obj);
         }
 
@@ -2880,7 +3130,9 @@ impl<'t> Extractor<'t> {
                 main_kwargs.push("pipeline");
             }
             Args::Distinct => {
-                op.filter = lowered(self.arg(&args, 1, &["filter"]));
+                if !queryset {
+                    op.filter = lowered(self.arg(&args, 1, &["filter"]));
+                }
                 main_kwargs.extend(["key", "filter"]);
             }
             Args::Index => {
@@ -3222,6 +3474,11 @@ impl<'t> Extractor<'t> {
     }
 
     fn finish(mut self, root: Node<'t>) -> FileIr {
+        for (call_id, op) in std::mem::take(&mut self.manager_reads) {
+            if !self.queried_later.contains(&call_id) {
+                self.ir.operations.push(op);
+            }
+        }
         for (call_id, mods) in std::mem::take(&mut self.pending_modifiers) {
             if let Some(&i) = self.op_by_call.get(&call_id) {
                 let op = &mut self.ir.operations[i];
@@ -3313,6 +3570,19 @@ impl<'t> Extractor<'t> {
 }
 
 /// pymongo index constants: `DESCENDING` → -1, `TEXT` → "text".
+/// What a mongoengine QuerySet method that ends a chain does, where no frontend operation
+/// (`count`, `update`, `delete_one`..) reads it: `Post.objects(..).first()` reads one document,
+/// `.delete()` deletes, the aggregations and conversions read. `None` for others.
+fn queryset_terminal(method: &str) -> Option<OpKind> {
+    match method {
+        "get" | "first" | "get_or_404" | "first_or_404" => Some(OpKind::FindOne),
+        "delete" => Some(OpKind::Delete),
+        "sum" | "average" | "item_frequencies" | "in_bulk" | "as_pymongo" | "to_json"
+        | "explain" | "paginate" => Some(OpKind::Find),
+        _ => None,
+    }
+}
+
 fn index_constant(name: &str) -> Option<ValueKind> {
     Some(match name {
         "ASCENDING" => ValueKind::Number(1.0),
@@ -3873,6 +4143,145 @@ def f(pid, offset, c):
             .fields()[0];
         assert_eq!(inc.value.as_number(), Some(-1.0));
         assert_eq!(mongoengine_collection_name("BlogPost"), "blog_post");
+    }
+
+    /// The keys of a filter, nested documents and `$or` alternatives spelt out: `a`,
+    /// `b.$gt`, `$or[c|d]`.
+    fn filter_keys(op: &Operation) -> Vec<String> {
+        fn keys(v: &Value, prefix: &str, out: &mut Vec<String>) {
+            for f in v.fields() {
+                match &f.value.kind {
+                    ValueKind::Array(alts) if f.key == "$or" => {
+                        let alts: Vec<String> = alts
+                            .iter()
+                            .map(|a| {
+                                let mut inner = Vec::new();
+                                keys(a, "", &mut inner);
+                                inner.join(",")
+                            })
+                            .collect();
+                        out.push(format!("{prefix}$or[{}]", alts.join("|")));
+                    }
+                    ValueKind::Document(_) => keys(&f.value, &format!("{prefix}{}.", f.key), out),
+                    _ => out.push(format!("{prefix}{}", f.key)),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        if let Some(f) = &op.filter {
+            keys(f, "", &mut out);
+        }
+        out
+    }
+
+    /// mongoengine's querysets are read where they are: a called manager, `Q` objects, `get`,
+    /// `first` and `delete`, a queryset bound to a name and read later (once), a model reached
+    /// through its module, a manager of a model known only at run time.
+    #[test]
+    fn mongoengine_querysets() {
+        let src = r#"
+from mongoengine import Document, StringField
+from mongoengine.queryset.visitor import Q
+from app.db import model
+
+class Post(Document):
+    author = StringField()
+
+def reads(a, f, i):
+    for p in Post.objects(author=a):
+        print(p)
+    Post.objects(Q(author=a) & Q(views__gt=3))
+    Post.objects(Q(a=1) | Q(b=2) | Q(c__in=[1]))
+    Post.objects(**f)
+    Post.objects(__raw__={"tags.name": a})
+    Post.objects.get(id=i)
+    Post.objects(author=a).first()
+    Post.objects(author=a).delete()
+    Post.objects(author=a).distinct("tags")
+    qs = Post.objects(author=a)
+    n = qs.count()
+    later = Post.objects.filter(author=a)
+    later.order_by("-id").first()
+    model.Repository.objects(repo_id=i)
+
+class Access:
+    def get(self, i):
+        return self.model.objects.filter(id=i).only("x").get()
+"#;
+        let file = ir(src);
+        let got: Vec<(OpKind, String, usize, Vec<String>)> = file
+            .operations
+            .iter()
+            .map(|o| {
+                (
+                    o.kind,
+                    o.method.clone(),
+                    src[..o.span.start as usize].lines().count(),
+                    filter_keys(o),
+                )
+            })
+            .collect();
+        let k = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            got,
+            [
+                (OpKind::Find, "objects".into(), 10, k(&["author"])),
+                (
+                    OpKind::Find,
+                    "objects".into(),
+                    12,
+                    k(&["author", "views.$gt"])
+                ),
+                (OpKind::Find, "objects".into(), 13, k(&["$or[a|b|c.$in]"])),
+                (OpKind::Find, "objects".into(), 14, k(&[])),
+                (OpKind::Find, "objects".into(), 15, k(&["tags.name"])),
+                (OpKind::FindOne, "get".into(), 16, k(&["_id"])),
+                (OpKind::FindOne, "first".into(), 17, k(&["author"])),
+                (OpKind::Delete, "delete".into(), 18, k(&["author"])),
+                (OpKind::Distinct, "distinct".into(), 19, k(&["author"])),
+                // `qs = Post.objects(..)` is read by `qs.count()`, with its filter.
+                (OpKind::Count, "count".into(), 21, k(&["author"])),
+                (OpKind::FindOne, "first".into(), 23, k(&["author"])),
+                (OpKind::Find, "objects".into(), 24, k(&["repo_id"])),
+                (OpKind::FindOne, "get".into(), 28, k(&["_id"])),
+            ]
+        );
+        // `objects(**f)` spells no field: its filter is unknown, not empty.
+        let splat = &file.operations[3];
+        assert!(matches!(
+            splat.filter.as_ref().unwrap().kind,
+            ValueKind::Unknown(_)
+        ));
+        let import = file.operations[11]
+            .collection
+            .as_ref()
+            .unwrap()
+            .import
+            .clone();
+        assert_eq!(import.unwrap().export, "Repository");
+        assert!(file.operations[11]
+            .collection
+            .as_ref()
+            .unwrap()
+            .import
+            .as_ref()
+            .unwrap()
+            .module
+            .ends_with("app/db/model"));
+        assert!(matches!(
+            file.operations[12].collection.as_ref().unwrap().name,
+            CollectionName::Unknown { .. }
+        ));
+
+        // Django: a manager of a model the file does not know, in a file without mongoengine.
+        let django = ir(r#"
+from django.db import models
+
+class Access:
+    def get(self, i):
+        return self.model.objects.filter(id=i).get()
+"#);
+        assert!(django.operations.is_empty(), "{:?}", django.operations);
     }
 
     fn imported(module: &str, export: &str) -> ClassBase {

@@ -97,7 +97,8 @@ fn ids_like(text: &str) -> bool {
     last == "ids" || last.ends_with("Ids") || last.ends_with("_ids") || last.ends_with("IDs")
 }
 
-/// A loop over a literal list, a range or a number: a handful of fixed iterations, not data.
+/// A loop over a literal list, a range, a number or a class's subclasses: a handful of fixed
+/// iterations, not data.
 fn fixed_iterable(text: &str) -> bool {
     let t = text
         .trim()
@@ -114,26 +115,54 @@ fn fixed_iterable(text: &str) -> bool {
             && t.split("..")
                 .all(|p| !p.contains('(') || p.contains("len()"))
         || t.ends_with("Names()")
+        || t.ends_with(".__subclasses__()")
         || is_constant_path(t)
 }
 
 /// `for page in paginate(ids): coll.find({"_id": {"$in": page}})`: one query per batch of ids, the
 /// remedy for N+1 queries rather than an instance of it.
+/// Also a loop over the pages of a batching helper (`for group in paginate(units)`,
+/// `chunked(ids, 100)`) whose query takes an `$in` (of ids built from the page).
 fn batched_by_item(op: &Operation, over: &LoopOver) -> bool {
-    let Some(item) = over.item.as_deref() else {
-        return false;
-    };
-    fn has_in_of(v: &Value, item: &str) -> bool {
+    // `item` None: any `$in`.
+    fn has_in_of(v: &Value, item: Option<&str>) -> bool {
         match &v.kind {
             ValueKind::Document(fields) => fields.iter().any(|f| {
-                (f.key == "$in" && matches!(&f.value.kind, ValueKind::Unknown(u) if u.text == item))
+                (f.key == "$in"
+                    && item.is_none_or(
+                        |item| matches!(&f.value.kind, ValueKind::Unknown(u) if u.text == item),
+                    ))
                     || has_in_of(&f.value, item)
             }),
             ValueKind::Array(items) => items.iter().any(|x| has_in_of(x, item)),
             _ => false,
         }
     }
+    let item = if iterates_batches(&over.text) {
+        None
+    } else {
+        match over.item.as_deref() {
+            Some(item) => Some(item),
+            None => return false,
+        }
+    };
     op.filter.as_ref().is_some_and(|f| has_in_of(f, item))
+}
+
+/// Whether a loop iterates over the pages of a batching helper: `paginate(units)`,
+/// `plugin_misc.paginate(ids, 100)`, `chunks(ids)`, `batched(ids, 50)`, `grouper(ids, n)`.
+fn iterates_batches(text: &str) -> bool {
+    let Some((callee, _)) = text.split_once('(') else {
+        return false;
+    };
+    let name = callee
+        .rsplit(['.', ':'])
+        .next()
+        .unwrap_or(callee)
+        .to_ascii_lowercase();
+    ["paginate", "chunk", "batch", "grouper"]
+        .iter()
+        .any(|w| name.contains(w))
 }
 
 /// A module constant (`CALL_STATES`, `constants.TASK_TYPES`, `Status::ALL`): a list written in the
@@ -286,13 +315,23 @@ for page in paginate(user_ids):
     db.users.find({"_id": {"$in": page}})
 for user in users:
     db.posts.find({"tags": {"$in": user.tags}})
+for group in misc.paginate(units):
+    ids = [u.id for u in group]
+    db.units.find({"_id": {"$in": ids}})
+for group in groups:
+    ids = [u.id for u in group]
+    db.units.find({"_id": {"$in": ids}})
+for klass in Service.__subclasses__():
+    db.services.find_one({"name": klass.name})
 "#,
         );
         // A module constant (`CALL_STATES`) is a fixed list; `states` may be data. A query per
-        // page of ids (`$in: page`) is the batching that N+1 calls for; `$in: user.tags` is not.
+        // page of ids (`$in: page`, or `$in` of ids built from a page of a batching helper) is
+        // the batching that N+1 calls for; `$in: user.tags` is not, nor `$in` per item of data.
+        // A class's subclasses are code, not data.
         assert_eq!(
             py.iter().map(|f| f.0).collect::<Vec<_>>(),
-            vec![4, 5, 14, 18]
+            vec![4, 5, 14, 18, 24]
         );
         let rs = findings(
             "src/orders.rs",

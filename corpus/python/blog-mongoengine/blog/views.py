@@ -1,4 +1,5 @@
 from flask import Blueprint, abort, request
+from mongoengine.queryset.visitor import Q
 
 from .models import Author, BlogPost, Comment
 
@@ -57,3 +58,20 @@ def retag():
     # QuerySet.update on many posts, by a computed count: neither a counter nor a push.
     BlogPost.objects(tags=request.form["old"]).update(set__tags=[request.form["new"]])  # expect: unindexed-query
     return {"ok": True}
+
+
+@bp.get("/popular")
+def popular():
+    hot = BlogPost.objects(Q(views__gt=1000) & Q(tags="featured"))  # expect: unindexed-query
+    names = []
+    for post in hot:
+        # One query per post for its author: an application-side join.
+        names.append(Author.objects(id=post.author.id).first().name)  # expect: query-in-loop
+    return {"authors": names}
+
+
+@bp.get("/authors/<author_id>/posts")
+def by_author(author_id):
+    # Served by the index {author: 1, created: -1}; `qs` is read once, by `count`.
+    qs = BlogPost.objects(author=author_id)
+    return {"count": qs.count(), "recent": [p.title for p in qs.order_by("-created").limit(5)]}
