@@ -157,6 +157,9 @@ struct DocClass<'t> {
     embedded: bool,
     /// Not a document of this file, but one if a base from another module is: those bases.
     pending: Option<Vec<ClassBase>>,
+    /// The fields declared with an index: `email = StringField(unique=True)`, `unique_with=`,
+    /// `primary_key=True` (the assignments).
+    indexed_fields: Vec<Node<'t>>,
 }
 
 /// Classes of node kinds for the passes over every node (see `lang::KindFlags`).
@@ -842,6 +845,7 @@ impl<'t> Extractor<'t> {
             })
             .unwrap_or_default();
         let mut meta = None;
+        let mut indexed_fields = Vec::new();
         if let Some(body) = self.field(n, "body") {
             for stmt in self.named_children(body) {
                 let Some(a) = self
@@ -854,6 +858,17 @@ impl<'t> Extractor<'t> {
                 };
                 if self.field(a, "left").map(|l| self.text(l)) == Some("meta") {
                     meta = self.field(a, "right");
+                } else if self
+                    .field(a, "right")
+                    .filter(|r| r.k() == "call")
+                    .is_some_and(|r| {
+                        let args = self.call_args(r);
+                        ["unique", "unique_with", "primary_key"]
+                            .iter()
+                            .any(|k| self.kwarg(&args, &[k]).is_some())
+                    })
+                {
+                    indexed_fields.push(a);
                 }
             }
         }
@@ -867,6 +882,7 @@ impl<'t> Extractor<'t> {
                 abstract_: false,
                 embedded: false,
                 pending: None,
+                indexed_fields,
             },
         );
     }
@@ -3382,7 +3398,103 @@ impl<'t> Extractor<'t> {
             }
             ops.extend(self.meta_indexes(&self.lower(meta, 0), coll));
         }
+        for d in self.documents.values() {
+            if let (Some(coll), false) = (&d.collection, d.abstract_ || d.embedded) {
+                ops.extend(self.field_indexes(d, coll));
+            }
+        }
         self.ir.operations.extend(ops);
+    }
+
+    /// The indexes a document's fields declare: `email = StringField(unique=True)` is a unique
+    /// index on `email`; `unique_with="site"` (or a list) adds those fields to it; a
+    /// `primary_key=True` field is the document's `_id`, which its own unique index serves.
+    fn field_indexes(&self, d: &DocClass<'t>, coll: &CollectionRef) -> Vec<Operation> {
+        let mut ops = Vec::new();
+        for &a in &d.indexed_fields {
+            let (Some(left), Some(call)) = (self.field(a, "left"), self.field(a, "right")) else {
+                continue;
+            };
+            if left.k() != "identifier" {
+                continue;
+            }
+            let args = self.call_args(call);
+            let is_true = |k: &str| {
+                self.kwarg(&args, &[k])
+                    .is_some_and(|v| self.text(v) == "True")
+            };
+            let with = self.kwarg(&args, &["unique_with"]);
+            let primary = is_true("primary_key");
+            if !(is_true("unique") || with.is_some() || primary) {
+                continue;
+            }
+            let key = |name: String, at: Span| Field {
+                key: name,
+                key_span: at,
+                value: Value {
+                    span: at,
+                    kind: ValueKind::Number(1.0),
+                },
+            };
+            let mut keys = vec![key(self.text(left).to_string(), span(left))];
+            if let Some(w) = with {
+                let v = self.lower(w, 0);
+                let names: Vec<&Value> = match &v.kind {
+                    ValueKind::Array(items) => items.iter().collect(),
+                    _ => vec![&v],
+                };
+                for n in names {
+                    // `unique_with="parent.name"` names a field path as written.
+                    match n.as_str() {
+                        Some(name) => keys.push(key(name.replace("__", "."), n.span)),
+                        None => keys.push(key(format!("[{}]", self.text(w)), n.span)),
+                    }
+                }
+            }
+            let at = args
+                .keywords
+                .iter()
+                .find(|(k, _)| matches!(self.text(*k), "primary_key" | "unique" | "unique_with"))
+                .map_or(span(call), |(k, v)| Span::new(k.start_byte(), v.end_byte()));
+            let unique = Value {
+                span: at,
+                kind: ValueKind::Document(vec![Field {
+                    key: "unique".into(),
+                    key_span: at,
+                    value: Value {
+                        span: at,
+                        kind: ValueKind::Bool(true),
+                    },
+                }]),
+            };
+            let keys = Value {
+                span: span(a),
+                kind: ValueKind::Document(keys),
+            };
+            ops.push(self.document_index("unique", (span(a), at), keys, Some(unique), coll));
+        }
+        ops
+    }
+
+    /// An index a document declares: `spans` are the operation's and its method's.
+    fn document_index(
+        &self,
+        method: &str,
+        spans: (Span, Span),
+        keys: Value,
+        options: Option<Value>,
+        coll: &CollectionRef,
+    ) -> Operation {
+        let mut op = Operation::new(OpKind::CreateIndex, method, spans.0, spans.1);
+        op.filter = Some(keys);
+        op.options = options;
+        op.collection = Some(coll.clone());
+        op.evidence = Evidence::Resolved;
+        op.context = OpContext {
+            periodic: self.file_periodic,
+            ..OpContext::default()
+        };
+        op
     }
 
     /// The pending classes (see [`PendingClass`]): each with what it declares should the linker
@@ -3396,10 +3508,13 @@ impl<'t> Extractor<'t> {
             let meta = d.meta.map(|m| self.lower(m, 0));
             let (collection, explicit_collection, abstract_) =
                 self.document_collection(name, d.name_node, meta.as_ref());
-            let operations = match &meta {
+            let mut operations = match &meta {
                 Some(m) if !abstract_ => self.meta_indexes(m, &collection),
                 _ => Vec::new(),
             };
+            if !abstract_ {
+                operations.extend(self.field_indexes(d, &collection));
+            }
             out.push(PendingClass {
                 name: name.clone(),
                 bases: bases.clone(),
@@ -3456,19 +3571,11 @@ impl<'t> Extractor<'t> {
                     },
                 });
             }
-            let mut op = Operation::new(OpKind::CreateIndex, "indexes", entry.span, entry.span);
-            op.filter = Some(Value {
+            let keys = Value {
                 span: keys_v.span,
                 kind: ValueKind::Document(fields),
-            });
-            op.options = options;
-            op.collection = Some(coll.clone());
-            op.evidence = Evidence::Resolved;
-            op.context = OpContext {
-                periodic: self.file_periodic,
-                ..OpContext::default()
             };
-            ops.push(op);
+            ops.push(self.document_index("indexes", (entry.span, entry.span), keys, options, coll));
         }
         ops
     }
@@ -4282,6 +4389,69 @@ class Access:
         return self.model.objects.filter(id=i).get()
 "#);
         assert!(django.operations.is_empty(), "{:?}", django.operations);
+    }
+
+    /// A field declared `unique=True`, `unique_with=..` or `primary_key=True` is an index of
+    /// its document's collection, unique; other field options are none.
+    #[test]
+    fn unique_fields_are_indexes() {
+        let src = r#"
+import mongoengine as me
+
+class Assignment(me.Document):
+    user = me.StringField(required=True)
+    role = me.StringField(required=True, unique_with=["user", "source"])
+    key = me.StringField(unique=True)
+    name = me.StringField(primary_key=True)
+    site = me.StringField(unique_with="parent__slug")
+    note = me.StringField(unique=False)
+    meta = {"collection": "assignments"}
+
+class Base(me.Document):
+    key = me.StringField(unique=True)
+    meta = {"abstract": True}
+"#;
+        let file = ir(src);
+        let got: Vec<(String, Vec<String>, String, bool)> = file
+            .operations
+            .iter()
+            .filter(|o| o.kind == OpKind::CreateIndex)
+            .map(|o| {
+                let unique = o.options.as_ref().and_then(|v| v.get("unique")).is_some();
+                let site = at(src, o.method_span).to_string();
+                (coll(o), filter_keys(o), site, unique)
+            })
+            .collect();
+        let keys = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            got,
+            [
+                (
+                    "assignments".to_string(),
+                    keys(&["role", "user", "source"]),
+                    r#"unique_with=["user", "source"]"#.to_string(),
+                    true
+                ),
+                (
+                    "assignments".into(),
+                    keys(&["key"]),
+                    "unique=True".into(),
+                    true
+                ),
+                (
+                    "assignments".into(),
+                    keys(&["name"]),
+                    "primary_key=True".into(),
+                    true
+                ),
+                (
+                    "assignments".into(),
+                    keys(&["site", "parent.slug"]),
+                    r#"unique_with="parent__slug""#.into(),
+                    true
+                ),
+            ]
+        );
     }
 
     fn imported(module: &str, export: &str) -> ClassBase {

@@ -15,6 +15,7 @@ from mongoengine import (
 class Author(Document):
     name = StringField(required=True)
     email = StringField(unique=True)
+    slug = StringField(unique=True)
     followers = ListField(StringField())
     meta = {"collection": "authors", "indexes": ["name", ("email", "-joined")]}
 

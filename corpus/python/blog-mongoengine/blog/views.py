@@ -75,3 +75,9 @@ def by_author(author_id):
     # Served by the index {author: 1, created: -1}; `qs` is read once, by `count`.
     qs = BlogPost.objects(author=author_id)
     return {"count": qs.count(), "recent": [p.title for p in qs.order_by("-created").limit(5)]}
+
+
+@bp.get("/authors/by-slug/<slug>")
+def by_slug(slug):
+    author = Author.objects(slug=slug).first() or abort(404)  # ok: unindexed-query — `slug` is unique, which indexes it
+    return {"name": author.name}
