@@ -928,7 +928,7 @@ impl<'t> Extractor<'t> {
                 continue;
             }
             let d = &self.documents[name];
-            let meta = d.meta.map(|m| self.lower(m, 0));
+            let meta = d.meta.map(|m| self.lower_meta(m));
             let (r, _, abstract_) = self.document_collection(name, d.name_node, meta.as_ref());
             let r = Some(r);
             resolved.push((name.clone(), r, abstract_));
@@ -3396,7 +3396,7 @@ impl<'t> Extractor<'t> {
             if d.abstract_ || d.embedded {
                 continue;
             }
-            ops.extend(self.meta_indexes(&self.lower(meta, 0), coll));
+            ops.extend(self.meta_indexes(&self.lower_meta(meta), coll));
         }
         for d in self.documents.values() {
             if let (Some(coll), false) = (&d.collection, d.abstract_ || d.embedded) {
@@ -3505,7 +3505,7 @@ impl<'t> Extractor<'t> {
             let Some(bases) = &d.pending else {
                 continue;
             };
-            let meta = d.meta.map(|m| self.lower(m, 0));
+            let meta = d.meta.map(|m| self.lower_meta(m));
             let (collection, explicit_collection, abstract_) =
                 self.document_collection(name, d.name_node, meta.as_ref());
             let mut operations = match &meta {
@@ -3526,6 +3526,62 @@ impl<'t> Extractor<'t> {
         }
         out.sort_by(|a, b| a.name.cmp(&b.name));
         out
+    }
+
+    /// A document's `meta`, lowered. Its `indexes` may be a concatenation (`[{..}, {..}] +
+    /// Mixin.get_indexes()`): the listed entries are read, and each other operand is one unknown
+    /// entry (an index declared but not readable), where lowering would make the whole unknown.
+    fn lower_meta(&self, meta: Node<'t>) -> Value {
+        let mut v = self.lower(meta, 0);
+        let ValueKind::Document(fields) = &mut v.kind else {
+            return v;
+        };
+        let Some(f) = fields.iter_mut().find(|f| f.key == "indexes") else {
+            return v;
+        };
+        if !matches!(f.value.kind, ValueKind::Unknown(_)) {
+            return v;
+        }
+        let node = self
+            .named_children(self.unwrap_expr(meta))
+            .into_iter()
+            .filter(|p| p.k() == "pair")
+            .find(|p| {
+                self.field(*p, "key")
+                    .and_then(|k| self.string_value(k))
+                    .is_some_and(|k| k == "indexes")
+            })
+            .and_then(|p| self.field(p, "value"));
+        if let Some(n) = node {
+            let mut items = Vec::new();
+            self.concatenated_items(n, 0, &mut items);
+            f.value = Value {
+                span: span(n),
+                kind: ValueKind::Array(items),
+            };
+        }
+        v
+    }
+
+    /// The items of a list concatenation (`a + [b] + (c + d)`): a list's items, one unknown item
+    /// for any other operand.
+    fn concatenated_items(&self, n: Node<'t>, depth: usize, out: &mut Vec<Value>) {
+        let n = self.unwrap_expr(n);
+        if depth < MAX_DEPTH
+            && n.k() == "binary_operator"
+            && self.field(n, "operator").map(|o| self.text(o)) == Some("+")
+        {
+            if let (Some(l), Some(r)) = (self.field(n, "left"), self.field(n, "right")) {
+                self.concatenated_items(l, depth + 1, out);
+                self.concatenated_items(r, depth + 1, out);
+                return;
+            }
+        }
+        let v = self.lower(n, depth + 1);
+        match v.kind {
+            ValueKind::Array(items) => out.extend(items),
+            _ => out.push(Value::unknown(span(n), self.text(n), false)),
+        }
     }
 
     /// One index operation per entry of a document's `meta["indexes"]`.
@@ -4450,6 +4506,40 @@ class Base(me.Document):
                     r#"unique_with="parent__slug""#.into(),
                     true
                 ),
+            ]
+        );
+    }
+
+    /// `"indexes": [..] + Mixin.get_indexes()`: the listed indexes are read, and the other
+    /// operand is one index that cannot be (so no rule takes the list for complete).
+    #[test]
+    fn concatenated_meta_indexes() {
+        let src = r#"
+import mongoengine as me
+
+class ActionDB(me.Document):
+    meta = {
+        "indexes": [{"fields": ["name"]}, "pack"] + (Tags.get_indexes() + BASE)
+    }
+
+class RuleDB(me.Document):
+    meta = {"indexes": BASE_INDEXES}
+"#;
+        let file = ir(src);
+        let got: Vec<(String, Vec<String>)> = file
+            .operations
+            .iter()
+            .map(|o| (coll(o), filter_keys(o)))
+            .collect();
+        let keys = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            got,
+            [
+                ("action_d_b".to_string(), keys(&["name"])),
+                ("action_d_b".into(), keys(&["pack"])),
+                ("action_d_b".into(), keys(&[])),
+                ("action_d_b".into(), keys(&[])),
+                ("rule_d_b".into(), keys(&[])),
             ]
         );
     }
