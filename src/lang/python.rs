@@ -860,13 +860,8 @@ impl<'t> Extractor<'t> {
                     meta = self.field(a, "right");
                 } else if self
                     .field(a, "right")
-                    .filter(|r| r.k() == "call")
-                    .is_some_and(|r| {
-                        let args = self.call_args(r);
-                        ["unique", "unique_with", "primary_key"]
-                            .iter()
-                            .any(|k| self.kwarg(&args, &[k]).is_some())
-                    })
+                    .and_then(|r| self.indexed_field_call(r))
+                    .is_some()
                 {
                     indexed_fields.push(a);
                 }
@@ -1222,21 +1217,7 @@ impl<'t> Extractor<'t> {
                 let name = self.text(n);
                 match self.lookup(name, n.start_byte() as u32) {
                     Some(b) => self.classify_binding(b, name, depth + 1),
-                    None => match self.documents.get(name) {
-                        Some(d) => match &d.collection {
-                            Some(r) => Thing::Model(r.clone(), Evidence::Resolved),
-                            // The linker decides; to it, the class is an import of this file.
-                            None if d.pending.is_some() => Thing::Imported(
-                                ImportRef {
-                                    module: self.this_module.clone(),
-                                    export: name.to_string(),
-                                },
-                                name.to_string(),
-                            ),
-                            None => Thing::Unknown,
-                        },
-                        None => Thing::Unknown,
-                    },
+                    None => self.document_class(name),
                 }
             }
             "attribute" => {
@@ -1578,6 +1559,25 @@ impl<'t> Extractor<'t> {
 
     /// `self.collection` where the class defines `@property def collection(self): return db.x`
     /// (or `@cached_property`, `@cached_static_property`).
+    /// A class of this file as a mongoengine document: its model, or, for a class whose base
+    /// is imported, an import of this file that the linker decides.
+    fn document_class(&self, name: &str) -> Thing {
+        match self.documents.get(name) {
+            Some(d) => match &d.collection {
+                Some(r) => Thing::Model(r.clone(), Evidence::Resolved),
+                None if d.pending.is_some() => Thing::Imported(
+                    ImportRef {
+                        module: self.this_module.clone(),
+                        export: name.to_string(),
+                    },
+                    name.to_string(),
+                ),
+                None => Thing::Unknown,
+            },
+            None => Thing::Unknown,
+        }
+    }
+
     fn property_of_class(&self, at: Node<'t>, attr: &str, depth: usize) -> Thing {
         if depth > 16 {
             return Thing::Unknown;
@@ -1589,6 +1589,26 @@ impl<'t> Extractor<'t> {
                 Some(c) => class = self.parents.of(c),
                 None => return Thing::Unknown,
             }
+        }
+        // `cls.objects(name=n)` in a document's class method: the document's queryset.
+        if attr == "objects" {
+            if self.field(at, "object").map(|o| self.text(o)) != Some("cls") {
+                return Thing::Unknown;
+            }
+            let name = class.and_then(|c| self.field(c, "name"));
+            return match name.map(|n| self.document_class(self.text(n))) {
+                Some(Thing::Model(r, ev)) => Thing::QuerySet(r, ev),
+                Some(Thing::Imported(imp, local)) => Thing::QuerySet(
+                    CollectionRef {
+                        name: CollectionName::Unknown { text: local },
+                        span: span(at),
+                        via: CollectionVia::MongooseModel,
+                        import: Some(imp),
+                    },
+                    Evidence::None,
+                ),
+                _ => Thing::Unknown,
+            };
         }
         let Some(body) = class.and_then(|c| self.field(c, "body")) else {
             return Thing::Unknown;
@@ -2538,8 +2558,8 @@ impl<'t> Extractor<'t> {
             if let Thing::QuerySet(r, ev) = self.classify(obj, 0) {
                 self.note_queried(obj);
                 self.queryset_read(self.unwrap_expr(obj), r, ev, false, ctx);
+                return;
             }
-            return;
         }
         let is_modifier = PY_MODIFIERS.contains(&method) || PY_QUERYSET_METHODS.contains(&method);
         if is_modifier {
@@ -3406,13 +3426,38 @@ impl<'t> Extractor<'t> {
         self.ir.operations.extend(ops);
     }
 
+    /// The field constructor of a class attribute that declares an index (`StringField(unique=
+    /// True)`), itself or wrapped in an application's helper as its first argument (udata's
+    /// `field(StringField(unique=True), readonly=True)`).
+    fn indexed_field_call(&self, right: Node<'t>) -> Option<Node<'t>> {
+        let declares = |call: Node<'t>| {
+            let args = self.call_args(call);
+            ["unique", "unique_with", "primary_key"]
+                .iter()
+                .any(|k| self.kwarg(&args, &[k]).is_some())
+        };
+        let right = self.unwrap_expr(right);
+        if right.k() != "call" {
+            return None;
+        }
+        if declares(right) {
+            return Some(right);
+        }
+        let inner = self.call_args(right).positional.first().copied()?;
+        (inner.k() == "call" && declares(inner)).then_some(inner)
+    }
+
     /// The indexes a document's fields declare: `email = StringField(unique=True)` is a unique
     /// index on `email`; `unique_with="site"` (or a list) adds those fields to it; a
     /// `primary_key=True` field is the document's `_id`, which its own unique index serves.
     fn field_indexes(&self, d: &DocClass<'t>, coll: &CollectionRef) -> Vec<Operation> {
         let mut ops = Vec::new();
         for &a in &d.indexed_fields {
-            let (Some(left), Some(call)) = (self.field(a, "left"), self.field(a, "right")) else {
+            let (Some(left), Some(call)) = (
+                self.field(a, "left"),
+                self.field(a, "right")
+                    .and_then(|r| self.indexed_field_call(r)),
+            ) else {
                 continue;
             };
             if left.k() != "identifier" {
@@ -4370,6 +4415,11 @@ def reads(a, f, i):
 class Access:
     def get(self, i):
         return self.model.objects.filter(id=i).only("x").get()
+
+class Tag(Document):
+    @classmethod
+    def named(cls, n):
+        return cls.objects(name=n).first()
 "#;
         let file = ir(src);
         let got: Vec<(OpKind, String, usize, Vec<String>)> = file
@@ -4407,8 +4457,10 @@ class Access:
                 (OpKind::FindOne, "first".into(), 23, k(&["author"])),
                 (OpKind::Find, "objects".into(), 24, k(&["repo_id"])),
                 (OpKind::FindOne, "get".into(), 28, k(&["_id"])),
+                (OpKind::FindOne, "first".into(), 33, k(&["name"])),
             ]
         );
+        assert_eq!(coll(&file.operations[13]), "tag");
         // `objects(**f)` spells no field: its filter is unknown, not empty.
         let splat = &file.operations[3];
         assert!(matches!(
@@ -4461,6 +4513,7 @@ class Assignment(me.Document):
     name = me.StringField(primary_key=True)
     site = me.StringField(unique_with="parent__slug")
     note = me.StringField(unique=False)
+    email = field(me.StringField(unique=True), readonly=True)
     meta = {"collection": "assignments"}
 
 class Base(me.Document):
@@ -4504,6 +4557,12 @@ class Base(me.Document):
                     "assignments".into(),
                     keys(&["site", "parent.slug"]),
                     r#"unique_with="parent__slug""#.into(),
+                    true
+                ),
+                (
+                    "assignments".into(),
+                    keys(&["email"]),
+                    "unique=True".into(),
                     true
                 ),
             ]
