@@ -158,8 +158,8 @@ struct DocClass<'t> {
     /// Not a document of this file, but one if a base from another module is: those bases.
     pending: Option<Vec<ClassBase>>,
     /// The fields declared with an index: `email = StringField(unique=True)`, `unique_with=`,
-    /// `primary_key=True` (the assignments).
-    indexed_fields: Vec<Node<'t>>,
+    /// `primary_key=True` (each assignment, and the field's constructor call).
+    indexed_fields: Vec<(Node<'t>, Node<'t>)>,
 }
 
 /// Classes of node kinds for the passes over every node (see `lang::KindFlags`).
@@ -858,12 +858,11 @@ impl<'t> Extractor<'t> {
                 };
                 if self.field(a, "left").map(|l| self.text(l)) == Some("meta") {
                     meta = self.field(a, "right");
-                } else if self
+                } else if let Some(call) = self
                     .field(a, "right")
                     .and_then(|r| self.indexed_field_call(r))
-                    .is_some()
                 {
-                    indexed_fields.push(a);
+                    indexed_fields.push((a, call));
                 }
             }
         }
@@ -1127,6 +1126,12 @@ impl<'t> Extractor<'t> {
             module,
             export: class.to_string(),
         })
+    }
+
+    /// The value bound to the name `id` where it is used (`qs` in `qs.count()` after
+    /// `qs = Post.objects(a=1)`).
+    fn bound_value(&self, id: Node<'t>) -> Option<Node<'t>> {
+        self.lookup(self.text(id), id.start_byte() as u32)?.value
     }
 
     fn lookup(&self, name: &str, at: u32) -> Option<&Binding<'t>> {
@@ -1539,7 +1544,7 @@ impl<'t> Extractor<'t> {
                 }
                 t => t,
             },
-            "get" | "first" | "get_or_404" | "first_or_404" | "modify" => {
+            m if m == "modify" || queryset_terminal(m) == Some(OpKind::FindOne) => {
                 match self.classify(obj, depth + 1) {
                     Thing::QuerySet(r, ev) => Thing::LoadedDoc(r, ev),
                     _ => Thing::Unknown,
@@ -2547,18 +2552,21 @@ impl<'t> Extractor<'t> {
         }
         // `Post.objects.get(id=i)`, `Post.objects.first()`: a read (or a delete) on the manager
         // itself. After `objects(..)` or a modifier, the chain's first call reads it.
-        if queryset_terminal(method).is_some() && self.is_manager(obj) {
-            if let Thing::QuerySet(r, ev) = self.classify(obj, 0) {
-                self.queryset_read(obj, r, ev, false, ctx);
-            }
-            return;
-        }
         // `qs.first()`, `qs.delete()` on a bound queryset.
-        if queryset_terminal(method).is_some() && self.unwrap_expr(obj).k() == "identifier" {
-            if let Thing::QuerySet(r, ev) = self.classify(obj, 0) {
-                self.note_queried(obj);
-                self.queryset_read(self.unwrap_expr(obj), r, ev, false, ctx);
+        if queryset_terminal(method).is_some() {
+            if self.is_manager(obj) {
+                if let Thing::QuerySet(r, ev) = self.classify(obj, 0) {
+                    self.queryset_read(obj, r, ev, false, ctx);
+                }
                 return;
+            }
+            let recv = self.unwrap_expr(obj);
+            if recv.k() == "identifier" {
+                if let Thing::QuerySet(r, ev) = self.classify(recv, 0) {
+                    self.note_queried(recv);
+                    self.queryset_read(recv, r, ev, false, ctx);
+                    return;
+                }
             }
         }
         let is_modifier = PY_MODIFIERS.contains(&method) || PY_QUERYSET_METHODS.contains(&method);
@@ -2602,15 +2610,7 @@ impl<'t> Extractor<'t> {
                 cur = parent;
                 continue;
             }
-            if parent.k() != "attribute"
-                || self.field(parent, "object").map(|o| o.id()) != Some(cur.id())
-            {
-                break;
-            }
-            let Some(call) = self.parents.of(parent).filter(|c| c.k() == "call") else {
-                break;
-            };
-            let Some(attr) = self.field(parent, "attribute") else {
+            let Some((attr, call)) = self.method_call_on(cur) else {
                 break;
             };
             let name = self.text(attr);
@@ -2669,9 +2669,7 @@ impl<'t> Extractor<'t> {
         let root = self.chain_root(n);
         match root.k() {
             "identifier" => {
-                let v = self
-                    .lookup(self.text(root), root.start_byte() as u32)?
-                    .value?;
+                let v = self.bound_value(root)?;
                 self.bound_operation_call(v, depth + 1)
             }
             "call" => {
@@ -2796,11 +2794,7 @@ impl<'t> Extractor<'t> {
         if n.k() != "identifier" {
             return;
         }
-        let value = self
-            .lookup(self.text(n), n.start_byte() as u32)
-            .and_then(|b| b.value)
-            .map(|v| self.unwrap_expr(v));
-        if let Some(v) = value {
+        if let Some(v) = self.bound_value(n).map(|v| self.unwrap_expr(v)) {
             self.queried_later.insert(v.id());
         }
     }
@@ -2938,10 +2932,7 @@ impl<'t> Extractor<'t> {
             }
             if cur.k() == "identifier" {
                 // `qs = Post.objects(a=1)` … `qs.filter(b=2).first()`.
-                match self
-                    .lookup(self.text(cur), cur.start_byte() as u32)
-                    .and_then(|b| b.value)
-                {
+                match self.bound_value(cur) {
                     Some(v) if v.start_byte() < cur.start_byte() => {
                         cur = self.unwrap_expr(v);
                         continue;
@@ -3410,18 +3401,16 @@ impl<'t> Extractor<'t> {
     fn document_indexes(&mut self) {
         let mut ops = Vec::new();
         for d in self.documents.values() {
-            let (Some(coll), Some(meta)) = (&d.collection, d.meta) else {
+            let Some(coll) = &d.collection else {
                 continue;
             };
             if d.abstract_ || d.embedded {
                 continue;
             }
-            ops.extend(self.meta_indexes(&self.lower_meta(meta), coll));
-        }
-        for d in self.documents.values() {
-            if let (Some(coll), false) = (&d.collection, d.abstract_ || d.embedded) {
-                ops.extend(self.field_indexes(d, coll));
+            if let Some(meta) = d.meta {
+                ops.extend(self.meta_indexes(&self.lower_meta(meta), coll));
             }
+            ops.extend(self.field_indexes(d, coll));
         }
         self.ir.operations.extend(ops);
     }
@@ -3452,17 +3441,10 @@ impl<'t> Extractor<'t> {
     /// `primary_key=True` field is the document's `_id`, which its own unique index serves.
     fn field_indexes(&self, d: &DocClass<'t>, coll: &CollectionRef) -> Vec<Operation> {
         let mut ops = Vec::new();
-        for &a in &d.indexed_fields {
-            let (Some(left), Some(call)) = (
-                self.field(a, "left"),
-                self.field(a, "right")
-                    .and_then(|r| self.indexed_field_call(r)),
-            ) else {
+        for &(a, call) in &d.indexed_fields {
+            let Some(left) = self.field(a, "left").filter(|l| l.k() == "identifier") else {
                 continue;
             };
-            if left.k() != "identifier" {
-                continue;
-            }
             let args = self.call_args(call);
             let is_true = |k: &str| {
                 self.kwarg(&args, &[k])
