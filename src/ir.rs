@@ -289,6 +289,25 @@ pub enum ClassBase {
     Local { name: String },
 }
 
+/// A Python class as the index declarations a mongoengine document inherits see it: mongoengine
+/// merges into a document the `meta["indexes"]` and the indexed fields (`unique=True`) of every
+/// class it derives from, abstract documents and plain mixins alike, up to a concrete parent
+/// (whose collection it shares, indexes included). The linker adds each ancestor's declarations,
+/// where they are written, on each concrete descendant's collection; it empties this list.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClassDecl {
+    pub name: String,
+    /// Its bases of this file or of another module of the repository (not mongoengine's own).
+    pub bases: Vec<ClassBase>,
+    /// What it declares itself, on no collection yet: empty for a concrete document of this
+    /// file, whose declarations are operations of the file already. A field's index (method
+    /// `unique`) is on the field its first key names.
+    pub indexes: Vec<Operation>,
+    /// The names its body assigns: a field of the same name in a base is replaced, and with it
+    /// that field's index (`name = StringField()` under a base's `unique=True` one).
+    pub attributes: Vec<String>,
+}
+
 /// How sure the frontend is that a call is a MongoDB driver call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -490,6 +509,10 @@ pub struct FileIr {
     /// [`PendingClass`]); the linker empties this list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<PendingClass>,
+    /// Classes whose index declarations documents may inherit (see [`ClassDecl`]); the linker
+    /// empties this list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub class_decls: Vec<ClassDecl>,
     /// Collection names spelt with constants of other modules; the linker empties this list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub name_imports: Vec<NameImport>,

@@ -4,7 +4,7 @@
 use crate::analysis::SourceFile;
 use crate::ir::{
     ClassBase, CollectionName, CollectionRef, CollectionVia, Evidence, Export, ExportTarget,
-    ImportRef, PendingClass,
+    ImportRef, Operation, PendingClass, Span,
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -216,7 +216,16 @@ const MAX_CLASS_DEPTH: usize = 64;
 /// How many such passes: chains of up to 16 × 64 bases.
 const MAX_CLASS_PASSES: usize = 16;
 
-impl Classes<'_> {
+impl<'a> Classes<'a> {
+    fn new(files: &'a [SourceFile], modules: &'a Modules<'a>) -> Self {
+        Classes {
+            files,
+            modules,
+            known: HashMap::new(),
+            cut: false,
+        }
+    }
+
     /// The class `name` of `file`: one of its documents (exported), a pending class, or a
     /// re-export of another module's.
     fn kind(&mut self, file: usize, name: &str, depth: usize) -> ClassKind {
@@ -320,12 +329,7 @@ fn link_classes(files: &mut [SourceFile], modules: &Modules) {
     if files.iter().all(|f| f.ir.classes.is_empty()) {
         return;
     }
-    let mut classes = Classes {
-        files,
-        modules,
-        known: HashMap::new(),
-        cut: false,
-    };
+    let mut classes = Classes::new(files, modules);
     let mut decided: Vec<(usize, usize, Option<ClassKind>)> = Vec::new();
     for fi in 0..classes.files.len() {
         for ci in 0..classes.files[fi].ir.classes.len() {
@@ -387,6 +391,128 @@ fn link_classes(files: &mut [SourceFile], modules: &Modules) {
     }
 }
 
+/// The class declaration (see [`crate::ir::ClassDecl`]) a base names: a class of `file`, or one
+/// it re-exports. `(file, index)`.
+fn locate_class(
+    files: &[SourceFile],
+    modules: &Modules,
+    file: usize,
+    name: &str,
+    depth: usize,
+) -> Option<(usize, usize)> {
+    if depth > MAX_CLASS_DEPTH {
+        return None;
+    }
+    let f = &files[file];
+    if let Some(i) = f.ir.class_decls.iter().position(|c| c.name == name) {
+        return Some((file, i));
+    }
+    match &f.ir.exports.iter().find(|e| e.name == name)?.target {
+        ExportTarget::Reexport { import } => {
+            let next = modules.resolve(&import.module, &f.display_path)?;
+            locate_class(files, modules, next, &import.export, depth + 1)
+        }
+        _ => None,
+    }
+}
+
+/// At most this many ancestors of one document are read (a bound for generated hierarchies).
+const MAX_ANCESTORS: usize = 256;
+
+/// Gives each concrete mongoengine document the index declarations of the classes it derives
+/// from (see [`crate::ir::ClassDecl`]): each ancestor's, on the document's collection, in the
+/// file and at the place the ancestor declares them. A concrete ancestor ends the walk on its
+/// branch: the document shares its collection, and its declarations are on it already.
+fn link_inheritance(files: &mut [SourceFile], modules: &Modules) {
+    if files.iter().all(|f| f.ir.class_decls.is_empty()) {
+        return;
+    }
+    let mut classes = Classes::new(files, modules);
+    // (file the declaration is in, the declaration) in the order found.
+    let mut added: Vec<(usize, Operation)> = Vec::new();
+    for fi in 0..classes.files.len() {
+        for ci in 0..classes.files[fi].ir.class_decls.len() {
+            let decl = &classes.files[fi].ir.class_decls[ci];
+            if decl.bases.is_empty() {
+                continue;
+            }
+            let name = decl.name.clone();
+            let ClassKind::Concrete(collection) = classes.kind(fi, &name, 0) else {
+                continue;
+            };
+            // Depth first, bases in the order written, each ancestor once: mongoengine's order,
+            // in which the first class to assign a name has the field of that name.
+            let mut assigned: Vec<String> = classes.files[fi].ir.class_decls[ci].attributes.clone();
+            let mut seen: Vec<(usize, usize)> = vec![(fi, ci)];
+            let mut stack: Vec<(usize, ClassBase)> = classes.files[fi].ir.class_decls[ci]
+                .bases
+                .iter()
+                .rev()
+                .map(|b| (fi, b.clone()))
+                .collect();
+            while let Some((from, base)) = stack.pop() {
+                if seen.len() > MAX_ANCESTORS {
+                    break;
+                }
+                let target = match &base {
+                    ClassBase::Local { name } => Some((from, name.clone())),
+                    ClassBase::Imported { import } => modules
+                        .resolve(&import.module, &classes.files[from].display_path)
+                        .map(|t| (t, import.export.clone())),
+                };
+                let Some((tf, tname)) = target else { continue };
+                let concrete = matches!(classes.kind(tf, &tname, 0), ClassKind::Concrete(_));
+                let Some((af, ai)) = locate_class(classes.files, modules, tf, &tname, 0) else {
+                    continue;
+                };
+                if seen.contains(&(af, ai)) {
+                    continue;
+                }
+                seen.push((af, ai));
+                let ancestor = &classes.files[af].ir.class_decls[ai];
+                if concrete {
+                    assigned.extend(ancestor.attributes.iter().cloned());
+                    continue;
+                }
+                for op in &ancestor.indexes {
+                    let field = op.filter.as_ref().and_then(|k| k.fields().first());
+                    if op.method == "unique" && field.is_some_and(|f| assigned.contains(&f.key)) {
+                        continue;
+                    }
+                    let mut op = op.clone();
+                    op.collection = Some(CollectionRef {
+                        name: collection.name.clone(),
+                        // Named where the document is, in another file when the ancestor is.
+                        span: if af == fi {
+                            collection.span
+                        } else {
+                            Span::default()
+                        },
+                        via: collection.via,
+                        import: None,
+                    });
+                    added.push((af, op));
+                }
+                assigned.extend(ancestor.attributes.iter().cloned());
+                stack.extend(ancestor.bases.iter().rev().map(|b| (af, b.clone())));
+            }
+        }
+    }
+    let mut touched = Vec::new();
+    for (fi, op) in added {
+        files[fi].ir.operations.push(op);
+        touched.push(fi);
+    }
+    for f in files.iter_mut() {
+        f.ir.class_decls.clear();
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    for fi in touched {
+        files[fi].ir.normalise();
+    }
+}
+
 /// Replaces the collection names each file spells with another module's constants (see
 /// [`crate::ir::NameImport`]) with their values: in its operations, its references and its exports
 /// (so that the files importing its models see the name too).
@@ -438,7 +564,9 @@ pub fn link(files: &mut [SourceFile]) {
     let paths: Vec<String> = files.iter().map(|f| normalise(&f.display_path)).collect();
     let modules = Modules::new(&paths);
     link_classes(files, &modules);
+    // After the names: a document's collection may be spelt with another module's constant.
     link_names(files, &modules);
+    link_inheritance(files, &modules);
     let mut resolved: Vec<(usize, usize, CollectionRef)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         for (oi, op) in f.ir.operations.iter().enumerate() {

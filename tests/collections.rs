@@ -303,24 +303,27 @@ fn index_keys(c: &Value) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|i| {
-            let keys: Vec<String> = i["keys"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|k| {
-                    format!(
-                        "{}:{}",
-                        k["field"].as_str().unwrap(),
-                        k["type"].as_str().unwrap()
-                    )
-                })
-                .collect();
-            keys.join(",")
-        })
+        .map(keys_of)
         .collect();
     v.sort();
     v
+}
+
+/// An index declaration's keys: `field:type,field:type`.
+fn keys_of(i: &Value) -> String {
+    let keys: Vec<String> = i["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            format!(
+                "{}:{}",
+                k["field"].as_str().unwrap(),
+                k["type"].as_str().unwrap()
+            )
+        })
+        .collect();
+    keys.join(",")
 }
 
 #[test]
@@ -411,6 +414,79 @@ fn mongoengine_documents_derive_from_bases_in_other_modules() {
         m["unresolved"]["indexes"].as_array().unwrap().is_empty(),
         "{}",
         m["unresolved"]
+    );
+}
+
+/// (keys, the file that declares it) of each index of a collection of the map, sorted.
+fn index_sites(c: &Value) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = c["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let unique = i["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|o| o == "unique");
+            let k = keys_of(i) + if unique { " unique" } else { "" };
+            (k, i["path"].as_str().unwrap().to_string())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn mongoengine_documents_inherit_the_indexes_of_their_bases() {
+    // mongoengine merges into a document the `meta["indexes"]` and the unique fields of every
+    // class it derives from: abstract documents and plain mixins, here or in other modules.
+    let m = map_of(&[
+        (
+            "app/base.py",
+            "import mongoengine as me\n\n\
+             class Timestamped(me.Document):\n    \
+             created = me.DateTimeField()\n    \
+             slug = me.StringField(unique=True)\n    \
+             meta = {\"abstract\": True, \"indexes\": [\"-created\"]}\n\n\
+             class Owned(object):\n    \
+             owner = me.ReferenceField(\"User\")\n    \
+             meta = {\"indexes\": [\"owner\"]}\n\n\
+             class Named(object):\n    name = me.StringField(unique=True)\n",
+        ),
+        (
+            "app/models.py",
+            "import mongoengine as me\nfrom app.base import Timestamped, Owned\nfrom app import base\n\n\
+             class Tenanted(me.Document):\n    meta = {\"abstract\": True, \"indexes\": [\"tenant\"]}\n\n\
+             class Post(Timestamped, Owned):\n    \
+             title = me.StringField()\n    meta = {\"indexes\": [\"title\"]}\n\n\
+             class Video(Post):\n    meta = {\"indexes\": [\"duration\"]}\n\n\
+             class Page(Tenanted, Timestamped, base.Named):\n    \
+             slug = me.StringField()\n",
+        ),
+    ]);
+    assert_eq!(collection_names(&m), vec!["page", "post"]);
+    // Each inherited declaration is where its class writes it; a subclass of the concrete `Post`
+    // shares its collection and does not declare the bases' indexes again.
+    let s = |k: &str, p: &str| (k.to_string(), format!("app/{p}"));
+    assert_eq!(
+        index_sites(collection(&m, "post")),
+        vec![
+            s("created:-1", "base.py"),
+            s("duration:1", "models.py"),
+            s("owner:1", "base.py"),
+            s("slug:1 unique", "base.py"),
+            s("title:1", "models.py"),
+        ]
+    );
+    // `Page` replaces the base's unique `slug` with a field of its own: no index.
+    assert_eq!(
+        index_sites(collection(&m, "page")),
+        vec![
+            s("created:-1", "base.py"),
+            s("name:1 unique", "base.py"),
+            s("tenant:1", "models.py"),
+        ]
     );
 }
 

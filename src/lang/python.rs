@@ -160,6 +160,8 @@ struct DocClass<'t> {
     /// The fields declared with an index: `email = StringField(unique=True)`, `unique_with=`,
     /// `primary_key=True` (each assignment, and the field's constructor call).
     indexed_fields: Vec<(Node<'t>, Node<'t>)>,
+    /// The names its body assigns (fields among them).
+    attributes: Vec<String>,
 }
 
 /// Classes of node kinds for the passes over every node (see `lang::KindFlags`).
@@ -846,6 +848,7 @@ impl<'t> Extractor<'t> {
             .unwrap_or_default();
         let mut meta = None;
         let mut indexed_fields = Vec::new();
+        let mut attributes = Vec::new();
         if let Some(body) = self.field(n, "body") {
             for stmt in self.named_children(body) {
                 let Some(a) = self
@@ -856,6 +859,9 @@ impl<'t> Extractor<'t> {
                 else {
                     continue;
                 };
+                if let Some(l) = self.field(a, "left").filter(|l| l.k() == "identifier") {
+                    attributes.push(self.text(l).to_string());
+                }
                 if self.field(a, "left").map(|l| self.text(l)) == Some("meta") {
                     meta = self.field(a, "right");
                 } else if let Some(call) = self
@@ -877,6 +883,7 @@ impl<'t> Extractor<'t> {
                 embedded: false,
                 pending: None,
                 indexed_fields,
+                attributes,
             },
         );
     }
@@ -1020,18 +1027,11 @@ impl<'t> Extractor<'t> {
         names.sort();
         let mut bases: Vec<(Vec<ClassBase>, Vec<String>)> = Vec::with_capacity(names.len());
         for name in &names {
-            let d = &self.documents[name];
-            let at = d.name_node.start_byte() as u32;
-            let mut imported = Vec::new();
-            let mut local = Vec::new();
-            for b in &d.bases {
-                if b.contains(['[', '(']) || b == name {
-                    continue;
-                }
-                if self.documents.contains_key(b.as_str()) {
-                    local.push(b.clone());
-                } else if let Some(import) = self.imported_name(b, at) {
-                    imported.push(ClassBase::Imported { import });
+            let (mut imported, mut local) = (Vec::new(), Vec::new());
+            for b in self.class_bases(name, &self.documents[name]) {
+                match b {
+                    ClassBase::Local { name } => local.push(name),
+                    imported_base => imported.push(imported_base),
                 }
             }
             bases.push((imported, local));
@@ -1072,6 +1072,67 @@ impl<'t> Extractor<'t> {
                 d.pending = Some(all);
             }
         }
+    }
+
+    /// A class's bases that the linker may follow, in the order written: the classes of this
+    /// file, and those imported from another module of the repository.
+    fn class_bases(&self, name: &str, d: &DocClass<'t>) -> Vec<ClassBase> {
+        let at = d.name_node.start_byte() as u32;
+        let mut out = Vec::new();
+        for b in &d.bases {
+            if b.contains(['[', '(']) || b == name {
+                continue;
+            }
+            if self.documents.contains_key(b.as_str()) {
+                out.push(ClassBase::Local { name: b.clone() });
+            } else if let Some(import) = self.imported_name(b, at) {
+                out.push(ClassBase::Imported { import });
+            }
+        }
+        out
+    }
+
+    /// The classes whose index declarations a document may inherit, and the documents whose
+    /// bases may declare some (see [`ClassDecl`]): each class with a base the linker can follow,
+    /// or with declarations of its own.
+    fn class_decls(&self) -> Vec<ClassDecl> {
+        if !(self.uses_mongo || self.uses_mongoengine) {
+            return Vec::new();
+        }
+        // Declarations not yet on a collection: the linker gives each its descendant's.
+        let nowhere = CollectionRef {
+            name: CollectionName::Unknown {
+                text: String::new(),
+            },
+            span: Span::default(),
+            via: CollectionVia::MongooseModel,
+            import: None,
+        };
+        let mut out = Vec::new();
+        for (name, d) in &self.documents {
+            let concrete_here = d.collection.is_some() && !d.abstract_;
+            let mut indexes = Vec::new();
+            if !concrete_here {
+                if let Some(meta) = d.meta {
+                    indexes = self.meta_indexes(&self.lower_meta(meta), &nowhere);
+                }
+                indexes.extend(self.field_indexes(d, &nowhere));
+            }
+            // In the order written: mongoengine merges the bases' declarations in that order.
+            let bases = self.class_bases(name, d);
+            // A document without either still replaces its descendants' inherited fields.
+            if indexes.is_empty() && bases.is_empty() && d.collection.is_none() {
+                continue;
+            }
+            out.push(ClassDecl {
+                name: name.clone(),
+                bases,
+                indexes,
+                attributes: d.attributes.clone(),
+            });
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out
     }
 
     /// A class (or constant) imported from another module, as the linker looks it up: `BaseDocument`
@@ -3746,6 +3807,7 @@ impl<'t> Extractor<'t> {
             }
         }
         self.ir.classes = self.pending_classes();
+        self.ir.class_decls = self.class_decls();
         self.ir.name_imports = self.name_imports.take();
         exports.sort_by(|a, b| a.name.cmp(&b.name));
         self.ir.exports = exports;

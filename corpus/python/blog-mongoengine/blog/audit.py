@@ -25,3 +25,8 @@ def record(actor, action, **details):
 
 def trail(actor, limit=50):
     return AuditEvent.objects(actor=actor).order_by("-created").limit(limit)
+
+
+def since(when):
+    # ok: the `-created` index the base declares serves it.
+    return AuditEvent.objects(created__gte=when).order_by("-created")

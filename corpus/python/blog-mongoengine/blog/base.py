@@ -8,7 +8,9 @@ class TimestampedDocument(Document):
 
     created = DateTimeField(default=datetime.utcnow)
     updated = DateTimeField(default=datetime.utcnow)
-    meta = {"abstract": True}
+    # Every model deriving from this one has the index: mongoengine merges an abstract base's
+    # indexes into its subclasses'.
+    meta = {"abstract": True, "indexes": ["-created"]}
 
     def touch(self):
         self.updated = datetime.utcnow()
