@@ -301,7 +301,7 @@ pub struct ClassDecl {
     pub bases: Vec<ClassBase>,
     /// What it declares itself, on no collection yet: empty for a concrete document of this
     /// file, whose declarations are operations of the file already. A field's index (method
-    /// `unique`) is on the field its first key names.
+    /// `unique` or `primary_key`) is on the field its first key names.
     pub indexes: Vec<Operation>,
     /// The names its body assigns: a field of the same name in a base is replaced, and with it
     /// that field's index (`name = StringField()` under a base's `unique=True` one).

@@ -476,7 +476,8 @@ fn link_inheritance(files: &mut [SourceFile], modules: &Modules) {
                 }
                 for op in &ancestor.indexes {
                     let field = op.filter.as_ref().and_then(|k| k.fields().first());
-                    if op.method == "unique" && field.is_some_and(|f| assigned.contains(&f.key)) {
+                    let of_field = matches!(op.method.as_str(), "unique" | "primary_key");
+                    if of_field && field.is_some_and(|f| assigned.contains(&f.key)) {
                         continue;
                     }
                     let mut op = op.clone();

@@ -89,9 +89,12 @@ pub struct CollectionAccess {
 
 impl CollectionAccess {
     /// The repository declares indexes for this collection, and every declaration can be read.
-    /// See [`AccessModel::indexes_known`], which also asks about declarations on unnamed collections.
+    /// A mongoengine primary key alone (`id = UUIDField(primary_key=True)`, the `_id` every
+    /// collection has) does not count. See [`AccessModel::indexes_known`], which also asks about
+    /// declarations on unnamed collections.
     fn declared_indexes_readable(&self) -> bool {
-        !self.indexes.is_empty() && self.indexes.iter().all(|i| !i.dynamic)
+        self.indexes.iter().any(|i| i.method != "primary_key")
+            && self.indexes.iter().all(|i| !i.dynamic)
     }
 }
 

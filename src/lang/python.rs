@@ -842,6 +842,11 @@ impl<'t> Extractor<'t> {
                 self.named_children(s)
                     .into_iter()
                     .filter(|b| b.k() != "keyword_argument")
+                    // A generic base is its class: `Document[DatasetQuerySet]` is `Document`.
+                    .map(|b| match b.k() {
+                        "subscript" => self.field(b, "value").unwrap_or(b),
+                        _ => b,
+                    })
                     .map(|b| self.text(b).to_string())
                     .collect()
             })
@@ -1072,6 +1077,26 @@ impl<'t> Extractor<'t> {
                 d.pending = Some(all);
             }
         }
+    }
+
+    /// `db.StringField`, `db.CASCADE`, `db.init_app`: flask-mongoengine's `db = MongoEngine()`
+    /// is mongoengine's namespace, not a database, where this file derives documents from
+    /// `db.Document` or the member is one of mongoengine's fields, documents or delete rules.
+    fn is_mongoengine_namespace(&self, obj: &str, attr: &str) -> bool {
+        let class_like = attr.starts_with(|c: char| c.is_ascii_uppercase())
+            && (attr.ends_with("Field") || attr.ends_with("Document"));
+        class_like
+            || matches!(
+                attr,
+                "init_app" | "CASCADE" | "NULLIFY" | "PULL" | "DENY" | "DO_NOTHING"
+            )
+            || self.documents.values().any(|d| {
+                d.bases.iter().any(|b| {
+                    b.strip_prefix(obj)
+                        .and_then(|r| r.strip_prefix('.'))
+                        .is_some_and(|doc| PY_MONGOENGINE_DOCUMENTS.contains(&doc))
+                })
+            })
     }
 
     /// A class's bases that the linker may follow, in the order written: the classes of this
@@ -1340,14 +1365,19 @@ impl<'t> Extractor<'t> {
                 }
                 match self.classify(obj, depth + 1) {
                     Thing::Client if !is_client_attr(attr_name) => Thing::Db,
-                    Thing::Db if !is_db_attr(attr_name) => Thing::Collection(CollectionRef {
-                        name: CollectionName::Literal {
-                            name: attr_name.to_string(),
-                        },
-                        span: span(attr),
-                        via: CollectionVia::Driver,
-                        import: None,
-                    }),
+                    Thing::Db
+                        if !is_db_attr(attr_name)
+                            && !self.is_mongoengine_namespace(obj_text, attr_name) =>
+                    {
+                        Thing::Collection(CollectionRef {
+                            name: CollectionName::Literal {
+                                name: attr_name.to_string(),
+                            },
+                            span: span(attr),
+                            via: CollectionVia::Driver,
+                            import: None,
+                        })
+                    }
                     Thing::Collection(r) if !is_collection_attr(attr_name) => {
                         // `db.settings.config` is the collection `settings.config`.
                         match r.name {
@@ -2479,7 +2509,14 @@ impl<'t> Extractor<'t> {
                 self.field(n, "value")
             };
             let Some(obj) = obj else { continue };
-            if matches!(classified(obj), Thing::Db | Thing::Collection(_)) {
+            // `db.resolve_model(x)`: a database's member that is called is a method (pymongo's
+            // collections are not callable), of the application's own database class.
+            let called = n.k() == "attribute"
+                && self
+                    .parents
+                    .of(n)
+                    .is_some_and(|p| p.k() == "call" && self.field(p, "function") == Some(n));
+            if matches!(classified(obj), Thing::Db | Thing::Collection(_)) && !called {
                 if let Thing::Collection(r) = classified(n) {
                     found.push(r);
                 }
@@ -2808,13 +2845,17 @@ impl<'t> Extractor<'t> {
         let mut kind = OpKind::Find;
         let mut method = "objects";
         let mut method_span = span(recv);
+        // A method of the application's queryset class (`meta["queryset_class"]`):
+        // `Follow.objects(until=None).followers(user)` may filter on more than it shows.
+        let mut custom = false;
         if let Some((attr, call)) = self.method_call_on(top) {
             let name = self.text(attr);
             if py_operation(name).is_some() {
                 return;
             }
-            if let Some(k) = queryset_terminal(name) {
-                (end, kind, method, method_span) = (call, k, name, span(attr));
+            match queryset_terminal(name) {
+                Some(k) => (end, kind, method, method_span) = (call, k, name, span(attr)),
+                None => custom = true,
             }
         }
         if modified && mods.is_empty() {
@@ -2831,6 +2872,11 @@ impl<'t> Extractor<'t> {
         }
         let mut op = Operation::new(kind, method, span(end), method_span);
         op.filter = self.queryset_filter(end);
+        if custom {
+            op.filter = op
+                .filter
+                .map(|f| Value::unknown(f.span, self.text(self.unwrap_expr(top)), false));
+        }
         op.modifiers = mods;
         op.collection = Some(r);
         op.evidence = ev;
@@ -3559,7 +3605,10 @@ impl<'t> Extractor<'t> {
                 span: span(a),
                 kind: ValueKind::Document(keys),
             };
-            ops.push(self.document_index("unique", (span(a), at), keys, Some(unique), coll));
+            // A primary key is the document's `_id`: declared as such, it is no sign that the
+            // repository manages the collection's other indexes (see `model`).
+            let method = if primary { "primary_key" } else { "unique" };
+            ops.push(self.document_index(method, (span(a), at), keys, Some(unique), coll));
         }
         ops
     }
@@ -4545,6 +4594,62 @@ class Access:
 
     /// A field declared `unique=True`, `unique_with=..` or `primary_key=True` is an index of
     /// its document's collection, unique; other field options are none.
+    #[test]
+    fn flask_mongoengine_models_and_generic_bases() {
+        // udata's shape: `db = MongoEngine()` is mongoengine's namespace, a document's base may be
+        // generic (`Document[PostQuerySet]`), and a queryset class adds its own filters.
+        let src = r#"
+from flask_mongoengine import Document
+from udata.models import db
+
+class PostQuerySet(db.QuerySet):
+    def visible(self):
+        return self(published__ne=None)
+
+class Post(Document[PostQuerySet]):
+    name = db.StringField(required=True)
+    owner = db.ReferenceField("User", reverse_delete_rule=db.CASCADE)
+    id = db.UUIDField(primary_key=True)
+    meta = {"indexes": ["name"], "queryset_class": PostQuerySet}
+
+class Tag(db.Document):
+    name = db.StringField()
+
+def news():
+    db.resolve_model("Post")
+    return Post.objects(kind="news").visible().order_by("-published")
+
+def by_name(n):
+    return Post.objects(name=n)
+"#;
+        let file = ir(src);
+        let mut names: Vec<String> = file.collections.iter().map(|c| c.name.display()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names, ["post", "tag"]);
+        let reads: Vec<(String, Option<bool>)> = file
+            .operations
+            .iter()
+            .filter(|o| o.kind == OpKind::Find)
+            .map(|o| (coll(o), o.filter.as_ref().map(|f| f.is_unknown())))
+            .collect();
+        // The filter of a chain through `visible()` is more than `kind`: not read.
+        assert_eq!(
+            reads,
+            [
+                ("post".to_string(), Some(true)),
+                ("post".into(), Some(false))
+            ]
+        );
+        let declared: Vec<&str> = file
+            .operations
+            .iter()
+            .filter(|o| o.kind == OpKind::CreateIndex)
+            .map(|o| o.method.as_str())
+            .collect();
+        assert_eq!(declared, ["primary_key", "indexes"]);
+    }
+
     #[test]
     fn unique_fields_are_indexes() {
         let src = r#"

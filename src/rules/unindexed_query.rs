@@ -233,6 +233,28 @@ db.sessions.find_one({"token": t})
         assert!(got.is_empty(), "{got:?}");
     }
 
+    /// A mongoengine primary key is the `_id` index every collection has: declared alone, it says
+    /// nothing of the collection's other indexes.
+    #[test]
+    fn a_primary_key_alone_is_not_a_declaration_of_indexes() {
+        let only_key = r#"import mongoengine as me
+class Notification(me.Document):
+    id = me.UUIDField(primary_key=True)
+    user = me.StringField()
+def of(u):
+    return Notification.objects(user=u)
+"#;
+        let got = findings("models.py", only_key);
+        assert!(got.is_empty(), "{got:?}");
+        let with_index = only_key.replace(
+            "    user = me.StringField()\n",
+            "    user = me.StringField()\n    meta = {\"indexes\": [\"-created\"]}\n",
+        );
+        let got = findings("models.py", &with_index);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].1.contains("filters by `user`"), "{got:?}");
+    }
+
     /// A table of indexes created in a loop (`getattr(db, col).create_index(..)`) may hold the index
     /// any query needs: with such a declaration in the repository, no collection is judged.
     #[test]
