@@ -118,7 +118,9 @@ pub fn check_source(
         text: Some(Arc::from(text)),
         ir,
     };
-    let files = [file];
+    // Linked as a repository of one file: its classes' inherited indexes, its own exports.
+    let mut files = [file];
+    crate::link::link(&mut files);
     let findings = crate::rules::run_all(&files, settings, 1);
     let [file] = files;
     Ok((file.ir, findings))

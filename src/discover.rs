@@ -1787,6 +1787,12 @@ fn parse_imported_deferred(
     // whose bases are.
     let mut followed: std::collections::HashSet<(usize, String)> = Default::default();
     let mut followed_classes: std::collections::HashSet<(usize, String)> = Default::default();
+    let mut followed_decls: std::collections::HashSet<(usize, String, String)> = Default::default();
+    // The field classes of documents: worth parsing only to learn that they make fields unique
+    // (see `ClassDecl::unique_by_default`), which a file that never says `unique` cannot.
+    let mut wanted_fields = WantedExports::default();
+    let says_unique =
+        |path: &Path| std::fs::read(path).is_ok_and(|b| b.windows(6).any(|w| w == b"unique"));
     loop {
         // A chain may pass through any file, parsed at once or late: a re-export of what is
         // wanted, or the bases of a class that matters (see `classes_to_decide`).
@@ -1797,6 +1803,33 @@ fn parse_imported_deferred(
                 };
                 if wanted.wants(&f.path, &e.name) && followed.insert((i, e.name.clone())) {
                     wanted.add(import);
+                }
+            }
+            // The classes whose index declarations a document inherits or names (see
+            // `link::link_inheritance`): the bases of a document of the file (a base's own bases,
+            // when in a file parsed late, are not followed), a `Mixin.get_indexes()` operand, a
+            // field's class.
+            for c in &f.ir.class_decls {
+                // (A pending class's bases are followed below, where it matters.)
+                let document = f.ir.exports.iter().any(|e| {
+                    e.name == c.name
+                        && matches!(&e.target, ExportTarget::Collection { collection }
+                                if collection.via == crate::ir::CollectionVia::MongooseModel)
+                });
+                let named = c.operands.iter().map(|o| (&o.class, false));
+                let fields = c.app_fields.iter().map(|a| (&a.class, true));
+                let bases = c.bases.iter().filter(|_| document).map(|b| (b, false));
+                for (b, field) in named.chain(fields).chain(bases) {
+                    let crate::ir::ClassBase::Imported { import } = b else {
+                        continue;
+                    };
+                    if followed_decls.insert((i, import.module.clone(), import.export.clone())) {
+                        if field {
+                            wanted_fields.add(import);
+                        } else {
+                            wanted.add(import);
+                        }
+                    }
                 }
             }
             if f.ir.classes.is_empty() {
@@ -1812,9 +1845,12 @@ fn parse_imported_deferred(
                 }
             }
         }
-        let (now, later): (Vec<_>, Vec<_>) = std::mem::take(&mut s.deferred)
-            .into_iter()
-            .partition(|(path, _)| wanted.may_name(path));
+        let (now, later): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut s.deferred)
+                .into_iter()
+                .partition(|(path, _)| {
+                    wanted.may_name(path) || (wanted_fields.may_name(path) && says_unique(path))
+                });
         s.deferred = later;
         if now.is_empty() {
             break;
@@ -2082,6 +2118,7 @@ fn analyse_one(
                 && ir.collections.is_empty()
                 && ir.exports.is_empty()
                 && ir.classes.is_empty()
+                && ir.class_decls.is_empty()
             {
                 return Outcome::Parsed(None);
             }

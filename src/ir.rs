@@ -306,6 +306,47 @@ pub struct ClassDecl {
     /// The names its body assigns: a field of the same name in a base is replaced, and with it
     /// that field's index (`name = StringField()` under a base's `unique=True` one).
     pub attributes: Vec<String>,
+    /// The operands of its `meta["indexes"]` that name another class's list of indexes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub operands: Vec<IndexOperand>,
+    /// Its methods that return a list of indexes (`get_indexes()`), for such operands.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub index_methods: Vec<IndexList>,
+    /// A field class whose constructor makes its fields unique unless told otherwise (udata's
+    /// `SlugField`: `kwargs.setdefault("unique", True)`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unique_by_default: bool,
+    /// Its fields built with a class of the repository and no `unique=` of their own: each a
+    /// unique index (method `unique`) should that class be [`ClassDecl::unique_by_default`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub app_fields: Vec<AppField>,
+}
+
+/// A field built with a field class of the repository (see [`ClassDecl::app_fields`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct AppField {
+    pub class: ClassBase,
+    /// Its index, should the class make it unique.
+    pub index: Operation,
+}
+
+/// An operand of a `meta["indexes"]` concatenation that this file cannot read but another class
+/// of the repository spells: `Mixin.get_indexes()`, `Owned.meta["indexes"]`. The frontend made
+/// it one unreadable declaration; the linker replaces that with the list's declarations.
+#[derive(Clone, Debug, Serialize)]
+pub struct IndexOperand {
+    /// The operand, and the unreadable declaration made of it.
+    pub span: Span,
+    pub class: ClassBase,
+    /// The method called (`get_indexes`); `None` for the class's `meta["indexes"]`.
+    pub method: Option<String>,
+}
+
+/// The indexes a class's method returns, on no collection yet.
+#[derive(Clone, Debug, Serialize)]
+pub struct IndexList {
+    pub method: String,
+    pub indexes: Vec<Operation>,
 }
 
 /// How sure the frontend is that a call is a MongoDB driver call.

@@ -4,7 +4,7 @@
 use crate::analysis::SourceFile;
 use crate::ir::{
     ClassBase, CollectionName, CollectionRef, CollectionVia, Evidence, Export, ExportTarget,
-    ImportRef, Operation, PendingClass, Span,
+    ImportRef, OpKind, Operation, PendingClass, Span,
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -419,10 +419,130 @@ fn locate_class(
 /// At most this many ancestors of one document are read (a bound for generated hierarchies).
 const MAX_ANCESTORS: usize = 256;
 
+/// The class a base of a class of `from` names: `(file, name)` as [`Classes::kind`] asks.
+fn base_target(
+    files: &[SourceFile],
+    modules: &Modules,
+    from: usize,
+    base: &ClassBase,
+) -> Option<(usize, String)> {
+    match base {
+        ClassBase::Local { name } => Some((from, name.clone())),
+        ClassBase::Imported { import } => modules
+            .resolve(&import.module, &files[from].display_path)
+            .map(|t| (t, import.export.clone())),
+    }
+}
+
+/// The ancestors of the class declaration `(fi, ci)` whose declarations it inherits, in
+/// mongoengine's order (depth first, bases in the order written, each once), with the names
+/// a nearer class assigns before each: a concrete ancestor ends its branch.
+fn ancestors(classes: &mut Classes, fi: usize, ci: usize) -> Vec<(usize, usize, Vec<String>)> {
+    let files = classes.files;
+    let modules = classes.modules;
+    let mut assigned: Vec<String> = files[fi].ir.class_decls[ci].attributes.clone();
+    let mut seen: Vec<(usize, usize)> = vec![(fi, ci)];
+    let mut out = Vec::new();
+    let mut stack: Vec<(usize, ClassBase)> = files[fi].ir.class_decls[ci]
+        .bases
+        .iter()
+        .rev()
+        .map(|b| (fi, b.clone()))
+        .collect();
+    while let Some((from, base)) = stack.pop() {
+        if seen.len() > MAX_ANCESTORS {
+            break;
+        }
+        let Some((tf, tname)) = base_target(files, modules, from, &base) else {
+            continue;
+        };
+        let concrete = matches!(classes.kind(tf, &tname, 0), ClassKind::Concrete(_));
+        let Some((af, ai)) = locate_class(files, modules, tf, &tname, 0) else {
+            continue;
+        };
+        if seen.contains(&(af, ai)) {
+            continue;
+        }
+        seen.push((af, ai));
+        let ancestor = &files[af].ir.class_decls[ai];
+        if !concrete {
+            out.push((af, ai, assigned.clone()));
+            stack.extend(ancestor.bases.iter().rev().map(|b| (af, b.clone())));
+        }
+        assigned.extend(ancestor.attributes.iter().cloned());
+    }
+    out
+}
+
+/// What the operands of a class's `meta["indexes"]` that its file cannot read (see
+/// [`crate::ir::IndexOperand`]) declare: for each one resolved, its span and the declarations,
+/// `(file, operation)`. A `meta["indexes"]` of an ancestor declares nothing more (it is
+/// inherited already).
+fn resolve_operands(
+    files: &[SourceFile],
+    modules: &Modules,
+    (fi, ci): (usize, usize),
+    ancestry: &[(usize, usize, Vec<String>)],
+) -> Vec<(Span, Vec<(usize, Operation)>)> {
+    let mut out = Vec::new();
+    for operand in &files[fi].ir.class_decls[ci].operands {
+        let Some((tf, tname)) = base_target(files, modules, fi, &operand.class) else {
+            continue;
+        };
+        let Some((af, ai)) = locate_class(files, modules, tf, &tname, 0) else {
+            continue;
+        };
+        let target = &files[af].ir.class_decls[ai];
+        let declared: Vec<(usize, Operation)> = match &operand.method {
+            None if ancestry.iter().any(|a| (a.0, a.1) == (af, ai)) => Vec::new(),
+            None => target
+                .indexes
+                .iter()
+                .filter(|o| o.method == "indexes")
+                .map(|o| (af, o.clone()))
+                .collect(),
+            Some(m) => match target.index_methods.iter().find(|l| &l.method == m) {
+                Some(list) => list.indexes.iter().map(|o| (af, o.clone())).collect(),
+                None => continue,
+            },
+        };
+        out.push((operand.span, declared));
+    }
+    out
+}
+
+/// The unique indexes of the fields of class declaration `(fi, ci)` built with a field class of
+/// the repository that makes its fields unique (see [`crate::ir::AppField`]), but those a nearer
+/// class assigns again (`assigned`).
+fn unique_app_fields(
+    files: &[SourceFile],
+    modules: &Modules,
+    fi: usize,
+    ci: usize,
+    assigned: &[String],
+) -> Vec<Operation> {
+    let mut out = Vec::new();
+    for f in &files[fi].ir.class_decls[ci].app_fields {
+        let field = f.index.filter.as_ref().and_then(|k| k.fields().first());
+        if field.is_some_and(|k| assigned.contains(&k.key)) {
+            continue;
+        }
+        let unique = base_target(files, modules, fi, &f.class)
+            .and_then(|(tf, name)| locate_class(files, modules, tf, &name, 0))
+            .is_some_and(|(af, ai)| files[af].ir.class_decls[ai].unique_by_default);
+        if unique {
+            out.push(f.index.clone());
+        }
+    }
+    out
+}
+
 /// Gives each concrete mongoengine document the index declarations of the classes it derives
 /// from (see [`crate::ir::ClassDecl`]): each ancestor's, on the document's collection, in the
 /// file and at the place the ancestor declares them. A concrete ancestor ends the walk on its
-/// branch: the document shares its collection, and its declarations are on it already.
+/// branch: the document shares its collection, and its declarations are on it already. The
+/// operands of a `meta["indexes"]` concatenation that name another class's list
+/// (`Mixin.get_indexes()`, `Owned.meta["indexes"]`) are replaced with that list's declarations.
 fn link_inheritance(files: &mut [SourceFile], modules: &Modules) {
     if files.iter().all(|f| f.ir.class_decls.is_empty()) {
         return;
@@ -430,76 +550,75 @@ fn link_inheritance(files: &mut [SourceFile], modules: &Modules) {
     let mut classes = Classes::new(files, modules);
     // (file the declaration is in, the declaration) in the order found.
     let mut added: Vec<(usize, Operation)> = Vec::new();
+    // The document's own unreadable declarations that the linker read: (file, span, collection).
+    let mut replaced: Vec<(usize, Span, String)> = Vec::new();
     for fi in 0..classes.files.len() {
         for ci in 0..classes.files[fi].ir.class_decls.len() {
             let decl = &classes.files[fi].ir.class_decls[ci];
-            if decl.bases.is_empty() {
+            if decl.bases.is_empty() && decl.operands.is_empty() && decl.app_fields.is_empty() {
                 continue;
             }
             let name = decl.name.clone();
             let ClassKind::Concrete(collection) = classes.kind(fi, &name, 0) else {
                 continue;
             };
-            // Depth first, bases in the order written, each ancestor once: mongoengine's order,
-            // in which the first class to assign a name has the field of that name.
-            let mut assigned: Vec<String> = classes.files[fi].ir.class_decls[ci].attributes.clone();
-            let mut seen: Vec<(usize, usize)> = vec![(fi, ci)];
-            let mut stack: Vec<(usize, ClassBase)> = classes.files[fi].ir.class_decls[ci]
-                .bases
-                .iter()
-                .rev()
-                .map(|b| (fi, b.clone()))
-                .collect();
-            while let Some((from, base)) = stack.pop() {
-                if seen.len() > MAX_ANCESTORS {
-                    break;
-                }
-                let target = match &base {
-                    ClassBase::Local { name } => Some((from, name.clone())),
-                    ClassBase::Imported { import } => modules
-                        .resolve(&import.module, &classes.files[from].display_path)
-                        .map(|t| (t, import.export.clone())),
-                };
-                let Some((tf, tname)) = target else { continue };
-                let concrete = matches!(classes.kind(tf, &tname, 0), ClassKind::Concrete(_));
-                let Some((af, ai)) = locate_class(classes.files, modules, tf, &tname, 0) else {
-                    continue;
-                };
-                if seen.contains(&(af, ai)) {
-                    continue;
-                }
-                seen.push((af, ai));
-                let ancestor = &classes.files[af].ir.class_decls[ai];
-                if concrete {
-                    assigned.extend(ancestor.attributes.iter().cloned());
-                    continue;
-                }
-                for op in &ancestor.indexes {
+            let on = |af: usize, mut op: Operation| {
+                op.collection = Some(CollectionRef {
+                    name: collection.name.clone(),
+                    // Named where the document is, in another file when the ancestor is.
+                    span: if af == fi {
+                        collection.span
+                    } else {
+                        Span::default()
+                    },
+                    via: collection.via,
+                    import: None,
+                });
+                (af, op)
+            };
+            let ancestry = ancestors(&mut classes, fi, ci);
+            let files = classes.files;
+            for (span, declared) in resolve_operands(files, modules, (fi, ci), &ancestry) {
+                replaced.push((fi, span, collection.name.display()));
+                added.extend(declared.into_iter().map(|(af, op)| on(af, op)));
+            }
+            for op in unique_app_fields(files, modules, fi, ci, &[]) {
+                added.push(on(fi, op));
+            }
+            for (af, ai, assigned) in &ancestry {
+                let read = resolve_operands(files, modules, (*af, *ai), &ancestry);
+                for op in &files[*af].ir.class_decls[*ai].indexes {
                     let field = op.filter.as_ref().and_then(|k| k.fields().first());
                     let of_field = matches!(op.method.as_str(), "unique" | "primary_key");
                     if of_field && field.is_some_and(|f| assigned.contains(&f.key)) {
                         continue;
                     }
-                    let mut op = op.clone();
-                    op.collection = Some(CollectionRef {
-                        name: collection.name.clone(),
-                        // Named where the document is, in another file when the ancestor is.
-                        span: if af == fi {
-                            collection.span
-                        } else {
-                            Span::default()
-                        },
-                        via: collection.via,
-                        import: None,
-                    });
-                    added.push((af, op));
+                    if read.iter().any(|(sp, _)| *sp == op.span) {
+                        continue;
+                    }
+                    added.push(on(*af, op.clone()));
                 }
-                assigned.extend(ancestor.attributes.iter().cloned());
-                stack.extend(ancestor.bases.iter().rev().map(|b| (af, b.clone())));
+                for (_, declared) in read {
+                    added.extend(declared.into_iter().map(|(df, op)| on(df, op)));
+                }
+                for op in unique_app_fields(files, modules, *af, *ai, assigned) {
+                    added.push(on(*af, op));
+                }
             }
         }
     }
     let mut touched = Vec::new();
+    for (fi, span, name) in replaced {
+        let ops = &mut files[fi].ir.operations;
+        ops.retain(|o| {
+            !(o.kind == OpKind::CreateIndex
+                && o.span == span
+                && o.collection
+                    .as_ref()
+                    .is_some_and(|c| c.name.display() == name))
+        });
+        touched.push(fi);
+    }
     for (fi, op) in added {
         files[fi].ir.operations.push(op);
         touched.push(fi);

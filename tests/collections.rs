@@ -455,6 +455,27 @@ fn mongoengine_documents_inherit_the_indexes_of_their_bases() {
              class Named(object):\n    name = me.StringField(unique=True)\n",
         ),
         (
+            "app/fields.py",
+            "import mongoengine as me\n\n\
+             class SlugField(me.StringField):\n    \
+             def __init__(self, populate_from=None, **kwargs):\n        \
+             kwargs.setdefault(\"unique\", True)\n        \
+             super().__init__(**kwargs)\n\n\
+             class Versioned(object):\n    \
+             @classmethod\n    def get_indexes(cls):\n        \
+             indexes = [{\"fields\": [\"id\", \"rev\"], \"unique\": True}]\n        \
+             return indexes\n",
+        ),
+        (
+            "app/pages.py",
+            "import mongoengine as me\nfrom app import fields\nfrom app.fields import SlugField\nfrom app.base import Owned\n\n\
+             class Doc(me.Document, fields.Versioned, Owned):\n    \
+             slug = SlugField()\n    title = me.StringField()\n    \
+             meta = {\"indexes\": [\"title\"] + fields.Versioned().get_indexes() + Owned.meta[\"indexes\"]}\n\n\
+             class Note(me.Document):\n    \
+             meta = {\"indexes\": Owned.meta[\"indexes\"]}\n",
+        ),
+        (
             "app/models.py",
             "import mongoengine as me\nfrom app.base import Timestamped, Owned\nfrom app import base\n\n\
              class Tenanted(me.Document):\n    meta = {\"abstract\": True, \"indexes\": [\"tenant\"]}\n\n\
@@ -465,10 +486,26 @@ fn mongoengine_documents_inherit_the_indexes_of_their_bases() {
              slug = me.StringField()\n",
         ),
     ]);
-    assert_eq!(collection_names(&m), vec!["page", "post"]);
+    assert_eq!(collection_names(&m), vec!["doc", "note", "page", "post"]);
+    let s = |k: &str, p: &str| (k.to_string(), format!("app/{p}"));
+    // `Versioned().get_indexes()` is the list the method returns; `Owned.meta["indexes"]`, of a
+    // base, adds nothing to what `Doc` inherits, and is the list itself for `Note`; `SlugField`
+    // makes its fields unique.
+    assert_eq!(
+        index_sites(collection(&m, "doc")),
+        vec![
+            s("id:1,rev:1 unique", "fields.py"),
+            s("owner:1", "base.py"),
+            s("slug:1 unique", "pages.py"),
+            s("title:1", "pages.py"),
+        ]
+    );
+    assert_eq!(
+        index_sites(collection(&m, "note")),
+        vec![s("owner:1", "base.py")]
+    );
     // Each inherited declaration is where its class writes it; a subclass of the concrete `Post`
     // shares its collection and does not declare the bases' indexes again.
-    let s = |k: &str, p: &str| (k.to_string(), format!("app/{p}"));
     assert_eq!(
         index_sites(collection(&m, "post")),
         vec![

@@ -162,6 +162,12 @@ struct DocClass<'t> {
     indexed_fields: Vec<(Node<'t>, Node<'t>)>,
     /// The names its body assigns (fields among them).
     attributes: Vec<String>,
+    /// Its methods named for indexes (`get_indexes`), which may return a list of them.
+    index_methods: Vec<(String, Node<'t>)>,
+    /// Its `__init__` makes a field unique unless told otherwise (see [`ClassDecl`]).
+    unique_by_default: bool,
+    /// Fields built with a class named `..Field` and no index option: (assignment, call, class).
+    app_fields: Vec<(Node<'t>, Node<'t>, Node<'t>)>,
 }
 
 /// Classes of node kinds for the passes over every node (see `lang::KindFlags`).
@@ -854,8 +860,28 @@ impl<'t> Extractor<'t> {
         let mut meta = None;
         let mut indexed_fields = Vec::new();
         let mut attributes = Vec::new();
+        let mut index_methods = Vec::new();
+        let mut unique_by_default = false;
+        let mut app_fields = Vec::new();
         if let Some(body) = self.field(n, "body") {
             for stmt in self.named_children(body) {
+                let def = match stmt.k() {
+                    "decorated_definition" => self.field(stmt, "definition"),
+                    "function_definition" => Some(stmt),
+                    _ => None,
+                };
+                if let Some((def, name)) = def
+                    .filter(|d| d.k() == "function_definition")
+                    .and_then(|d| Some((d, self.field(d, "name")?)))
+                {
+                    let name = self.text(name);
+                    if name.to_ascii_lowercase().contains("index") {
+                        index_methods.push((name.to_string(), def));
+                    } else if name == "__init__" {
+                        unique_by_default |= self.sets_unique_by_default(def);
+                    }
+                    continue;
+                }
                 let Some(a) = self
                     .named_children(stmt)
                     .into_iter()
@@ -874,6 +900,11 @@ impl<'t> Extractor<'t> {
                     .and_then(|r| self.indexed_field_call(r))
                 {
                     indexed_fields.push((a, call));
+                } else if let Some((call, class)) = self
+                    .field(a, "right")
+                    .and_then(|r| self.field_class_call(r))
+                {
+                    app_fields.push((a, call, class));
                 }
             }
         }
@@ -889,6 +920,9 @@ impl<'t> Extractor<'t> {
                 pending: None,
                 indexed_fields,
                 attributes,
+                index_methods,
+                unique_by_default,
+                app_fields,
             },
         );
     }
@@ -1103,18 +1137,23 @@ impl<'t> Extractor<'t> {
     /// file, and those imported from another module of the repository.
     fn class_bases(&self, name: &str, d: &DocClass<'t>) -> Vec<ClassBase> {
         let at = d.name_node.start_byte() as u32;
-        let mut out = Vec::new();
-        for b in &d.bases {
-            if b.contains(['[', '(']) || b == name {
-                continue;
-            }
-            if self.documents.contains_key(b.as_str()) {
-                out.push(ClassBase::Local { name: b.clone() });
-            } else if let Some(import) = self.imported_name(b, at) {
-                out.push(ClassBase::Imported { import });
-            }
+        d.bases
+            .iter()
+            .filter(|b| !b.contains(['[', '(']) && *b != name)
+            .filter_map(|b| self.class_ref(b, at))
+            .collect()
+    }
+
+    /// A class as the linker finds it: one of this file, or one imported from another module of
+    /// the repository (`None` for mongoengine's own, or an unknown name).
+    fn class_ref(&self, text: &str, at: u32) -> Option<ClassBase> {
+        if self.documents.contains_key(text) {
+            return Some(ClassBase::Local {
+                name: text.to_string(),
+            });
         }
-        out
+        self.imported_name(text, at)
+            .map(|import| ClassBase::Imported { import })
     }
 
     /// The classes whose index declarations a document may inherit, and the documents whose
@@ -1145,8 +1184,30 @@ impl<'t> Extractor<'t> {
             }
             // In the order written: mongoengine merges the bases' declarations in that order.
             let bases = self.class_bases(name, d);
+            let at = d.name_node.start_byte() as u32;
+            let operands = d
+                .meta
+                .map(|m| self.index_operands(m, at))
+                .unwrap_or_default();
+            let index_methods: Vec<IndexList> = d
+                .index_methods
+                .iter()
+                .filter_map(|(method, def)| {
+                    Some(IndexList {
+                        method: method.clone(),
+                        indexes: self.returned_indexes(*def, &nowhere)?,
+                    })
+                })
+                .collect();
+            let app_fields = self.app_fields(d, at, &nowhere);
             // A document without either still replaces its descendants' inherited fields.
-            if indexes.is_empty() && bases.is_empty() && d.collection.is_none() {
+            if indexes.is_empty()
+                && bases.is_empty()
+                && index_methods.is_empty()
+                && app_fields.is_empty()
+                && !d.unique_by_default
+                && d.collection.is_none()
+            {
                 continue;
             }
             out.push(ClassDecl {
@@ -1154,6 +1215,10 @@ impl<'t> Extractor<'t> {
                 bases,
                 indexes,
                 attributes: d.attributes.clone(),
+                operands,
+                index_methods,
+                unique_by_default: d.unique_by_default,
+                app_fields,
             });
         }
         out.sort_by(|a, b| a.name.cmp(&b.name));
@@ -3543,6 +3608,73 @@ impl<'t> Extractor<'t> {
         (inner.k() == "call" && declares(inner)).then_some(inner)
     }
 
+    /// The fields of `d` built with a field class of the repository (see [`AppField`]), each with
+    /// the unique index it has should that class make it unique.
+    fn app_fields(&self, d: &DocClass<'t>, at: u32, coll: &CollectionRef) -> Vec<AppField> {
+        let mut out = Vec::new();
+        for &(a, call, class) in &d.app_fields {
+            let Some(left) = self.field(a, "left").filter(|l| l.k() == "identifier") else {
+                continue;
+            };
+            let Some(class) = self.class_ref(self.text(class), at) else {
+                continue;
+            };
+            let at = span(call);
+            let keys = Value {
+                span: span(a),
+                kind: ValueKind::Document(vec![index_key(self.text(left).to_string(), span(left))]),
+            };
+            let unique = unique_option(at);
+            let index = self.document_index("unique", (span(a), at), keys, Some(unique), coll);
+            out.push(AppField { class, index });
+        }
+        out
+    }
+
+    /// A field built with a class named `..Field` (itself or wrapped, as in
+    /// [`Self::indexed_field_call`]) that declares no index option: the call and the class.
+    fn field_class_call(&self, right: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        let class_of = |call: Node<'t>| {
+            self.field(call, "function")
+                .filter(|f| matches!(f.k(), "identifier" | "attribute"))
+                .filter(|f| last_segment(self.text(*f)).ends_with("Field"))
+        };
+        let right = self.unwrap_expr(right);
+        if right.k() != "call" {
+            return None;
+        }
+        let call = match class_of(right) {
+            Some(_) => right,
+            None => self
+                .call_args(right)
+                .positional
+                .first()
+                .copied()
+                .filter(|c| c.k() == "call")?,
+        };
+        let class = class_of(call)?;
+        let args = self.call_args(call);
+        let declares = ["unique", "unique_with", "primary_key"]
+            .iter()
+            .any(|k| self.kwarg(&args, &[k]).is_some());
+        (!declares).then_some((call, class))
+    }
+
+    /// A field class's `__init__` that makes its fields unique unless told otherwise:
+    /// `kwargs.setdefault("unique", True)`, or a parameter `unique=True`.
+    fn sets_unique_by_default(&self, init: Node<'t>) -> bool {
+        let text = self.text(init);
+        text.contains("setdefault(\"unique\", True)")
+            || text.contains("setdefault('unique', True)")
+            || self.field(init, "parameters").is_some_and(|ps| {
+                self.named_children(ps).into_iter().any(|p| {
+                    p.k() == "default_parameter"
+                        && self.field(p, "name").map(|n| self.text(n)) == Some("unique")
+                        && self.field(p, "value").map(|v| self.text(v)) == Some("True")
+                })
+            })
+    }
+
     /// The indexes a document's fields declare: `email = StringField(unique=True)` is a unique
     /// index on `email`; `unique_with="site"` (or a list) adds those fields to it; a
     /// `primary_key=True` field is the document's `_id`, which its own unique index serves.
@@ -3562,15 +3694,7 @@ impl<'t> Extractor<'t> {
             if !(is_true("unique") || with.is_some() || primary) {
                 continue;
             }
-            let key = |name: String, at: Span| Field {
-                key: name,
-                key_span: at,
-                value: Value {
-                    span: at,
-                    kind: ValueKind::Number(1.0),
-                },
-            };
-            let mut keys = vec![key(self.text(left).to_string(), span(left))];
+            let mut keys = vec![index_key(self.text(left).to_string(), span(left))];
             if let Some(w) = with {
                 let v = self.lower(w, 0);
                 let names: Vec<&Value> = match &v.kind {
@@ -3580,8 +3704,8 @@ impl<'t> Extractor<'t> {
                 for n in names {
                     // `unique_with="parent.name"` names a field path as written.
                     match n.as_str() {
-                        Some(name) => keys.push(key(name.replace("__", "."), n.span)),
-                        None => keys.push(key(format!("[{}]", self.text(w)), n.span)),
+                        Some(name) => keys.push(index_key(name.replace("__", "."), n.span)),
+                        None => keys.push(index_key(format!("[{}]", self.text(w)), n.span)),
                     }
                 }
             }
@@ -3590,17 +3714,7 @@ impl<'t> Extractor<'t> {
                 .iter()
                 .find(|(k, _)| matches!(self.text(*k), "primary_key" | "unique" | "unique_with"))
                 .map_or(span(call), |(k, v)| Span::new(k.start_byte(), v.end_byte()));
-            let unique = Value {
-                span: at,
-                kind: ValueKind::Document(vec![Field {
-                    key: "unique".into(),
-                    key_span: at,
-                    value: Value {
-                        span: at,
-                        kind: ValueKind::Bool(true),
-                    },
-                }]),
-            };
+            let unique = unique_option(at);
             let keys = Value {
                 span: span(a),
                 kind: ValueKind::Document(keys),
@@ -3665,6 +3779,122 @@ impl<'t> Extractor<'t> {
         out
     }
 
+    /// The value of the `"indexes"` entry of a `meta` dict.
+    fn meta_indexes_node(&self, meta: Node<'t>) -> Option<Node<'t>> {
+        self.named_children(self.unwrap_expr(meta))
+            .into_iter()
+            .filter(|p| p.k() == "pair")
+            .find(|p| {
+                self.field(*p, "key")
+                    .and_then(|k| self.string_value(k))
+                    .is_some_and(|k| k == "indexes")
+            })
+            .and_then(|p| self.field(p, "value"))
+    }
+
+    /// The operands of `meta["indexes"]` that name another class's list (see [`IndexOperand`]):
+    /// `Mixin.get_indexes()`, `Mixin().get_indexes()`, `Owned.meta["indexes"]`, each spanned as
+    /// the unreadable declaration [`Self::concatenated_items`] makes of it.
+    fn index_operands(&self, meta: Node<'t>, at: u32) -> Vec<IndexOperand> {
+        let mut out = Vec::new();
+        let Some(value) = self.meta_indexes_node(meta) else {
+            return out;
+        };
+        let mut todo = vec![(value, 0)];
+        while let Some((n, depth)) = todo.pop() {
+            let n = self.unwrap_expr(n);
+            if depth < MAX_DEPTH
+                && n.k() == "binary_operator"
+                && self.field(n, "operator").map(|o| self.text(o)) == Some("+")
+            {
+                todo.extend(self.field(n, "right").map(|r| (r, depth + 1)));
+                todo.extend(self.field(n, "left").map(|l| (l, depth + 1)));
+                continue;
+            }
+            let (class, method) = match n.k() {
+                "call" if self.call_args(n).positional.is_empty() => {
+                    let Some(f) = self.field(n, "function").filter(|f| f.k() == "attribute") else {
+                        continue;
+                    };
+                    let (Some(obj), Some(attr)) =
+                        (self.field(f, "object"), self.field(f, "attribute"))
+                    else {
+                        continue;
+                    };
+                    // `Mixin().get_indexes()`: the class's method all the same.
+                    let obj = match obj.k() {
+                        "call" => self.field(obj, "function").unwrap_or(obj),
+                        _ => obj,
+                    };
+                    (obj, Some(self.text(attr).to_string()))
+                }
+                "subscript" => {
+                    let meta = self
+                        .field(n, "value")
+                        .filter(|v| v.k() == "attribute")
+                        .filter(|v| {
+                            self.field(*v, "attribute").map(|a| self.text(a)) == Some("meta")
+                        });
+                    let key = self
+                        .field(n, "subscript")
+                        .and_then(|k| self.string_value(k));
+                    match (meta.and_then(|m| self.field(m, "object")), key.as_deref()) {
+                        (Some(obj), Some("indexes")) => (obj, None),
+                        _ => continue,
+                    }
+                }
+                _ => continue,
+            };
+            let Some(class) = self.class_ref(self.text(class), at) else {
+                continue;
+            };
+            out.push(IndexOperand {
+                span: span(n),
+                class,
+                method,
+            });
+        }
+        out
+    }
+
+    /// The indexes a method returns: a list (or a concatenation), itself or bound to a name in
+    /// the method (`indexes = [..]` … `return indexes`). `None` for anything else.
+    fn returned_indexes(&self, def: Node<'t>, coll: &CollectionRef) -> Option<Vec<Operation>> {
+        let body = self.field(def, "body")?;
+        let stmts = self.named_children(body);
+        let ret = stmts.iter().rev().find(|s| s.k() == "return_statement")?;
+        let mut value = self.unwrap_expr(self.named_children(*ret).into_iter().next()?);
+        if value.k() == "identifier" {
+            let name = self.text(value);
+            value = stmts
+                .iter()
+                .filter(|s| s.end_byte() <= ret.start_byte() && s.k() == "expression_statement")
+                .filter_map(|s| self.named_children(*s).into_iter().next())
+                .filter(|a| a.k() == "assignment")
+                .filter(|a| self.field(*a, "left").map(|l| self.text(l)) == Some(name))
+                .filter_map(|a| self.field(a, "right"))
+                .last()
+                .map(|v| self.unwrap_expr(v))?;
+        }
+        if !matches!(value.k(), "list" | "binary_operator") {
+            return None;
+        }
+        let mut items = Vec::new();
+        self.concatenated_items(value, 0, &mut items);
+        let list = Value {
+            span: span(value),
+            kind: ValueKind::Document(vec![Field {
+                key: "indexes".into(),
+                key_span: span(value),
+                value: Value {
+                    span: span(value),
+                    kind: ValueKind::Array(items),
+                },
+            }]),
+        };
+        Some(self.meta_indexes(&list, coll))
+    }
+
     /// A document's `meta`, lowered. Its `indexes` may be a concatenation (`[{..}, {..}] +
     /// Mixin.get_indexes()`): the listed entries are read, and each other operand is one unknown
     /// entry (an index declared but not readable), where lowering would make the whole unknown.
@@ -3679,17 +3909,7 @@ impl<'t> Extractor<'t> {
         if !matches!(f.value.kind, ValueKind::Unknown(_)) {
             return v;
         }
-        let node = self
-            .named_children(self.unwrap_expr(meta))
-            .into_iter()
-            .filter(|p| p.k() == "pair")
-            .find(|p| {
-                self.field(*p, "key")
-                    .and_then(|k| self.string_value(k))
-                    .is_some_and(|k| k == "indexes")
-            })
-            .and_then(|p| self.field(p, "value"));
-        if let Some(n) = node {
+        if let Some(n) = self.meta_indexes_node(meta) {
             let mut items = Vec::new();
             self.concatenated_items(n, 0, &mut items);
             f.value = Value {
@@ -3867,6 +4087,33 @@ impl<'t> Extractor<'t> {
         }
         self.ir.normalise();
         self.ir
+    }
+}
+
+/// `{unique: true}`, the options of a field's unique index, spanned where the field says so.
+fn unique_option(at: Span) -> Value {
+    Value {
+        span: at,
+        kind: ValueKind::Document(vec![Field {
+            key: "unique".into(),
+            key_span: at,
+            value: Value {
+                span: at,
+                kind: ValueKind::Bool(true),
+            },
+        }]),
+    }
+}
+
+/// An ascending key of an index a field declares.
+fn index_key(name: String, at: Span) -> Field {
+    Field {
+        key: name,
+        key_span: at,
+        value: Value {
+            span: at,
+            kind: ValueKind::Number(1.0),
+        },
     }
 }
 

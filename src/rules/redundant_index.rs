@@ -62,6 +62,11 @@ fn covers(short: &IndexDecl, long: &IndexDecl) -> Option<Cover> {
     if short.dynamic || long.dynamic || short.dropped || long.dropped {
         return None;
     }
+    // One declaration reached twice (two models of one collection deriving from the same mixin)
+    // is one index.
+    if short.site == long.site {
+        return None;
+    }
     if short.keys.is_empty() || short.keys.len() > long.keys.len() {
         return None;
     }
@@ -168,6 +173,32 @@ mod tests {
             .filter(|f| f.rule == "redundant-index")
             .map(|f| (src[..f.span.start as usize].lines().count(), f.message))
             .collect()
+    }
+
+    /// Two models of one collection deriving from one mixin reach its declaration twice: one
+    /// index. A model's own declaration of a mixin's index is a duplicate.
+    #[test]
+    fn a_mixin_index_reached_through_two_models_is_one_declaration() {
+        let src = r#"import mongoengine as me
+class Tagged(object):
+    tags = me.ListField()
+    @classmethod
+    def get_indexes(cls):
+        indexes = ["tags"]
+        return indexes
+class Rule(me.Document, Tagged):
+    meta = {"collection": "rules", "indexes": ["name"] + Tagged.get_indexes()}
+class LegacyRule(me.Document, Tagged):
+    meta = {"collection": "rules", "indexes": Tagged.get_indexes()}
+class Action(me.Document, Tagged):
+    meta = {"indexes": ["tags"] + Tagged.get_indexes()}
+"#;
+        let got = findings("models.py", src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(
+            got[0].1.contains("{tags: 1} on `action` is declared twice"),
+            "{got:?}"
+        );
     }
 
     #[test]
