@@ -1791,8 +1791,12 @@ fn parse_imported_deferred(
     // The field classes of documents: worth parsing only to learn that they make fields unique
     // (see `ClassDecl::unique_by_default`), which a file that never says `unique` cannot.
     let mut wanted_fields = WantedExports::default();
-    let says_unique =
-        |path: &Path| std::fs::read(path).is_ok_and(|b| b.windows(6).any(|w| w == b"unique"));
+    let mut said_unique: std::collections::HashMap<PathBuf, bool> = Default::default();
+    let mut says_unique = |path: &Path| {
+        *said_unique.entry(path.to_path_buf()).or_insert_with(|| {
+            std::fs::read(path).is_ok_and(|b| b.windows(6).any(|w| w == b"unique"))
+        })
+    };
     loop {
         // A chain may pass through any file, parsed at once or late: a re-export of what is
         // wanted, or the bases of a class that matters (see `classes_to_decide`).

@@ -434,6 +434,28 @@ fn base_target(
     }
 }
 
+/// The class declaration a base of a class of `from` names (see [`locate_class`]).
+fn locate_base(
+    files: &[SourceFile],
+    modules: &Modules,
+    from: usize,
+    base: &ClassBase,
+) -> Option<(usize, usize)> {
+    let (file, name) = base_target(files, modules, from, base)?;
+    locate_class(files, modules, file, &name, 0)
+}
+
+/// A field's index (`unique=True`, a primary key) whose field a nearer class assigns again: that
+/// class's field replaces it, index and all.
+fn field_replaced(op: &Operation, assigned: &[String]) -> bool {
+    matches!(op.method.as_str(), "unique" | "primary_key")
+        && op
+            .filter
+            .as_ref()
+            .and_then(|k| k.fields().first())
+            .is_some_and(|f| assigned.contains(&f.key))
+}
+
 /// The ancestors of the class declaration `(fi, ci)` whose declarations it inherits, in
 /// mongoengine's order (depth first, bases in the order written, each once), with the names
 /// a nearer class assigns before each: a concrete ancestor ends its branch.
@@ -486,10 +508,7 @@ fn resolve_operands(
 ) -> Vec<(Span, Vec<(usize, Operation)>)> {
     let mut out = Vec::new();
     for operand in &files[fi].ir.class_decls[ci].operands {
-        let Some((tf, tname)) = base_target(files, modules, fi, &operand.class) else {
-            continue;
-        };
-        let Some((af, ai)) = locate_class(files, modules, tf, &tname, 0) else {
+        let Some((af, ai)) = locate_base(files, modules, fi, &operand.class) else {
             continue;
         };
         let target = &files[af].ir.class_decls[ai];
@@ -523,12 +542,10 @@ fn unique_app_fields(
 ) -> Vec<Operation> {
     let mut out = Vec::new();
     for f in &files[fi].ir.class_decls[ci].app_fields {
-        let field = f.index.filter.as_ref().and_then(|k| k.fields().first());
-        if field.is_some_and(|k| assigned.contains(&k.key)) {
+        if field_replaced(&f.index, assigned) {
             continue;
         }
-        let unique = base_target(files, modules, fi, &f.class)
-            .and_then(|(tf, name)| locate_class(files, modules, tf, &name, 0))
+        let unique = locate_base(files, modules, fi, &f.class)
             .is_some_and(|(af, ai)| files[af].ir.class_decls[ai].unique_by_default);
         if unique {
             out.push(f.index.clone());
@@ -588,12 +605,7 @@ fn link_inheritance(files: &mut [SourceFile], modules: &Modules) {
             for (af, ai, assigned) in &ancestry {
                 let read = resolve_operands(files, modules, (*af, *ai), &ancestry);
                 for op in &files[*af].ir.class_decls[*ai].indexes {
-                    let field = op.filter.as_ref().and_then(|k| k.fields().first());
-                    let of_field = matches!(op.method.as_str(), "unique" | "primary_key");
-                    if of_field && field.is_some_and(|f| assigned.contains(&f.key)) {
-                        continue;
-                    }
-                    if read.iter().any(|(sp, _)| *sp == op.span) {
+                    if field_replaced(op, assigned) || read.iter().any(|(sp, _)| *sp == op.span) {
                         continue;
                     }
                     added.push(on(*af, op.clone()));

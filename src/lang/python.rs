@@ -3591,21 +3591,23 @@ impl<'t> Extractor<'t> {
     /// True)`), itself or wrapped in an application's helper as its first argument (udata's
     /// `field(StringField(unique=True), readonly=True)`).
     fn indexed_field_call(&self, right: Node<'t>) -> Option<Node<'t>> {
-        let declares = |call: Node<'t>| {
-            let args = self.call_args(call);
-            ["unique", "unique_with", "primary_key"]
-                .iter()
-                .any(|k| self.kwarg(&args, &[k]).is_some())
-        };
         let right = self.unwrap_expr(right);
         if right.k() != "call" {
             return None;
         }
-        if declares(right) {
+        if self.declares_index(right) {
             return Some(right);
         }
         let inner = self.call_args(right).positional.first().copied()?;
-        (inner.k() == "call" && declares(inner)).then_some(inner)
+        (inner.k() == "call" && self.declares_index(inner)).then_some(inner)
+    }
+
+    /// A field constructor given an index option: `unique=`, `unique_with=`, `primary_key=`.
+    fn declares_index(&self, call: Node<'t>) -> bool {
+        let args = self.call_args(call);
+        ["unique", "unique_with", "primary_key"]
+            .iter()
+            .any(|k| self.kwarg(&args, &[k]).is_some())
     }
 
     /// The fields of `d` built with a field class of the repository (see [`AppField`]), each with
@@ -3653,11 +3655,7 @@ impl<'t> Extractor<'t> {
                 .filter(|c| c.k() == "call")?,
         };
         let class = class_of(call)?;
-        let args = self.call_args(call);
-        let declares = ["unique", "unique_with", "primary_key"]
-            .iter()
-            .any(|k| self.kwarg(&args, &[k]).is_some());
-        (!declares).then_some((call, class))
+        (!self.declares_index(call)).then_some((call, class))
     }
 
     /// A field class's `__init__` that makes its fields unique unless told otherwise:
@@ -3800,17 +3798,7 @@ impl<'t> Extractor<'t> {
         let Some(value) = self.meta_indexes_node(meta) else {
             return out;
         };
-        let mut todo = vec![(value, 0)];
-        while let Some((n, depth)) = todo.pop() {
-            let n = self.unwrap_expr(n);
-            if depth < MAX_DEPTH
-                && n.k() == "binary_operator"
-                && self.field(n, "operator").map(|o| self.text(o)) == Some("+")
-            {
-                todo.extend(self.field(n, "right").map(|r| (r, depth + 1)));
-                todo.extend(self.field(n, "left").map(|l| (l, depth + 1)));
-                continue;
-            }
+        for (n, _) in self.concatenation_operands(value, 0) {
             let (class, method) = match n.k() {
                 "call" if self.call_args(n).positional.is_empty() => {
                     let Some(f) = self.field(n, "function").filter(|f| f.k() == "attribute") else {
@@ -3881,18 +3869,7 @@ impl<'t> Extractor<'t> {
         }
         let mut items = Vec::new();
         self.concatenated_items(value, 0, &mut items);
-        let list = Value {
-            span: span(value),
-            kind: ValueKind::Document(vec![Field {
-                key: "indexes".into(),
-                key_span: span(value),
-                value: Value {
-                    span: span(value),
-                    kind: ValueKind::Array(items),
-                },
-            }]),
-        };
-        Some(self.meta_indexes(&list, coll))
+        Some(self.index_entries(&items, coll))
     }
 
     /// A document's `meta`, lowered. Its `indexes` may be a concatenation (`[{..}, {..}] +
@@ -3923,31 +3900,48 @@ impl<'t> Extractor<'t> {
     /// The items of a list concatenation (`a + [b] + (c + d)`): a list's items, one unknown item
     /// for any other operand.
     fn concatenated_items(&self, n: Node<'t>, depth: usize, out: &mut Vec<Value>) {
-        let n = self.unwrap_expr(n);
-        if depth < MAX_DEPTH
-            && n.k() == "binary_operator"
-            && self.field(n, "operator").map(|o| self.text(o)) == Some("+")
-        {
-            if let (Some(l), Some(r)) = (self.field(n, "left"), self.field(n, "right")) {
-                self.concatenated_items(l, depth + 1, out);
-                self.concatenated_items(r, depth + 1, out);
-                return;
+        for (n, depth) in self.concatenation_operands(n, depth) {
+            match self.lower(n, depth + 1).kind {
+                ValueKind::Array(items) => out.extend(items),
+                _ => out.push(Value::unknown(span(n), self.text(n), false)),
             }
         }
-        let v = self.lower(n, depth + 1);
-        match v.kind {
-            ValueKind::Array(items) => out.extend(items),
-            _ => out.push(Value::unknown(span(n), self.text(n), false)),
+    }
+
+    /// The operands of a concatenation (`a + [b] + (c + d)`), in order, each unwrapped and with
+    /// its depth; any other expression is its own one operand.
+    fn concatenation_operands(&self, n: Node<'t>, depth: usize) -> Vec<(Node<'t>, usize)> {
+        let mut out = Vec::new();
+        let mut todo = vec![(n, depth)];
+        while let Some((n, depth)) = todo.pop() {
+            let n = self.unwrap_expr(n);
+            if depth < MAX_DEPTH
+                && n.k() == "binary_operator"
+                && self.field(n, "operator").map(|o| self.text(o)) == Some("+")
+            {
+                if let (Some(l), Some(r)) = (self.field(n, "left"), self.field(n, "right")) {
+                    todo.push((r, depth + 1));
+                    todo.push((l, depth + 1));
+                    continue;
+                }
+            }
+            out.push((n, depth));
         }
+        out
     }
 
     /// One index operation per entry of a document's `meta["indexes"]`.
     fn meta_indexes(&self, meta_v: &Value, coll: &CollectionRef) -> Vec<Operation> {
-        let Some(indexes) = meta_v.get("indexes") else {
-            return Vec::new();
-        };
+        match meta_v.get("indexes") {
+            Some(indexes) => self.index_entries(indexes.value.items(), coll),
+            None => Vec::new(),
+        }
+    }
+
+    /// One index operation per entry of a mongoengine list of indexes.
+    fn index_entries(&self, entries: &[Value], coll: &CollectionRef) -> Vec<Operation> {
         let mut ops = Vec::new();
-        for entry in indexes.value.items() {
+        for entry in entries {
             let (keys_v, options) = match &entry.kind {
                 ValueKind::Document(fs) => {
                     let keys = fs
@@ -4839,8 +4833,6 @@ class Access:
         assert!(django.operations.is_empty(), "{:?}", django.operations);
     }
 
-    /// A field declared `unique=True`, `unique_with=..` or `primary_key=True` is an index of
-    /// its document's collection, unique; other field options are none.
     #[test]
     fn flask_mongoengine_models_and_generic_bases() {
         // udata's shape: `db = MongoEngine()` is mongoengine's namespace, a document's base may be
@@ -4897,6 +4889,8 @@ def by_name(n):
         assert_eq!(declared, ["primary_key", "indexes"]);
     }
 
+    /// A field declared `unique=True`, `unique_with=..` or `primary_key=True` is an index of
+    /// its document's collection, unique; other field options are none.
     #[test]
     fn unique_fields_are_indexes() {
         let src = r#"
