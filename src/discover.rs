@@ -49,6 +49,10 @@ struct Shared {
     errors: Vec<FileError>,
     /// Files with only hints (see [`Verdict::Defer`]), parsed after the walk if imported.
     deferred: Vec<(PathBuf, Language)>,
+    /// Python files without a hint, parsed after the walk only if an operation's receiver is
+    /// imported from them: a class that stands for a document (StackStorm's
+    /// `class Trigger(Access): impl = trigger_access`) needs no MongoDB word.
+    unhinted: Vec<(PathBuf, Language)>,
 }
 
 /// The prefilter of a language: automata over the extractors' vocabulary, and for each word the
@@ -1719,6 +1723,11 @@ pub fn analyse_files(opts: &Options) -> Discovered {
                             // The lock is taken only for the few files that produce something.
                             match analyse_one(e.path(), lang, &base, no_ignore, max_size, false) {
                                 Outcome::Skipped => {}
+                                Outcome::Unhinted => shared
+                                    .lock()
+                                    .unwrap()
+                                    .unhinted
+                                    .push((e.path().to_path_buf(), lang)),
                                 Outcome::Deferred => shared
                                     .lock()
                                     .unwrap()
@@ -1774,11 +1783,12 @@ fn parse_imported_deferred(
     threads: usize,
     parsed: &mut usize,
 ) {
-    if s.deferred.is_empty() {
+    if s.deferred.is_empty() && s.unhinted.is_empty() {
         return;
     }
     // The walk's order is not deterministic; what is parsed must not depend on it.
     s.deferred.sort();
+    s.unhinted.sort();
     let mut wanted = WantedExports::default();
     for f in &s.files {
         wanted.add_imports_of(&f.ir);
@@ -1797,7 +1807,13 @@ fn parse_imported_deferred(
             std::fs::read(path).is_ok_and(|b| b.windows(6).any(|w| w == b"unique"))
         })
     };
+    let mut receivers = ReceiverModules::default();
+    let mut receivers_read = 0;
     loop {
+        for f in &s.files[receivers_read..] {
+            receivers.add_imports_of(f);
+        }
+        receivers_read = s.files.len();
         // A chain may pass through any file, parsed at once or late: a re-export of what is
         // wanted, or the bases of a class that matters (see `classes_to_decide`).
         for (i, f) in s.files.iter().enumerate() {
@@ -1856,6 +1872,14 @@ fn parse_imported_deferred(
                     wanted.may_name(path) || (wanted_fields.may_name(path) && says_unique(path))
                 });
         s.deferred = later;
+        // A file without a hint only when it is the very module looked in.
+        let (unhinted, later): (Vec<_>, Vec<_>) = std::mem::take(&mut s.unhinted)
+            .into_iter()
+            .partition(|(path, _)| receivers.has(path));
+        s.unhinted = later;
+        let mut now = now;
+        now.extend(unhinted);
+        now.sort();
         if now.is_empty() {
             break;
         }
@@ -1870,7 +1894,7 @@ fn parse_imported_deferred(
                     s.files.extend(f);
                 }
                 Outcome::Failed(err) => s.errors.push(err),
-                Outcome::Skipped | Outcome::Deferred => {}
+                Outcome::Skipped | Outcome::Unhinted | Outcome::Deferred => {}
             }
         }
     }
@@ -2011,6 +2035,76 @@ impl WantedExports {
     }
 }
 
+/// The Python modules whose classes receive operations (`Trigger.update(doc, inc__ref_count=1)`
+/// with `Trigger` imported from `st2common.persistence.trigger`): a file without a hint is parsed
+/// only when it is one of them, for a class that stands for a document needs no MongoDB word
+/// (see [`Shared::unhinted`]).
+#[derive(Default)]
+struct ReceiverModules {
+    /// Last segment → the modules' paths: `st2common/persistence/trigger`, or for a relative
+    /// import the path it names from the importing file's folder.
+    modules: std::collections::HashMap<String, Vec<String>>,
+}
+
+impl ReceiverModules {
+    fn add_imports_of(&mut self, file: &SourceFile) {
+        for import in file
+            .ir
+            .operations
+            .iter()
+            .filter_map(|o| o.collection.as_ref()?.import.as_ref())
+        {
+            let Some(module) = import.module.strip_prefix("py:").or_else(|| {
+                import
+                    .module
+                    .starts_with('.')
+                    .then_some(import.module.as_str())
+            }) else {
+                continue;
+            };
+            let whole = if module.starts_with('.') {
+                let Some(dir) = file.path.parent().and_then(|d| d.to_str()) else {
+                    continue;
+                };
+                let mut parts: Vec<&str> = dir.split('/').collect();
+                for seg in module.split('/') {
+                    match seg {
+                        "." | "" => {}
+                        ".." => {
+                            parts.pop();
+                        }
+                        s => parts.push(s),
+                    }
+                }
+                parts.join("/")
+            } else {
+                module.trim_end_matches('/').to_string()
+            };
+            let last = whole.rsplit('/').next().unwrap_or("").to_string();
+            let list = self.modules.entry(last).or_default();
+            if !list.contains(&whole) {
+                list.push(whole);
+            }
+        }
+    }
+
+    /// Whether `path` is one of the modules: `a/b/c.py` or `a/b/c/__init__.py` for `b/c`.
+    fn has(&self, path: &Path) -> bool {
+        let Some(p) = path.to_str() else {
+            return false;
+        };
+        let p = p.strip_suffix(".py").unwrap_or(p);
+        let p = p.strip_suffix("/__init__").unwrap_or(p);
+        let last = p.rsplit('/').next().unwrap_or(p);
+        self.modules.get(last).is_some_and(|list| {
+            list.iter().any(|m| {
+                p.strip_suffix(m.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.ends_with('/'))
+            })
+        })
+    }
+}
+
 fn walk_error(err: &ignore::Error, base: &Path) -> (String, String) {
     match err {
         ignore::Error::WithPath { path, err } => (display_path(path, base), err.to_string()),
@@ -2027,6 +2121,8 @@ fn walk_error(err: &ignore::Error, base: &Path) -> (String, String) {
 enum Outcome {
     /// Not parsed: nothing of the driver vocabulary in it, or a minified bundle.
     Skipped,
+    /// Not parsed: a Python file with nothing of the driver vocabulary (see `Shared::unhinted`).
+    Unhinted,
     /// Not parsed yet: only hints in it (see [`Verdict::Defer`]).
     Deferred,
     /// Parsed; `Some` when it produced IR worth keeping.
@@ -2088,8 +2184,15 @@ fn analyse_one(
             Verdict::Skip if is_package_init(path, lang, &buf) => Verdict::Defer,
             v => v,
         };
-        if v == Verdict::Skip || (!no_ignore && looks_minified(&buf)) {
+        if !no_ignore && looks_minified(&buf) {
             return Ok(Err(Outcome::Skipped));
+        }
+        if v == Verdict::Skip {
+            return Ok(Err(if lang == Language::Python {
+                Outcome::Unhinted
+            } else {
+                Outcome::Skipped
+            }));
         }
         if v == Verdict::Defer {
             // Reported as if parsed at once: a file mongolint would read but cannot.

@@ -623,3 +623,101 @@ fn a_chain_of_bases_longer_than_one_decision_is_followed() {
     assert_eq!(index_keys(collection(&m, "c1")), vec!["f1:1"]);
     assert!(m["unresolved"]["indexes"].as_array().unwrap().is_empty());
 }
+
+/// (path, field) of every pushed array of a collection.
+fn pushed(c: &Value) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = c["pushed_arrays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|a| {
+            a["sites"].as_array().unwrap().iter().map(move |s| {
+                (
+                    s["path"].as_str().unwrap().to_string(),
+                    a["field"].as_str().unwrap().to_string(),
+                )
+            })
+        })
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn persistence_classes_stand_for_the_documents_they_wrap() {
+    // StackStorm's persistence layer: `class Execution(Access): impl = MongoDBAccess(ExecutionDB)`
+    // in a module that says nothing of MongoDB, whose class methods mirror the document's:
+    // `Execution.update(doc, **values)` updates `doc` with the keywords `values` holds.
+    let m = map_of(&[
+        (
+            "app/models/db/__init__.py",
+            "class MongoDBAccess(object):\n    def __init__(self, model):\n        self.model = model\n",
+        ),
+        (
+            "app/models/db/execution.py",
+            "import mongoengine as me\nfrom app.models.db import MongoDBAccess\n\n\
+             class ExecutionDB(me.Document):\n    children = me.ListField(me.StringField())\n\n\
+             class TraceDB(me.Document):\n    rules = me.ListField(me.StringField())\n\n\
+             class TriggerDB(me.Document):\n    ref_count = me.IntField()\n\n\
+             trace_access = MongoDBAccess(TraceDB)\ntrigger_access = MongoDBAccess(TriggerDB)\n",
+        ),
+        (
+            "app/persistence/execution.py",
+            "from app.models.db import MongoDBAccess\nfrom app.models.db.execution import ExecutionDB, TraceDB\n\
+             from app.persistence.base import Access\n\n\
+             class Execution(Access):\n    impl = MongoDBAccess(ExecutionDB)\n    publisher = None\n\n\
+             class Both(Access):\n    impl = MongoDBAccess(ExecutionDB)\n    other = MongoDBAccess(TraceDB)\n",
+        ),
+        (
+            "app/persistence/trace.py",
+            "from app.models.db.execution import trace_access\nfrom app.persistence.base import Access\n\n\
+             class Trace(Access):\n    impl = trace_access\n\n    \
+             @classmethod\n    def push_rule(cls, instance, rule):\n        \
+             return cls.update(instance, push__rules=rule)\n",
+        ),
+        (
+            // No MongoDB word: parsed because an operation's receiver is imported from it.
+            "app/persistence/trigger.py",
+            "from app.models.db.execution import trigger_access\nfrom app.persistence.base import Access\n\n\
+             class Trigger(Access):\n    impl = trigger_access\n",
+        ),
+        (
+            "app/services/triggers.py",
+            "from app.persistence.trigger import Trigger\n\n\
+             def add_rule(trigger):\n    Trigger.update(trigger, inc__ref_count=1)\n",
+        ),
+        (
+            "app/services/executions.py",
+            "from app.persistence.execution import Execution, Both\n\n\
+             def add_child(parent, child):\n    values = {\"set__status\": \"running\"}\n    \
+             values[\"push__children\"] = str(child.id)\n    Execution.update(parent, **values)\n\n\
+             def tag(parent, t):\n    Both.update(parent, push__tags=t)\n",
+        ),
+    ]);
+    assert_eq!(
+        collection_names(&m),
+        vec!["execution_d_b", "trace_d_b", "trigger_d_b"]
+    );
+    let execution = collection(&m, "execution_d_b");
+    assert_eq!(
+        pushed(execution),
+        vec![(
+            "app/services/executions.py".to_string(),
+            "children".to_string()
+        )]
+    );
+    assert!(strings(&execution["updated_fields"], "field").contains(&"status".to_string()));
+    assert_eq!(
+        pushed(collection(&m, "trace_d_b")),
+        vec![("app/persistence/trace.py".to_string(), "rules".to_string())]
+    );
+    assert_eq!(
+        sites(collection(&m, "trigger_d_b")),
+        vec![("app/services/triggers.py".to_string(), "update".to_string())]
+    );
+    // A class wrapping two documents stands for neither.
+    let unresolved = m["unresolved"]["operations"].as_array().unwrap();
+    assert_eq!(unresolved.len(), 1, "{unresolved:?}");
+    assert_eq!(unresolved[0]["receiver"], "Both");
+}

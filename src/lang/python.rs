@@ -40,8 +40,10 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
         assigned: HashMap::default(),
         appends: HashMap::default(),
+        key_sets: HashMap::default(),
         functions: HashMap::default(),
         documents: HashMap::default(),
+        access_models: HashMap::default(),
         scheduled: Vec::new(),
         uses_mongo: false,
         uses_mongoengine: false,
@@ -65,6 +67,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     // After the scope index: a `meta` collection may be a constant imported from another module.
     x.resolve_documents();
     x.note_pending_classes();
+    x.note_access_classes();
     x.collect_operations(root);
     x.finish(root)
 }
@@ -168,6 +171,9 @@ struct DocClass<'t> {
     unique_by_default: bool,
     /// Fields built with a class named `..Field` and no index option: (assignment, call, class).
     app_fields: Vec<(Node<'t>, Node<'t>, Node<'t>)>,
+    /// The values of its class attributes that may wrap a document class (see
+    /// `note_access_classes`): `impl = MongoDBAccess(ActionExecutionDB)`, `impl = trace_access`.
+    access_values: Vec<Node<'t>>,
 }
 
 /// Classes of node kinds for the passes over every node (see `lang::KindFlags`).
@@ -243,10 +249,16 @@ struct Extractor<'t> {
     assigned: HashMap<(u32, String), u32>,
     /// `xs.append(..)`, `xs.extend(..)`, `xs += [..]`: name → (position, kind, argument).
     appends: HashMap<String, Vec<(u32, AppendKind, Node<'t>)>>,
+    /// `kw["push__log"] = entry`: name → (scope, key, value), for keyword dicts splatted into a
+    /// mongoengine update (`Cls.update(doc, **kw)`).
+    key_sets: HashMap<String, Vec<(Span, Node<'t>, Node<'t>)>>,
     /// Functions defined in this file, by name (for `get_db()` helpers returning a database).
     functions: HashMap<String, Node<'t>>,
     /// Classes that may be mongoengine documents, by name.
     documents: HashMap<String, DocClass<'t>>,
+    /// Classes that stand for a document class they wrap (see `note_access_classes`), by name:
+    /// the document as an import (of this module for a document of this file) and its name.
+    access_models: HashMap<String, (ImportRef, String)>,
     /// Functions registered with a scheduler in this file (`add_job(fn, 'cron')`, celery beat).
     scheduled: Vec<String>,
     uses_mongo: bool,
@@ -280,6 +292,8 @@ struct CallArgs<'t> {
     keywords: Vec<(Node<'t>, Node<'t>)>,
     /// `f(*args)` or `f(**kwargs)`: arguments not read.
     splat: bool,
+    /// The dictionaries splatted: `kw` in `f(**kw)`.
+    dict_splats: Vec<Node<'t>>,
 }
 
 impl<'t> Extractor<'t> {
@@ -304,6 +318,7 @@ impl<'t> Extractor<'t> {
             positional: Vec::new(),
             keywords: Vec::new(),
             splat: false,
+            dict_splats: Vec::new(),
         };
         let Some(a) = self.field(call, "arguments") else {
             return out;
@@ -320,7 +335,12 @@ impl<'t> Extractor<'t> {
                         out.keywords.push((k, v));
                     }
                 }
-                "list_splat" | "dictionary_splat" => out.splat = true,
+                "list_splat" => out.splat = true,
+                "dictionary_splat" => {
+                    out.splat = true;
+                    out.dict_splats
+                        .extend(self.named_children(c).into_iter().next());
+                }
                 _ => out.positional.push(c),
             }
         }
@@ -724,6 +744,22 @@ impl<'t> Extractor<'t> {
                     }
                 }
             }
+            "subscript" => {
+                // `kw["push__log"] = entry`: a keyword a later `f(**kw)` passes.
+                let (Some(obj), Some(key), Some(value)) = (
+                    self.field(left, "value"),
+                    self.field(left, "subscript"),
+                    right,
+                ) else {
+                    return;
+                };
+                if obj.k() == "identifier" && key.k() == "string" {
+                    self.key_sets
+                        .entry(self.text(obj).to_string())
+                        .or_default()
+                        .push((scope, key, value));
+                }
+            }
             "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" => {
                 // `a, b = x, y`: pair them up when both sides are written out.
                 let targets = self.named_children(left);
@@ -863,6 +899,7 @@ impl<'t> Extractor<'t> {
         let mut index_methods = Vec::new();
         let mut unique_by_default = false;
         let mut app_fields = Vec::new();
+        let mut access_values = Vec::new();
         if let Some(body) = self.field(n, "body") {
             for stmt in self.named_children(body) {
                 let def = match stmt.k() {
@@ -892,6 +929,12 @@ impl<'t> Extractor<'t> {
                 };
                 if let Some(l) = self.field(a, "left").filter(|l| l.k() == "identifier") {
                     attributes.push(self.text(l).to_string());
+                    if let Some(r) = self
+                        .field(a, "right")
+                        .filter(|r| matches!(r.k(), "call" | "identifier"))
+                    {
+                        access_values.push(r);
+                    }
                 }
                 if self.field(a, "left").map(|l| self.text(l)) == Some("meta") {
                     meta = self.field(a, "right");
@@ -923,6 +966,7 @@ impl<'t> Extractor<'t> {
                 index_methods,
                 unique_by_default,
                 app_fields,
+                access_values,
             },
         );
     }
@@ -1045,6 +1089,96 @@ impl<'t> Extractor<'t> {
             import: None,
         };
         (r, is_explicit, abstract_)
+    }
+
+    /// The document class a value wraps, as an import: `MongoDBAccess(ActionExecutionDB)` (a
+    /// class built with a document class as its one positional argument, not a field), or an
+    /// access object imported from another module (`trace_access`, which the linker resolves
+    /// if that module binds it so).
+    fn access_target(&self, v: Node<'t>, depth: usize) -> Option<(ImportRef, String)> {
+        match v.k() {
+            "call" => {
+                let f = self.field(v, "function")?;
+                let class = last_segment(self.text(f));
+                if !class.starts_with(|c: char| c.is_ascii_uppercase())
+                    || class.ends_with("Field")
+                    || self
+                        .documents
+                        .get(class)
+                        .is_some_and(|d| d.collection.is_some())
+                    || PY_MONGOENGINE_DOCUMENTS.contains(&class)
+                {
+                    return None;
+                }
+                let args = self.call_args(v);
+                let [arg] = args.positional[..] else {
+                    return None;
+                };
+                if args.splat || !matches!(arg.k(), "identifier" | "attribute") {
+                    return None;
+                }
+                let name = last_segment(self.text(arg));
+                if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    return None;
+                }
+                match self.classify(arg, depth + 1) {
+                    Thing::Model(..) => Some((
+                        ImportRef {
+                            module: self.this_module.clone(),
+                            export: name.to_string(),
+                        },
+                        name.to_string(),
+                    )),
+                    Thing::Imported(imp, local) => Some((imp, local)),
+                    _ => None,
+                }
+            }
+            "identifier" => {
+                let name = self.text(v);
+                if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+                    return None;
+                }
+                let b = self.lookup(name, v.start_byte() as u32)?;
+                match b.kind {
+                    DeclKind::Import => match self.classify_binding(b, name, depth + 1) {
+                        Thing::Imported(imp, local) => Some((imp, local)),
+                        _ => None,
+                    },
+                    // `trace_access = MongoDBAccess(TraceDB)` at module level.
+                    DeclKind::Assign if depth < 4 => self.access_target(b.value?, depth + 1),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Classes that stand for a document class: StackStorm's persistence classes
+    /// (`class ActionExecution(Access): impl = MongoDBAccess(ActionExecutionDB)`), whose class
+    /// methods mirror the document's (`ActionExecution.update(doc, push__children=c)` updates
+    /// the document `doc`). A class attribute wrapping a document (see `access_target`), and
+    /// only one, makes the class and its own `cls`/`self` stand for that document's collection.
+    /// Not a document itself, nor an embedded document, whose fields reference documents.
+    fn note_access_classes(&mut self) {
+        let mut found = Vec::new();
+        for (name, d) in &self.documents {
+            if d.collection.is_some()
+                || d.access_values.is_empty()
+                || d.bases.iter().any(|b| b.contains("EmbeddedDocument"))
+            {
+                continue;
+            }
+            let mut targets: Vec<(ImportRef, String)> = d
+                .access_values
+                .iter()
+                .filter_map(|v| self.access_target(*v, 0))
+                .collect();
+            targets.dedup();
+            if let [t] = &targets[..] {
+                found.push((name.clone(), t.clone()));
+            }
+        }
+        self.access_models.extend(found);
     }
 
     /// Marks the classes that are not documents of this file but may be through a base imported
@@ -1372,6 +1506,9 @@ impl<'t> Extractor<'t> {
             "identifier" => {
                 let name = self.text(n);
                 match self.lookup(name, n.start_byte() as u32) {
+                    Some(b) if b.kind == DeclKind::Param && (name == "cls" || name == "self") => {
+                        self.access_class_of(n)
+                    }
                     Some(b) => self.classify_binding(b, name, depth + 1),
                     None => self.document_class(name),
                 }
@@ -1722,6 +1859,29 @@ impl<'t> Extractor<'t> {
     /// (or `@cached_property`, `@cached_static_property`).
     /// A class of this file as a mongoengine document: its model, or, for a class whose base
     /// is imported, an import of this file that the linker decides.
+    /// `cls` / `self` in a method of a class that stands for a document (see
+    /// `note_access_classes`): that document.
+    fn access_class_of(&self, at: Node<'t>) -> Thing {
+        if self.access_models.is_empty() {
+            return Thing::Unknown;
+        }
+        let mut node = self.parents.of(at);
+        for _ in 0..256 {
+            match node {
+                Some(c) if c.k() == "class_definition" => {
+                    let name = self.field(c, "name").map(|n| self.text(n)).unwrap_or("");
+                    return match self.access_models.get(name) {
+                        Some((imp, local)) => Thing::Imported(imp.clone(), local.clone()),
+                        None => Thing::Unknown,
+                    };
+                }
+                Some(c) => node = self.parents.of(c),
+                None => break,
+            }
+        }
+        Thing::Unknown
+    }
+
     fn document_class(&self, name: &str) -> Thing {
         match self.documents.get(name) {
             Some(d) => match &d.collection {
@@ -3399,10 +3559,52 @@ impl<'t> Extractor<'t> {
     }
 
     /// mongoengine update keywords as an update document; `None` when there are none.
+    /// The keywords a call passes: written out, or in a dictionary it splats (`f(**kw)`, `kw`
+    /// a literal and/or filled with `kw["push__log"] = entry` in the same function): (name, the
+    /// node that spells it, value).
+    fn keyword_entries(&self, args: &CallArgs<'t>) -> Vec<(String, Node<'t>, Node<'t>)> {
+        let mut out: Vec<(String, Node<'t>, Node<'t>)> = args
+            .keywords
+            .iter()
+            .map(|(k, v)| (self.text(*k).to_string(), *k, *v))
+            .collect();
+        for &d in &args.dict_splats {
+            let at = d.start_byte() as u32;
+            let mut literal = Some(d);
+            if d.k() == "identifier" {
+                let name = self.text(d);
+                literal = self.bound_value(d);
+                if let Some(sets) = self.key_sets.get(name) {
+                    for &(scope, key, value) in sets {
+                        if scope.start <= at && at <= scope.end && key.start_byte() < d.start_byte()
+                        {
+                            if let Some(k) = self.string_value(key) {
+                                out.push((k, key, value));
+                            }
+                        }
+                    }
+                }
+            }
+            for pair in literal
+                .filter(|l| l.k() == "dictionary")
+                .map(|l| self.named_children(l))
+                .unwrap_or_default()
+            {
+                if let (Some(k), Some(v)) = (self.field(pair, "key"), self.field(pair, "value")) {
+                    if let Some(name) = self.string_value(k) {
+                        out.push((name, k, v));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     fn mongoengine_update(&self, args: &CallArgs<'t>) -> Option<Value> {
         let mut ops: Vec<Field> = Vec::new();
-        for (k, v) in &args.keywords {
-            let name = self.text(*k);
+        for (name, k, v) in self.keyword_entries(args) {
+            let name = name.as_str();
+            let (k, v) = (&k, &v);
             let Some((prefix, operator)) = PY_MONGOENGINE_UPDATE_PREFIXES
                 .iter()
                 .find(|(p, _)| name.starts_with(p))
@@ -4028,6 +4230,15 @@ impl<'t> Extractor<'t> {
                                 name: name.clone(),
                                 target: ExportTarget::Collection { collection: r },
                             });
+                        } else if let Some((import, _)) = Some(v)
+                            .filter(|v| v.k() == "call")
+                            .and_then(|v| self.access_target(v, 0))
+                        {
+                            // `trace_access = MongoDBAccess(TraceDB)`: stands for the document.
+                            exports.push(Export {
+                                name: name.clone(),
+                                target: ExportTarget::Reexport { import },
+                            });
                         } else if is_constant_name(name) && self.is_constant(b, name) {
                             // `COL_USERS = "users"`: may name a collection in another module.
                             if let Some(value) = self.string_value(v) {
@@ -4068,6 +4279,14 @@ impl<'t> Extractor<'t> {
                 }),
                 _ => {}
             }
+        }
+        for (name, (import, _)) in &self.access_models {
+            exports.push(Export {
+                name: name.clone(),
+                target: ExportTarget::Reexport {
+                    import: import.clone(),
+                },
+            });
         }
         self.ir.classes = self.pending_classes();
         self.ir.class_decls = self.class_decls();
