@@ -1791,7 +1791,7 @@ fn parse_imported_deferred(
     s.unhinted.sort();
     let mut wanted = WantedExports::default();
     for f in &s.files {
-        wanted.add_imports_of(&f.ir);
+        wanted.add_imports_of(f, false);
     }
     // The re-exports already followed: (index into `s.files`, export name); and the classes
     // whose bases are.
@@ -1807,11 +1807,14 @@ fn parse_imported_deferred(
             std::fs::read(path).is_ok_and(|b| b.windows(6).any(|w| w == b"unique"))
         })
     };
-    let mut receivers = ReceiverModules::default();
+    // The Python modules whose classes receive operations (`Trigger.update(doc, inc__ref_count=1)`,
+    // `Trigger` imported from `st2common.persistence.trigger`): the only reason to parse a file
+    // without a hint (see `Shared::unhinted`).
+    let mut receivers = WantedExports::default();
     let mut receivers_read = 0;
     loop {
         for f in &s.files[receivers_read..] {
-            receivers.add_imports_of(f);
+            receivers.add_imports_of(f, true);
         }
         receivers_read = s.files.len();
         // A chain may pass through any file, parsed at once or late: a re-export of what is
@@ -1822,7 +1825,7 @@ fn parse_imported_deferred(
                     continue;
                 };
                 if wanted.wants(&f.path, &e.name) && followed.insert((i, e.name.clone())) {
-                    wanted.add(import);
+                    wanted.add(import, &f.path);
                 }
             }
             // The classes whose index declarations a document inherits or names (see
@@ -1845,9 +1848,9 @@ fn parse_imported_deferred(
                     };
                     if followed_decls.insert((i, import.module.clone(), import.export.clone())) {
                         if field {
-                            wanted_fields.add(import);
+                            wanted_fields.add(import, &f.path);
                         } else {
-                            wanted.add(import);
+                            wanted.add(import, &f.path);
                         }
                     }
                 }
@@ -1859,7 +1862,7 @@ fn parse_imported_deferred(
                 if followed_classes.insert((i, c.name.clone())) {
                     for b in &c.bases {
                         if let crate::ir::ClassBase::Imported { import } = b {
-                            wanted.add(import);
+                            wanted.add(import, &f.path);
                         }
                     }
                 }
@@ -1875,7 +1878,7 @@ fn parse_imported_deferred(
         // A file without a hint only when it is the very module looked in.
         let (unhinted, later): (Vec<_>, Vec<_>) = std::mem::take(&mut s.unhinted)
             .into_iter()
-            .partition(|(path, _)| receivers.has(path));
+            .partition(|(path, _)| receivers.may_be_python_module(path));
         s.unhinted = later;
         let mut now = now;
         now.extend(unhinted);
@@ -1944,25 +1947,75 @@ struct WantedExports {
     /// `__init__.py` may be it.
     package: Option<std::collections::HashSet<String>>,
     any_package: bool,
+    /// Python modules, which the linker resolves exactly (`link::resolve_python_module`): last
+    /// segment → (the module's path: `st2common/persistence/trigger`, matched as a path suffix,
+    /// or for a relative import the path it names from the importing file, export names).
+    py: std::collections::HashMap<String, Vec<(String, Names)>>,
 }
 
+/// Export names; `None`: any export.
+type Names = Option<std::collections::HashSet<String>>;
+
 impl WantedExports {
-    /// What the linker may look up for `ir`: the imports its operations name.
-    fn add_imports_of(&mut self, ir: &crate::ir::FileIr) {
-        for import in ir
+    /// What the linker may look up for `file`: the imports its operations name (and, unless
+    /// `receivers_only`, the constants its collection names spell).
+    fn add_imports_of(&mut self, file: &SourceFile, receivers_only: bool) {
+        for import in file
+            .ir
             .operations
             .iter()
             .filter_map(|o| o.collection.as_ref()?.import.as_ref())
         {
-            self.add(import);
+            self.add(import, &file.path);
         }
-        for n in &ir.name_imports {
-            self.add(&n.import);
+        if !receivers_only {
+            for n in &file.ir.name_imports {
+                self.add(&n.import, &file.path);
+            }
         }
     }
 
-    fn add(&mut self, import: &crate::ir::ImportRef) {
-        let module = import.module.strip_prefix("py:").unwrap_or(&import.module);
+    /// A Python module as a path: `st2common/persistence/trigger` for `py:` one, or, for a
+    /// relative import (`./trace`, `..`) of a Python file, the path it names from `from`'s folder.
+    fn python_module(module: &str, from: &Path) -> Option<String> {
+        if let Some(rest) = module.strip_prefix("py:") {
+            return Some(rest.trim_end_matches('/').to_string());
+        }
+        if !module.starts_with('.') || from.extension().is_none_or(|e| e != "py") {
+            return None;
+        }
+        let dir = from.parent()?.to_str()?;
+        let mut parts: Vec<&str> = dir.split('/').collect();
+        for seg in module.split('/') {
+            match seg {
+                "." | "" => {}
+                ".." => {
+                    parts.pop();
+                }
+                s => parts.push(s),
+            }
+        }
+        Some(parts.join("/"))
+    }
+
+    /// The imports of one module, each found in `path` (the importing file).
+    fn add(&mut self, import: &crate::ir::ImportRef, from: &Path) {
+        if let Some(whole) = Self::python_module(&import.module, from) {
+            let last = whole.rsplit('/').next().unwrap_or("").to_string();
+            let list = self.py.entry(last).or_default();
+            let names = match list.iter_mut().find(|(m, _)| *m == whole) {
+                Some((_, names)) => names,
+                None => {
+                    list.push((whole, Some(Default::default())));
+                    &mut list.last_mut().unwrap().1
+                }
+            };
+            if let Some(set) = names {
+                set.insert(import.export.clone());
+            }
+            return;
+        }
+        let module = import.module.as_str();
         let any = import.export == "default";
         let note = |names: &mut Option<std::collections::HashSet<String>>| {
             if let Some(set) = names {
@@ -2013,9 +2066,33 @@ impl WantedExports {
     }
 
     /// Whether the linker may look up an export of `path`.
+    /// The names wanted of `path` as a Python module (see [`WantedExports::py`]).
+    fn python_names<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = &'a Names> + 'a {
+        let p = path.to_str().unwrap_or("");
+        let p = p.strip_suffix(".py").unwrap_or("");
+        let p = p.strip_suffix("/__init__").unwrap_or(p);
+        let last = p.rsplit('/').next().unwrap_or(p);
+        self.py
+            .get(last)
+            .into_iter()
+            .flatten()
+            .filter(move |(m, _)| {
+                !p.is_empty()
+                    && p.strip_suffix(m.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.ends_with('/'))
+            })
+            .map(|(_, names)| names)
+    }
+
+    /// Whether `path` is a Python module the linker may look in.
+    fn may_be_python_module(&self, path: &Path) -> bool {
+        self.python_names(path).next().is_some()
+    }
+
     fn may_name(&self, path: &Path) -> bool {
         let (stem, folder, package) = Self::keys(path);
-        self.by_segment.contains_key(stem)
+        self.may_be_python_module(path)
+            || self.by_segment.contains_key(stem)
             || folder.is_some_and(|f| self.by_segment.contains_key(f))
             || (package && (self.any_package || self.package.is_some()))
     }
@@ -2028,80 +2105,11 @@ impl WantedExports {
             Some(Some(set)) => set.contains(name),
             None => false,
         };
-        in_set(self.by_segment.get(stem))
+        self.python_names(path).any(|n| in_set(Some(n)))
+            || in_set(self.by_segment.get(stem))
             || folder.is_some_and(|f| in_set(self.by_segment.get(f)))
             || (package
                 && (self.any_package || self.package.as_ref().is_some_and(|p| p.contains(name))))
-    }
-}
-
-/// The Python modules whose classes receive operations (`Trigger.update(doc, inc__ref_count=1)`
-/// with `Trigger` imported from `st2common.persistence.trigger`): a file without a hint is parsed
-/// only when it is one of them, for a class that stands for a document needs no MongoDB word
-/// (see [`Shared::unhinted`]).
-#[derive(Default)]
-struct ReceiverModules {
-    /// Last segment → the modules' paths: `st2common/persistence/trigger`, or for a relative
-    /// import the path it names from the importing file's folder.
-    modules: std::collections::HashMap<String, Vec<String>>,
-}
-
-impl ReceiverModules {
-    fn add_imports_of(&mut self, file: &SourceFile) {
-        for import in file
-            .ir
-            .operations
-            .iter()
-            .filter_map(|o| o.collection.as_ref()?.import.as_ref())
-        {
-            let Some(module) = import.module.strip_prefix("py:").or_else(|| {
-                import
-                    .module
-                    .starts_with('.')
-                    .then_some(import.module.as_str())
-            }) else {
-                continue;
-            };
-            let whole = if module.starts_with('.') {
-                let Some(dir) = file.path.parent().and_then(|d| d.to_str()) else {
-                    continue;
-                };
-                let mut parts: Vec<&str> = dir.split('/').collect();
-                for seg in module.split('/') {
-                    match seg {
-                        "." | "" => {}
-                        ".." => {
-                            parts.pop();
-                        }
-                        s => parts.push(s),
-                    }
-                }
-                parts.join("/")
-            } else {
-                module.trim_end_matches('/').to_string()
-            };
-            let last = whole.rsplit('/').next().unwrap_or("").to_string();
-            let list = self.modules.entry(last).or_default();
-            if !list.contains(&whole) {
-                list.push(whole);
-            }
-        }
-    }
-
-    /// Whether `path` is one of the modules: `a/b/c.py` or `a/b/c/__init__.py` for `b/c`.
-    fn has(&self, path: &Path) -> bool {
-        let Some(p) = path.to_str() else {
-            return false;
-        };
-        let p = p.strip_suffix(".py").unwrap_or(p);
-        let p = p.strip_suffix("/__init__").unwrap_or(p);
-        let last = p.rsplit('/').next().unwrap_or(p);
-        self.modules.get(last).is_some_and(|list| {
-            list.iter().any(|m| {
-                p.strip_suffix(m.as_str())
-                    .is_some_and(|rest| rest.is_empty() || rest.ends_with('/'))
-            })
-        })
     }
 }
 

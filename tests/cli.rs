@@ -532,3 +532,44 @@ fn cross_file_findings_do_not_depend_on_how_the_path_is_spelt() {
         assert!(pushes[1].contains("in `orders`"), "{arg}: {}", pushes[1]);
     }
 }
+
+#[test]
+fn a_file_without_a_mongodb_word_is_parsed_only_when_it_is_the_module_an_operation_imports() {
+    // `Trigger.update(doc, inc__ref_count=1)`, `Trigger` imported from
+    // `app.persistence.trigger`, whose class wraps a document with no MongoDB word in the file:
+    // that file is parsed, and no other of the same name.
+    let (_t, root) = temp();
+    write(
+        &root,
+        "app/models/trigger.py",
+        "import mongoengine as me\n\nclass TriggerDB(me.Document):\n    ref_count = me.IntField()\n\n\
+         trigger_access = Access(TriggerDB)\n",
+    );
+    write(
+        &root,
+        "app/persistence/trigger.py",
+        "from app.models.trigger import trigger_access\n\nclass Trigger(Base):\n    impl = trigger_access\n",
+    );
+    write(
+        &root,
+        "app/services/trigger.py",
+        "def trigger(event):\n    return event.name\n",
+    );
+    write(
+        &root,
+        "app/rules.py",
+        "from app.persistence.trigger import Trigger\n\ndef add_rule(t):\n    \
+         Trigger.update(t, inc__ref_count=1)\n",
+    );
+    let out = run(&root, &["check", "--format", "json", "."]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["summary"]["files_scanned"], 4);
+    // rules.py, models/trigger.py and persistence/trigger.py; not services/trigger.py.
+    assert_eq!(v["summary"]["files_parsed"], 3);
+    let f = &v["findings"][0];
+    assert_eq!(f["rule"], "counter-inc");
+    assert!(
+        f["message"].as_str().unwrap().contains("`trigger_d_b`"),
+        "{f}"
+    );
+}
