@@ -432,6 +432,11 @@ pub struct OpContext {
     pub function: Option<String>,
     /// The enclosing function or file looks like a periodic batch job (cron, scheduler, migration).
     pub periodic: bool,
+    /// The sizes the code checks against an upper bound before the call (or before it adds the
+    /// update's keys): `agents = self.user_agents or []` for `if len(agents) < MAX_AGENTS:`. Each
+    /// is the measured expression's text, followed by what its name is bound to.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub size_guards: Vec<String>,
 }
 
 /// One driver call, lowered.

@@ -494,6 +494,7 @@ pub(crate) fn call_context<'a>(
             .find(|name| !name.is_empty())
             .map(str::to_string),
         periodic,
+        size_guards: Vec::new(),
     }
 }
 

@@ -3387,6 +3387,10 @@ impl<'t> Extractor<'t> {
                 _ => OpKind::UpdateOne,
             };
             op.update = Some(update);
+            let keys: Vec<Node<'t>> = std::iter::once(call)
+                .chain(self.keyword_entries(&args).into_iter().map(|(_, k, _)| k))
+                .collect();
+            op.context.size_guards = self.size_guards(&keys);
             op.filter = if queryset {
                 self.queryset_filter(obj)
             } else {
@@ -3451,6 +3455,7 @@ impl<'t> Extractor<'t> {
                     if queryset { 0 } else { 1 },
                     &["update", "replacement", "document"],
                 ));
+                op.context.size_guards = self.size_guards(&[call]);
                 main_kwargs.extend([
                     "filter",
                     "spec",
@@ -3598,6 +3603,95 @@ impl<'t> Extractor<'t> {
             }
         }
         out
+    }
+
+    /// The sizes checked against an upper bound by the `if`s (and `elif`s) whose body holds one
+    /// of `nodes`, within its function: `len(x) < N`, `len(x) <= N`, `N > len(x)` (see
+    /// `OpContext::size_guards`).
+    fn size_guards(&self, nodes: &[Node<'t>]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for &n in nodes {
+            let mut child = n;
+            let mut node = self.parents.of(n);
+            for _ in 0..64 {
+                let Some(p) = node else { break };
+                match p.k() {
+                    "function_definition" | "lambda" | "class_definition" | "module" => break,
+                    "if_statement" | "elif_clause" => {
+                        let body = self.field(p, "consequence");
+                        if body.is_some_and(|b| b.id() == child.id()) {
+                            if let Some(cond) = self.field(p, "condition") {
+                                self.bounded_sizes(cond, 0, &mut out);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                child = p;
+                node = self.parents.of(p);
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The `len(..)` arguments a condition bounds from above (through `and`, `not` excluded).
+    fn bounded_sizes(&self, cond: Node<'t>, depth: usize, out: &mut Vec<String>) {
+        if depth > 8 {
+            return;
+        }
+        match cond.k() {
+            "boolean_operator" => {
+                // (The operator is a token the flat tree may leave out: read it from the tree.)
+                if cond.child_by_field_name("operator").map(|o| self.text(o)) != Some("and") {
+                    return;
+                }
+                for c in self.named_children(cond) {
+                    self.bounded_sizes(c, depth + 1, out);
+                }
+            }
+            "parenthesized_expression" => {
+                for c in self.named_children(cond) {
+                    self.bounded_sizes(c, depth + 1, out);
+                }
+            }
+            "comparison_operator" => {
+                let parts: Vec<Node<'t>> = (0..cond.child_count())
+                    .filter_map(|i| cond.child(i))
+                    .collect();
+                for w in parts.windows(3) {
+                    let measured = match self.text(w[1]) {
+                        "<" | "<=" => w[0],
+                        ">" | ">=" => w[2],
+                        _ => continue,
+                    };
+                    let Some(arg) = self.len_argument(measured) else {
+                        continue;
+                    };
+                    let mut text = self.text(arg).to_string();
+                    if arg.k() == "identifier" {
+                        if let Some(v) = self.bound_value(arg) {
+                            text = format!("{text} = {}", self.text(v));
+                        }
+                    }
+                    out.push(crate::lang::first_chars(&text, 120));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `x` in `len(x)`.
+    fn len_argument(&self, n: Node<'t>) -> Option<Node<'t>> {
+        if n.k() != "call" || self.field(n, "function").map(|f| self.text(f)) != Some("len") {
+            return None;
+        }
+        let args = self.call_args(n);
+        match args.positional[..] {
+            [a] => Some(a),
+            _ => None,
+        }
     }
 
     fn mongoengine_update(&self, args: &CallArgs<'t>) -> Option<Value> {

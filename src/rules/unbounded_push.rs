@@ -101,6 +101,20 @@ fn filter_bounds(filter: Option<&Value>, update: &Value, array: &str) -> bool {
     false
 }
 
+/// Does the code check the array's size against a bound before it pushes (`if len(self.tags) <
+/// MAX_TAGS:`)? The last segment of the array's path must be a name in the measured expression
+/// (or in what that name is bound to): `user_agents` in `agents = self.user_agents or []`.
+fn guarded(op: &Operation, array: &str) -> bool {
+    let name = array.rsplit('.').next().unwrap_or(array);
+    op.context.size_guards.iter().any(|g| {
+        g.match_indices(name).any(|(i, _)| {
+            let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+            !g[..i].chars().next_back().is_some_and(word)
+                && !g[i + name.len()..].chars().next().is_some_and(word)
+        })
+    })
+}
+
 fn mentions_size(v: &Value, depth: usize) -> bool {
     if depth > 16 {
         return false;
@@ -139,6 +153,7 @@ impl Rule for UnboundedPush {
                     .filter(|f| f.key != "...")
                     .filter(|f| !(operator.key == "$push" && is_sliced(&f.value)))
                     .filter(|f| !filter_bounds(op.filter.as_ref(), update, &f.key))
+                    .filter(|f| !guarded(op, &f.key))
                     .map(|f| f.key.as_str())
                     .collect();
                 if !unbounded.is_empty() {
@@ -146,5 +161,70 @@ impl Rule for UnboundedPush {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Settings;
+
+    /// (line, the text under the span) of each unbounded-push finding.
+    fn findings(path: &str, src: &str) -> Vec<(usize, String)> {
+        let (_, f) = crate::analysis::check_source(path, src, &Settings::default()).unwrap();
+        f.into_iter()
+            .filter(|f| f.rule == "unbounded-push")
+            .map(|f| {
+                (
+                    src[..f.span.start as usize].lines().count(),
+                    src[f.span.start as usize..f.span.end as usize].to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn mongoengine_keywords_in_a_splatted_dict_are_read() {
+        // crits' `d = {'push__sources': ed}; Role.objects(..).update_one(**d)`, StackStorm's
+        // `values["push__children"] = ..; ActionExecution.update(parent, **values)`.
+        let src = "import mongoengine as me\n\n\
+                   class Role(me.Document):\n    sources = me.ListField()\n\n\
+                   def add_source(rid, ed):\n    d = {'push__sources': ed}\n    \
+                   Role.objects(id=rid).update_one(**d)\n\n\
+                   def log(role, entry, k, v):\n    kw = {}\n    kw['set__' + k] = v\n    \
+                   kw['push__log'] = entry\n    role.update(**kw)\n";
+        assert_eq!(
+            findings("app/roles.py", src),
+            vec![(7, "'push__sources'".into()), (13, "'push__log'".into())]
+        );
+    }
+
+    #[test]
+    fn a_push_the_code_guards_with_a_size_check_is_not_flagged() {
+        // udata's api tokens: `if user_agent and len(agents) < MAX_USER_AGENTS:` before it adds
+        // `add_to_set__user_agents`; the same with the call itself under the check, and with a
+        // dict update. A check of another array, an `or`, or the `else` branch bounds nothing.
+        let src = "import mongoengine as me\n\n\
+                   class Token(me.Document):\n    user_agents = me.ListField()\n    tags = me.ListField()\n\n    \
+                   def update_usage(self, user_agent=None):\n        \
+                   update_kwargs = {\"set__last_used_at\": 1}\n        \
+                   agents = self.user_agents or []\n        \
+                   if user_agent and len(agents) < MAX_USER_AGENTS:\n            \
+                   update_kwargs[\"add_to_set__user_agents\"] = user_agent\n        \
+                   type(self).objects(id=self.id).update_one(**update_kwargs)\n\n\
+                   def tag(token, t, db):\n    \
+                   if len(token.tags) <= 10:\n        token.update(push__tags=t)\n    \
+                   if 20 > len(token.tags):\n        \
+                   db.tokens.update_one({'_id': token.id}, {'$push': {'tags': t}})\n    \
+                   if len(token.user_agents) < 5:\n        token.update(push__tags=t)\n    \
+                   if len(token.tags) < 5 or t:\n        token.update(push__tags=t)\n    \
+                   if len(token.tags) < 5:\n        pass\n    else:\n        token.update(push__tags=t)\n";
+        assert_eq!(
+            findings("app/tokens.py", src),
+            vec![
+                (20, "push__tags".into()),
+                (22, "push__tags".into()),
+                (26, "push__tags".into()),
+            ]
+        );
     }
 }
