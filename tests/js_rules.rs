@@ -318,6 +318,53 @@ async function addSlot(db, id, s) {
 }
 
 #[test]
+fn push_the_code_guards_with_a_length_check_is_not_flagged() {
+    // The application bounds the array before it pushes: the update (or the document push) runs
+    // only while the array is shorter than a limit.
+    let src = r#"
+const mongoose = require("mongoose");
+const Post = mongoose.model("Post", postSchema);
+const MAX_PINS = 5;
+
+async function pin(db, board, item) {
+  if (board.pins.length < MAX_PINS) {
+    await db.collection("boards").updateOne({ _id: board._id }, { $push: { pins: item } });
+  }
+}
+
+async function like(id, uid) {
+  const post = await Post.findById(id);
+  const likes = post.likes;
+  if (uid && 100 > likes.length) {
+    post.likes.push(uid);
+  }
+  await post.save();
+}
+"#;
+    assert_not_flagged(UP, "svc.js", src);
+}
+
+#[test]
+fn push_under_another_arrays_length_check_or_its_else_branch_is_flagged() {
+    let src = r#"
+async function pin(db, board, item) {
+  if (board.tags.length < 5) {
+    await db.collection("boards").updateOne({ _id: board._id }, { $push: { pins: item } });
+  }
+  if (board.pins.length < 5 || item.force) {
+    await db.collection("boards").updateOne({ _id: board._id }, { $push: { pins: item } });
+  }
+  if (board.pins.length < 5) {
+    return;
+  } else {
+    await db.collection("boards").updateOne({ _id: board._id }, { $push: { pins: item } });
+  }
+}
+"#;
+    assert_eq!(rule_hits(UP, "svc.js", src).len(), 3);
+}
+
+#[test]
 fn push_accumulator_in_group_is_not_flagged() {
     let src = r#"
 async function itemsByOrder(db) {

@@ -829,6 +829,94 @@ impl<'t> Extractor<'t> {
         None
     }
 
+    /// The sizes checked against an upper bound by the `if`s whose body holds `n`, within its
+    /// function: `x.length < N`, `x.length <= N`, `N > x.length`, alone or under `&&` (see
+    /// `OpContext::size_guards`).
+    fn size_guards(&self, n: Node<'t>) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut child = n;
+        let mut node = self.parents.of(n);
+        for _ in 0..64 {
+            let Some(p) = node else { break };
+            match p.k() {
+                "function_declaration"
+                | "function_expression"
+                | "function"
+                | "arrow_function"
+                | "method_definition"
+                | "generator_function_declaration"
+                | "program" => break,
+                "if_statement"
+                    if self
+                        .field(p, "consequence")
+                        .is_some_and(|b| b.id() == child.id()) =>
+                {
+                    if let Some(cond) = self.field(p, "condition") {
+                        self.bounded_sizes(cond, 0, &mut out);
+                    }
+                }
+                _ => {}
+            }
+            child = p;
+            node = self.parents.of(p);
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The `.length`s a condition bounds from above.
+    fn bounded_sizes(&self, cond: Node<'t>, depth: usize, out: &mut Vec<String>) {
+        if depth > 8 {
+            return;
+        }
+        match cond.k() {
+            "parenthesized_expression" => {
+                for c in self.named_children(cond) {
+                    self.bounded_sizes(c, depth + 1, out);
+                }
+            }
+            "binary_expression" => {
+                // (The operator is a token the flat tree may leave out: read it from the tree.)
+                let op = cond.child_by_field_name("operator").map(|o| self.text(o));
+                let (Some(l), Some(r)) = (self.field(cond, "left"), self.field(cond, "right"))
+                else {
+                    return;
+                };
+                let measured = match op {
+                    Some("&&") => {
+                        self.bounded_sizes(l, depth + 1, out);
+                        self.bounded_sizes(r, depth + 1, out);
+                        return;
+                    }
+                    Some("<" | "<=") => l,
+                    Some(">" | ">=") => r,
+                    _ => return,
+                };
+                let measured = self.unwrap_expr(measured);
+                if measured.k() != "member_expression"
+                    || self.field(measured, "property").map(|p| self.text(p)) != Some("length")
+                {
+                    return;
+                }
+                let Some(obj) = self.field(measured, "object") else {
+                    return;
+                };
+                let mut text = self.text(obj).to_string();
+                if obj.k() == "identifier" {
+                    if let Some(v) = self
+                        .lookup(self.text(obj), obj.start_byte() as u32)
+                        .and_then(|b| b.value)
+                    {
+                        text = format!("{text} = {}", self.text(v));
+                    }
+                }
+                out.push(crate::lang::first_chars(&text, 120));
+            }
+            _ => {}
+        }
+    }
+
     fn lookup(&self, name: &str, at: u32) -> Option<&Binding<'t>> {
         let list = self.bindings.get(name)?;
         let index = self.scope_index.get(name)?;
@@ -1823,6 +1911,9 @@ impl<'t> Extractor<'t> {
             .is_some_and(|c| c.via == CollectionVia::MongooseModel);
         let mut op = Operation::new(m.kind, m.name, span(call), span(prop));
         op.context = ctx;
+        if m.kind.is_update() {
+            op.context.size_guards = self.size_guards(call);
+        }
         // `bulk.find(q).upsert().updateOne(u)` queues into a bulk builder: one round trip at `execute()`.
         op.in_bulk = self.on_bulk_builder(obj);
         op.receiver = crate::lang::first_chars(self.text(obj), 60);
@@ -2172,6 +2263,7 @@ impl<'t> Extractor<'t> {
         op.collection = Some(coll);
         op.evidence = evidence;
         op.context = ctx;
+        op.context.size_guards = self.size_guards(call);
         op.receiver = doc_name.to_string();
         self.ir.operations.push(op);
     }
