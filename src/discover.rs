@@ -1788,7 +1788,7 @@ fn parse_imported_deferred(
     }
     // The walk's order is not deterministic; what is parsed must not depend on it.
     s.deferred.sort();
-    s.unhinted.sort();
+    // (`unhinted` is filtered by path alone, and what it gives is sorted with `now`.)
     let mut wanted = WantedExports::default();
     for f in &s.files {
         wanted.add_imports_of(f, false);
@@ -1812,6 +1812,7 @@ fn parse_imported_deferred(
     // without a hint (see `Shared::unhinted`).
     let mut receivers = WantedExports::default();
     let mut receivers_read = 0;
+    let mut receivers_asked = 0;
     loop {
         for f in &s.files[receivers_read..] {
             receivers.add_imports_of(f, true);
@@ -1875,11 +1876,17 @@ fn parse_imported_deferred(
                     wanted.may_name(path) || (wanted_fields.may_name(path) && says_unique(path))
                 });
         s.deferred = later;
-        // A file without a hint only when it is the very module looked in.
-        let (unhinted, later): (Vec<_>, Vec<_>) = std::mem::take(&mut s.unhinted)
-            .into_iter()
-            .partition(|(path, _)| receivers.may_be_python_module(path));
-        s.unhinted = later;
+        // A file without a hint only when it is the very module looked in (asked again only when
+        // more modules are).
+        let mut unhinted = Vec::new();
+        if receivers.py_modules() != receivers_asked {
+            receivers_asked = receivers.py_modules();
+            let later;
+            (unhinted, later) = std::mem::take(&mut s.unhinted)
+                .into_iter()
+                .partition(|(path, _)| receivers.may_be_python_module(path));
+            s.unhinted = later;
+        }
         let mut now = now;
         now.extend(unhinted);
         now.sort();
@@ -2082,6 +2089,11 @@ impl WantedExports {
                         .is_some_and(|rest| rest.is_empty() || rest.ends_with('/'))
             })
             .map(|(_, names)| names)
+    }
+
+    /// How many Python modules are wanted.
+    fn py_modules(&self) -> usize {
+        self.py.values().map(Vec::len).sum()
     }
 
     /// Whether `path` is a Python module the linker may look in.

@@ -1507,7 +1507,10 @@ impl<'t> Extractor<'t> {
                 let name = self.text(n);
                 match self.lookup(name, n.start_byte() as u32) {
                     Some(b) if b.kind == DeclKind::Param && (name == "cls" || name == "self") => {
-                        self.access_class_of(n)
+                        match self.access_class_of(n) {
+                            Thing::Unknown => self.classify_binding(b, name, depth + 1),
+                            t => t,
+                        }
                     }
                     Some(b) => self.classify_binding(b, name, depth + 1),
                     None => self.document_class(name),
