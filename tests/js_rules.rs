@@ -345,6 +345,40 @@ async function like(id, uid) {
 }
 
 #[test]
+fn push_after_an_early_exit_on_the_arrays_length_is_not_flagged() {
+    let src = r#"
+async function pin(db, board, item) {
+  if (board.pins.includes(item) || board.pins.length >= MAX_PINS) {
+    throw new Error("full");
+  }
+  await db.collection("boards").updateOne({ _id: board._id }, { $push: { pins: item } });
+}
+
+async function pinAll(db, boards, item) {
+  for (const board of boards) {
+    if (MAX_PINS <= board.pins.length) continue;
+    await db.collection("boards").updateOne({ _id: board._id }, { $push: { pins: item } });
+  }
+}
+"#;
+    assert_not_flagged(UP, "svc.js", src);
+    // An exit on `&&` or one that does not leave bounds nothing.
+    let near = r#"
+async function pin(db, board, item, force) {
+  if (board.pins.length >= MAX_PINS && !force) {
+    return;
+  }
+  await db.collection("boards").updateOne({ _id: board._id }, { $push: { pins: item } });
+  if (board.pins.length >= MAX_PINS) {
+    console.log("full");
+  }
+  await db.collection("boards").updateOne({ _id: board._id }, { $push: { pins: item } });
+}
+"#;
+    assert_eq!(rule_hits(UP, "svc.js", near).len(), 2);
+}
+
+#[test]
 fn push_under_another_arrays_length_check_or_its_else_branch_is_flagged() {
     let src = r#"
 async function pin(db, board, item) {

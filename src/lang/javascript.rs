@@ -852,7 +852,39 @@ impl<'t> Extractor<'t> {
                         .is_some_and(|b| b.id() == child.id()) =>
                 {
                     if let Some(cond) = self.field(p, "condition") {
-                        self.bounded_sizes(cond, 0, &mut out);
+                        self.bounded_sizes(cond, false, 0, &mut out);
+                    }
+                }
+                "statement_block" => {
+                    // `if (x.length >= N) return;` earlier in the block: past it, `x.length < N`.
+                    for stmt in self.named_children(p) {
+                        if stmt.start_byte() >= child.start_byte() {
+                            break;
+                        }
+                        if stmt.k() != "if_statement" || self.field(stmt, "alternative").is_some() {
+                            continue;
+                        }
+                        let Some(body) = self.field(stmt, "consequence") else {
+                            continue;
+                        };
+                        let last = if body.k() == "statement_block" {
+                            self.named_children(body).into_iter().last()
+                        } else {
+                            Some(body)
+                        };
+                        if last.is_some_and(|l| {
+                            matches!(
+                                l.k(),
+                                "return_statement"
+                                    | "throw_statement"
+                                    | "continue_statement"
+                                    | "break_statement"
+                            )
+                        }) {
+                            if let Some(cond) = self.field(stmt, "condition") {
+                                self.bounded_sizes(cond, true, 0, &mut out);
+                            }
+                        }
                     }
                 }
                 _ => {}
@@ -865,15 +897,16 @@ impl<'t> Extractor<'t> {
         out
     }
 
-    /// The `.length`s a condition bounds from above.
-    fn bounded_sizes(&self, cond: Node<'t>, depth: usize, out: &mut Vec<String>) {
+    /// The `.length`s a condition bounds from above (through `&&`); with `exit`, those it bounds
+    /// from below, a condition whose body leaves (through `||`).
+    fn bounded_sizes(&self, cond: Node<'t>, exit: bool, depth: usize, out: &mut Vec<String>) {
         if depth > 8 {
             return;
         }
         match cond.k() {
             "parenthesized_expression" => {
                 for c in self.named_children(cond) {
-                    self.bounded_sizes(c, depth + 1, out);
+                    self.bounded_sizes(c, exit, depth + 1, out);
                 }
             }
             "binary_expression" => {
@@ -883,14 +916,14 @@ impl<'t> Extractor<'t> {
                 else {
                     return;
                 };
-                let measured = match op {
-                    Some("&&") => {
-                        self.bounded_sizes(l, depth + 1, out);
-                        self.bounded_sizes(r, depth + 1, out);
+                let measured = match (op, exit) {
+                    (Some("&&"), false) | (Some("||"), true) => {
+                        self.bounded_sizes(l, exit, depth + 1, out);
+                        self.bounded_sizes(r, exit, depth + 1, out);
                         return;
                     }
-                    Some("<" | "<=") => l,
-                    Some(">" | ">=") => r,
+                    (Some("<" | "<="), false) | (Some(">" | ">="), true) => l,
+                    (Some(">" | ">="), false) | (Some("<" | "<="), true) => r,
                     _ => return,
                 };
                 let measured = self.unwrap_expr(measured);

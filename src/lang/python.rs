@@ -3624,7 +3624,35 @@ impl<'t> Extractor<'t> {
                         let body = self.field(p, "consequence");
                         if body.is_some_and(|b| b.id() == child.id()) {
                             if let Some(cond) = self.field(p, "condition") {
-                                self.bounded_sizes(cond, 0, &mut out);
+                                self.bounded_sizes(cond, false, 0, &mut out);
+                            }
+                        }
+                    }
+                    "block" => {
+                        // `if len(x) >= N: return` earlier in the block: past it, `len(x) < N`.
+                        for stmt in self.named_children(p) {
+                            if stmt.start_byte() >= child.start_byte() {
+                                break;
+                            }
+                            if stmt.k() != "if_statement"
+                                || self.field(stmt, "alternative").is_some()
+                                || !self
+                                    .field(stmt, "consequence")
+                                    .and_then(|b| self.named_children(b).into_iter().last())
+                                    .is_some_and(|last| {
+                                        matches!(
+                                            last.k(),
+                                            "return_statement"
+                                                | "raise_statement"
+                                                | "continue_statement"
+                                                | "break_statement"
+                                        )
+                                    })
+                            {
+                                continue;
+                            }
+                            if let Some(cond) = self.field(stmt, "condition") {
+                                self.bounded_sizes(cond, true, 0, &mut out);
                             }
                         }
                     }
@@ -3639,24 +3667,26 @@ impl<'t> Extractor<'t> {
         out
     }
 
-    /// The `len(..)` arguments a condition bounds from above (through `and`, `not` excluded).
-    fn bounded_sizes(&self, cond: Node<'t>, depth: usize, out: &mut Vec<String>) {
+    /// The `len(..)` arguments a condition bounds from above (through `and`, `not` excluded);
+    /// with `exit`, those it bounds from below, a condition whose body leaves (through `or`).
+    fn bounded_sizes(&self, cond: Node<'t>, exit: bool, depth: usize, out: &mut Vec<String>) {
         if depth > 8 {
             return;
         }
         match cond.k() {
             "boolean_operator" => {
                 // (The operator is a token the flat tree may leave out: read it from the tree.)
-                if cond.child_by_field_name("operator").map(|o| self.text(o)) != Some("and") {
+                let joins = if exit { "or" } else { "and" };
+                if cond.child_by_field_name("operator").map(|o| self.text(o)) != Some(joins) {
                     return;
                 }
                 for c in self.named_children(cond) {
-                    self.bounded_sizes(c, depth + 1, out);
+                    self.bounded_sizes(c, exit, depth + 1, out);
                 }
             }
             "parenthesized_expression" => {
                 for c in self.named_children(cond) {
-                    self.bounded_sizes(c, depth + 1, out);
+                    self.bounded_sizes(c, exit, depth + 1, out);
                 }
             }
             "comparison_operator" => {
@@ -3664,9 +3694,9 @@ impl<'t> Extractor<'t> {
                     .filter_map(|i| cond.child(i))
                     .collect();
                 for w in parts.windows(3) {
-                    let measured = match self.text(w[1]) {
-                        "<" | "<=" => w[0],
-                        ">" | ">=" => w[2],
+                    let measured = match (self.text(w[1]), exit) {
+                        ("<" | "<=", false) | (">" | ">=", true) => w[0],
+                        (">" | ">=", false) | ("<" | "<=", true) => w[2],
                         _ => continue,
                     };
                     let Some(arg) = self.len_argument(measured) else {

@@ -227,4 +227,50 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_push_after_an_early_exit_on_the_arrays_size_is_not_flagged() {
+        // `if len(x) >= N: raise` (or return, continue, break; alone or under `or`) before the push
+        // in the same block bounds it; an exit on `and`, a check with an `else`, a check that does
+        // not leave, or a check after the push bounds nothing.
+        let src = r#"import mongoengine as me
+
+class Team(me.Document):
+    members = me.ListField()
+
+def join(team, uid):
+    if uid in team.members or len(team.members) >= MAX:
+        raise Full()
+    team.update(push__members=uid)
+
+def join_all(teams, uid):
+    for team in teams:
+        if MAX <= len(team.members):
+            continue
+        team.update(push__members=uid)
+
+def near_misses(team, uid, force):
+    if len(team.members) >= MAX and not force:
+        return
+    team.update(push__members=uid)
+
+def no_exit(team, uid):
+    if len(team.members) >= MAX:
+        log(team)
+    team.update(push__members=uid)
+
+def after(team, uid):
+    team.update(push__members=uid)
+    if len(team.members) >= MAX:
+        return
+"#;
+        assert_eq!(
+            findings("app/teams.py", src),
+            vec![
+                (20, "push__members".into()),
+                (25, "push__members".into()),
+                (28, "push__members".into()),
+            ]
+        );
+    }
 }
