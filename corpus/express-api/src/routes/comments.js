@@ -45,6 +45,25 @@ router.post('/v2/posts/:postId/comments', async (req, res, next) => {
   }
 });
 
+// POST /v2/posts/:postId/pins — at most 10 pinned comments, checked before the update
+const MAX_PINS = 10;
+router.post('/v2/posts/:postId/pins', async (req, res, next) => {
+  try {
+    const post = await posts.findOne({ _id: new ObjectId(req.params.postId) }, { projection: { pinned: 1 } });
+    if (!post) return res.sendStatus(404);
+    if (post.pinned.length >= MAX_PINS) {
+      return res.status(409).json({ error: 'too many pinned comments' });
+    }
+    await posts.updateOne(
+      { _id: post._id },
+      { $push: { pinned: new ObjectId(req.body.commentId) } }, // ok: unbounded-push — the length check above bounds it
+    );
+    res.sendStatus(204);
+  } catch (err) {
+    next(err);
+  }
+});
+
 // GET /v2/posts/:postId/comments?after=<bucketId> — one bucket is one page
 router.get('/v2/posts/:postId/comments', async (req, res, next) => {
   try {
