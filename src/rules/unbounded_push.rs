@@ -273,4 +273,59 @@ def after(team, uid):
             ]
         );
     }
+
+    #[test]
+    fn rust_pushes_under_a_len_check_or_after_an_early_exit_are_not_flagged() {
+        // `if board.pins.len() < MAX_PINS { .. }`, `if board.pins.len() >= MAX_PINS || .. { return
+        // Err(..); }`, `if MAX_PINS <= board.pins.len() { continue; }`; then the near misses: a
+        // check of another array, an exit under `&&`, the `else` branch.
+        let src = r#"use mongodb::{bson::doc, Collection};
+
+async fn pin(boards: &Collection<Board>, board: &Board, item: i64) {
+    if board.pins.len() < MAX_PINS {
+        boards.update_one(doc! { "_id": board.id }, doc! { "$push": { "pins": item } }).await;
+    }
+}
+
+async fn pin2(boards: &Collection<Board>, board: &Board, item: i64) -> Result<()> {
+    if board.pins.len() >= MAX_PINS || item < 0 {
+        return Err(full());
+    }
+    boards.update_one(doc! { "_id": board.id }, doc! { "$push": { "pins": item } }).await?;
+    Ok(())
+}
+
+async fn pin_all(boards: &Collection<Board>, all: Vec<Board>, item: i64) {
+    for board in all {
+        if MAX_PINS <= board.pins.len() {
+            continue;
+        }
+        boards.update_one(doc! { "_id": board.id }, doc! { "$push": { "pins": item } }).await;
+    }
+}
+
+async fn near(boards: &Collection<Board>, board: &Board, item: i64, force: bool) {
+    if board.tags.len() < 5 {
+        boards.update_one(doc! { "_id": board.id }, doc! { "$push": { "pins": item } }).await;
+    }
+    if board.pins.len() >= MAX_PINS && !force {
+        return;
+    }
+    boards.update_one(doc! { "_id": board.id }, doc! { "$push": { "pins": item } }).await;
+    if board.pins.len() < 5 {
+        println!("ok");
+    } else {
+        boards.update_one(doc! { "_id": board.id }, doc! { "$push": { "pins": item } }).await;
+    }
+}
+"#;
+        assert_eq!(
+            findings("src/boards.rs", src),
+            vec![
+                (28, "\"$push\"".into()),
+                (33, "\"$push\"".into()),
+                (37, "\"$push\"".into()),
+            ]
+        );
+    }
 }
