@@ -21,6 +21,27 @@ use tree_sitter::{Node, Tree};
 mod schema_indexes;
 
 /// How deep value lowering and receiver resolution may recurse (nested literals, chains of bindings).
+/// How JavaScript spells what `lang::size_guards` reads.
+const JS_GUARDS: super::GuardSyntax = super::GuardSyntax {
+    boundaries: &[
+        "function_declaration",
+        "function_expression",
+        "function",
+        "arrow_function",
+        "method_definition",
+        "generator_function_declaration",
+        "program",
+    ],
+    ifs: &["if_statement"],
+    blocks: &["statement_block"],
+    exits: &[
+        "return_statement",
+        "throw_statement",
+        "continue_statement",
+        "break_statement",
+    ],
+};
+
 const MAX_DEPTH: usize = 48;
 
 /// Called through `lang::extract`, which sets this thread's grammar tables.
@@ -829,72 +850,12 @@ impl<'t> Extractor<'t> {
         None
     }
 
-    /// The sizes checked against an upper bound by the `if`s whose body holds `n`, within its
-    /// function: `x.length < N`, `x.length <= N`, `N > x.length`, alone or under `&&` (see
-    /// `OpContext::size_guards`).
+    /// The sizes checked against an upper bound before `n` (see `lang::size_guards`):
+    /// `if (x.length < N) { .. }`, `if (x.length >= N) return;`.
     fn size_guards(&self, n: Node<'t>) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        let mut child = n;
-        let mut node = self.parents.of(n);
-        for _ in 0..64 {
-            let Some(p) = node else { break };
-            match p.k() {
-                "function_declaration"
-                | "function_expression"
-                | "function"
-                | "arrow_function"
-                | "method_definition"
-                | "generator_function_declaration"
-                | "program" => break,
-                "if_statement"
-                    if self
-                        .field(p, "consequence")
-                        .is_some_and(|b| b.id() == child.id()) =>
-                {
-                    if let Some(cond) = self.field(p, "condition") {
-                        self.bounded_sizes(cond, false, 0, &mut out);
-                    }
-                }
-                "statement_block" => {
-                    // `if (x.length >= N) return;` earlier in the block: past it, `x.length < N`.
-                    for stmt in self.named_children(p) {
-                        if stmt.start_byte() >= child.start_byte() {
-                            break;
-                        }
-                        if stmt.k() != "if_statement" || self.field(stmt, "alternative").is_some() {
-                            continue;
-                        }
-                        let Some(body) = self.field(stmt, "consequence") else {
-                            continue;
-                        };
-                        let last = if body.k() == "statement_block" {
-                            self.named_children(body).into_iter().last()
-                        } else {
-                            Some(body)
-                        };
-                        if last.is_some_and(|l| {
-                            matches!(
-                                l.k(),
-                                "return_statement"
-                                    | "throw_statement"
-                                    | "continue_statement"
-                                    | "break_statement"
-                            )
-                        }) {
-                            if let Some(cond) = self.field(stmt, "condition") {
-                                self.bounded_sizes(cond, true, 0, &mut out);
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-            child = p;
-            node = self.parents.of(p);
-        }
-        out.sort();
-        out.dedup();
-        out
+        super::size_guards(&self.parents, n, &JS_GUARDS, |c, exit, out| {
+            self.bounded_sizes(c, exit, 0, out)
+        })
     }
 
     /// The `.length`s a condition bounds from above (through `&&`); with `exit`, those it bounds
@@ -910,21 +871,12 @@ impl<'t> Extractor<'t> {
                 }
             }
             "binary_expression" => {
-                // (The operator is a token the flat tree may leave out: read it from the tree.)
-                let op = cond.child_by_field_name("operator").map(|o| self.text(o));
-                let (Some(l), Some(r)) = (self.field(cond, "left"), self.field(cond, "right"))
+                let Some(measured) =
+                    super::binary_bound(&self.parents, self.src, cond, exit, |c| {
+                        self.bounded_sizes(c, exit, depth + 1, out)
+                    })
                 else {
                     return;
-                };
-                let measured = match (op, exit) {
-                    (Some("&&"), false) | (Some("||"), true) => {
-                        self.bounded_sizes(l, exit, depth + 1, out);
-                        self.bounded_sizes(r, exit, depth + 1, out);
-                        return;
-                    }
-                    (Some("<" | "<="), false) | (Some(">" | ">="), true) => l,
-                    (Some(">" | ">="), false) | (Some("<" | "<="), true) => r,
-                    _ => return,
                 };
                 let measured = self.unwrap_expr(measured);
                 if measured.k() != "member_expression"

@@ -498,6 +498,115 @@ pub(crate) fn call_context<'a>(
     }
 }
 
+/// How a language spells what [`size_guards`] reads.
+pub(crate) struct GuardSyntax {
+    /// Where the walk up from a call stops: functions, closures, the file.
+    pub boundaries: &'static [&'static str],
+    /// Conditionals with `condition`, `consequence` and `alternative` fields.
+    pub ifs: &'static [&'static str],
+    /// Statement lists, in which an earlier `if` may leave.
+    pub blocks: &'static [&'static str],
+    /// Statements that leave the block: `return`, `raise`/`throw`, `continue`, `break`.
+    pub exits: &'static [&'static str],
+}
+
+/// The sizes the code checks against an upper bound before `n` (see `OpContext::size_guards`),
+/// within its function: the conditionals whose body holds `n` (`bounded(condition, false, ..)`
+/// reads the sizes a condition bounds from above), and the conditionals without an `else` before
+/// it in a block whose body leaves (`bounded(condition, true, ..)`: the sizes it bounds from
+/// below). The frontend's `bounded` knows its language's comparisons and size expressions.
+pub(crate) fn size_guards<'t>(
+    flat: &flat::Flat<'t>,
+    n: tree_sitter::Node<'t>,
+    syntax: &GuardSyntax,
+    mut bounded: impl FnMut(tree_sitter::Node<'t>, bool, &mut Vec<String>),
+) -> Vec<String> {
+    let named = |n: tree_sitter::Node<'t>| {
+        flat.children(n)
+            .filter(|c| c.is_named() && !c.kind().contains("comment"))
+            .collect::<Vec<_>>()
+    };
+    // `return x;` in Rust is an expression statement.
+    let statement = |s: tree_sitter::Node<'t>| match s.kind() {
+        "expression_statement" => named(s).into_iter().next().unwrap_or(s),
+        _ => s,
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut child = n;
+    let mut node = flat.of(n);
+    for _ in 0..64 {
+        let Some(p) = node else { break };
+        let kind = p.kind();
+        if syntax.boundaries.contains(&kind) {
+            break;
+        }
+        if syntax.ifs.contains(&kind)
+            && flat
+                .field(p, "consequence")
+                .is_some_and(|b| b.id() == child.id())
+        {
+            if let Some(cond) = flat.field(p, "condition") {
+                bounded(cond, false, &mut out);
+            }
+        } else if syntax.blocks.contains(&kind) {
+            for stmt in named(p) {
+                if stmt.start_byte() >= child.start_byte() {
+                    break;
+                }
+                let stmt = statement(stmt);
+                if !syntax.ifs.contains(&stmt.kind()) || flat.field(stmt, "alternative").is_some() {
+                    continue;
+                }
+                let Some(body) = flat.field(stmt, "consequence") else {
+                    continue;
+                };
+                let last = if syntax.blocks.contains(&body.kind()) {
+                    named(body).into_iter().last()
+                } else {
+                    Some(body)
+                };
+                if last.is_some_and(|l| syntax.exits.contains(&statement(l).kind())) {
+                    if let Some(cond) = flat.field(stmt, "condition") {
+                        bounded(cond, true, &mut out);
+                    }
+                }
+            }
+        }
+        child = p;
+        node = flat.of(p);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// What a binary comparison bounds (JavaScript, Rust): with `exit`, `&&` is not followed but `||`
+/// is, and the size must be at least (`>=`, `>`) rather than below (`<`, `<=`) a limit. Returns
+/// the operand measured, or calls `each` on both sides of the followed boolean operator.
+pub(crate) fn binary_bound<'t>(
+    flat: &flat::Flat<'t>,
+    src: &'t str,
+    cond: tree_sitter::Node<'t>,
+    exit: bool,
+    mut each: impl FnMut(tree_sitter::Node<'t>),
+) -> Option<tree_sitter::Node<'t>> {
+    // (The operator is a token the flat tree may leave out: read it from the tree.)
+    let op = cond
+        .child_by_field_name("operator")
+        .and_then(|o| src.get(o.byte_range()));
+    let (l, r) = (flat.field(cond, "left")?, flat.field(cond, "right")?);
+    match (op, exit) {
+        (Some("&&"), false) | (Some("||"), true) => {
+            each(l);
+            each(r);
+            None
+        }
+        (Some("<" | "<="), false) | (Some(">" | ">="), true) => Some(l),
+        (Some(">" | ">="), false) | (Some("<" | "<="), true) => Some(r),
+        _ => None,
+    }
+}
+
 /// A loop's iterable (`OpContext::loop_over`): its span and its text on one line, at most 80 characters.
 pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
     let one_line: String = t.split_whitespace().collect::<Vec<_>>().join(" ");

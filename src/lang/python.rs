@@ -72,6 +72,24 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     x.finish(root)
 }
 
+/// How Python spells what `lang::size_guards` reads.
+const PY_GUARDS: super::GuardSyntax = super::GuardSyntax {
+    boundaries: &[
+        "function_definition",
+        "lambda",
+        "class_definition",
+        "module",
+    ],
+    ifs: &["if_statement", "elif_clause"],
+    blocks: &["block"],
+    exits: &[
+        "return_statement",
+        "raise_statement",
+        "continue_statement",
+        "break_statement",
+    ],
+};
+
 fn span(n: Node) -> Span {
     Span::new(n.start_byte(), n.end_byte())
 }
@@ -3608,60 +3626,17 @@ impl<'t> Extractor<'t> {
         out
     }
 
-    /// The sizes checked against an upper bound by the `if`s (and `elif`s) whose body holds one
-    /// of `nodes`, within its function: `len(x) < N`, `len(x) <= N`, `N > len(x)` (see
-    /// `OpContext::size_guards`).
+    /// The sizes checked against an upper bound before one of `nodes` (see `lang::size_guards`):
+    /// `if len(x) < N:` around it, `if len(x) >= N: return` before it.
     fn size_guards(&self, nodes: &[Node<'t>]) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for &n in nodes {
-            let mut child = n;
-            let mut node = self.parents.of(n);
-            for _ in 0..64 {
-                let Some(p) = node else { break };
-                match p.k() {
-                    "function_definition" | "lambda" | "class_definition" | "module" => break,
-                    "if_statement" | "elif_clause" => {
-                        let body = self.field(p, "consequence");
-                        if body.is_some_and(|b| b.id() == child.id()) {
-                            if let Some(cond) = self.field(p, "condition") {
-                                self.bounded_sizes(cond, false, 0, &mut out);
-                            }
-                        }
-                    }
-                    "block" => {
-                        // `if len(x) >= N: return` earlier in the block: past it, `len(x) < N`.
-                        for stmt in self.named_children(p) {
-                            if stmt.start_byte() >= child.start_byte() {
-                                break;
-                            }
-                            if stmt.k() != "if_statement"
-                                || self.field(stmt, "alternative").is_some()
-                                || !self
-                                    .field(stmt, "consequence")
-                                    .and_then(|b| self.named_children(b).into_iter().last())
-                                    .is_some_and(|last| {
-                                        matches!(
-                                            last.k(),
-                                            "return_statement"
-                                                | "raise_statement"
-                                                | "continue_statement"
-                                                | "break_statement"
-                                        )
-                                    })
-                            {
-                                continue;
-                            }
-                            if let Some(cond) = self.field(stmt, "condition") {
-                                self.bounded_sizes(cond, true, 0, &mut out);
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-                child = p;
-                node = self.parents.of(p);
-            }
-        }
+        let mut out: Vec<String> = nodes
+            .iter()
+            .flat_map(|&n| {
+                super::size_guards(&self.parents, n, &PY_GUARDS, |c, exit, out| {
+                    self.bounded_sizes(c, exit, 0, out)
+                })
+            })
+            .collect();
         out.sort();
         out.dedup();
         out

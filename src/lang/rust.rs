@@ -25,6 +25,18 @@ use tree_sitter::{Node, Tree};
 /// How deep value lowering, macro parsing and receiver resolution may recurse.
 const MAX_DEPTH: usize = 32;
 
+/// How Rust spells what `lang::size_guards` reads.
+const RUST_GUARDS: super::GuardSyntax = super::GuardSyntax {
+    boundaries: &["function_item", "closure_expression", "source_file"],
+    ifs: &["if_expression"],
+    blocks: &["block"],
+    exits: &[
+        "return_expression",
+        "continue_expression",
+        "break_expression",
+    ],
+};
+
 /// Called through `lang::extract`, which sets this thread's grammar tables.
 pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
@@ -250,77 +262,12 @@ impl<'t> Extractor<'t> {
         self.src.get(n.byte_range()).unwrap_or("")
     }
 
-    /// The sizes checked against an upper bound before `n`, within its function: the `if`s whose
-    /// body holds it (`if post.tags.len() < MAX_TAGS { .. }`, alone or under `&&`), and the early
-    /// exits before it in a block (`if post.tags.len() >= MAX_TAGS { return ..; }`, alone or
-    /// under `||`). See `OpContext::size_guards`.
+    /// The sizes checked against an upper bound before `n` (see `lang::size_guards`):
+    /// `if post.tags.len() < MAX_TAGS { .. }`, `if post.tags.len() >= MAX_TAGS { return ..; }`.
     fn size_guards(&self, n: Node<'t>) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        let mut child = n;
-        let mut node = self.parents.of(n);
-        for _ in 0..64 {
-            let Some(p) = node else { break };
-            match p.k() {
-                "function_item" | "closure_expression" | "source_file" => break,
-                "if_expression"
-                    if self
-                        .field(p, "consequence")
-                        .is_some_and(|b| b.id() == child.id()) =>
-                {
-                    if let Some(cond) = self.field(p, "condition") {
-                        self.bounded_sizes(cond, false, 0, &mut out);
-                    }
-                }
-                "block" => {
-                    for stmt in self.named_children(p) {
-                        if stmt.start_byte() >= child.start_byte() {
-                            break;
-                        }
-                        let stmt = match stmt.k() {
-                            "expression_statement" => {
-                                match self.named_children(stmt).into_iter().next() {
-                                    Some(e) => e,
-                                    None => continue,
-                                }
-                            }
-                            _ => stmt,
-                        };
-                        if stmt.k() != "if_expression" || self.field(stmt, "alternative").is_some()
-                        {
-                            continue;
-                        }
-                        let leaves = self
-                            .field(stmt, "consequence")
-                            .and_then(|b| self.named_children(b).into_iter().last())
-                            .map(|l| match l.k() {
-                                "expression_statement" => {
-                                    self.named_children(l).into_iter().next().unwrap_or(l)
-                                }
-                                _ => l,
-                            })
-                            .is_some_and(|l| {
-                                matches!(
-                                    l.k(),
-                                    "return_expression"
-                                        | "continue_expression"
-                                        | "break_expression"
-                                )
-                            });
-                        if leaves {
-                            if let Some(cond) = self.field(stmt, "condition") {
-                                self.bounded_sizes(cond, true, 0, &mut out);
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-            child = p;
-            node = self.parents.of(p);
-        }
-        out.sort();
-        out.dedup();
-        out
+        super::size_guards(&self.parents, n, &RUST_GUARDS, |c, exit, out| {
+            self.bounded_sizes(c, exit, 0, out)
+        })
     }
 
     /// The `.len()`s a condition bounds from above (through `&&`); with `exit`, those it bounds
@@ -336,21 +283,12 @@ impl<'t> Extractor<'t> {
                 }
             }
             "binary_expression" => {
-                // (The operator is a token the flat tree may leave out: read it from the tree.)
-                let op = cond.child_by_field_name("operator").map(|o| self.text(o));
-                let (Some(l), Some(r)) = (self.field(cond, "left"), self.field(cond, "right"))
+                let Some(measured) =
+                    super::binary_bound(&self.parents, self.src, cond, exit, |c| {
+                        self.bounded_sizes(c, exit, depth + 1, out)
+                    })
                 else {
                     return;
-                };
-                let measured = match (op, exit) {
-                    (Some("&&"), false) | (Some("||"), true) => {
-                        self.bounded_sizes(l, exit, depth + 1, out);
-                        self.bounded_sizes(r, exit, depth + 1, out);
-                        return;
-                    }
-                    (Some("<" | "<="), false) | (Some(">" | ">="), true) => l,
-                    (Some(">" | ">="), false) | (Some("<" | "<="), true) => r,
-                    _ => return,
                 };
                 // `x.len()`
                 if measured.k() != "call_expression" {
