@@ -2155,7 +2155,8 @@ thread_local! {
     static READ_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Reads `path` into `buf` (cleared first) with one open and one fstat, unless it is over `max_size`.
+/// Reads `path` into `buf` (cleared first) with one open, one fstat and reads until end of file,
+/// unless it is over `max_size`.
 fn read_into(path: &Path, buf: &mut Vec<u8>, max_size: u64) -> Result<(), String> {
     let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read file: {e}"))?;
     let size = file
@@ -2167,9 +2168,29 @@ fn read_into(path: &Path, buf: &mut Vec<u8>, max_size: u64) -> Result<(), String
             "skipped: {size} bytes is over the size limit of {max_size} bytes (raise it with --max-file-size)"
         ));
     }
+    // Not `read_to_end`: for a `File` it asks the size again (one more `fstat`, and an `lseek`),
+    // 20,000 system calls on a 10,000-file repository. Zeroing the buffer costs less.
     buf.clear();
-    buf.reserve(size as usize + 1);
-    std::io::Read::read_to_end(&mut file, buf).map_err(|e| format!("cannot read file: {e}"))?;
+    buf.resize(size as usize + 1, 0);
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            // The file grew since the fstat: read on, up to the limit.
+            if filled as u64 > max_size {
+                return Err(format!(
+                    "skipped: more than {max_size} bytes, over the size limit (raise it with --max-file-size)"
+                ));
+            }
+            buf.resize(filled * 2, 0);
+        }
+        match std::io::Read::read(&mut file, &mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(format!("cannot read file: {e}")),
+        }
+    }
+    buf.truncate(filled);
     Ok(())
 }
 
@@ -2265,6 +2286,28 @@ fn analyse_one(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reused_buffer_holds_exactly_each_file_read_into_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut buf = Vec::new();
+        // Largest first, so that later reads land in a buffer longer than the file.
+        let big: Vec<u8> = (0..70_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        for (name, content) in [("big.js", &big[..]), ("one.js", b"x"), ("empty.js", b"")] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, content).unwrap();
+            read_into(&path, &mut buf, 1 << 20).unwrap();
+            assert_eq!(buf, content, "{name}");
+        }
+        let path = dir.path().join("big.js");
+        let err = read_into(&path, &mut buf, 69_999).unwrap_err();
+        assert!(
+            err.contains("70000 bytes is over the size limit of 69999"),
+            "{err}"
+        );
+        read_into(&path, &mut buf, 70_000).unwrap();
+        assert_eq!(buf, big);
+    }
 
     #[test]
     fn a_file_deleted_after_the_walk_listed_it_is_reported() {
