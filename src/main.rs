@@ -1,5 +1,6 @@
 // mimalloc serves both Rust's allocations and tree-sitter's (its C parser allocates a subtree per
-// node): measured in bench/README.md. Built without transparent huge pages (Cargo.toml). Only the binary sets it; the library leaves the choice to its users.
+// node): measured in bench/README.md. Built without transparent huge pages (Cargo.toml). Only the
+// binary sets it; the library leaves the choice to its users.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
