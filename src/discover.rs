@@ -2151,13 +2151,14 @@ enum Outcome {
 }
 
 thread_local! {
-    /// Each worker reads files into one buffer, reused while files are skipped: most files are.
+    /// Each worker reads every file into one buffer (see `read_into`).
     static READ_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Reads `path` into `buf` (cleared first) with one open, one fstat and reads until end of file,
-/// unless it is over `max_size`.
-fn read_into(path: &Path, buf: &mut Vec<u8>, max_size: u64) -> Result<(), String> {
+/// Reads `path` into the start of `buf`, with one open, one fstat and reads until end of file,
+/// unless it is over `max_size`; the number of bytes read. `buf` is a per-thread buffer that
+/// keeps the length it has grown to, so that it is neither allocated nor zeroed again.
+fn read_into(path: &Path, buf: &mut Vec<u8>, max_size: u64) -> Result<usize, String> {
     let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read file: {e}"))?;
     let size = file
         .metadata()
@@ -2169,9 +2170,10 @@ fn read_into(path: &Path, buf: &mut Vec<u8>, max_size: u64) -> Result<(), String
         ));
     }
     // Not `read_to_end`: for a `File` it asks the size again (one more `fstat`, and an `lseek`),
-    // 20,000 system calls on a 10,000-file repository. Zeroing the buffer costs less.
-    buf.clear();
-    buf.resize(size as usize + 1, 0);
+    // 20,000 system calls on a 10,000-file repository. One byte more than the size, to see the end.
+    if buf.len() <= size as usize {
+        buf.resize(size as usize + 1, 0);
+    }
     let mut filled = 0;
     loop {
         if filled == buf.len() {
@@ -2184,14 +2186,12 @@ fn read_into(path: &Path, buf: &mut Vec<u8>, max_size: u64) -> Result<(), String
             buf.resize(filled * 2, 0);
         }
         match std::io::Read::read(&mut file, &mut buf[filled..]) {
-            Ok(0) => break,
+            Ok(0) => return Ok(filled),
             Ok(n) => filled += n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(format!("cannot read file: {e}")),
         }
     }
-    buf.truncate(filled);
-    Ok(())
 }
 
 fn not_utf8(valid_up_to: usize) -> String {
@@ -2208,57 +2208,54 @@ fn analyse_one(
     max_size: u64,
     deferred: bool,
 ) -> Outcome {
-    let fail = |message: String| {
-        Outcome::Failed(FileError {
-            display_path: display_path(path, base),
-            message,
-        })
-    };
-    // The bytes of a file that may matter leave the reused buffer without a copy.
-    let read = READ_BUF.with(|cell| {
+    let fail = |message: String| failed(path, base, message);
+    // The file is read, judged and parsed in the reused buffer; only the text of a file that
+    // yields IR is copied out (into the `Arc<str>` the findings point into).
+    READ_BUF.with(|cell| {
         let mut buf = cell.borrow_mut();
-        read_into(path, &mut buf, max_size)?;
-        if deferred {
-            return Ok(Ok(std::mem::take(&mut *buf)));
-        }
-        let v = match verdict(lang, &buf) {
-            Verdict::Skip if is_package_init(path, lang, &buf) => Verdict::Defer,
-            v => v,
+        let n = match read_into(path, &mut buf, max_size) {
+            Ok(n) => n,
+            Err(message) => return fail(message),
         };
-        if !no_ignore && looks_minified(&buf) {
-            return Ok(Err(Outcome::Skipped));
-        }
-        if v == Verdict::Skip {
-            return Ok(Err(if lang == Language::Python {
-                Outcome::Unhinted
-            } else {
-                Outcome::Skipped
-            }));
-        }
-        if v == Verdict::Defer {
-            // Reported as if parsed at once: a file mongolint would read but cannot.
-            if let Err(e) = std::str::from_utf8(&buf) {
-                return Err(not_utf8(e.valid_up_to()));
+        let bytes = &buf[..n];
+        if !deferred {
+            let v = match verdict(lang, bytes) {
+                Verdict::Skip if is_package_init(path, lang, bytes) => Verdict::Defer,
+                v => v,
+            };
+            if !no_ignore && looks_minified(bytes) {
+                return Outcome::Skipped;
             }
-            return Ok(Err(Outcome::Deferred));
+            if v == Verdict::Skip {
+                return if lang == Language::Python {
+                    Outcome::Unhinted
+                } else {
+                    Outcome::Skipped
+                };
+            }
+            if v == Verdict::Defer {
+                // Reported as if parsed at once: a file mongolint would read but cannot.
+                if let Err(e) = std::str::from_utf8(bytes) {
+                    return fail(not_utf8(e.valid_up_to()));
+                }
+                return Outcome::Deferred;
+            }
         }
-        Ok(Ok(std::mem::take(&mut *buf)))
-    });
-    let bytes = match read {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(outcome)) => return outcome,
-        Err(message) => return fail(message),
-    };
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => return fail(not_utf8(e.utf8_error().valid_up_to())),
-    };
+        match std::str::from_utf8(bytes) {
+            Ok(text) => parse_text(path, lang, base, text),
+            Err(e) => fail(not_utf8(e.valid_up_to())),
+        }
+    })
+}
+
+/// Parses and extracts one file's text: its IR, with a copy of the text, when it yields any.
+fn parse_text(path: &Path, lang: Language, base: &Path, text: &str) -> Outcome {
     let shown = display_path(path, base);
     let ctx = FileContext {
         display_path: &shown,
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        lang::extract(lang, &text, &ctx)
+        lang::extract(lang, text, &ctx)
     }));
     match result {
         Ok(Ok(ir)) => {
@@ -2278,9 +2275,20 @@ fn analyse_one(
                 ir,
             }))
         }
-        Ok(Err(e)) => fail(e.0),
-        Err(_) => fail("internal error while analysing this file (please report it)".to_string()),
+        Ok(Err(e)) => failed(path, base, e.0),
+        Err(_) => failed(
+            path,
+            base,
+            "internal error while analysing this file (please report it)".to_string(),
+        ),
     }
+}
+
+fn failed(path: &Path, base: &Path, message: String) -> Outcome {
+    Outcome::Failed(FileError {
+        display_path: display_path(path, base),
+        message,
+    })
 }
 
 #[cfg(test)]
@@ -2296,8 +2304,8 @@ mod tests {
         for (name, content) in [("big.js", &big[..]), ("one.js", b"x"), ("empty.js", b"")] {
             let path = dir.path().join(name);
             std::fs::write(&path, content).unwrap();
-            read_into(&path, &mut buf, 1 << 20).unwrap();
-            assert_eq!(buf, content, "{name}");
+            let n = read_into(&path, &mut buf, 1 << 20).unwrap();
+            assert_eq!(&buf[..n], content, "{name}");
         }
         let path = dir.path().join("big.js");
         let err = read_into(&path, &mut buf, 69_999).unwrap_err();
@@ -2305,8 +2313,8 @@ mod tests {
             err.contains("70000 bytes is over the size limit of 69999"),
             "{err}"
         );
-        read_into(&path, &mut buf, 70_000).unwrap();
-        assert_eq!(buf, big);
+        let n = read_into(&path, &mut buf, 70_000).unwrap();
+        assert_eq!(&buf[..n], &big[..]);
     }
 
     #[test]
