@@ -178,7 +178,6 @@ fn check(args: CheckArgs) -> i32 {
     if after == crate::policy::After::BaselineWritten {
         return if a.errors.is_empty() { 0 } else { 2 };
     }
-    let mut buf: Vec<u8> = Vec::new();
     let format = match args.format {
         OutputFormat::Text => report::Format::Text,
         OutputFormat::Sarif => report::Format::Sarif,
@@ -189,16 +188,21 @@ fn check(args: CheckArgs) -> i32 {
     let color = args.output.is_none()
         && std::io::IsTerminal::is_terminal(&std::io::stdout())
         && std::env::var_os("NO_COLOR").is_none();
-    let rendered = report::render(&a, format, &report::ReportOptions { color }, &mut buf);
-    if let Err(e) = rendered {
-        eprintln!("error: cannot render the report: {e}");
-        return 2;
-    }
-    let written = match &args.output {
-        Some(p) => {
-            std::fs::write(p, &buf).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    let threads = crate::discover::worker_threads(&opts);
+    let pieces = match report::render_pieces(&a, format, &report::ReportOptions { color, threads })
+    {
+        Ok(pieces) => pieces,
+        Err(e) => {
+            eprintln!("error: cannot render the report: {e}");
+            return 2;
         }
-        None => std::io::stdout().write_all(&buf).map_err(|e| e.to_string()),
+    };
+    let write = |w: &mut dyn Write| pieces.iter().try_for_each(|p| w.write_all(p));
+    let written = match &args.output {
+        Some(p) => std::fs::File::create(p)
+            .and_then(|mut f| write(&mut f))
+            .map_err(|e| format!("cannot write {}: {e}", p.display())),
+        None => write(&mut std::io::stdout().lock()).map_err(|e| e.to_string()),
     };
     if let Err(e) = written {
         eprintln!("error: {e}");

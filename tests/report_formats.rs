@@ -68,7 +68,10 @@ fn text_uses_ansi_colors_only_when_asked() {
     render(
         &sample_analysis(),
         Format::Text,
-        &ReportOptions { color: true },
+        &ReportOptions {
+            color: true,
+            threads: 1,
+        },
         &mut out,
     )
     .unwrap();

@@ -7,6 +7,7 @@
 
 use super::locate::Locator;
 use crate::analysis::Analysis;
+use crate::diagnostic::Finding;
 use crate::lang::HashMap;
 
 /// The name of the fingerprint in SARIF `partialFingerprints`. Bump the version whenever the
@@ -15,10 +16,15 @@ pub(crate) const FINGERPRINT_KEY: &str = "mongolint/v1";
 
 /// One fingerprint per finding, in the order of `analysis.findings`.
 pub(crate) fn fingerprints(analysis: &Analysis, locator: &Locator) -> Vec<String> {
+    fingerprints_of(&analysis.findings, locator)
+}
+
+/// The fingerprints of `findings`, which must hold every finding of their files (the occurrence
+/// index counts the findings of a file before each).
+pub(crate) fn fingerprints_of(findings: &[Finding], locator: &Locator) -> Vec<String> {
     let mut seen: HashMap<(&str, usize, String), u32> =
-        HashMap::with_capacity_and_hasher(analysis.findings.len(), Default::default());
-    analysis
-        .findings
+        HashMap::with_capacity_and_hasher(findings.len(), Default::default());
+    findings
         .iter()
         .map(|finding| {
             let mut line = String::new();

@@ -1,14 +1,13 @@
 //! mongolint's own JSON output. The schema is documented in docs/json-output.md and is stable:
 //! fields may be added within `version` 1, never removed or changed in meaning.
 
-use super::fingerprint::fingerprints;
+use super::fingerprint::fingerprints_of;
 use super::locate::{Locator, Range};
 use super::VERSION;
 use crate::analysis::Analysis;
 use crate::diagnostic::{FileId, Severity};
 use crate::ir::Span;
 use serde::Serialize;
-use std::io::Write;
 
 /// The schema version of this output; bumped only for incompatible changes.
 const SCHEMA_VERSION: u32 = 1;
@@ -93,18 +92,29 @@ fn positions(locator: &Locator, file: FileId, span: Span) -> (Option<Position>, 
     }
 }
 
-pub(super) fn render(analysis: &Analysis, out: &mut Vec<u8>) -> std::io::Result<()> {
-    // About what a finding takes, so that the output is not copied as it grows.
-    out.reserve(analysis.findings.len() * 1024);
-    let locator = Locator::new(analysis);
-    let fingerprints = fingerprints(analysis, &locator);
-    let findings = analysis
-        .findings
-        .iter()
-        .zip(fingerprints)
-        .map(|(f, fingerprint)| {
+/// The report in pieces to be written out in order: the head, the findings in runs written in
+/// parallel (each its own piece: joining them would hold the findings twice), the tail.
+pub(super) fn render_pieces(analysis: &Analysis, threads: usize) -> Vec<Vec<u8>> {
+    // The findings are written in parallel, in runs of whole files (a fingerprint counts the
+    // findings of its file before it), and written out in order: the bytes do not depend on
+    // `threads`.
+    let runs = file_runs(&analysis.findings, threads);
+    let written = crate::parallel::map(&runs, threads, |run| {
+        let locator = Locator::new(analysis);
+        let found = &analysis.findings[run.clone()];
+        let mut buf = Vec::with_capacity(found.len() * 1024);
+        let mut w = Pretty {
+            out: &mut buf,
+            depth: 2,
+            first: true,
+        };
+        for (i, (f, fingerprint)) in found
+            .iter()
+            .zip(fingerprints_of(found, &locator))
+            .enumerate()
+        {
             let (start, end) = positions(&locator, f.file, f.span);
-            Finding {
+            let finding = Finding {
                 rule: f.rule,
                 severity: f.severity,
                 path: locator.path(f.file),
@@ -126,9 +136,11 @@ pub(super) fn render(analysis: &Analysis, out: &mut Vec<u8>) -> std::io::Result<
                     })
                     .collect(),
                 fingerprint,
-            }
-        })
-        .collect();
+            };
+            write_finding(&mut w, run.start + i, &finding);
+        }
+        buf
+    });
     let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count();
     let report = Report {
         version: SCHEMA_VERSION,
@@ -136,7 +148,7 @@ pub(super) fn render(analysis: &Analysis, out: &mut Vec<u8>) -> std::io::Result<
             name: "mongolint",
             version: VERSION,
         },
-        findings,
+        findings: Vec::new(),
         errors: analysis
             .errors
             .iter()
@@ -157,20 +169,75 @@ pub(super) fn render(analysis: &Analysis, out: &mut Vec<u8>) -> std::io::Result<
             file_errors: analysis.errors.len(),
         },
     };
-    write_report(&report, out);
-    writeln!(out)
+    let mut head = Vec::new();
+    write_head(
+        &mut Pretty {
+            out: &mut head,
+            depth: 0,
+            first: true,
+        },
+        &report,
+    );
+    let mut tail = Vec::new();
+    // Inside the findings array, as the last finding leaves the writer.
+    write_tail(
+        &mut Pretty {
+            out: &mut tail,
+            depth: 2,
+            first: false,
+        },
+        &report,
+        !analysis.findings.is_empty(),
+    );
+    tail.push(b'\n');
+    let mut pieces = Vec::with_capacity(written.len() + 2);
+    pieces.push(head);
+    pieces.extend(written);
+    pieces.push(tail);
+    pieces
+}
+
+/// The findings cut into about two runs per thread of about equal size, each ending at the end
+/// of a file's findings (the findings are sorted by file).
+fn file_runs(
+    findings: &[crate::diagnostic::Finding],
+    threads: usize,
+) -> Vec<std::ops::Range<usize>> {
+    let parts = if threads <= 1 { 1 } else { threads * 2 };
+    let target = findings.len().div_ceil(parts).max(1);
+    let mut runs = Vec::new();
+    let mut start = 0;
+    while start < findings.len() {
+        let mut end = (start + target).min(findings.len());
+        while end < findings.len() && findings[end].file == findings[end - 1].file {
+            end += 1;
+        }
+        runs.push(start..end);
+        start = end;
+    }
+    runs
 }
 
 /// Writes `report` as `serde_json::to_writer_pretty` would, byte for byte (the tests compare
 /// the two), without serde: serde_json escapes strings a byte at a time through a table and
 /// calls the formatter for every token, which made rendering 3% of a run on the synthetic
 /// repository of bench/ (1,432 findings, 1.2 MB of JSON).
+#[cfg(test)]
 fn write_report(report: &Report<'_>, out: &mut Vec<u8>) {
     let mut w = Pretty {
         out,
         depth: 0,
         first: true,
     };
+    write_head(&mut w, report);
+    for (i, f) in report.findings.iter().enumerate() {
+        write_finding(&mut w, i, f);
+    }
+    write_tail(&mut w, report, !report.findings.is_empty());
+}
+
+/// The report up to the opening bracket of its findings.
+fn write_head(w: &mut Pretty<'_>, report: &Report<'_>) {
     w.begin(b'{');
     w.key("version");
     w.number(report.version as usize);
@@ -183,44 +250,50 @@ fn write_report(report: &Report<'_>, out: &mut Vec<u8>) {
     w.end(b'}', true);
     w.key("findings");
     w.begin(b'[');
-    for (i, f) in report.findings.iter().enumerate() {
-        w.item(i);
+}
+
+/// The `i`th finding of the report's findings array.
+fn write_finding(w: &mut Pretty<'_>, i: usize, f: &Finding<'_>) {
+    w.item(i);
+    w.begin(b'{');
+    w.key("rule");
+    w.string(f.rule);
+    w.key("severity");
+    w.string(f.severity.as_str());
+    w.key("path");
+    w.string(f.path);
+    w.key("start");
+    w.position(f.start);
+    w.key("end");
+    w.position(f.end);
+    w.key("message");
+    w.string(f.message);
+    w.key("help");
+    w.string(f.help);
+    w.key("related");
+    w.begin(b'[');
+    for (j, r) in f.related.iter().enumerate() {
+        w.item(j);
         w.begin(b'{');
-        w.key("rule");
-        w.string(f.rule);
-        w.key("severity");
-        w.string(f.severity.as_str());
         w.key("path");
-        w.string(f.path);
+        w.string(r.path);
         w.key("start");
-        w.position(f.start);
+        w.position(r.start);
         w.key("end");
-        w.position(f.end);
+        w.position(r.end);
         w.key("message");
-        w.string(f.message);
-        w.key("help");
-        w.string(f.help);
-        w.key("related");
-        w.begin(b'[');
-        for (j, r) in f.related.iter().enumerate() {
-            w.item(j);
-            w.begin(b'{');
-            w.key("path");
-            w.string(r.path);
-            w.key("start");
-            w.position(r.start);
-            w.key("end");
-            w.position(r.end);
-            w.key("message");
-            w.string(r.message);
-            w.end(b'}', true);
-        }
-        w.end(b']', !f.related.is_empty());
-        w.key("fingerprint");
-        w.string(&f.fingerprint);
+        w.string(r.message);
         w.end(b'}', true);
     }
-    w.end(b']', !report.findings.is_empty());
+    w.end(b']', !f.related.is_empty());
+    w.key("fingerprint");
+    w.string(&f.fingerprint);
+    w.end(b'}', true);
+}
+
+/// The report from the closing bracket of its findings (`any`: whether there are any).
+fn write_tail(w: &mut Pretty<'_>, report: &Report<'_>, any: bool) {
+    w.end(b']', any);
     w.key("errors");
     w.begin(b'[');
     for (i, e) in report.errors.iter().enumerate() {

@@ -37,6 +37,9 @@ pub enum Format {
 pub struct ReportOptions {
     /// Use ANSI colors in the text format. Ignored by the machine-readable formats.
     pub color: bool,
+    /// Threads that may write the JSON report's findings (0 or 1: the calling thread alone).
+    /// The bytes are the same for any number.
+    pub threads: usize,
 }
 
 /// Writes `analysis` to `out` in `format`.
@@ -49,10 +52,31 @@ pub fn render(
     match format {
         Format::Text => text::render(analysis, opts, out),
         Format::Sarif => sarif::render(analysis, out),
-        Format::Json => json::render(analysis, out),
+        Format::Json => {
+            for piece in json::render_pieces(analysis, opts.threads) {
+                out.extend_from_slice(&piece);
+            }
+            Ok(())
+        }
         Format::Concise => concise::render(analysis, out),
         Format::Github => github::render(analysis, out),
     }
+}
+
+/// `analysis` in `format`, as pieces to be written out in order: what [`render`] writes, without
+/// joining the pieces the JSON report's findings are written in (in parallel, with
+/// `opts.threads`).
+pub fn render_pieces(
+    analysis: &Analysis,
+    format: Format,
+    opts: &ReportOptions,
+) -> std::io::Result<Vec<Vec<u8>>> {
+    if format == Format::Json {
+        return Ok(json::render_pieces(analysis, opts.threads));
+    }
+    let mut out = Vec::new();
+    render(analysis, format, opts, &mut out)?;
+    Ok(vec![out])
 }
 
 /// The home page, also the base of rule help links.

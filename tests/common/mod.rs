@@ -110,7 +110,17 @@ pub fn sample_analysis() -> Analysis {
 
 pub fn render_to_string(analysis: &Analysis, format: Format) -> String {
     let mut out = Vec::new();
-    render(analysis, format, &ReportOptions { color: false }, &mut out).expect("render");
+    render(
+        analysis,
+        format,
+        // More threads than most tests have files: the JSON findings written in parallel.
+        &ReportOptions {
+            color: false,
+            threads: 4,
+        },
+        &mut out,
+    )
+    .expect("render");
     String::from_utf8(out).expect("UTF-8 output")
 }
 
