@@ -854,52 +854,32 @@ impl<'t> Extractor<'t> {
     /// `if (x.length < N) { .. }`, `if (x.length >= N) return;`.
     fn size_guards(&self, n: Node<'t>) -> Vec<String> {
         super::size_guards(&self.parents, n, &JS_GUARDS, |c, exit, out| {
-            self.bounded_sizes(c, exit, 0, out)
+            super::binary_sizes(&self.parents, self.src, c, exit, out, &|m| {
+                self.length_of(m)
+            })
         })
     }
 
-    /// The `.length`s a condition bounds from above (through `&&`); with `exit`, those it bounds
-    /// from below, a condition whose body leaves (through `||`).
-    fn bounded_sizes(&self, cond: Node<'t>, exit: bool, depth: usize, out: &mut Vec<String>) {
-        if depth > 8 {
-            return;
+    /// The array `measured` takes the `.length` of, as text (with the value an identifier is
+    /// bound to: `pins = board.pins`).
+    fn length_of(&self, measured: Node<'t>) -> Option<String> {
+        let measured = self.unwrap_expr(measured);
+        if measured.k() != "member_expression"
+            || self.field(measured, "property").map(|p| self.text(p)) != Some("length")
+        {
+            return None;
         }
-        match cond.k() {
-            "parenthesized_expression" => {
-                for c in self.named_children(cond) {
-                    self.bounded_sizes(c, exit, depth + 1, out);
-                }
+        let obj = self.field(measured, "object")?;
+        let mut text = self.text(obj).to_string();
+        if obj.k() == "identifier" {
+            if let Some(v) = self
+                .lookup(self.text(obj), obj.start_byte() as u32)
+                .and_then(|b| b.value)
+            {
+                text = format!("{text} = {}", self.text(v));
             }
-            "binary_expression" => {
-                let Some(measured) =
-                    super::binary_bound(&self.parents, self.src, cond, exit, |c| {
-                        self.bounded_sizes(c, exit, depth + 1, out)
-                    })
-                else {
-                    return;
-                };
-                let measured = self.unwrap_expr(measured);
-                if measured.k() != "member_expression"
-                    || self.field(measured, "property").map(|p| self.text(p)) != Some("length")
-                {
-                    return;
-                }
-                let Some(obj) = self.field(measured, "object") else {
-                    return;
-                };
-                let mut text = self.text(obj).to_string();
-                if obj.k() == "identifier" {
-                    if let Some(v) = self
-                        .lookup(self.text(obj), obj.start_byte() as u32)
-                        .and_then(|b| b.value)
-                    {
-                        text = format!("{text} = {}", self.text(v));
-                    }
-                }
-                out.push(crate::lang::first_chars(&text, 120));
-            }
-            _ => {}
         }
+        Some(text)
     }
 
     fn lookup(&self, name: &str, at: u32) -> Option<&Binding<'t>> {

@@ -607,6 +607,52 @@ pub(crate) fn binary_bound<'t>(
     }
 }
 
+/// The sizes a JavaScript or Rust condition bounds (the `bounded` of [`size_guards`]): through
+/// parentheses and the boolean operator [`binary_bound`] follows, each comparison's measured
+/// operand read by `size` (`x.length`, `x.len()`), which returns the size's text.
+pub(crate) fn binary_sizes<'t>(
+    flat: &flat::Flat<'t>,
+    src: &'t str,
+    cond: tree_sitter::Node<'t>,
+    exit: bool,
+    out: &mut Vec<String>,
+    size: &impl Fn(tree_sitter::Node<'t>) -> Option<String>,
+) {
+    fn walk<'t>(
+        flat: &flat::Flat<'t>,
+        src: &'t str,
+        cond: tree_sitter::Node<'t>,
+        exit: bool,
+        depth: usize,
+        out: &mut Vec<String>,
+        size: &impl Fn(tree_sitter::Node<'t>) -> Option<String>,
+    ) {
+        if depth > 8 {
+            return;
+        }
+        match cond.kind() {
+            "parenthesized_expression" => {
+                for c in flat
+                    .children(cond)
+                    .filter(|c| c.is_named() && !c.kind().contains("comment"))
+                {
+                    walk(flat, src, c, exit, depth + 1, out, size);
+                }
+            }
+            "binary_expression" => {
+                let measured = binary_bound(flat, src, cond, exit, |c| {
+                    walk(flat, src, c, exit, depth + 1, out, size)
+                });
+                if let Some(text) = measured.and_then(size) {
+                    out.push(first_chars(&text, 120));
+                }
+            }
+            _ => {}
+        }
+    }
+    walk(flat, src, cond, exit, 0, out, size)
+}
+
 /// A loop's iterable (`OpContext::loop_over`): its span and its text on one line, at most 80 characters.
 pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
     let one_line: String = t.split_whitespace().collect::<Vec<_>>().join(" ");

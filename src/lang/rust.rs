@@ -266,49 +266,22 @@ impl<'t> Extractor<'t> {
     /// `if post.tags.len() < MAX_TAGS { .. }`, `if post.tags.len() >= MAX_TAGS { return ..; }`.
     fn size_guards(&self, n: Node<'t>) -> Vec<String> {
         super::size_guards(&self.parents, n, &RUST_GUARDS, |c, exit, out| {
-            self.bounded_sizes(c, exit, 0, out)
+            super::binary_sizes(&self.parents, self.src, c, exit, out, &|m| self.len_of(m))
         })
     }
 
-    /// The `.len()`s a condition bounds from above (through `&&`); with `exit`, those it bounds
-    /// from below, a condition whose body leaves (through `||`).
-    fn bounded_sizes(&self, cond: Node<'t>, exit: bool, depth: usize, out: &mut Vec<String>) {
-        if depth > 8 {
-            return;
+    /// What `measured` takes the `.len()` of, as text.
+    fn len_of(&self, measured: Node<'t>) -> Option<String> {
+        if measured.k() != "call_expression" {
+            return None;
         }
-        match cond.k() {
-            "parenthesized_expression" => {
-                for c in self.named_children(cond) {
-                    self.bounded_sizes(c, exit, depth + 1, out);
-                }
-            }
-            "binary_expression" => {
-                let Some(measured) =
-                    super::binary_bound(&self.parents, self.src, cond, exit, |c| {
-                        self.bounded_sizes(c, exit, depth + 1, out)
-                    })
-                else {
-                    return;
-                };
-                // `x.len()`
-                if measured.k() != "call_expression" {
-                    return;
-                }
-                let Some(f) = self
-                    .field(measured, "function")
-                    .filter(|f| f.k() == "field_expression")
-                else {
-                    return;
-                };
-                if self.field(f, "field").map(|x| self.text(x)) != Some("len") {
-                    return;
-                }
-                if let Some(v) = self.field(f, "value") {
-                    out.push(crate::lang::first_chars(self.text(v), 120));
-                }
-            }
-            _ => {}
+        let f = self
+            .field(measured, "function")
+            .filter(|f| f.k() == "field_expression")?;
+        if self.field(f, "field").map(|x| self.text(x)) != Some("len") {
+            return None;
         }
+        Some(self.text(self.field(f, "value")?).to_string())
     }
 
     fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {
