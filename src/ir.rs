@@ -416,6 +416,10 @@ pub struct LoopOver {
     /// The loop variable, when it is a plain name: `page` in `for page in paginate(ids)`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub item: Option<String>,
+    /// The iterable is a name bound once to a non-empty list written in the code
+    /// (`modes = ["draft", "published"]`, `const FIELDS = [..]`): a handful of fixed iterations.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fixed: bool,
 }
 
 /// Where in the code an operation sits, for rules that care about control flow.

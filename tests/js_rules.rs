@@ -1031,6 +1031,62 @@ async function rename(db, id, name, v) {
     assert_not_flagged(CI, "rename.js", src);
 }
 
+#[test]
+fn the_message_names_every_equality_key_of_the_filter() {
+    let src = r#"
+async function like(db, slug, tenant) {
+  await db.collection("articles").updateOne({ tenant, slug, deleted: { $eq: false } }, { $inc: { likes: 1 } });
+  await db.collection("articles").updateOne({ _id: slug, tenant }, { $inc: { views: 1 } });
+}
+"#;
+    let found: Vec<Finding> = findings("like.js", src)
+        .into_iter()
+        .filter(|f| f.rule == CI)
+        .collect();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[0]
+            .message
+            .contains("matched by `tenant`, `slug`, `deleted`;"),
+        "message: {}",
+        found[0].message
+    );
+    assert!(
+        found[1].message.contains("matched by `_id`;"),
+        "message: {}",
+        found[1].message
+    );
+}
+
+#[test]
+fn epochs_and_computed_keys_are_not_counters() {
+    // A review cycle bumped on a state change; one slot of a map of counts named at run time
+    // (an inventory: `items.quests.<key>`).
+    let src = r#"
+async function requestReview(db, organization, featureId, version, questKey, leader) {
+  await db.collection("revisions").updateOne(
+    { organization, featureId, version, status: "draft" },
+    { $set: { status: "pending-review" }, $inc: { reviewCycle: 1 } });
+  await db.collection("users").updateOne({ _id: leader }, { $inc: { [`items.quests.${questKey}`]: 1 } });
+}
+"#;
+    assert_not_flagged(CI, "review.js", src);
+    // A counter under a computed path is still one counter per event: shown without the
+    // brackets and quotes of the computed key.
+    let src = r#"
+async function touch(db, userId, contactId) {
+  await db.collection("contacts").updateOne({ user_id: userId }, { $inc: { [`contacts.${contactId}.n`]: 1 } });
+}
+"#;
+    let f = only(CI, "contacts.js", src);
+    assert!(
+        f.message
+            .contains("`$inc` of `contacts.${contactId}.n` by 1"),
+        "message: {}",
+        f.message
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // skip-paging
 // ---------------------------------------------------------------------------------------------

@@ -888,6 +888,22 @@ impl<'t> Extractor<'t> {
         super::scopes::lookup_latest_before(list, index, at, |b| b.pos, |b| b.value)
     }
 
+    /// `modes` in `for (const mode of modes)` after `const modes = ['draft', 'published']`: a
+    /// constant name bound to a non-empty array written in the code (no spread), never pushed to.
+    fn names_written_array(&self, n: Node<'t>) -> bool {
+        if n.k() != "identifier" {
+            return false;
+        }
+        let name = self.text(n);
+        let Some(b) = self.lookup(name, n.start_byte() as u32) else {
+            return false;
+        };
+        b.value.is_some_and(|v| {
+            super::is_written_list(v, &self.named_children(v), &["array"], &["spread_element"])
+        }) && self.is_constant(b, name)
+            && !self.pushes.contains_key(name)
+    }
+
     // ---------------------------------------------------------------- resolution
 
     fn unwrap_expr(&self, mut n: Node<'t>) -> Node<'t> {
@@ -1600,9 +1616,12 @@ impl<'t> Extractor<'t> {
                         // `for (const x of xs)` / `for (const k in obj)`: iterates over `right`.
                         _ if f & kinds::FOR_IN != 0 => {
                             let item = self.field(n, "left").map(|l| self.text(l));
-                            let over = self
-                                .field(n, "right")
-                                .map(|r| super::loop_over_with_item(self.text(r), span(r), item));
+                            let over = self.field(n, "right").map(|r| {
+                                let mut over =
+                                    super::loop_over_with_item(self.text(r), span(r), item);
+                                over.fixed = self.names_written_array(r);
+                                over
+                            });
                             loops.push((span(n), over))
                         }
                         _ if f & kinds::FUNCTION != 0 => {
@@ -1612,8 +1631,11 @@ impl<'t> Extractor<'t> {
                                 || periodic_call
                                 || name.as_deref().is_some_and(name_is_periodic);
                             if let Some(l) = iteration_callback(self, n) {
-                                let over = iterated_receiver(self, n)
-                                    .map(|r| super::loop_over(self.text(r), span(r)));
+                                let over = iterated_receiver(self, n).map(|r| {
+                                    let mut over = super::loop_over(self.text(r), span(r));
+                                    over.fixed = self.names_written_array(r);
+                                    over
+                                });
                                 loops.push((l, over));
                             }
                             functions.push((name.unwrap_or_default(), periodic));

@@ -666,7 +666,24 @@ pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
         text,
         span,
         item: None,
+        fixed: false,
     }
+}
+
+/// A list written in the code, of a fixed length: a non-empty literal of one of `list_kinds`
+/// (`[a, b]`, `(a, b)`) with no element of `spread_kinds` (`...xs`, `*xs`). Shared by the
+/// frontends' [`crate::ir::LoopOver::fixed`].
+pub(crate) fn is_written_list(
+    list: tree_sitter::Node,
+    items: &[tree_sitter::Node],
+    list_kinds: &[&str],
+    spread_kinds: &[&str],
+) -> bool {
+    list_kinds.contains(&list.kind())
+        && !items.is_empty()
+        && items
+            .iter()
+            .all(|i| !spread_kinds.contains(&i.kind()) && i.kind() != "comment")
 }
 
 /// [`loop_over`], with the loop variable's text when it is a plain identifier.

@@ -27,6 +27,28 @@ const FIELD_FUEL: u32 = 512;
 
 /// Names that, imported from another module of the application, are its database handle.
 const DB_NAMES: &[&str] = &["db", "database", "mongo_db", "mongodb", "mdb", "_db"];
+/// The top-level package of a module specifier (`py:django/db` → `django`).
+fn package_of(module: &str) -> &str {
+    let m = module.trim_start_matches("py:");
+    m.split(['/', '.']).next().unwrap_or(m)
+}
+
+/// Packages whose `db` is not MongoDB's: `django.db.models`, `sqlalchemy`, `alembic`'s `op`.
+const NOT_MONGO_PACKAGES: &[&str] = &[
+    "django",
+    "sqlalchemy",
+    "flask_sqlalchemy",
+    "alembic",
+    "peewee",
+    "sqlmodel",
+    "tortoise",
+    "pony",
+    "sqlite3",
+    "psycopg",
+    "psycopg2",
+    "pymysql",
+    "asyncpg",
+];
 
 /// Names that, imported from another module of the application, are its client.
 const CLIENT_NAMES: &[&str] = &["client", "mongo_client", "motor_client", "mongoclient"];
@@ -1641,7 +1663,9 @@ impl<'t> Extractor<'t> {
                         )
                     }
                     Thing::Imported(imp, _) if imp.export == "*" => {
-                        if DB_NAMES.contains(&attr_name) {
+                        if DB_NAMES.contains(&attr_name)
+                            && !NOT_MONGO_PACKAGES.contains(&package_of(&imp.module))
+                        {
                             return Thing::Db;
                         }
                         Thing::Imported(
@@ -1735,12 +1759,16 @@ impl<'t> Extractor<'t> {
             if matches!(root, "pymongo" | "motor" | "mongoengine" | "bson") {
                 return Thing::Unknown;
             }
+            // `import app.models.database as db`: a module, whose attributes are its own names
+            // (`db.Sample`, an SQLAlchemy class), not a database's collections.
+            let module_import = b.import.as_ref().is_some_and(|i| i.export == "*");
+            let mongo_module = module.to_ascii_lowercase().contains("mongo");
             if let Some(d) = self.documents.get(name) {
                 if let Some(r) = &d.collection {
                     return Thing::Model(r.clone(), Evidence::Resolved);
                 }
             }
-            if DB_NAMES.contains(&name) {
+            if DB_NAMES.contains(&name) && (!module_import || mongo_module) {
                 return Thing::Db;
             }
             let db_module = last_segment(module).to_ascii_lowercase();
@@ -2680,8 +2708,28 @@ impl<'t> Extractor<'t> {
                 .find(|c| c.k() == "for_in_clause")?
         };
         let item = self.field(clause, "left").map(|l| self.text(l));
-        self.field(clause, "right")
-            .map(|r| super::loop_over_with_item(self.text(r), span(r), item))
+        let r = self.field(clause, "right")?;
+        let mut over = super::loop_over_with_item(self.text(r), span(r), item);
+        over.fixed = self.names_written_list(r);
+        Some(over)
+    }
+
+    /// `windows` in `for w in windows:` after `windows = [DateRange.alltime(), DateRange.currently()]`:
+    /// a name assigned once, to a non-empty list or tuple written in the code (no unpacking), and
+    /// never appended to.
+    fn names_written_list(&self, n: Node<'t>) -> bool {
+        if n.k() != "identifier" {
+            return false;
+        }
+        let name = self.text(n);
+        let Some(b) = self.lookup(name, n.start_byte() as u32) else {
+            return false;
+        };
+        b.value.is_some_and(|v| {
+            let items = self.named_children(v);
+            super::is_written_list(v, &items, &["list", "tuple"], &["list_splat"])
+        }) && self.is_constant(b, name)
+            && !self.appends.contains_key(name)
     }
 
     fn collect_operations(&mut self, root: Node<'t>) {
@@ -2762,7 +2810,12 @@ impl<'t> Extractor<'t> {
                     .parents
                     .of(n)
                     .is_some_and(|p| p.k() == "call" && self.field(p, "function") == Some(n));
-            if matches!(classified(obj), Thing::Db | Thing::Collection(_)) && !called {
+            // `if db.is_alive:`: pymongo's databases and collections refuse truth testing
+            // (`bool()` raises), so a member tested for truth is an attribute of something else.
+            if matches!(classified(obj), Thing::Db | Thing::Collection(_))
+                && !called
+                && !self.truth_tested(n)
+            {
                 if let Thing::Collection(r) = classified(n) {
                     found.push(r);
                 }
@@ -2770,6 +2823,21 @@ impl<'t> Extractor<'t> {
         }
         self.ir.collections.extend(found);
         self.document_indexes();
+    }
+
+    /// Whether `n`'s value is only tested for truth: the condition of an `if`/`elif`/`while`, the
+    /// operand of `not`, `and`, `or`.
+    fn truth_tested(&self, n: Node<'t>) -> bool {
+        let Some(p) = self.parents.of(n) else {
+            return false;
+        };
+        match p.k() {
+            "not_operator" | "boolean_operator" => true,
+            "if_statement" | "elif_clause" | "while_statement" => {
+                self.field(p, "condition") == Some(n)
+            }
+            _ => false,
+        }
     }
 
     /// For `coll.bulk_write([...])` and `coll.create_indexes([...])`, remember which collection
@@ -3557,6 +3625,14 @@ impl<'t> Extractor<'t> {
         }
         let (chain, _) = self.collect_chain(call, queryset);
         op.modifiers.extend(chain);
+        // `op.create_index("ix_md5", "samples", ["md5"])` with alembic's `op`: an SQL migration.
+        if collection
+            .as_ref()
+            .and_then(|c| c.import.as_ref())
+            .is_some_and(|i| NOT_MONGO_PACKAGES.contains(&package_of(&i.module)))
+        {
+            return;
+        }
         if evidence == Evidence::None {
             let shaped = m.driver_only
                 || op.uses_mongo_operators()
@@ -5321,6 +5397,44 @@ class RuleDB(me.Document):
                 export: export.into(),
             },
         }
+    }
+
+    /// Names that look like a database but are not MongoDB's: Django's `django.db`, a module
+    /// imported as `db` (an SQLAlchemy module's classes), alembic's `op.create_index`, an
+    /// application object's property tested for truth (pymongo's objects refuse `bool()`).
+    #[test]
+    fn sql_modules_and_truth_tests_name_no_collection() {
+        let sql = ir(r#"
+import django.db.models.deletion
+import lib.core.database as db
+from alembic import op
+def upgrade(rows, models):
+    op.create_index("md5_index", "samples", ["md5"])
+    op.bulk_insert(db.Sample.__table__, rows)
+    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to="users.tenant")
+"#);
+        assert!(sql.collections.is_empty(), "{:?}", sql.collections);
+        assert!(sql.operations.is_empty(), "{:?}", sql.operations);
+        let health = ir(r#"
+from alerta.app import db
+def good_to_go():
+    if db.is_alive or not db.ready:
+        return db.stats
+"#);
+        let names: Vec<String> = health
+            .collections
+            .iter()
+            .map(|c| c.name.display())
+            .collect();
+        assert_eq!(names, vec!["stats".to_string()]);
+        // A module whose name says MongoDB, imported as `db`, still stands for the database.
+        let mongo = ir(r#"
+import app.mongo_conn as db
+def f(uid):
+    return db.orders.find_one({"uid": uid})
+"#);
+        assert_eq!(mongo.operations.len(), 1);
+        assert_eq!(mongo.operations[0].collection_display(), "orders");
     }
 
     /// StackStorm's models: `ActionDB(stormbase.StormFoundationDB, ..)`, whose base is a

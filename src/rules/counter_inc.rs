@@ -22,13 +22,14 @@ fn counter_inc_diagnostic(
     op: &Operation,
     operator: &Field,
     counters: &[(&str, f64)],
-    key: &str,
+    keys: &[&str],
 ) -> Finding {
     let list = counters
         .iter()
         .map(|(f, n)| format!("`{f}` by {n}"))
         .collect::<Vec<_>>()
         .join(", ");
+    let key = keys.join("`, `");
     Finding {
         rule: META.id,
         severity: META.default_severity,
@@ -64,8 +65,9 @@ fn time_bucketed(filter: &Value) -> bool {
     })
 }
 
-/// The equality key that selects one document: `_id` first, else any field compared by equality.
-fn equality_key(filter: &Value) -> Option<&str> {
+/// The equality keys that select one document: `_id` alone when the filter has it, else every
+/// field compared by equality.
+fn equality_keys(filter: &Value) -> Vec<&str> {
     let eq: Vec<&str> = filter
         .fields()
         .iter()
@@ -76,23 +78,54 @@ fn equality_key(filter: &Value) -> Option<&str> {
         })
         .map(|f| f.key.as_str())
         .collect();
-    eq.iter()
-        .copied()
-        .find(|k| *k == "_id")
-        .or_else(|| eq.first().copied())
+    if eq.contains(&"_id") {
+        return vec!["_id"];
+    }
+    eq
+}
+
+/// A key as written, without a computed key's brackets and quotes: `[`contacts.${id}.n`]` →
+/// `contacts.${id}.n`.
+fn display_key(key: &str) -> &str {
+    let k = key.trim();
+    let k = k
+        .strip_prefix('[')
+        .and_then(|k| k.strip_suffix(']'))
+        .unwrap_or(k);
+    k.trim_matches(|c| matches!(c, '`' | '"' | '\''))
+}
+
+/// A key computed at run time whose last segment is the computed part (`[`items.quests.${key}`]`,
+/// `f"stats.{day}"`): one of many slots of a map of counts (an inventory), keyed by what happens,
+/// not one counter bumped per event.
+fn counts_by_computed_key(key: &str) -> bool {
+    let k = display_key(key);
+    let last = k.rsplit('.').next().unwrap_or(k);
+    last.contains('{') || last.contains('}') || key.starts_with('[') && !k.contains('.')
 }
 
 /// `$inc: {version: 1}` versions a document that the same update rewrites anyway (optimistic
 /// locking, revision numbers): not a counter.
+/// A number bumped when a document enters a new cycle (`reviewCycle`) is one too.
 fn is_version_field(key: &str) -> bool {
+    let key = display_key(key);
     let last = key
         .rsplit('.')
         .next()
         .unwrap_or(key)
         .trim_start_matches('_');
+    let mut last_word = String::new();
+    crate::lang::naming::for_each_word(last, |w| {
+        last_word.clear();
+        last_word.push_str(w);
+        false
+    });
     matches!(
         last.to_ascii_lowercase().as_str(),
         "v" | "version" | "rev" | "revision" | "lockversion" | "generation" | "etag" | "seqno"
+    ) || matches!(
+        last_word.as_str(),
+        "version" | "revision" | "rev" | "generation" | "cycle"
     )
 }
 
@@ -115,9 +148,10 @@ impl Rule for CounterInc {
             if update.get("$push").is_some() || update.get("$addToSet").is_some() {
                 continue;
             }
-            let Some(key) = equality_key(filter) else {
+            let keys = equality_keys(filter);
+            if keys.is_empty() {
                 continue;
-            };
+            }
             if time_bucketed(filter) {
                 continue;
             }
@@ -126,16 +160,16 @@ impl Rule for CounterInc {
                     .value
                     .fields()
                     .iter()
-                    .filter(|f| !is_version_field(&f.key))
+                    .filter(|f| !is_version_field(&f.key) && !counts_by_computed_key(&f.key))
                     .filter_map(|f| match f.value.kind {
                         ValueKind::Number(n) if n != 0.0 && n.abs() <= SMALL_STEP => {
-                            Some((f.key.as_str(), n))
+                            Some((display_key(&f.key), n))
                         }
                         _ => None,
                     })
                     .collect();
                 if !counters.is_empty() {
-                    out.push(counter_inc_diagnostic(file, op, operator, &counters, key));
+                    out.push(counter_inc_diagnostic(file, op, operator, &counters, &keys));
                 }
             }
         }

@@ -199,7 +199,7 @@ impl Rule for QueryInLoop {
             if over.span.contains(op.span) || op.span.contains(over.span) {
                 continue;
             }
-            if fixed_iterable(&over.text) || batched_by_item(op, over) {
+            if over.fixed || fixed_iterable(&over.text) || batched_by_item(op, over) {
                 continue;
             }
             // A loop over collections (`for (const c of collections) c.deleteMany({})`) touches a
@@ -291,6 +291,58 @@ await db.collection("products").bulkWrite(items.map((i) => ({ updateOne: { filte
 "#,
         );
         assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn names_bound_to_a_written_list_are_fixed_iterations() {
+        // A name bound once to a list written in the code is a handful of fixed iterations (one
+        // query per email field, per time window); a list filled in later, or a parameter, may be
+        // data.
+        let js = findings(
+            "admin.js",
+            r#"const { MongoClient } = require("mongodb");
+const emailFields = ["auth.local.email", "auth.google.email"];
+async function lookup(db, email, ids) {
+  for (const field of emailFields) {
+    await db.collection("users").findOne({ [field]: email });
+  }
+  const modes = ["draft", "published"];
+  modes.forEach(async (mode) => { await db.collection("docs").findOne({ mode }); });
+  const list = [];
+  list.push(...ids);
+  for (const id of list) { await db.collection("docs").findOne({ _id: id }); }
+  let grown = ["a"];
+  grown = ids;
+  for (const id of grown) { await db.collection("docs").findOne({ _id: id }); }
+}
+"#,
+        );
+        assert_eq!(
+            js.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![11, 14],
+            "{js:?}"
+        );
+        let py = findings(
+            "trend.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().app
+active_dateranges = [DateRange.alltime(), DateRange.currently()]
+def stats(uid, user_ids):
+    for daterange in active_dateranges:
+        db.user_history.aggregate([{"$match": daterange.match({"uid": uid})}])
+    acc = [1]
+    acc.append(2)
+    for x in acc:
+        db.user_history.find_one({"uid": x})
+    for u in user_ids:
+        db.user_history.find_one({"uid": u})
+"#,
+        );
+        assert_eq!(
+            py.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![10, 12],
+            "{py:?}"
+        );
     }
 
     #[test]

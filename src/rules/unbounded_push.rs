@@ -24,6 +24,7 @@ fn unbounded_push_diagnostic(
     op: &Operation,
     operator: &Field,
     fields: &[&str],
+    growth: Growth,
 ) -> Finding {
     let coll = collection_label(op);
     let list = fields
@@ -31,7 +32,22 @@ fn unbounded_push_diagnostic(
         .map(|f| format!("`{f}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    let (severity, message) = if operator.key == "$addToSet" {
+    let (severity, message) = if let Growth::OncePerChange(key) = growth {
+        (
+            Severity::Info,
+            format!(
+                "`{}` grows array {list} in {coll} once per change of `{key}` (the filter asks that it differ, the update sets it), so only as often as that changes; documents keep growing toward the 16 MB limit",
+                operator.key
+            ),
+        )
+    } else if growth == Growth::Distinct {
+        (
+            Severity::Info,
+            format!(
+                "`$push` grows array {list} in {coll} only with values the filter does not find in it (`$ne`/`$nin`), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
+            ),
+        )
+    } else if operator.key == "$addToSet" {
         (
             Severity::Info,
             format!(
@@ -55,6 +71,17 @@ fn unbounded_push_diagnostic(
         help: "cap the array with `$each` + `$slice` (e.g. `{$push: {field: {$each: [x], $slice: -100}}}`), move the items to their own collection that references this document, or use the bucket pattern".to_string(),
         related: Vec::new(),
     }
+}
+
+/// How an array the rule reports grows.
+#[derive(Clone, Copy, PartialEq)]
+enum Growth<'a> {
+    /// With every update.
+    Always,
+    /// With values not in it yet (a `$push` under `{arr: {$ne: x}}`).
+    Distinct,
+    /// Once per change of a flag: the filter asks `{k: {$ne: v}}` and the update sets `k: v`.
+    OncePerChange(&'a str),
 }
 
 /// `{$push: {arr: {$each: [...], $slice: n}}}` keeps the array bounded.
@@ -101,6 +128,50 @@ fn filter_bounds(filter: Option<&Value>, update: &Value, array: &str) -> bool {
     false
 }
 
+/// Does the filter exclude documents whose array already holds the value (`{tags: {$ne: t}}`,
+/// `{challenges: {$nin: [id]}}`, `{"members.id": {$ne: m.id}}`)? Then the `$push` adds distinct
+/// values only, as `$addToSet` would.
+fn filter_excludes_present(filter: Option<&Value>, array: &str) -> bool {
+    let Some(filter) = filter else { return false };
+    filter.fields().iter().any(|f| {
+        let on_array = f.key == array
+            || f.key
+                .strip_prefix(array)
+                .is_some_and(|rest| rest.starts_with('.'));
+        (on_array && (f.value.get("$ne").is_some() || f.value.get("$nin").is_some()))
+            || (f.key == "$and"
+                && f.value
+                    .items()
+                    .iter()
+                    .any(|c| filter_excludes_present(Some(c), array)))
+    })
+}
+
+/// The flag whose change the update waits for: the filter asks `{k: {$ne: v}}` and the update
+/// sets `k` to that same `v` (`{"status.premod.active": {$ne: true}}` with `$set:
+/// {"status.premod.active": true}`). The update then applies once until `k` changes back: a
+/// push grows the array once per change (a status history), not once per call.
+fn once_per_change<'a>(filter: Option<&'a Value>, update: &Value) -> Option<&'a str> {
+    let filter = filter?;
+    let set = update.get("$set")?;
+    filter.fields().iter().find_map(|f| {
+        let ne = f.value.get("$ne")?;
+        set.value
+            .get(&f.key)
+            .is_some_and(|v| same_literal(&v.value, &ne.value))
+            .then_some(f.key.as_str())
+    })
+}
+
+fn same_literal(a: &Value, b: &Value) -> bool {
+    match (&a.kind, &b.kind) {
+        (ValueKind::Bool(x), ValueKind::Bool(y)) => x == y,
+        (ValueKind::Number(x), ValueKind::Number(y)) => x == y,
+        (ValueKind::String(x), ValueKind::String(y)) => x == y,
+        _ => false,
+    }
+}
+
 /// Does the code check the array's size against a bound before it pushes (`if len(self.tags) <
 /// MAX_TAGS:`)? The last segment of the array's path must be a name in the measured expression
 /// (or in what that name is bound to): `user_agents` in `agents = self.user_agents or []`.
@@ -141,6 +212,7 @@ impl Rule for UnboundedPush {
             let Some(update) = op.update.as_ref() else {
                 continue;
             };
+            let once = once_per_change(op.filter.as_ref(), update);
             for operator in update.fields() {
                 if operator.key != "$push" && operator.key != "$addToSet" {
                     continue;
@@ -156,8 +228,18 @@ impl Rule for UnboundedPush {
                     .filter(|f| !guarded(op, &f.key))
                     .map(|f| f.key.as_str())
                     .collect();
-                if !unbounded.is_empty() {
-                    out.push(unbounded_push_diagnostic(file, op, operator, &unbounded));
+                // A `$push` of values the filter excludes from the array is an `$addToSet`.
+                let (distinct, growing): (Vec<&str>, Vec<&str>) =
+                    unbounded.into_iter().partition(|a| {
+                        operator.key == "$push" && filter_excludes_present(op.filter.as_ref(), a)
+                    });
+                let growing_as = once.map_or(Growth::Always, Growth::OncePerChange);
+                for (fields, growth) in [(growing, growing_as), (distinct, Growth::Distinct)] {
+                    if !fields.is_empty() {
+                        out.push(unbounded_push_diagnostic(
+                            file, op, operator, &fields, growth,
+                        ));
+                    }
                 }
             }
         }
@@ -180,6 +262,43 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn a_push_of_values_the_filter_excludes_or_once_per_change_of_a_flag_is_info() {
+        let src = r#"const { MongoClient } = require("mongodb");
+async function join(db, chalId, uid, member, n) {
+  await db.collection("users").updateOne({ _id: uid, challenges: { $nin: [chalId] } }, { $push: { challenges: chalId } });
+  await db.collection("orgs").updateOne({ id: uid, "members.id": { $ne: member.id } }, { $push: { members: member } });
+  await db.collection("users").updateMany({ "achievements.partyUp": { $ne: true } }, { $set: { "achievements.partyUp": true }, $push: { notifications: n } });
+  await db.collection("users").updateMany({ "achievements.partyUp": { $ne: true } }, { $set: { "achievements.partyUp": false }, $push: { notifications: n } });
+  await db.collection("users").updateOne({ _id: uid, tags: { $ne: "x" } }, { $push: { log: n } });
+}
+"#;
+        let (_, found) =
+            crate::analysis::check_source("join.js", src, &Settings::default()).unwrap();
+        let got: Vec<(usize, crate::diagnostic::Severity, bool)> = found
+            .iter()
+            .filter(|f| f.rule == "unbounded-push")
+            .map(|f| {
+                (
+                    src[..f.span.start as usize].lines().count(),
+                    f.severity,
+                    f.message.contains("like `$addToSet`"),
+                )
+            })
+            .collect();
+        use crate::diagnostic::Severity::{Info, Warning};
+        assert_eq!(
+            got,
+            vec![
+                (3, Info, true),
+                (4, Info, true),
+                (5, Info, false),
+                (6, Warning, false),
+                (7, Warning, false)
+            ]
+        );
     }
 
     #[test]
