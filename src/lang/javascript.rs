@@ -1699,6 +1699,17 @@ impl<'t> Extractor<'t> {
             }
             return;
         }
+        if method == "command" {
+            if let Some(cmd) = self.args(call).first() {
+                let cmd = self.lower(*cmd, 0);
+                let ops =
+                    super::index_command_operations(&cmd, span(call), method, span(prop), &ctx);
+                if !ops.is_empty() {
+                    self.ir.operations.extend(ops);
+                    return;
+                }
+            }
+        }
         if matches!(method, "push" | "addToSet") {
             self.document_array_push(call, obj, prop, ctx);
             return;

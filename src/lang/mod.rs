@@ -670,6 +670,65 @@ pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
     }
 }
 
+/// The index declarations and drops of a database command document, run with
+/// `db.run_command(doc! {..})` (Rust), `db.command({..})` (JavaScript, Python):
+/// `{createIndexes: "users", indexes: [{key: {..}, name, unique, ..}]}` declares the indexes of
+/// `users` as `createIndexes([..])` would; `{dropIndexes: "users", index: "name"}` (a name, a key
+/// pattern, or a list of names) drops them. Nothing for any other command.
+pub(crate) fn index_command_operations(
+    command: &crate::ir::Value,
+    call: crate::ir::Span,
+    method: &str,
+    method_span: crate::ir::Span,
+    context: &crate::ir::OpContext,
+) -> Vec<crate::ir::Operation> {
+    use crate::ir::{CollectionName, CollectionRef, CollectionVia, Evidence, OpKind, Operation};
+    let Some(first) = command.fields().first() else {
+        return Vec::new();
+    };
+    let kind = match first.key.as_str() {
+        "createIndexes" => OpKind::CreateIndex,
+        "dropIndexes" => OpKind::DropIndex,
+        _ => return Vec::new(),
+    };
+    let Some(name) = first.value.as_str() else {
+        return Vec::new();
+    };
+    let op = |filter: Option<crate::ir::Value>| {
+        let mut op = Operation::new(kind, method, call, method_span);
+        op.collection = Some(CollectionRef {
+            name: CollectionName::Literal {
+                name: name.to_string(),
+            },
+            span: first.value.span,
+            via: CollectionVia::Driver,
+            import: None,
+        });
+        op.evidence = Evidence::Shaped;
+        op.filter = filter;
+        op.context = context.clone();
+        op
+    };
+    match kind {
+        // `createIndexes([..])`'s shape: the model reads each entry's `key` and options.
+        OpKind::CreateIndex => match command.get("indexes") {
+            Some(f) if matches!(f.value.kind, crate::ir::ValueKind::Array(_)) => {
+                vec![op(Some(f.value.clone()))]
+            }
+            _ => vec![op(None)],
+        },
+        _ => match command.get("index") {
+            Some(f) => match &f.value.kind {
+                crate::ir::ValueKind::Array(names) => {
+                    names.iter().map(|n| op(Some(n.clone()))).collect()
+                }
+                _ => vec![op(Some(f.value.clone()))],
+            },
+            None => Vec::new(),
+        },
+    }
+}
+
 /// A list written in the code, of a fixed length: a non-empty literal of one of `list_kinds`
 /// (`[a, b]`, `(a, b)`) with no element of `spread_kinds` (`...xs`, `*xs`). Shared by the
 /// frontends' [`crate::ir::LoopOver::fixed`].

@@ -2825,6 +2825,47 @@ impl<'t> Extractor<'t> {
         self.document_indexes();
     }
 
+    /// `db.command({"createIndexes": "users", "indexes": [..]})`, or pymongo's spelling
+    /// `db.command("createIndexes", "users", indexes=[..])`: see [`super::index_command_operations`].
+    fn index_command(&self, call: Node<'t>, attr: Node<'t>, ctx: &OpContext) -> Vec<Operation> {
+        let args = self.call_args(call);
+        let Some(first) = args.positional.first() else {
+            return Vec::new();
+        };
+        let command = match self.lower(*first, 0) {
+            v @ Value {
+                kind: ValueKind::Document(_),
+                ..
+            } => v,
+            Value {
+                kind: ValueKind::String(cmd),
+                span: key_span,
+            } => {
+                let Some(value) = args.positional.get(1).map(|v| self.lower(*v, 0)) else {
+                    return Vec::new();
+                };
+                let mut fields = vec![Field {
+                    key: cmd,
+                    key_span,
+                    value,
+                }];
+                for (k, v) in &args.keywords {
+                    fields.push(Field {
+                        key: self.text(*k).to_string(),
+                        key_span: span(*k),
+                        value: self.lower(*v, 0),
+                    });
+                }
+                Value {
+                    span: span(call),
+                    kind: ValueKind::Document(fields),
+                }
+            }
+            _ => return Vec::new(),
+        };
+        super::index_command_operations(&command, span(call), "command", span(attr), ctx)
+    }
+
     /// Whether `n`'s value is only tested for truth: the condition of an `if`/`elif`/`while`, the
     /// operand of `not`, `and`, `or`.
     fn truth_tested(&self, n: Node<'t>) -> bool {
@@ -2952,6 +2993,13 @@ impl<'t> Extractor<'t> {
             return;
         };
         let method = self.text(attr);
+        if method == "command" {
+            let ops = self.index_command(call, attr, &ctx);
+            if !ops.is_empty() {
+                self.ir.operations.extend(ops);
+                return;
+            }
+        }
         if method == "get_collection" || method == "collection" {
             if let Thing::Collection(r) = self.classify_call(call, 0) {
                 self.ir.collections.push(r);

@@ -1561,6 +1561,15 @@ impl<'t> Extractor<'t> {
         if method == "bulk_write" {
             return; // its models are operations of their own (see `bulk_model`)
         }
+        if method == "run_command" {
+            if let Some(cmd) = self.args(call).first() {
+                let cmd = self.lower(*cmd, 0);
+                let ops =
+                    super::index_command_operations(&cmd, span(call), method, span(name), &ctx);
+                self.ir.operations.extend(ops);
+            }
+            return;
+        }
         let Some(m) = rust_operation(method) else {
             return;
         };
