@@ -721,3 +721,24 @@ fn persistence_classes_stand_for_the_documents_they_wrap() {
     assert_eq!(unresolved.len(), 1, "{unresolved:?}");
     assert_eq!(unresolved[0]["receiver"], "Both");
 }
+
+/// mongosh's global `db` names collections; a function parameter or loop variable named `db`
+/// (a list of SQL databases), or a called member (`db.close()`), does not.
+#[test]
+fn a_parameter_named_db_and_a_called_member_name_no_collection() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("info.ts"),
+        "export function enrich(schema) {\n  return schema.databases.map((db) => ({ path: db.path, schemas: db.schemas.map((s) => s.name) }));\n}\nexport function closeAll(dbs) {\n  for (const [, db] of dbs) { db.close(); }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("shell.js"),
+        "db.orders.find({ status: \"open\" }).sort({ createdAt: -1 });\ndb.users.createIndex({ email: 1 });\ndb.close();\n",
+    )
+    .unwrap();
+    let m = map(dir.path().to_str().unwrap());
+    let mut names = strings(&m["collections"], "name");
+    names.sort();
+    assert_eq!(names, vec!["orders", "users"]);
+}

@@ -1329,3 +1329,25 @@ fn receiver_results_kept_across_calls_respect_the_depth_cap() {
         "the cap still cuts the chain off: {past:?}"
     );
 }
+
+/// `this` in a Mongoose static is the model compiled from the schema: the finding names its
+/// collection (`this` in an instance method is a document, and stays unresolved).
+#[test]
+fn this_in_a_mongoose_static_is_the_model() {
+    let src = r#"const mongoose = require("mongoose");
+const schema = new mongoose.Schema({ name: String, notifications: [{}] });
+schema.statics.pushNotification = async function (q, n) {
+  await this.updateMany(q, { $push: { notifications: n } }).exec();
+};
+schema.statics = {
+  async byName(name, page) { return this.find({ name }).skip(page * 10); },
+};
+schema.static("archive", function (id) { return this.updateOne({ _id: id }, { $push: { notifications: id } }); });
+export const model = mongoose.model("User", schema);
+"#;
+    let found = findings("user.js", src);
+    assert_eq!(found.len(), 3, "{found:?}");
+    for f in &found {
+        assert!(f.message.contains("`users`"), "message: {}", f.message);
+    }
+}

@@ -962,6 +962,129 @@ impl<'t> Extractor<'t> {
         thing
     }
 
+    /// `this` in a Mongoose static (`schema.statics.notify = function () { this.updateMany(..) }`,
+    /// `schema.statics = { notify() {..} }`, `schema.static("notify", function () {..})`): the
+    /// model compiled from that schema (`const User = mongoose.model("User", schema)`).
+    fn statics_model(&self, this: Node<'t>, depth: usize) -> Thing {
+        self.statics_schema(this)
+            .and_then(|schema| self.model_of_schema(schema, depth))
+            .unwrap_or(Thing::Unknown)
+    }
+
+    /// The schema variable whose statics the function around `this` is.
+    fn statics_schema(&self, this: Node<'t>) -> Option<&'t str> {
+        // Arrow functions take `this` from around them.
+        let mut f = self.parents.of(this)?;
+        for _ in 0..MAX_DEPTH * 8 {
+            if is_function(f.k()) && f.k() != "arrow_function" {
+                break;
+            }
+            f = self.parents.of(f)?;
+        }
+        let statics_of = |target: Node<'t>| -> Option<&'t str> {
+            // `schema.statics`
+            let target = self.unwrap_expr(target);
+            let prop = self.field(target, "property")?;
+            let obj = self.field(target, "object")?;
+            (target.k() == "member_expression"
+                && self.text(prop) == "statics"
+                && obj.k() == "identifier")
+                .then(|| self.text(obj))
+        };
+        let p = self.parents.of(f)?;
+        match p.k() {
+            // `schema.statics.notify = function () {..}`
+            "assignment_expression" => {
+                let left = self.field(p, "left")?;
+                (left.k() == "member_expression")
+                    .then(|| self.field(left, "object"))
+                    .flatten()
+                    .and_then(statics_of)
+            }
+            // `schema.statics = { notify: function () {..}, other() {..} }`
+            "pair" | "object" => {
+                let object = if p.k() == "pair" {
+                    self.parents.of(p)?
+                } else {
+                    p
+                };
+                let assign = self
+                    .parents
+                    .of(object)
+                    .filter(|a| a.k() == "assignment_expression")?;
+                statics_of(self.field(assign, "left")?)
+            }
+            // `schema.static("notify", function () {..})`
+            "arguments" => {
+                let call = self.parents.of(p)?;
+                let callee = self.field(call, "function")?;
+                let obj = self.field(callee, "object")?;
+                let prop = self.field(callee, "property")?;
+                (self.text(prop) == "static" && obj.k() == "identifier").then(|| self.text(obj))
+            }
+            _ => None,
+        }
+    }
+
+    /// The model a binding of the file compiles from the schema variable `schema`.
+    fn model_of_schema(&self, schema: &str, depth: usize) -> Option<Thing> {
+        let mut found = None;
+        for b in self.bindings.values().flatten() {
+            let Some(v) = b.value.map(|v| self.unwrap_expr(v)) else {
+                continue;
+            };
+            if v.k() != "call_expression" {
+                continue;
+            }
+            let method = match self.field(v, "function") {
+                Some(f) if f.k() == "identifier" => self.text(f),
+                Some(f) => self.field(f, "property").map_or("", |p| self.text(p)),
+                None => "",
+            };
+            let args = self.args(v);
+            if method == "model"
+                && args
+                    .get(1)
+                    .is_some_and(|a| self.text(self.unwrap_expr(*a)) == schema)
+            {
+                if let t @ Thing::Collection(_) = self.classify_call(v, depth + 1) {
+                    // The first in source order, whatever the map's order.
+                    if found.as_ref().is_none_or(|(pos, _)| v.start_byte() < *pos) {
+                        found = Some((v.start_byte(), t));
+                    }
+                }
+            }
+        }
+        found.map(|(_, t)| t)
+    }
+
+    /// Whether an enclosing function's parameters or an enclosing `for..of`'s variable declare
+    /// the name `db` for `n`.
+    fn db_declared_around(&self, n: Node<'t>) -> bool {
+        let mut cur = self.parents.of(n);
+        for _ in 0..MAX_DEPTH * 8 {
+            let Some(p) = cur else { return false };
+            let declared = match p.k() {
+                "arrow_function"
+                | "function_declaration"
+                | "function_expression"
+                | "function"
+                | "method_definition"
+                | "generator_function"
+                | "generator_function_declaration" => self
+                    .field(p, "parameters")
+                    .or_else(|| self.field(p, "parameter")),
+                "for_in_statement" => self.field(p, "left"),
+                _ => None,
+            };
+            if declared.is_some_and(|d| has_word(self.text(d), "db")) {
+                return true;
+            }
+            cur = self.parents.of(p);
+        }
+        false
+    }
+
     fn classify_uncached(&self, n: Node<'t>, depth: usize) -> Thing {
         let n = self.unwrap_expr(n);
         match n.k() {
@@ -969,9 +1092,13 @@ impl<'t> Extractor<'t> {
                 let name = self.text(n);
                 match self.lookup(name, n.start_byte() as u32) {
                     Some(b) => self.classify_binding(b, name, depth + 1),
-                    None if name == "db" && !self.uses_firestore => Thing::Db {
-                        shell: !self.uses_mongo,
-                    },
+                    // mongosh's global `db`, unless a function parameter or a loop variable the
+                    // binding pass does not track is named `db` (`databases.map((db) => db.path)`).
+                    None if name == "db" && !self.uses_firestore && !self.db_declared_around(n) => {
+                        Thing::Db {
+                            shell: !self.uses_mongo,
+                        }
+                    }
                     None => Thing::Unknown,
                 }
             }
@@ -1046,6 +1173,7 @@ impl<'t> Extractor<'t> {
                 }
             }
             "call_expression" => self.classify_call(n, depth),
+            "this" => self.statics_model(n, depth),
             "new_expression" => {
                 let ctor = self
                     .field(n, "constructor")
@@ -1667,7 +1795,11 @@ impl<'t> Extractor<'t> {
             let Some(obj) = self.field(n, "object") else {
                 continue;
             };
-            if obj.k() == "identifier" && self.text(obj) == "db" {
+            // `db.close()`: collections are not callable, so a called member is a method.
+            let called = self.parents.of(n).is_some_and(|p| {
+                p.k() == "call_expression" && self.field(p, "function") == Some(n)
+            });
+            if obj.k() == "identifier" && self.text(obj) == "db" && !called {
                 if let Thing::Collection(r) = self.classify(n, 0) {
                     self.ir.collections.push(r);
                 }
@@ -2486,4 +2618,13 @@ fn parse_number(t: &str) -> Option<f64> {
         return i64::from_str_radix(h, 16).ok().map(|x| x as f64);
     }
     t.parse::<f64>().ok()
+}
+
+/// Whether `text` contains `word` as a whole identifier.
+fn has_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+        !text[..i].chars().next_back().is_some_and(ident)
+            && !text[i + word.len()..].chars().next().is_some_and(ident)
+    })
 }
