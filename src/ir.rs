@@ -441,6 +441,10 @@ pub struct OpContext {
     /// is the measured expression's text, followed by what its name is bound to.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub size_guards: Vec<String>,
+    /// The call runs at most once per loop: the block around it ends the loop (`break`, or
+    /// `return` / `throw` out of a statement loop) right after it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exits_loop: bool,
 }
 
 /// One driver call, lowered.

@@ -1351,3 +1351,14 @@ export const model = mongoose.model("User", schema);
         assert!(f.message.contains("`users`"), "message: {}", f.message);
     }
 }
+
+/// Mongoose `doc.updateOne(update)`: a loaded document's update takes no filter.
+#[test]
+fn a_documents_own_update_one_is_read_as_an_update() {
+    let src = r#"const mongoose = require("mongoose");
+async function addDevice(user, d) {
+  await user.updateOne({ $push: { pushDevices: d } }).exec();
+}
+"#;
+    assert_flags_once("unbounded-push", "devices.js", src, "$push", "$push");
+}

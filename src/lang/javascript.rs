@@ -1771,7 +1771,18 @@ impl<'t> Extractor<'t> {
                         _ => {}
                     }
                     if f & kinds::CALL != 0 {
-                        calls.push((n, super::op_context(&loops, &functions, file_periodic)));
+                        let mut c = super::op_context(&loops, &functions, file_periodic);
+                        c.exits_loop = c.enclosing_loop.is_some_and(|l| {
+                            super::exits_loop_after(
+                                &self.parents,
+                                n,
+                                l,
+                                "statement_block",
+                                &["break_statement", "return_statement", "throw_statement"],
+                                is_function,
+                            )
+                        });
+                        calls.push((n, c));
                     }
                     if f & kinds::MEMBER != 0 {
                         named_refs.push(n);
@@ -2063,6 +2074,11 @@ impl<'t> Extractor<'t> {
                     }
                 };
                 op.options = opts;
+            }
+            // Mongoose `doc.updateOne({$push: {..}})`: a loaded document updates itself, so the
+            // only argument is the update (a filter never leads with an update operator).
+            Args::FilterUpdate if lowered.len() == 1 && is_update_document(&lowered[0]) => {
+                op.update = arg(0);
             }
             Args::FilterUpdate => {
                 op.filter = arg(0);
@@ -2627,4 +2643,29 @@ fn has_word(text: &str, word: &str) -> bool {
         !text[..i].chars().next_back().is_some_and(ident)
             && !text[i + word.len()..].chars().next().is_some_and(ident)
     })
+}
+
+/// An update document: every key an update operator (`{$push: {..}, $set: {..}}`).
+fn is_update_document(v: &Value) -> bool {
+    let fields = v.fields();
+    !fields.is_empty()
+        && fields.iter().all(|f| {
+            matches!(
+                f.key.as_str(),
+                "$set"
+                    | "$unset"
+                    | "$inc"
+                    | "$push"
+                    | "$addToSet"
+                    | "$pull"
+                    | "$pullAll"
+                    | "$pop"
+                    | "$rename"
+                    | "$min"
+                    | "$max"
+                    | "$mul"
+                    | "$currentDate"
+                    | "$setOnInsert"
+            )
+        })
 }

@@ -478,6 +478,44 @@ pub(crate) fn op_context(
     )
 }
 
+/// Whether a call in a loop runs at most once per loop: a block between the call and the loop (a
+/// `block_kind` node, with no function in between) ends with one of `exits` (`break`, `return`,
+/// `throw` / `raise`): `for (const p of list) { if (p.sku === sku) { await Receipt.findOne(..);
+/// break; } }` finds one item and stops. A callback loop (`items.forEach(..)`) never qualifies:
+/// its `return` ends one iteration.
+pub(crate) fn exits_loop_after(
+    parents: &flat::Flat,
+    call: tree_sitter::Node,
+    loop_span: crate::ir::Span,
+    block_kind: &str,
+    exits: &[&str],
+    is_function: impl Fn(&str) -> bool,
+) -> bool {
+    let ends_in_exit = |block: tree_sitter::Node| {
+        let mut c = block.walk();
+        let last = block
+            .named_children(&mut c)
+            .filter(|s| s.kind() != "comment")
+            .last();
+        last.is_some_and(|s| exits.contains(&s.kind()))
+    };
+    let mut exits_found = false;
+    let mut cur = parents.of(call);
+    while let Some(n) = cur {
+        if crate::ir::Span::new(n.start_byte(), n.end_byte()) == loop_span {
+            return exits_found;
+        }
+        if is_function(n.kind()) {
+            return false;
+        }
+        if n.kind() == block_kind && !exits_found {
+            exits_found = ends_in_exit(n);
+        }
+        cur = parents.of(n);
+    }
+    false
+}
+
 /// The context of a call: its innermost loop (the loop's span and what it iterates over), the names
 /// of the functions around it (outermost first, empty for an anonymous function: the innermost
 /// named one is the call's function) and whether it runs periodically.
@@ -495,6 +533,7 @@ pub(crate) fn call_context<'a>(
             .map(str::to_string),
         periodic,
         size_guards: Vec::new(),
+        exits_loop: false,
     }
 }
 

@@ -2763,7 +2763,18 @@ impl<'t> Extractor<'t> {
                         functions.push((name, periodic));
                     }
                     if f & kinds::CALL != 0 {
-                        calls.push((n, super::op_context(&loops, &functions, file_periodic)));
+                        let mut c = super::op_context(&loops, &functions, file_periodic);
+                        c.exits_loop = c.enclosing_loop.is_some_and(|l| {
+                            super::exits_loop_after(
+                                &self.parents,
+                                n,
+                                l,
+                                "block",
+                                &["break_statement", "return_statement", "raise_statement"],
+                                |k| matches!(k, "function_definition" | "lambda"),
+                            )
+                        });
+                        calls.push((n, c));
                     }
                     if f & kinds::NAMED_REF != 0 {
                         named_refs.push(n);

@@ -186,6 +186,8 @@ impl Rule for QueryInLoop {
                 OpKind::CreateIndex | OpKind::DropIndex | OpKind::DocumentSave | OpKind::Other
             ) || op.in_bulk
                 || op.context.periodic
+                // Runs once and leaves the loop: a search, not a query per item.
+                || op.context.exits_loop
                 || ctx.model.offline_files.contains(&file)
             {
                 continue;
@@ -291,6 +293,58 @@ await db.collection("products").bulkWrite(items.map((i) => ({ updateOne: { filte
 "#,
         );
         assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn a_call_that_leaves_the_loop_runs_once() {
+        // A search: the block around the call ends the loop. A `break` after a check, or a
+        // `return` inside a callback (it ends one iteration), does not.
+        let js = findings(
+            "pay.js",
+            r#"const { MongoClient } = require("mongodb");
+async function f(db, list, sku, giftTo, ids) {
+  for (const p of list) {
+    if (p.productId !== sku) continue;
+    await db.collection("receipts").findOne({ _id: p.transactionId });
+    await db.collection("users").findOne({ _id: giftTo });
+    break;
+  }
+  for (const p of list) {
+    if (p.productId === sku) { return db.collection("receipts").findOne({ _id: p.id }); }
+  }
+  for (const id of ids) {
+    const u = await db.collection("users").findOne({ _id: id });
+    if (u) break;
+  }
+  ids.forEach(async (id) => { await db.collection("users").findOne({ _id: id }); return; });
+}
+"#,
+        );
+        assert_eq!(
+            js.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![13, 16],
+            "{js:?}"
+        );
+        let py = findings(
+            "pay.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().app
+def f(items, sku, ids):
+    for p in items:
+        if p["sku"] == sku:
+            db.receipts.find_one({"_id": p["id"]})
+            break
+    for i in ids:
+        u = db.users.find_one({"_id": i})
+        if u:
+            return u
+"#,
+        );
+        assert_eq!(
+            py.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![9],
+            "{py:?}"
+        );
     }
 
     #[test]
