@@ -69,6 +69,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         scheduled: Vec::new(),
         uses_mongo: false,
         uses_mongoengine: false,
+        star_import: false,
         file_periodic: path_is_periodic(ctx.display_path),
         this_module: this_module(ctx.display_path),
         name_imports: std::cell::RefCell::new(Vec::new()),
@@ -303,6 +304,8 @@ struct Extractor<'t> {
     scheduled: Vec<String>,
     uses_mongo: bool,
     uses_mongoengine: bool,
+    /// The module has a `from x import *`: a name it never binds may come from there.
+    star_import: bool,
     file_periodic: bool,
     /// This file as an import of itself (`./models`), for its pending classes.
     this_module: String,
@@ -614,6 +617,13 @@ impl<'t> Extractor<'t> {
                 };
                 let module = self.text(m).to_string();
                 self.note_module(&module);
+                if self
+                    .named_children(n)
+                    .iter()
+                    .any(|c| c.k() == "wildcard_import")
+                {
+                    self.star_import = true;
+                }
                 let mut c = n.walk();
                 let names: Vec<Node<'t>> = n.children_by_field_name("name", &mut c).collect();
                 for name in names {
@@ -1553,6 +1563,8 @@ impl<'t> Extractor<'t> {
                         }
                     }
                     Some(b) => self.classify_binding(b, name, depth + 1),
+                    // `from sefaria.sheets import *` … `db.sheets`: the star import's `db`.
+                    None if self.star_import && DB_NAMES.contains(&name) => Thing::Db,
                     None => self.document_class(name),
                 }
             }
@@ -1819,6 +1831,16 @@ impl<'t> Extractor<'t> {
             if last.contains("db") || last.contains("database") {
                 return Thing::Db;
             }
+        }
+        // `self.get_db()` in a module that imports pymongo: the application's accessor of its
+        // database (alerta's `Database.get_db`, Flask's `get_db()` pattern).
+        if self.uses_mongo
+            && matches!(last_segment(ftext), "get_db" | "get_mongo_db")
+            && self
+                .field(call, "arguments")
+                .is_some_and(|a| self.named_children(a).is_empty())
+        {
+            return Thing::Db;
         }
         let args = self.call_args(call);
         if f.k() == "identifier" {
@@ -5456,6 +5478,42 @@ class RuleDB(me.Document):
                 export: export.into(),
             },
         }
+    }
+
+    /// A database name the module never binds, after a `from x import *`, is the star import's.
+    #[test]
+    fn a_star_imported_db_is_the_database() {
+        let got = ir(r#"
+from sefaria.sheets import *
+def view_sheet(sheet_id):
+    db.sheets.update_one({"id": int(sheet_id)}, {"$inc": {"views": 1}})
+"#);
+        assert_eq!(got.operations.len(), 1);
+        assert_eq!(got.operations[0].collection_display(), "sheets");
+    }
+
+    /// `self.get_db()` in a module that imports pymongo is the application's database accessor
+    /// (alerta); without pymongo in the module it is anything.
+    #[test]
+    fn get_db_in_a_pymongo_module_is_the_database() {
+        let src = r#"
+from pymongo import ASCENDING
+class Backend(Database):
+    def get_keys_by_user(self, user):
+        return self.get_db().keys.find({"user": user})
+"#;
+        let got = ir(src);
+        assert_eq!(got.operations.len(), 1);
+        assert_eq!(got.operations[0].collection_display(), "keys");
+        let sql = ir(r#"
+import sqlite3
+def rows(uid):
+    return get_db().users.find({"uid": uid})
+"#);
+        assert!(sql
+            .operations
+            .iter()
+            .all(|o| o.collection_display() != "users"));
     }
 
     /// Names that look like a database but are not MongoDB's: Django's `django.db`, a module
