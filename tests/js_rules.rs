@@ -1362,3 +1362,23 @@ async function addDevice(user, d) {
 "#;
     assert_flags_once("unbounded-push", "devices.js", src, "$push", "$push");
 }
+
+/// A collection named by a variable alone is shown as such, not as a `{name}` template.
+#[test]
+fn a_collection_named_by_a_variable_is_named_so() {
+    let src = r#"const { MongoClient } = require("mongodb");
+async function snap(db, names, ids) {
+  for (const name of names) {
+    const c = db.collection(name);
+    for (const _id of ids) { await c.findOne({ _id }); }
+  }
+}
+"#;
+    let f = only("query-in-loop", "snap.js", src);
+    assert!(
+        f.message
+            .starts_with("`findOne` on the collection named by `name` runs once per item of `ids`"),
+        "message: {}",
+        f.message
+    );
+}

@@ -139,7 +139,13 @@ pub fn collection_label(op: &crate::ir::Operation) -> String {
     match &op.collection {
         Some(c) => match &c.name {
             CollectionName::Literal { name } => ["`", name, "`"].concat(),
-            CollectionName::Template { .. } => ["`", &c.name.display(), "`"].concat(),
+            // `db.collection(name)`: a template that is one hole names no part of the name.
+            CollectionName::Template { parts } => match parts.as_slice() {
+                [crate::ir::NamePart::Hole { text, .. }] => {
+                    format!("the collection named by `{text}`")
+                }
+                _ => ["`", &c.name.display(), "`"].concat(),
+            },
             CollectionName::Unknown { text } if text.contains('<') => format!("a `{text}`"),
             CollectionName::Unknown { text } if !text.is_empty() => {
                 if c.via == CollectionVia::MongooseModel {
