@@ -1382,3 +1382,17 @@ async function snap(db, names, ids) {
         f.message
     );
 }
+
+/// An application's `getCollection(NAME)` helper imported from its MongoDB module names the
+/// collection through the constant.
+#[test]
+fn a_get_collection_helper_from_a_mongo_module_names_the_collection() {
+    let src = r#"import { getCollection } from "../util/mongo.util";
+const COLLECTION = "users";
+export async function page(page: number) {
+  return getCollection(COLLECTION).find().skip((page - 1) * 50).limit(50).toArray();
+}
+"#;
+    let f = only("skip-paging", "UserModel.ts", src);
+    assert!(f.message.contains("on `users`"), "message: {}", f.message);
+}

@@ -1292,6 +1292,25 @@ impl<'t> Extractor<'t> {
             if let Thing::ModelFn = self.classify(f, depth + 1) {
                 return self.model_thing(call, &args);
             }
+            // An application's `getCollection(COLLECTION)` helper, in a file that uses MongoDB
+            // or imports it from a MongoDB module (`../util/mongo.util`).
+            if name == "getCollection" && !args.is_empty() {
+                let from_db_module = self
+                    .lookup(name, f.start_byte() as u32)
+                    .and_then(|b| b.import.as_ref())
+                    .is_some_and(|i| {
+                        let last = i
+                            .module
+                            .rsplit('/')
+                            .next()
+                            .unwrap_or("")
+                            .to_ascii_lowercase();
+                        last.contains("mongo") || last.contains("db") || last.contains("database")
+                    });
+                if self.uses_mongo || from_db_module {
+                    return Thing::Collection(self.collection_ref(args[0], CollectionVia::Driver));
+                }
+            }
             return Thing::Unknown;
         }
         if f.k() != "member_expression" {
