@@ -32,6 +32,17 @@ export async function bookmark(req: AuthedRequest, res: Response) {
   res.sendStatus(204);
 }
 
+// POST /bookmarks/:postId/pin — pins a post once: the filter skips users who pinned it already, so
+// the array grows by distinct posts, as with $addToSet (reported as info, like $addToSet)
+export async function pin(req: AuthedRequest, res: Response) {
+  const postId = new Types.ObjectId(req.params.postId);
+  await User.updateOne(
+    { _id: req.user.id, pinned: { $ne: postId } },
+    { $push: { pinned: postId } }, // expect: unbounded-push
+  );
+  res.sendStatus(204);
+}
+
 // POST /users/:id/block
 export async function blockUser(req: AuthedRequest, res: Response) {
   const me = await User.findById(req.user.id);
