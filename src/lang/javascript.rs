@@ -962,6 +962,15 @@ impl<'t> Extractor<'t> {
         thing
     }
 
+    /// The name a call's function node calls: `model` in `model(..)` and `mongoose.model(..)`.
+    pub(super) fn callee_name(&self, f: Node<'t>) -> &'t str {
+        match f.k() {
+            "identifier" => self.text(f),
+            "member_expression" => self.field(f, "property").map_or("", |p| self.text(p)),
+            _ => "",
+        }
+    }
+
     /// `this` in a Mongoose static (`schema.statics.notify = function () { this.updateMany(..) }`,
     /// `schema.statics = { notify() {..} }`, `schema.static("notify", function () {..})`): the
     /// model compiled from that schema (`const User = mongoose.model("User", schema)`).
@@ -980,6 +989,9 @@ impl<'t> Extractor<'t> {
                 break;
             }
             f = self.parents.of(f)?;
+        }
+        if !is_function(f.k()) || f.k() == "arrow_function" {
+            return None;
         }
         let statics_of = |target: Node<'t>| -> Option<&'t str> {
             // `schema.statics`
@@ -1036,11 +1048,9 @@ impl<'t> Extractor<'t> {
             if v.k() != "call_expression" {
                 continue;
             }
-            let method = match self.field(v, "function") {
-                Some(f) if f.k() == "identifier" => self.text(f),
-                Some(f) => self.field(f, "property").map_or("", |p| self.text(p)),
-                None => "",
-            };
+            let method = self
+                .field(v, "function")
+                .map_or("", |f| self.callee_name(f));
             let args = self.args(v);
             if method == "model"
                 && args
@@ -1065,19 +1075,13 @@ impl<'t> Extractor<'t> {
         for _ in 0..MAX_DEPTH * 8 {
             let Some(p) = cur else { return false };
             let declared = match p.k() {
-                "arrow_function"
-                | "function_declaration"
-                | "function_expression"
-                | "function"
-                | "method_definition"
-                | "generator_function"
-                | "generator_function_declaration" => self
+                k if is_function(k) => self
                     .field(p, "parameters")
                     .or_else(|| self.field(p, "parameter")),
                 "for_in_statement" => self.field(p, "left"),
                 _ => None,
             };
-            if declared.is_some_and(|d| has_word(self.text(d), "db")) {
+            if declared.is_some_and(|d| super::has_identifier(self.text(d), "db")) {
                 return true;
             }
             cur = self.parents.of(p);
@@ -1299,13 +1303,7 @@ impl<'t> Extractor<'t> {
                     .lookup(name, f.start_byte() as u32)
                     .and_then(|b| b.import.as_ref())
                     .is_some_and(|i| {
-                        let last = i
-                            .module
-                            .rsplit('/')
-                            .next()
-                            .unwrap_or("")
-                            .to_ascii_lowercase();
-                        last.contains("mongo") || last.contains("db") || last.contains("database")
+                        super::names_database_module(i.module.rsplit('/').next().unwrap_or(""))
                     });
                 if self.uses_mongo || from_db_module {
                     return Thing::Collection(self.collection_ref(args[0], CollectionVia::Driver));
@@ -2653,15 +2651,6 @@ fn parse_number(t: &str) -> Option<f64> {
         return i64::from_str_radix(h, 16).ok().map(|x| x as f64);
     }
     t.parse::<f64>().ok()
-}
-
-/// Whether `text` contains `word` as a whole identifier.
-fn has_word(text: &str, word: &str) -> bool {
-    text.match_indices(word).any(|(i, _)| {
-        let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-        !text[..i].chars().next_back().is_some_and(ident)
-            && !text[i + word.len()..].chars().next().is_some_and(ident)
-    })
 }
 
 /// An update document: every key an update operator (`{$push: {..}, $set: {..}}`).

@@ -768,6 +768,23 @@ pub(crate) fn index_command_operations(
     }
 }
 
+/// Whether `text` contains `word` as a whole identifier (no letter, digit, `_` or `$` beside it,
+/// non-ASCII letters included).
+pub(crate) fn has_identifier(text: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(word).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(ident)
+            && !text[i + word.len()..].chars().next().is_some_and(ident)
+    })
+}
+
+/// Whether a module's last path segment names a database module (`mongo.util`, `db`,
+/// `database`): what the frontends take an application's imported helpers and handles from.
+pub(crate) fn names_database_module(segment: &str) -> bool {
+    let s = segment.to_ascii_lowercase();
+    s.contains("mongo") || s.contains("db") || s.contains("database")
+}
+
 /// A list written in the code, of a fixed length: a non-empty literal of one of `list_kinds`
 /// (`[a, b]`, `(a, b)`) with no element of `spread_kinds` (`...xs`, `*xs`). Shared by the
 /// frontends' [`crate::ir::LoopOver::fixed`].

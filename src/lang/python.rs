@@ -1783,10 +1783,7 @@ impl<'t> Extractor<'t> {
             if DB_NAMES.contains(&name) && (!module_import || mongo_module) {
                 return Thing::Db;
             }
-            let db_module = last_segment(module).to_ascii_lowercase();
-            let db_module = db_module.contains("db")
-                || db_module.contains("mongo")
-                || db_module.contains("database");
+            let db_module = super::names_database_module(last_segment(module));
             if CLIENT_NAMES.contains(&name) && (self.uses_mongo || db_module) {
                 return Thing::Client;
             }

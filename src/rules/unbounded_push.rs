@@ -177,13 +177,10 @@ fn same_literal(a: &Value, b: &Value) -> bool {
 /// (or in what that name is bound to): `user_agents` in `agents = self.user_agents or []`.
 fn guarded(op: &Operation, array: &str) -> bool {
     let name = array.rsplit('.').next().unwrap_or(array);
-    op.context.size_guards.iter().any(|g| {
-        g.match_indices(name).any(|(i, _)| {
-            let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-            !g[..i].chars().next_back().is_some_and(word)
-                && !g[i + name.len()..].chars().next().is_some_and(word)
-        })
-    })
+    op.context
+        .size_guards
+        .iter()
+        .any(|g| crate::lang::has_identifier(g, name))
 }
 
 fn mentions_size(v: &Value, depth: usize) -> bool {

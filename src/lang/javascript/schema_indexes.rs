@@ -62,11 +62,7 @@ impl<'t> Extractor<'t> {
             let Some(f) = self.field(call, "function") else {
                 continue;
             };
-            let method = match f.k() {
-                "identifier" => self.text(f),
-                "member_expression" => self.field(f, "property").map_or("", |p| self.text(p)),
-                _ => "",
-            };
+            let method = self.callee_name(f);
             if !matches!(method, "model" | "createForClass" | "index") {
                 continue;
             }
