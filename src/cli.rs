@@ -234,7 +234,7 @@ fn collections(args: CollectionsArgs) -> i32 {
         ..Options::default()
     };
     let a = analysis::run(&opts);
-    let model = crate::model::AccessModel::build(&a.files);
+    let model = crate::model::AccessModel::build(&a.files, crate::discover::worker_threads(&opts));
     let mut buf: Vec<u8> = Vec::new();
     let rendered = match args.format {
         MapFormat::Text => report::collections::render_text(&a, &model, &mut buf),

@@ -423,75 +423,48 @@ impl AccessModel {
         self.unresolved_indexes.is_empty() && c.declared_indexes_readable()
     }
 
-    pub fn build(files: &[SourceFile]) -> AccessModel {
-        let mut m = AccessModel::default();
-        let mut by_function: BTreeMap<(FileId, String), (BTreeSet<String>, Vec<Site>)> =
-            BTreeMap::new();
-        for (file, f) in files.iter().enumerate() {
-            if path_is_offline(&f.display_path) {
-                m.offline_files.insert(file);
-            }
-            for r in &f.ir.collections {
-                match &r.name {
-                    CollectionName::Literal { name } => {
-                        let c = m.collection(name);
-                        c.references.push(Site { file, span: r.span });
-                        c.via.insert(via_str(r.via));
-                    }
-                    CollectionName::Template { parts } if is_family(parts) => {
-                        let fam = m.family(&r.name, parts);
-                        fam.references.push(Site { file, span: r.span });
-                    }
-                    CollectionName::Template { .. } => {}
-                    CollectionName::Unknown { .. } => {}
+    /// The model of `files`, built on up to `threads` threads: each builds the model of a run of
+    /// consecutive files, and the runs are merged in file order, so the result is the same for any
+    /// thread count.
+    pub fn build(files: &[SourceFile], threads: usize) -> AccessModel {
+        // Below this many operations a second thread costs more than it saves.
+        Self::build_in_runs(files, threads, 2_000)
+    }
+
+    fn build_in_runs(files: &[SourceFile], threads: usize, parallel_from: usize) -> AccessModel {
+        let ops: usize = files.iter().map(|f| f.ir.operations.len()).sum();
+        let threads = if ops < parallel_from {
+            1
+        } else {
+            threads.clamp(1, files.len().max(1))
+        };
+        let mut parts: Vec<Part> = if threads == 1 {
+            vec![Part::build(files, 0)]
+        } else {
+            // Runs of about equal operation counts.
+            let per_run = ops.div_ceil(threads);
+            let mut runs = Vec::new();
+            let (mut start, mut count) = (0, 0);
+            for (i, f) in files.iter().enumerate() {
+                count += f.ir.operations.len();
+                if count >= per_run && runs.len() + 1 < threads {
+                    runs.push(start..i + 1);
+                    (start, count) = (i + 1, 0);
                 }
             }
-            for (index, op) in f.ir.operations.iter().enumerate() {
-                let id = OpId { file, index };
-                match op.kind {
-                    OpKind::CreateIndex => {
-                        let decls = index_decls(id, op);
-                        match literal_name(op) {
-                            Some(name) => m.collection(&name).indexes.extend(decls),
-                            None => m.unresolved_indexes.extend(decls),
-                        }
-                        continue;
-                    }
-                    OpKind::DropIndex => {
-                        if let Some(name) = literal_name(op) {
-                            let d = drop_decl(file, op);
-                            m.collection(&name).dropped.push(d);
-                        }
-                        continue;
-                    }
-                    _ => {}
-                }
-                let s = summarise(id, op);
-                match op.collection.as_ref().map(|c| &c.name) {
-                    Some(CollectionName::Literal { name }) => {
-                        if s.is_read() {
-                            if let Some(func) = &s.function {
-                                let e = by_function.entry((file, func.clone())).or_default();
-                                e.0.insert(name.clone());
-                                // A `$lookup` reads the joined collection in the same breath.
-                                e.0.extend(s.joins.iter().filter_map(|j| j.from.clone()));
-                                e.1.push(s.site);
-                            }
-                        }
-                        let c = m.collection(name);
-                        if let Some(r) = &op.collection {
-                            c.via.insert(via_str(r.via));
-                        }
-                        c.operations.push(s);
-                    }
-                    Some(n @ CollectionName::Template { parts }) if is_family(parts) => {
-                        let n = n.clone();
-                        m.family(&n, parts).operations.push(s);
-                    }
-                    _ => m.unresolved.push(s),
-                }
-            }
+            runs.push(start..files.len());
+            crate::parallel::map(&runs, threads, |run| {
+                Part::build(&files[run.clone()], run.start)
+            })
+        };
+        let mut whole = parts.remove(0);
+        for part in parts {
+            whole.merge(part);
         }
+        let Part {
+            model: mut m,
+            by_function,
+        } = whole;
         for c in m.collections.values_mut() {
             let drops = std::mem::take(&mut c.dropped);
             for ix in &mut c.indexes {
@@ -753,6 +726,127 @@ fn drop_decl(file: FileId, op: &Operation) -> DropDecl {
 }
 
 // ------------------------------------------------------------------------------ operations
+
+/// The model of a run of consecutive files, before the runs are merged (see
+/// [`AccessModel::build`]): with the collections each function reads, keyed by its file.
+#[derive(Default)]
+struct Part {
+    model: AccessModel,
+    by_function: BTreeMap<(FileId, String), (BTreeSet<String>, Vec<Site>)>,
+}
+
+impl Part {
+    /// The part of `files`, whose first file is file `first` of the repository.
+    fn build(files: &[SourceFile], first: FileId) -> Part {
+        let mut part = Part::default();
+        let (m, by_function) = (&mut part.model, &mut part.by_function);
+        for (file, f) in files.iter().enumerate() {
+            let file = first + file;
+            if path_is_offline(&f.display_path) {
+                m.offline_files.insert(file);
+            }
+            for r in &f.ir.collections {
+                match &r.name {
+                    CollectionName::Literal { name } => {
+                        let c = m.collection(name);
+                        c.references.push(Site { file, span: r.span });
+                        c.via.insert(via_str(r.via));
+                    }
+                    CollectionName::Template { parts } if is_family(parts) => {
+                        let fam = m.family(&r.name, parts);
+                        fam.references.push(Site { file, span: r.span });
+                    }
+                    CollectionName::Template { .. } => {}
+                    CollectionName::Unknown { .. } => {}
+                }
+            }
+            for (index, op) in f.ir.operations.iter().enumerate() {
+                let id = OpId { file, index };
+                match op.kind {
+                    OpKind::CreateIndex => {
+                        let decls = index_decls(id, op);
+                        match literal_name(op) {
+                            Some(name) => m.collection(&name).indexes.extend(decls),
+                            None => m.unresolved_indexes.extend(decls),
+                        }
+                        continue;
+                    }
+                    OpKind::DropIndex => {
+                        if let Some(name) = literal_name(op) {
+                            let d = drop_decl(file, op);
+                            m.collection(&name).dropped.push(d);
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+                let s = summarise(id, op);
+                match op.collection.as_ref().map(|c| &c.name) {
+                    Some(CollectionName::Literal { name }) => {
+                        if s.is_read() {
+                            if let Some(func) = &s.function {
+                                let e = by_function.entry((file, func.clone())).or_default();
+                                e.0.insert(name.clone());
+                                // A `$lookup` reads the joined collection in the same breath.
+                                e.0.extend(s.joins.iter().filter_map(|j| j.from.clone()));
+                                e.1.push(s.site);
+                            }
+                        }
+                        let c = m.collection(name);
+                        if let Some(r) = &op.collection {
+                            c.via.insert(via_str(r.via));
+                        }
+                        c.operations.push(s);
+                    }
+                    Some(n @ CollectionName::Template { parts }) if is_family(parts) => {
+                        let n = n.clone();
+                        m.family(&n, parts).operations.push(s);
+                    }
+                    _ => m.unresolved.push(s),
+                }
+            }
+        }
+        part
+    }
+
+    /// Appends `later`, the part of the files after this part's.
+    fn merge(&mut self, later: Part) {
+        let m = &mut self.model;
+        for (name, c) in later.model.collections {
+            match m.collections.entry(name) {
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(c);
+                }
+                std::collections::btree_map::Entry::Occupied(mut e) => {
+                    let mine = e.get_mut();
+                    mine.via.extend(c.via);
+                    mine.references.extend(c.references);
+                    mine.operations.extend(c.operations);
+                    mine.indexes.extend(c.indexes);
+                    mine.dropped.extend(c.dropped);
+                }
+            }
+        }
+        for (template, fam) in later.model.families {
+            match m.families.entry(template) {
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(fam);
+                }
+                std::collections::btree_map::Entry::Occupied(mut e) => {
+                    let mine = e.get_mut();
+                    mine.holes.extend(fam.holes);
+                    mine.references.extend(fam.references);
+                    mine.operations.extend(fam.operations);
+                }
+            }
+        }
+        m.unresolved.extend(later.model.unresolved);
+        m.unresolved_indexes.extend(later.model.unresolved_indexes);
+        m.offline_files.extend(later.model.offline_files);
+        // Keyed by file: the parts' keys are disjoint.
+        self.by_function.extend(later.by_function);
+    }
+}
 
 fn summarise(id: OpId, op: &Operation) -> OpSummary {
     let mut s = OpSummary {
@@ -1117,6 +1211,29 @@ fn collect_joins(stages: &[Value], file: FileId, out: &mut Vec<Join>, depth: usi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_model_built_in_runs_on_threads_is_the_model_built_in_one() {
+        // The corpus: collections used from many files, indexes and drops in other files than
+        // the queries, families, functions that read several collections.
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        let a = crate::analysis::run(&crate::analysis::Options {
+            paths: vec![corpus],
+            threads: 1,
+            ..Default::default()
+        });
+        let one = format!("{:?}", AccessModel::build_in_runs(&a.files, 1, 0));
+        let m = AccessModel::build_in_runs(&a.files, 1, 0);
+        assert!(m.collections.values().any(|c| {
+            let files: BTreeSet<FileId> = c.operations.iter().map(|o| o.id.file).collect();
+            files.len() >= 3 && !c.indexes.is_empty()
+        }));
+        assert!(!m.families.is_empty() && !m.read_together.is_empty());
+        for threads in [2, 3, 7, 500] {
+            let many = format!("{:?}", AccessModel::build_in_runs(&a.files, threads, 0));
+            assert!(one == many, "{threads} threads");
+        }
+    }
 
     fn key(f: &str, kind: KeyKind) -> IndexKey {
         IndexKey {

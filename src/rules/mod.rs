@@ -92,7 +92,7 @@ pub fn run_all(
     settings: &Settings,
     threads: usize,
 ) -> Vec<Finding> {
-    let model = crate::model::AccessModel::build(files);
+    let model = crate::model::AccessModel::build(files, threads);
     let ctx = RuleContext {
         model: &model,
         files: files
