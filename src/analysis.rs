@@ -35,6 +35,9 @@ pub struct Analysis {
     /// How many files were discovered, and how many survived the prefilter and were parsed.
     pub files_scanned: usize,
     pub files_parsed: usize,
+    /// How each collection is accessed across `files`: what the rules ran on, and what
+    /// `mongolint collections` prints.
+    pub model: crate::model::AccessModel,
 }
 
 /// What to analyse and how.
@@ -78,11 +81,9 @@ pub fn run(opts: &Options) -> Analysis {
         f.ir.operations
             .retain(|op| op.evidence != crate::ir::Evidence::None);
     }
-    let findings = crate::rules::run_all(
-        &files,
-        &opts.settings,
-        crate::discover::worker_threads(opts),
-    );
+    let threads = crate::discover::worker_threads(opts);
+    let model = crate::model::AccessModel::build(&files, threads);
+    let findings = crate::rules::run_all(&model, &files, &opts.settings, threads);
     let mut errors = discovered.errors;
     errors.sort_by(|a, b| {
         a.display_path
@@ -95,6 +96,7 @@ pub fn run(opts: &Options) -> Analysis {
         errors,
         files_scanned: discovered.scanned,
         files_parsed: discovered.parsed,
+        model,
     }
 }
 
@@ -121,7 +123,8 @@ pub fn check_source(
     // Linked as a repository of one file: its classes' inherited indexes, its own exports.
     let mut files = [file];
     crate::link::link(&mut files);
-    let findings = crate::rules::run_all(&files, settings, 1);
+    let model = crate::model::AccessModel::build(&files, 1);
+    let findings = crate::rules::run_all(&model, &files, settings, 1);
     let [file] = files;
     Ok((file.ir, findings))
 }

@@ -234,11 +234,10 @@ fn collections(args: CollectionsArgs) -> i32 {
         ..Options::default()
     };
     let a = analysis::run(&opts);
-    let model = crate::model::AccessModel::build(&a.files, crate::discover::worker_threads(&opts));
     let mut buf: Vec<u8> = Vec::new();
     let rendered = match args.format {
-        MapFormat::Text => report::collections::render_text(&a, &model, &mut buf),
-        MapFormat::Json => report::collections::render_json(&a, &model, &mut buf),
+        MapFormat::Text => report::collections::render_text(&a, &a.model, &mut buf),
+        MapFormat::Json => report::collections::render_json(&a, &a.model, &mut buf),
     };
     if let Err(e) = rendered.and_then(|_| std::io::stdout().write_all(&buf)) {
         eprintln!("error: {e}");

@@ -84,17 +84,17 @@ pub fn find(id: &str) -> Option<&'static dyn Rule> {
     all().iter().copied().find(|r| r.meta().id == id)
 }
 
-/// Runs every rule over the access model of `files` (built first), on up to `threads` threads:
+/// Runs every rule over `model`, the access model of `files`, on up to `threads` threads:
 /// the rules are independent, and each rule's findings are collected in the same order however
 /// many threads run. Findings come back sorted and deduplicated.
 pub fn run_all(
+    model: &crate::model::AccessModel,
     files: &[crate::analysis::SourceFile],
     settings: &Settings,
     threads: usize,
 ) -> Vec<Finding> {
-    let model = crate::model::AccessModel::build(files, threads);
     let ctx = RuleContext {
-        model: &model,
+        model,
         files: files
             .iter()
             .enumerate()

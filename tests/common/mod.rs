@@ -105,6 +105,7 @@ pub fn sample_analysis() -> Analysis {
         }],
         files_scanned: 12,
         files_parsed: 3,
+        model: Default::default(),
     }
 }
 
@@ -170,5 +171,6 @@ pub fn edge_case_analysis() -> Analysis {
         errors: vec![],
         files_scanned: 1,
         files_parsed: 1,
+        model: Default::default(),
     }
 }
