@@ -189,20 +189,17 @@ fn check(args: CheckArgs) -> i32 {
         && std::io::IsTerminal::is_terminal(&std::io::stdout())
         && std::env::var_os("NO_COLOR").is_none();
     let threads = crate::discover::worker_threads(&opts);
-    let pieces = match report::render_pieces(&a, format, &report::ReportOptions { color, threads })
-    {
-        Ok(pieces) => pieces,
-        Err(e) => {
-            eprintln!("error: cannot render the report: {e}");
-            return 2;
-        }
-    };
-    let write = |w: &mut dyn Write| pieces.iter().try_for_each(|p| w.write_all(p));
+    let report_opts = report::ReportOptions { color, threads };
+    // Written as it is rendered (the JSON report): a file is created before the report is whole.
     let written = match &args.output {
         Some(p) => std::fs::File::create(p)
-            .and_then(|mut f| write(&mut f))
-            .map_err(|e| format!("cannot write {}: {e}", p.display())),
-        None => write(&mut std::io::stdout().lock()).map_err(|e| e.to_string()),
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))
+            .and_then(|mut f| {
+                report::write(&a, format, &report_opts, &mut f)
+                    .map_err(|e| format!("cannot write {}: {e}", p.display()))
+            }),
+        None => report::write(&a, format, &report_opts, &mut std::io::stdout().lock())
+            .map_err(|e| e.to_string()),
     };
     if let Err(e) = written {
         eprintln!("error: {e}");

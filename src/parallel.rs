@@ -35,3 +35,113 @@ pub(crate) fn map<T: Sync, R: Send>(
     done.sort_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, r)| r).collect()
 }
+
+/// `f` applied to every item on up to `threads` scoped threads, each result handed to `sink` on
+/// the calling thread in the items' order as soon as it and every earlier one are ready: the
+/// results do not all wait in memory, and the sink's work overlaps the workers'. Stops at the
+/// sink's first error (the workers claim no more items) and returns it.
+pub(crate) fn for_each_in_order<T: Sync, R: Send, E>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+    mut sink: impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E> {
+    let threads = threads.clamp(1, items.len().max(1));
+    if threads == 1 {
+        return items.iter().try_for_each(|item| sink(f(item)));
+    }
+    let next = AtomicUsize::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::channel::<(usize, R)>();
+        for _ in 0..threads {
+            let send = send.clone();
+            let (next, stop, f) = (&next, &stop, &f);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    if send.send((i, f(item))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        // Results that came before an earlier one, by index.
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut due = 0;
+        let mut outcome = Ok(());
+        for (i, r) in receive {
+            if outcome.is_err() {
+                continue;
+            }
+            waiting.insert(i, r);
+            while let Some(r) = waiting.remove(&due) {
+                due += 1;
+                if let Err(e) = sink(r) {
+                    stop.store(true, Ordering::Relaxed);
+                    outcome = Err(e);
+                    break;
+                }
+            }
+        }
+        outcome
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_reach_the_sink_in_order_for_any_thread_count() {
+        let items: Vec<u64> = (0..200).collect();
+        // Uneven work, so that later items often finish first.
+        let work = |&i: &u64| {
+            let mut x = i;
+            for _ in 0..(200 - i) * 500 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            }
+            (i, x)
+        };
+        let expected: Vec<(u64, u64)> = items.iter().map(work).collect();
+        for threads in [1, 2, 3, 8] {
+            let mut got = Vec::new();
+            for_each_in_order(&items, threads, work, |r| {
+                got.push(r);
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+            assert_eq!(got, expected, "{threads} threads");
+            assert_eq!(map(&items, threads, work), expected, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn the_sinks_first_error_stops_the_work_and_is_returned() {
+        let items: Vec<usize> = (0..10_000).collect();
+        let done = AtomicUsize::new(0);
+        let mut seen = Vec::new();
+        let r = for_each_in_order(
+            &items,
+            2,
+            |&i| {
+                done.fetch_add(1, Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_micros(50));
+                i
+            },
+            |i| {
+                seen.push(i);
+                if i == 5 {
+                    Err("disk full")
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert_eq!(r, Err("disk full"));
+        assert_eq!(seen, vec![0, 1, 2, 3, 4, 5]);
+        assert!(done.load(Ordering::Relaxed) < items.len());
+    }
+}

@@ -92,55 +92,77 @@ fn positions(locator: &Locator, file: FileId, span: Span) -> (Option<Position>, 
     }
 }
 
-/// The report in pieces to be written out in order: the head, the findings in runs written in
-/// parallel (each its own piece: joining them would hold the findings twice), the tail.
-pub(super) fn render_pieces(analysis: &Analysis, threads: usize) -> Vec<Vec<u8>> {
-    // The findings are written in parallel, in runs of whole files (a fingerprint counts the
-    // findings of its file before it), and written out in order: the bytes do not depend on
-    // `threads`.
-    let runs = file_runs(&analysis.findings, threads);
-    let written = crate::parallel::map(&runs, threads, |run| {
-        let locator = Locator::new(analysis);
-        let found = &analysis.findings[run.clone()];
-        let mut buf = Vec::with_capacity(found.len() * 1024);
-        let mut w = Pretty {
-            out: &mut buf,
-            depth: 2,
-            first: true,
+/// Writes the report to `out`: the head, the findings in runs of whole files rendered on up to
+/// `threads` threads and written in order as each is ready (the report is never held whole in
+/// memory, and writing overlaps rendering), the tail. The bytes do not depend on `threads`.
+pub(super) fn write(
+    analysis: &Analysis,
+    threads: usize,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let (head, tail) = head_and_tail(analysis);
+    out.write_all(&head)?;
+    let runs = file_runs(&analysis.findings, RUN_FINDINGS);
+    crate::parallel::for_each_in_order(
+        &runs,
+        threads,
+        |run| render_run(analysis, run.clone()),
+        |buf| out.write_all(&buf),
+    )?;
+    out.write_all(&tail)
+}
+
+/// About how many findings a run holds (about 250 KB of JSON): small enough that little waits in
+/// memory, large enough that handing runs over costs nothing.
+const RUN_FINDINGS: usize = 256;
+
+/// The findings `run` of the report, as they sit inside its findings array. A finding's
+/// fingerprint counts the findings of its file before it, so a run holds whole files.
+fn render_run(analysis: &Analysis, run: std::ops::Range<usize>) -> Vec<u8> {
+    let locator = Locator::new(analysis);
+    let found = &analysis.findings[run.clone()];
+    let mut buf = Vec::with_capacity(found.len() * 1024);
+    let mut w = Pretty {
+        out: &mut buf,
+        depth: 2,
+        first: true,
+    };
+    for (i, (f, fingerprint)) in found
+        .iter()
+        .zip(fingerprints_of(found, &locator))
+        .enumerate()
+    {
+        let (start, end) = positions(&locator, f.file, f.span);
+        let finding = Finding {
+            rule: f.rule,
+            severity: f.severity,
+            path: locator.path(f.file),
+            start,
+            end,
+            message: &f.message,
+            help: &f.help,
+            related: f
+                .related
+                .iter()
+                .map(|r| {
+                    let (start, end) = positions(&locator, r.file, r.span);
+                    Related {
+                        path: locator.path(r.file),
+                        start,
+                        end,
+                        message: &r.message,
+                    }
+                })
+                .collect(),
+            fingerprint,
         };
-        for (i, (f, fingerprint)) in found
-            .iter()
-            .zip(fingerprints_of(found, &locator))
-            .enumerate()
-        {
-            let (start, end) = positions(&locator, f.file, f.span);
-            let finding = Finding {
-                rule: f.rule,
-                severity: f.severity,
-                path: locator.path(f.file),
-                start,
-                end,
-                message: &f.message,
-                help: &f.help,
-                related: f
-                    .related
-                    .iter()
-                    .map(|r| {
-                        let (start, end) = positions(&locator, r.file, r.span);
-                        Related {
-                            path: locator.path(r.file),
-                            start,
-                            end,
-                            message: &r.message,
-                        }
-                    })
-                    .collect(),
-                fingerprint,
-            };
-            write_finding(&mut w, run.start + i, &finding);
-        }
-        buf
-    });
+        write_finding(&mut w, run.start + i, &finding);
+    }
+    buf
+}
+
+/// The report up to the opening bracket of its findings, and after the last finding.
+fn head_and_tail(analysis: &Analysis) -> (Vec<u8>, Vec<u8>) {
     let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count();
     let report = Report {
         version: SCHEMA_VERSION,
@@ -190,21 +212,16 @@ pub(super) fn render_pieces(analysis: &Analysis, threads: usize) -> Vec<Vec<u8>>
         !analysis.findings.is_empty(),
     );
     tail.push(b'\n');
-    let mut pieces = Vec::with_capacity(written.len() + 2);
-    pieces.push(head);
-    pieces.extend(written);
-    pieces.push(tail);
-    pieces
+    (head, tail)
 }
 
-/// The findings cut into about two runs per thread of about equal size, each ending at the end
-/// of a file's findings (the findings are sorted by file).
+/// The findings cut into runs of about `target` findings, each ending at the end of a file's
+/// findings (the findings are sorted by file).
 fn file_runs(
     findings: &[crate::diagnostic::Finding],
-    threads: usize,
+    target: usize,
 ) -> Vec<std::ops::Range<usize>> {
-    let parts = if threads <= 1 { 1 } else { threads * 2 };
-    let target = findings.len().div_ceil(parts).max(1);
+    let target = target.max(1);
     let mut runs = Vec::new();
     let mut start = 0;
     while start < findings.len() {
@@ -571,6 +588,35 @@ mod tests {
                 String::from_utf8(theirs).unwrap()
             );
         }
+    }
+
+    #[test]
+    fn the_report_written_in_runs_is_the_report_rendered_at_once() {
+        // 36 files of 24 findings: several runs of whole files, finished out of order.
+        let dir = tempfile::tempdir().unwrap();
+        for f in 0..36 {
+            let calls: String = (0..24)
+                .map(|i| format!("  await db.collection('c{f}').find({{}}).skip(page * {i});\n"))
+                .collect();
+            let text = format!("async function list{f}(db, page) {{\n{calls}}}\n");
+            std::fs::write(dir.path().join(format!("m{f:02}.js")), text).unwrap();
+        }
+        let a = crate::analysis::run(&crate::analysis::Options {
+            paths: vec![dir.path().to_path_buf()],
+            threads: 1,
+            ..Default::default()
+        });
+        assert_eq!(a.findings.len(), 36 * 24);
+        assert!(file_runs(&a.findings, RUN_FINDINGS).len() >= 3);
+        let (head, tail) = head_and_tail(&a);
+        let whole = [head, render_run(&a, 0..a.findings.len()), tail].concat();
+        for threads in [1, 2, 4] {
+            let mut out = Vec::new();
+            write(&a, threads, &mut out).unwrap();
+            assert!(out == whole, "{threads} threads");
+        }
+        let parsed: serde_json::Value = serde_json::from_slice(&whole).unwrap();
+        assert_eq!(parsed["findings"].as_array().unwrap().len(), 36 * 24);
     }
 
     #[test]

@@ -52,31 +52,26 @@ pub fn render(
     match format {
         Format::Text => text::render(analysis, opts, out),
         Format::Sarif => sarif::render(analysis, out),
-        Format::Json => {
-            for piece in json::render_pieces(analysis, opts.threads) {
-                out.extend_from_slice(&piece);
-            }
-            Ok(())
-        }
+        Format::Json => json::write(analysis, opts.threads, out),
         Format::Concise => concise::render(analysis, out),
         Format::Github => github::render(analysis, out),
     }
 }
 
-/// `analysis` in `format`, as pieces to be written out in order: what [`render`] writes, without
-/// joining the pieces the JSON report's findings are written in (in parallel, with
-/// `opts.threads`).
-pub fn render_pieces(
+/// Writes the report to `out`. The JSON report is written as it is rendered, in runs (see
+/// `json::write`); the others are rendered whole, then written.
+pub fn write(
     analysis: &Analysis,
     format: Format,
     opts: &ReportOptions,
-) -> std::io::Result<Vec<Vec<u8>>> {
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     if format == Format::Json {
-        return Ok(json::render_pieces(analysis, opts.threads));
+        return json::write(analysis, opts.threads, out);
     }
-    let mut out = Vec::new();
-    render(analysis, format, opts, &mut out)?;
-    Ok(vec![out])
+    let mut buf = Vec::new();
+    render(analysis, format, opts, &mut buf)?;
+    out.write_all(&buf)
 }
 
 /// The home page, also the base of rule help links.
