@@ -37,9 +37,10 @@ pub(crate) fn map<T: Sync, R: Send>(
 }
 
 /// `f` applied to every item on up to `threads` scoped threads, each result handed to `sink` on
-/// the calling thread in the items' order as soon as it and every earlier one are ready: the
-/// results do not all wait in memory, and the sink's work overlaps the workers'. Stops at the
-/// sink's first error (the workers claim no more items) and returns it.
+/// the calling thread in the items' order as soon as it and every earlier one are ready, so the
+/// sink's work overlaps the workers'. A worker starts an item only when fewer than `2 * threads`
+/// results wait for the sink: however slow the sink, few results are held in memory at once.
+/// Stops at the sink's first error (the workers start no more items) and returns it.
 pub(crate) fn for_each_in_order<T: Sync, R: Send, E>(
     items: &[T],
     threads: usize,
@@ -50,20 +51,31 @@ pub(crate) fn for_each_in_order<T: Sync, R: Send, E>(
     if threads == 1 {
         return items.iter().try_for_each(|item| sink(f(item)));
     }
+    let window = 2 * threads;
     let next = AtomicUsize::new(0);
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    // How many results the sink has taken, and whether to stop; workers wait on it.
+    let handed = std::sync::Mutex::new((0usize, false));
+    let moved = std::sync::Condvar::new();
     std::thread::scope(|scope| {
         let (send, receive) = std::sync::mpsc::channel::<(usize, R)>();
         for _ in 0..threads {
             let send = send.clone();
-            let (next, stop, f) = (&next, &stop, &f);
-            scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(item) = items.get(i) else { break };
-                    if send.send((i, f(item))).is_err() {
-                        break;
-                    }
+            let (next, handed, moved, f) = (&next, &handed, &moved, &f);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                // Item `handed` itself never waits: no worker waits for a result it holds.
+                let state = moved
+                    .wait_while(handed.lock().unwrap(), |(taken, stop)| {
+                        !*stop && i >= *taken + window
+                    })
+                    .unwrap();
+                if state.1 {
+                    break;
+                }
+                drop(state);
+                if send.send((i, f(item))).is_err() {
+                    break;
                 }
             });
         }
@@ -79,9 +91,16 @@ pub(crate) fn for_each_in_order<T: Sync, R: Send, E>(
             waiting.insert(i, r);
             while let Some(r) = waiting.remove(&due) {
                 due += 1;
-                if let Err(e) = sink(r) {
-                    stop.store(true, Ordering::Relaxed);
+                let result = sink(r);
+                let mut state = handed.lock().unwrap();
+                state.0 = due;
+                if let Err(e) = result {
+                    state.1 = true;
                     outcome = Err(e);
+                }
+                drop(state);
+                moved.notify_all();
+                if outcome.is_err() {
                     break;
                 }
             }
@@ -116,6 +135,31 @@ mod tests {
             assert_eq!(got, expected, "{threads} threads");
             assert_eq!(map(&items, threads, work), expected, "{threads} threads");
         }
+    }
+
+    #[test]
+    fn a_slow_sink_holds_back_the_workers() {
+        let items: Vec<usize> = (0..64).collect();
+        let started = AtomicUsize::new(0);
+        let threads = 3;
+        for_each_in_order(
+            &items,
+            threads,
+            |&i| {
+                started.fetch_add(1, Ordering::SeqCst);
+                i
+            },
+            |i| {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                // Started so far: at most the results taken, the window, and one item that
+                // each worker claimed but has not started.
+                let ahead = started.load(Ordering::SeqCst) - i;
+                assert!(ahead <= 2 * threads + 1, "{ahead} ahead of the sink at {i}");
+                Ok::<(), ()>(())
+            },
+        )
+        .unwrap();
+        assert_eq!(started.load(Ordering::SeqCst), items.len());
     }
 
     #[test]
