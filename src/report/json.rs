@@ -103,10 +103,11 @@ pub(super) fn write(
     let (head, tail) = head_and_tail(analysis);
     out.write_all(&head)?;
     let runs = file_runs(&analysis.findings, RUN_FINDINGS);
+    let locator = Locator::new(analysis);
     crate::parallel::for_each_in_order(
         &runs,
         threads,
-        |run| render_run(analysis, run.clone()),
+        |run| render_run(analysis, &locator, run.clone()),
         |buf| out.write_all(&buf),
     )?;
     out.write_all(&tail)
@@ -118,8 +119,7 @@ const RUN_FINDINGS: usize = 256;
 
 /// The findings `run` of the report, as they sit inside its findings array. A finding's
 /// fingerprint counts the findings of its file before it, so a run holds whole files.
-fn render_run(analysis: &Analysis, run: std::ops::Range<usize>) -> Vec<u8> {
-    let locator = Locator::new(analysis);
+fn render_run(analysis: &Analysis, locator: &Locator, run: std::ops::Range<usize>) -> Vec<u8> {
     let found = &analysis.findings[run.clone()];
     let mut buf = Vec::with_capacity(found.len() * 1024);
     let mut w = Pretty {
@@ -129,10 +129,10 @@ fn render_run(analysis: &Analysis, run: std::ops::Range<usize>) -> Vec<u8> {
     };
     for (i, (f, fingerprint)) in found
         .iter()
-        .zip(fingerprints_of(found, &locator))
+        .zip(fingerprints_of(found, locator))
         .enumerate()
     {
-        let (start, end) = positions(&locator, f.file, f.span);
+        let (start, end) = positions(locator, f.file, f.span);
         let finding = Finding {
             rule: f.rule,
             severity: f.severity,
@@ -145,7 +145,7 @@ fn render_run(analysis: &Analysis, run: std::ops::Range<usize>) -> Vec<u8> {
                 .related
                 .iter()
                 .map(|r| {
-                    let (start, end) = positions(&locator, r.file, r.span);
+                    let (start, end) = positions(locator, r.file, r.span);
                     Related {
                         path: locator.path(r.file),
                         start,
@@ -609,7 +609,12 @@ mod tests {
         assert_eq!(a.findings.len(), 36 * 24);
         assert!(file_runs(&a.findings, RUN_FINDINGS).len() >= 3);
         let (head, tail) = head_and_tail(&a);
-        let whole = [head, render_run(&a, 0..a.findings.len()), tail].concat();
+        let whole = [
+            head,
+            render_run(&a, &Locator::new(&a), 0..a.findings.len()),
+            tail,
+        ]
+        .concat();
         for threads in [1, 2, 4] {
             let mut out = Vec::new();
             write(&a, threads, &mut out).unwrap();

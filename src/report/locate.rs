@@ -4,7 +4,7 @@ use crate::analysis::Analysis;
 use crate::diagnostic::FileId;
 use crate::ir::Span;
 use crate::source::{LineIndex, Position};
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 /// A resolved source range: 1-based lines, 1-based UTF-16 columns, end exclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,17 +13,18 @@ pub(crate) struct Range {
     pub end: Position,
 }
 
-/// Line indexes for the analysed files, built on first use (most files have no finding).
+/// Line indexes for the analysed files, built on first use (most files have no finding); one
+/// locator serves the threads that render a report's runs.
 pub(crate) struct Locator<'a> {
     analysis: &'a Analysis,
-    indexes: Vec<OnceCell<LineIndex>>,
+    indexes: Vec<OnceLock<LineIndex>>,
 }
 
 impl<'a> Locator<'a> {
     pub fn new(analysis: &'a Analysis) -> Self {
         Locator {
             analysis,
-            indexes: (0..analysis.files.len()).map(|_| OnceCell::new()).collect(),
+            indexes: (0..analysis.files.len()).map(|_| OnceLock::new()).collect(),
         }
     }
 
