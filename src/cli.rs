@@ -193,11 +193,8 @@ fn check(args: CheckArgs) -> i32 {
     // Written as it is rendered (the JSON report): a file is created before the report is whole.
     let written = match &args.output {
         Some(p) => std::fs::File::create(p)
-            .map_err(|e| format!("cannot write {}: {e}", p.display()))
-            .and_then(|mut f| {
-                report::write(&a, format, &report_opts, &mut f)
-                    .map_err(|e| format!("cannot write {}: {e}", p.display()))
-            }),
+            .and_then(|mut f| report::write(&a, format, &report_opts, &mut f))
+            .map_err(|e| format!("cannot write {}: {e}", p.display())),
         None => report::write(&a, format, &report_opts, &mut std::io::stdout().lock())
             .map_err(|e| e.to_string()),
     };

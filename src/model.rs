@@ -812,39 +812,39 @@ impl Part {
     /// Appends `later`, the part of the files after this part's.
     fn merge(&mut self, later: Part) {
         let m = &mut self.model;
-        for (name, c) in later.model.collections {
-            match m.collections.entry(name) {
-                std::collections::btree_map::Entry::Vacant(e) => {
-                    e.insert(c);
-                }
-                std::collections::btree_map::Entry::Occupied(mut e) => {
-                    let mine = e.get_mut();
-                    mine.via.extend(c.via);
-                    mine.references.extend(c.references);
-                    mine.operations.extend(c.operations);
-                    mine.indexes.extend(c.indexes);
-                    mine.dropped.extend(c.dropped);
-                }
-            }
-        }
-        for (template, fam) in later.model.families {
-            match m.families.entry(template) {
-                std::collections::btree_map::Entry::Vacant(e) => {
-                    e.insert(fam);
-                }
-                std::collections::btree_map::Entry::Occupied(mut e) => {
-                    let mine = e.get_mut();
-                    mine.holes.extend(fam.holes);
-                    mine.references.extend(fam.references);
-                    mine.operations.extend(fam.operations);
-                }
-            }
-        }
+        append_entries(&mut m.collections, later.model.collections, |mine, c| {
+            mine.via.extend(c.via);
+            mine.references.extend(c.references);
+            mine.operations.extend(c.operations);
+            mine.indexes.extend(c.indexes);
+            mine.dropped.extend(c.dropped);
+        });
+        append_entries(&mut m.families, later.model.families, |mine, fam| {
+            mine.holes.extend(fam.holes);
+            mine.references.extend(fam.references);
+            mine.operations.extend(fam.operations);
+        });
         m.unresolved.extend(later.model.unresolved);
         m.unresolved_indexes.extend(later.model.unresolved_indexes);
         m.offline_files.extend(later.model.offline_files);
         // Keyed by file: the parts' keys are disjoint.
         self.by_function.extend(later.by_function);
+    }
+}
+
+/// Moves `later`'s entries into `map`: a new key as it is, an existing one through `append`.
+fn append_entries<V>(
+    map: &mut BTreeMap<String, V>,
+    later: BTreeMap<String, V>,
+    append: impl Fn(&mut V, V),
+) {
+    for (key, value) in later {
+        match map.entry(key) {
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(value);
+            }
+            std::collections::btree_map::Entry::Occupied(mut e) => append(e.get_mut(), value),
+        }
     }
 }
 
@@ -1222,8 +1222,8 @@ mod tests {
             threads: 1,
             ..Default::default()
         });
-        let one = format!("{:?}", AccessModel::build_in_runs(&a.files, 1, 0));
         let m = AccessModel::build_in_runs(&a.files, 1, 0);
+        let one = format!("{m:?}");
         assert!(m.collections.values().any(|c| {
             let files: BTreeSet<FileId> = c.operations.iter().map(|o| o.id.file).collect();
             files.len() >= 3 && !c.indexes.is_empty()
