@@ -1,5 +1,6 @@
 //! mongolint: finds MongoDB schema-design anti-patterns in application source code.
 
+pub mod allocator;
 pub mod analysis;
 pub mod baseline;
 pub mod catalogue;

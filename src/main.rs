@@ -1,8 +1,8 @@
-// mimalloc serves both Rust's allocations and tree-sitter's (its C parser allocates a subtree per
+// mimalloc serves both Rust's allocations (src/allocator.rs) and tree-sitter's (its C parser allocates a subtree per
 // node): measured in bench/README.md. Built without transparent huge pages (Cargo.toml). Only the
 // binary sets it; the library leaves the choice to its users.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: mongolint::allocator::MiMalloc = mongolint::allocator::MiMalloc;
 
 fn main() {
     // SAFETY: called once, before any tree-sitter object exists; mimalloc's functions have the

@@ -116,7 +116,7 @@ fn parse_args() -> Args {
 
 // The same allocator as mongolint's binary (src/main.rs), for Rust and for tree-sitter.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: mongolint::allocator::MiMalloc = mongolint::allocator::MiMalloc;
 
 fn main() {
     // SAFETY: as in src/main.rs: once, before any tree-sitter object exists.
