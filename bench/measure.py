@@ -6,8 +6,12 @@ hits every command alike, which matters on a shared 2-core machine. Each run's C
 come from wait4(2): user + system time of the process and all its waited-for descendants; peak RSS is
 the largest single process of the tree (semgrep's Python driver and its semgrep-core are not summed).
 
-Usage: measure.py --runs N [--runs-for NAME=N] --out results.json NAME=COMMAND [NAME=COMMAND ...]
-Each COMMAND is run through `sh -c`, with stdout and stderr discarded.
+Usage: measure.py --runs N [--runs-for NAME=N] [--findings NAME=REPORT ...] --out results.json
+                  NAME=COMMAND [NAME=COMMAND ...]
+Each COMMAND is run through `sh -c`, with stdout and stderr discarded. With `--findings NAME=REPORT`,
+the JSON report the command writes (mongolint's, ast-grep's or semgrep's) is read after each of its
+runs and its number of findings kept with the run: a run that stops early (semgrep once ended after
+74.8 s with 8,192 of its 17,262 findings, exit status 0) then shows as runs that disagree.
 """
 
 import argparse
@@ -36,12 +40,28 @@ def run_once(cmd):
     }
 
 
+def count_findings(path):
+    """The number of findings in a JSON report of mongolint, ast-grep or semgrep; None if unreadable."""
+    try:
+        with open(path) as fh:
+            d = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    if isinstance(d, list):  # ast-grep
+        return len(d)
+    if "results" in d:  # semgrep
+        return len(d["results"])
+    return len(d.get("findings", []))  # mongolint
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=1)
     ap.add_argument("--out", required=True)
     ap.add_argument("--runs-for", action="append", default=[], help="NAME=N: fewer runs for a slow command")
+    ap.add_argument("--findings", action="append", default=[],
+                    help="NAME=REPORT: count the findings of the report NAME writes, after each run")
     ap.add_argument("commands", nargs="+", help="NAME=COMMAND")
     a = ap.parse_args()
     cmds = []
@@ -49,6 +69,7 @@ def main():
         name, _, cmd = c.partition("=")
         cmds.append((name, cmd))
     limit = {k: int(v) for k, _, v in (x.partition("=") for x in a.runs_for)}
+    reports = {k: v for k, _, v in (x.partition("=") for x in a.findings)}
     for name, cmd in cmds:
         if name in limit:
             continue  # a slow command with few runs gets no warm-up run: the others warm the cache
@@ -62,10 +83,16 @@ def main():
         for name, cmd in order:
             if len(runs[name]) >= limit.get(name, a.runs):
                 continue
+            if name in reports and os.path.exists(reports[name]):
+                os.remove(reports[name])  # a run that writes nothing must not count the last one's
             r = run_once(cmd)
+            found = ""
+            if name in reports:
+                r["findings"] = count_findings(reports[name])
+                found = f", {r['findings']} findings"
             runs[name].append(r)
             print(f"  round {i + 1}/{a.runs} {name}: {r['wall']:.3f}s wall, {r['cpu']:.3f}s cpu, "
-                  f"{r['maxrss_kb'] / 1024:.0f} MB", file=sys.stderr)
+                  f"{r['maxrss_kb'] / 1024:.0f} MB{found}", file=sys.stderr)
     result = {"load_before": os.getloadavg(), "commands": {}}
     for name, cmd in cmds:
         rs = runs[name]

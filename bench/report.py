@@ -55,6 +55,11 @@ def main():
                 ratio = ("", "")
             out.append(f"| {t} | {len(r['runs'])} | {fmt_s(r['wall'])} | {fmt_s(r['cpu'])} | "
                        f"{r['maxrss_mb']:.0f} | {ratio[0]} | {ratio[1]} |")
+        for t in TOOLS:
+            counts = [r.get("findings") for r in res.get(t, {}).get("runs", []) if "findings" in r]
+            if counts and len(set(counts)) > 1:
+                out.append(f"**Warning: {t}'s runs disagree on the findings ({', '.join(map(str, counts))}): "
+                           "a run that stopped early makes its time meaningless; rerun it.**\n")
         out.append("")
     print("\n".join(out))
 

@@ -18,7 +18,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
 RUNS=5
 SEMGREP_RUNS=3
-SEMGREP_RUNS_SYNTHETIC=1 # semgrep takes ~15 minutes a run on the 30k-file repository
+SEMGREP_RUNS_SYNTHETIC=2 # 4-15 minutes a run on the 30k-file repository; two, so that a run that stops early shows (report.py)
 HYPERFINE_RUNS=3
 FILES=30000
 SEMGREP=1
@@ -96,7 +96,9 @@ for t in "${targets[@]}"; do
   fi
   sruns=$SEMGREP_RUNS
   [ "$name" = synthetic ] && sruns=$SEMGREP_RUNS_SYNTHETIC
-  python3 "$here/measure.py" --runs "$RUNS" --runs-for "semgrep=$sruns" --out "$WORK/$name.json" "${cmds[@]}"
+  python3 "$here/measure.py" --runs "$RUNS" --runs-for "semgrep=$sruns" --out "$WORK/$name.json" \
+    --findings "mongolint=$WORK/$name.mongolint.json" --findings "ast-grep=$WORK/$name.ast-grep.json" \
+    --findings "semgrep=$WORK/$name.semgrep.json" "${cmds[@]}"
   python3 "$here/count.py" "$WORK" "$name" "$files" "$lines" "$drivers" > "$WORK/$name.meta.json"
   if [ "$HYPERFINE" = 1 ]; then
     hf=(hyperfine --style basic --warmup 1 --runs "$HYPERFINE_RUNS" -i --export-json "$WORK/$name.hyperfine.json"
