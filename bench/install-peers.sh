@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the benchmark's peers at pinned versions: semgrep and ast-grep into bench/.venv (gitignored),
-# hyperfine from Debian (or crates.io if apt is unavailable).
+# hyperfine from Debian (or crates.io if apt is unavailable), GNU time from Debian (measure.py reads
+# each command's peak RSS through it; without it, the figures include measure.py's own ~13 MB).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 SEMGREP_VERSION=1.185.0
@@ -17,6 +18,9 @@ if ! command -v hyperfine >/dev/null; then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     apt-get update -qq && apt-get install -y -qq hyperfine >/dev/null
   fi
+fi
+if [ ! -x /usr/bin/time ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+  apt-get install -y -qq time >/dev/null || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
 fi
 if ! command -v hyperfine >/dev/null; then
   cargo install hyperfine --locked --version "$HYPERFINE_CRATE_VERSION"
