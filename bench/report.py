@@ -57,7 +57,10 @@ def main():
                        f"{r['maxrss_mb']:.0f} | {ratio[0]} | {ratio[1]} |")
         for t in TOOLS:
             counts = [r.get("findings") for r in res.get(t, {}).get("runs", []) if "findings" in r]
-            if counts and len(set(counts)) > 1:
+            # semgrep's own runs differ by a few findings (17,262 and 17,306 on the 30k-file
+            # repository); one that stopped early found half (8,192).
+            known = [c for c in counts if c is not None]
+            if len(known) != len(counts) or (known and min(known) < 0.95 * max(known)):
                 out.append(f"**Warning: {t}'s runs disagree on the findings ({', '.join(map(str, counts))}): "
                            "a run that stopped early makes its time meaningless; rerun it.**\n")
         out.append("")
