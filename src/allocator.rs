@@ -2,14 +2,15 @@
 //! without an alignment wherever its plain blocks already have the one asked for.
 //!
 //! The `mimalloc` crate's allocator passes every Rust allocation to `mi_malloc_aligned`. mimalloc
-//! v3 serves an aligned request from a free block of the page at hand when there is one; when the
-//! page has none, it takes its generic path, which allocates a plain block only when the block size
-//! is a power of two and otherwise over-allocates `size + alignment - 1` bytes from a larger size
-//! class. So an allocation of, say, 400 bytes with alignment 8 never starts a page of its own size
-//! class: every one after the first page is a larger block, taken on the slow path, which `mi_free`
-//! must then undo. A plain `mi_malloc` block is aligned to 8 bytes, and to 16 when it is 16 bytes
-//! or more (mimalloc's `MI_MAX_ALIGN_SIZE`), so an alignment of at most 16 and at most the size
-//! needs no aligned call: the same test as the standard library's own allocator on Unix.
+//! v3 serves an aligned request of at most 1 KiB (`MI_SMALL_SIZE_MAX`) from a free block of the
+//! page at hand when there is one. Every larger request, and a small one whose page has no free
+//! block, takes the generic path. That path takes a plain block only when the block size is a power
+//! of two; otherwise it over-allocates `size + alignment - 1` bytes, often from the next size class.
+//! Vectors and strings over 1 KiB (the IR's, the flat trees', the report's) took that path on
+//! every allocation and every growth. A plain `mi_malloc` block is aligned to 8 bytes, and to 16
+//! when it is 16 bytes or more (mimalloc's `MI_MAX_ALIGN_SIZE`), so an alignment of at most 16 and
+//! at most the size needs no aligned call: the same test as the standard library's own allocator
+//! on Unix.
 //! Measured in bench/README.md (session 20).
 
 use libmimalloc_sys as mi;
