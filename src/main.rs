@@ -1,6 +1,6 @@
-// mimalloc serves both Rust's allocations (src/allocator.rs) and tree-sitter's (its C parser allocates a subtree per
-// node): measured in bench/README.md. Built without transparent huge pages (Cargo.toml). Only the
-// binary sets it; the library leaves the choice to its users.
+// mimalloc serves both Rust's allocations (src/allocator.rs) and tree-sitter's (its C parser
+// allocates a subtree per node): measured in bench/README.md. Built without transparent huge pages
+// (Cargo.toml). Only the binary sets it; the library leaves the choice to its users.
 #[global_allocator]
 static GLOBAL: mongolint::allocator::MiMalloc = mongolint::allocator::MiMalloc;
 
