@@ -143,4 +143,23 @@ mod tests {
             }
         }
     }
+
+    /// C code that calls `malloc` itself (the grammars' external scanners, libc) gets mimalloc's
+    /// blocks: mimalloc is built to override it (Cargo.toml's `override` feature).
+    #[test]
+    fn the_c_malloc_is_mimalloc() {
+        unsafe extern "C" {
+            fn malloc(size: usize) -> *mut core::ffi::c_void;
+            fn free(p: *mut core::ffi::c_void);
+        }
+        for size in [16usize, 1000, 100_000, 1 << 22] {
+            // SAFETY: a non-zero size; the block is freed once, by the same allocator.
+            unsafe {
+                let p = malloc(size);
+                assert!(!p.is_null());
+                assert!(libmimalloc_sys::mi_is_in_heap_region(p), "{size}");
+                free(p);
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 // mimalloc serves both Rust's allocations (src/allocator.rs) and tree-sitter's (its C parser
 // allocates a subtree per node): measured in bench/README.md. Built without transparent huge pages
-// (Cargo.toml). Only the binary sets it; the library leaves the choice to its users.
+// and overriding `malloc` (Cargo.toml), which a program that links the library gets as well. Only
+// the binary makes it Rust's global allocator; the library leaves that choice to its users.
 #[global_allocator]
 static GLOBAL: mongolint::allocator::MiMalloc = mongolint::allocator::MiMalloc;
 

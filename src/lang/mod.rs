@@ -45,6 +45,9 @@ pub fn grammar(lang: Language) -> tree_sitter::Language {
 
 /// Makes tree-sitter's C code (a subtree per node) allocate with mimalloc, the allocator the
 /// binary (and the benchmark's floor program) uses for Rust's allocations: measured in bench/README.md.
+/// (mimalloc is built to override `malloc` as well, see Cargo.toml, which covers the grammars'
+/// scanners; tree-sitter's own default allocator would reach mimalloc through `malloc` too, but
+/// one call later, and it allocates a subtree per node.)
 ///
 /// # Safety
 /// Call once, before any tree-sitter object exists.
