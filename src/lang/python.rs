@@ -3204,10 +3204,13 @@ impl<'t> Extractor<'t> {
                     self.pending_modifiers.push((bottom.id(), mods));
                     return;
                 }
-                // An unknown cursor paged with `.skip(..)` and `.limit(..)` / `.sort(..)`.
+                // An unknown cursor paged with `.skip(..)` and `.limit(..)` / `.sort(..)`, in one
+                // chain or, on a cursor variable, in statements of their own (pymongo's cursor
+                // methods change the cursor: `cursor.skip(n)` then `cursor.limit(m)`).
                 let (mods, top) = self.collect_chain(recv, false);
                 let has_skip = mods.iter().any(|m| m.name == "skip");
-                let paged = mods.iter().any(|m| m.name == "limit" || m.name == "sort");
+                let paged = mods.iter().any(|m| m.name == "limit" || m.name == "sort")
+                    || (has_skip && recv.k() == "identifier" && self.paged_in_scope(recv));
                 if has_skip && paged && (recv.k() != "call" || self.uses_mongo) {
                     let mut op = Operation::new(OpKind::Find, "skip", span(top), span(call));
                     op.modifiers = mods;
@@ -3217,6 +3220,33 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+    }
+
+    /// Whether the function (or module) around the variable `name` also calls `name.limit(..)` or
+    /// `name.sort(..)`.
+    fn paged_in_scope(&self, name: Node<'t>) -> bool {
+        let mut scope = name;
+        while let Some(p) = self.parents.of(scope) {
+            scope = p;
+            if scope.k() == "function_definition" {
+                break;
+            }
+        }
+        let var = self.text(name);
+        let mut found = false;
+        self.parents.walk(scope, |n, kind, enter| {
+            if !enter || found || kind != "call" {
+                return;
+            }
+            let Some(f) = self.field(n, "function").filter(|f| f.k() == "attribute") else {
+                return;
+            };
+            let object = self.field(f, "object");
+            let method = self.field(f, "attribute").map(|a| self.text(a));
+            found = matches!(method, Some("limit" | "sort"))
+                && object.is_some_and(|o| o.k() == "identifier" && self.text(o) == var);
+        });
+        found
     }
 
     /// A mongoengine QuerySet read from `recv` (the manager `Post.objects`, its call
@@ -5000,6 +5030,42 @@ def f(db, n):
         assert_eq!(mods(0), ["sort", "skip", "limit"]);
         assert_eq!(mods(1), ["sort", "skip", "limit"]);
         assert_eq!(at(src, ir.operations[1].modifiers[1].span), "skip(n * 2)");
+    }
+
+    /// pymongo's cursor methods change the cursor, so paging may be spelled in statements of their
+    /// own on a cursor variable (superdesk's `cursor.skip(skip)` then `cursor.limit(size)` on a
+    /// cursor from an application service): read as one paged read. A `skip` alone, or the two
+    /// on different names, pages nothing.
+    #[test]
+    fn a_cursor_paged_in_separate_statements() {
+        let src = r#"
+import pymongo
+def page(service, size, n):
+    for x in range(n):
+        cursor = service.get_from_mongo(None, {})
+        cursor.skip(x * size)
+        cursor.limit(size)
+        yield list(cursor)
+def other(a, b, n):
+    a.skip(n)
+    b.limit(10)
+    pytest.skip("no data")
+"#;
+        let ir = ir(src);
+        assert_eq!(ir.operations.len(), 1, "{:#?}", ir.operations);
+        let op = &ir.operations[0];
+        assert_eq!(at(src, op.span), "cursor.skip(x * size)");
+        assert_eq!(op.modifiers[0].name, "skip");
+        assert!(op.context.enclosing_loop.is_some());
+        // End to end: the rule reads the computed skip as offset paging.
+        let (_, findings) = crate::analysis::check_source(
+            "app/service.py",
+            src,
+            &crate::rules::Settings::default(),
+        )
+        .unwrap();
+        let ids: Vec<&str> = findings.iter().map(|f| f.rule).collect();
+        assert_eq!(ids, ["skip-paging"], "{findings:#?}");
     }
 
     #[test]
