@@ -73,6 +73,40 @@ fn unbounded_push_diagnostic(
     }
 }
 
+/// The finding for `{$addToSet: doc}` where `doc` is not a document the frontend could read.
+fn add_to_set_of_unknown(file: usize, op: &Operation, operator: &Field, text: &str) -> Finding {
+    let coll = collection_label(op);
+    let what = if text.len() <= 40 && !text.contains('\n') {
+        format!("`{text}`")
+    } else {
+        "a document built at run time".to_string()
+    };
+    let mut f = unbounded_push_diagnostic(file, op, operator, &[], Growth::Distinct);
+    f.severity = Severity::Info;
+    f.message = format!(
+        "`$addToSet` grows the arrays that {what} names in {coll}, with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
+    );
+    f
+}
+
+/// Could the filter bound some array (a `$size`, a `$expr`, an `"arr.N": {$exists: false}`, a
+/// bucket's `$lt`)? With the arrays not known by name, any such clause counts.
+fn filter_may_bound(filter: Option<&Value>) -> bool {
+    let Some(filter) = filter else { return false };
+    filter.fields().iter().any(|f| {
+        f.key == "$expr"
+            || mentions_size(&f.value, 0)
+            || f.value.get("$lt").is_some()
+            || f.value.get("$lte").is_some()
+            || (f.value.get("$exists").is_some()
+                && f.key
+                    .rsplit('.')
+                    .next()
+                    .is_some_and(|s| s.chars().all(|c| c.is_ascii_digit())))
+            || (f.key == "$and" && f.value.items().iter().any(|c| filter_may_bound(Some(c))))
+    })
+}
+
 /// How an array the rule reports grows.
 #[derive(Clone, Copy, PartialEq)]
 enum Growth<'a> {
@@ -214,6 +248,23 @@ impl Rule for UnboundedPush {
                 if operator.key != "$push" && operator.key != "$addToSet" {
                     continue;
                 }
+                // `{$addToSet: level}`, the document built elsewhere (in branches the frontend
+                // cannot tell apart): whatever arrays it names grow, bounded only by the number
+                // of distinct values, unless the filter or the code bounds an array (which cannot
+                // be matched with names not known). A `$push` of such a document may carry
+                // `$each` + `$slice`: not reported.
+                if operator.key == "$addToSet" {
+                    if let ValueKind::Unknown(crate::ir::Unknown { text, .. }) =
+                        &operator.value.kind
+                    {
+                        if !filter_may_bound(op.filter.as_ref())
+                            && op.context.size_guards.is_empty()
+                        {
+                            out.push(add_to_set_of_unknown(file, op, operator, text));
+                        }
+                        continue;
+                    }
+                }
                 let unbounded: Vec<&str> = operator
                     .value
                     .fields()
@@ -259,6 +310,35 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// `{$addToSet: level}` with `level` built in branches (overleaf's collaborators): the arrays
+    /// are not known by name, but whichever they are, they grow. Reported at info, once, unless the
+    /// filter may bound an array; a `$push` of such a document may carry `$slice` and is not.
+    #[test]
+    fn an_add_to_set_of_a_document_built_elsewhere() {
+        let src = r#"const { MongoClient } = require("mongodb");
+async function add(db, projectId, userId, readOnly) {
+  let level
+  if (readOnly) {
+    level = { readOnly_refs: userId }
+  } else {
+    level = { collaberator_refs: userId }
+  }
+  await db.collection("projects").updateOne({ _id: projectId }, { $addToSet: level })
+  await db.collection("projects").updateOne({ _id: projectId }, { $push: level })
+  await db.collection("projects").updateOne({ _id: projectId, "refs.49": { $exists: false } }, { $addToSet: level })
+}
+"#;
+        assert_eq!(findings("a.js", src), [(9, "$addToSet".to_string())]);
+        let (_, all) = crate::analysis::check_source("a.js", src, &Settings::default()).unwrap();
+        let f = all.iter().find(|f| f.rule == "unbounded-push").unwrap();
+        assert_eq!(f.severity, crate::diagnostic::Severity::Info);
+        assert!(
+            f.message.contains("the arrays that `level` names"),
+            "{}",
+            f.message
+        );
     }
 
     #[test]
