@@ -74,17 +74,21 @@ fn unbounded_push_diagnostic(
 }
 
 /// The finding for `{$addToSet: doc}` where `doc` is not a document the frontend could read.
-fn add_to_set_of_unknown(file: usize, op: &Operation, operator: &Field, text: &str) -> Finding {
+fn add_to_set_of_unknown(
+    file: usize,
+    op: &Operation,
+    operator: &Field,
+    text: Option<&str>,
+) -> Finding {
     let coll = collection_label(op);
-    let what = if text.len() <= 40 && !text.contains('\n') {
-        format!("`{text}`")
-    } else {
-        "a document built at run time".to_string()
+    let arrays = match text {
+        Some(t) if t.len() <= 40 && !t.contains('\n') => format!("the arrays that `{t}` names"),
+        _ => "arrays whose names are filled in at run time".to_string(),
     };
     let mut f = unbounded_push_diagnostic(file, op, operator, &[], Growth::Distinct);
     f.severity = Severity::Info;
     f.message = format!(
-        "`$addToSet` grows the arrays that {what} names in {coll}, with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
+        "`$addToSet` grows {arrays} in {coll}, with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
     );
     f
 }
@@ -254,9 +258,18 @@ impl Rule for UnboundedPush {
                 // be matched with names not known). A `$push` of such a document may carry
                 // `$each` + `$slice`: not reported.
                 if operator.key == "$addToSet" {
-                    if let ValueKind::Unknown(crate::ir::Unknown { text, .. }) =
-                        &operator.value.kind
-                    {
+                    // (Or a document whose keys are all filled in at run time: `fieldUpdate =
+                    // {}; fieldUpdate[attribute] = id`.)
+                    let unknown = match &operator.value.kind {
+                        ValueKind::Unknown(u) => Some(Some(u.text.as_str())),
+                        ValueKind::Document(fs)
+                            if !fs.is_empty() && fs.iter().all(|f| f.key == "...") =>
+                        {
+                            Some(None)
+                        }
+                        _ => None,
+                    };
+                    if let Some(text) = unknown {
                         if !filter_may_bound(op.filter.as_ref())
                             && op.context.size_guards.is_empty()
                         {
@@ -312,9 +325,10 @@ mod tests {
             .collect()
     }
 
-    /// `{$addToSet: level}` with `level` built in branches (overleaf's collaborators): the arrays
-    /// are not known by name, but whichever they are, they grow. Reported at info, once, unless the
-    /// filter may bound an array; a `$push` of such a document may carry `$slice` and is not.
+    /// `{$addToSet: level}` with `level` built in branches (overleaf's collaborators), or a document
+    /// whose keys are filled in at run time: the arrays are not known by name, but whichever they
+    /// are, they grow. Reported at info, once, unless the filter may bound an array; a `$push` of
+    /// such a document may carry `$slice` and is not.
     #[test]
     fn an_add_to_set_of_a_document_built_elsewhere() {
         let src = r#"const { MongoClient } = require("mongodb");
@@ -329,15 +343,30 @@ async function add(db, projectId, userId, readOnly) {
   await db.collection("projects").updateOne({ _id: projectId }, { $push: level })
   await db.collection("projects").updateOne({ _id: projectId, "refs.49": { $exists: false } }, { $addToSet: level })
 }
+async function addTo(db, projectId, attribute, userId) {
+  const fieldUpdate = {}
+  fieldUpdate[attribute] = userId
+  await db.collection("projects").updateOne({ _id: projectId }, { $addToSet: fieldUpdate })
+}
 "#;
-        assert_eq!(findings("a.js", src), [(9, "$addToSet".to_string())]);
+        assert_eq!(
+            findings("a.js", src),
+            [(9, "$addToSet".to_string()), (16, "$addToSet".to_string())]
+        );
         let (_, all) = crate::analysis::check_source("a.js", src, &Settings::default()).unwrap();
-        let f = all.iter().find(|f| f.rule == "unbounded-push").unwrap();
-        assert_eq!(f.severity, crate::diagnostic::Severity::Info);
+        let messages: Vec<&str> = all
+            .iter()
+            .filter(|f| f.rule == "unbounded-push")
+            .inspect(|f| assert_eq!(f.severity, crate::diagnostic::Severity::Info))
+            .map(|f| f.message.as_str())
+            .collect();
         assert!(
-            f.message.contains("the arrays that `level` names"),
-            "{}",
-            f.message
+            messages[0].contains("grows the arrays that `level` names in"),
+            "{messages:?}"
+        );
+        assert!(
+            messages[1].contains("grows arrays whose names are filled in at run time"),
+            "{messages:?}"
         );
     }
 
