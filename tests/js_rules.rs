@@ -1110,6 +1110,29 @@ async function page(db, page, n) {
     );
 }
 
+/// A query helper that reassigns its cursor once per option, each under its own `if` (coral's
+/// `Query.exec`): the skip is the find's however many reassignments come before it.
+#[test]
+fn a_cursor_reassigned_under_conditions_keeps_its_skip() {
+    let src = r#"
+import { Collection } from "mongodb";
+export class Query {
+  constructor(private collection: Collection, private filter: object, private skip?: number, private limit?: number) {}
+  public async exec() {
+    let cursor = this.collection.find(this.filter);
+    if (this.limit) {
+      cursor = cursor.limit(this.limit);
+    }
+    if (this.skip) {
+      cursor = cursor.skip(this.skip);
+    }
+    return cursor;
+  }
+}
+"#;
+    assert_flags_once(SP, "query.ts", src, ".skip(", "skip(this.skip)");
+}
+
 #[test]
 fn find_option_skip_is_flagged() {
     let src = r#"

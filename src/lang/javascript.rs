@@ -1890,7 +1890,22 @@ impl<'t> Extractor<'t> {
                     .lookup(self.text(root), root.start_byte() as u32)
                     .and_then(|b| b.value)
                 {
-                    let v = self.chain_root(v);
+                    let mut v = self.chain_root(v);
+                    // Through the cursor's reassignments: `cursor = cursor.limit(n)` (each under
+                    // its own `if`) back to `let cursor = coll.find(q)`; the right-hand side of an
+                    // assignment sees the binding before it.
+                    for _ in 0..MAX_DEPTH {
+                        if v.k() != "identifier" || self.text(v) != self.text(root) {
+                            break;
+                        }
+                        match self
+                            .lookup(self.text(v), v.start_byte() as u32)
+                            .and_then(|b| b.value)
+                        {
+                            Some(previous) => v = self.chain_root(previous),
+                            None => break,
+                        }
+                    }
                     if v.k() == "call_expression" && self.is_chain_start(root, call) {
                         let mods = self.collect_chain(root, false);
                         self.pending_modifiers.push((v.id(), mods));
