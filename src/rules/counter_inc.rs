@@ -22,14 +22,14 @@ fn counter_inc_diagnostic(
     op: &Operation,
     operator: &Field,
     counters: &[(&str, f64)],
-    keys: &[&str],
+    keys: &Keys,
 ) -> Finding {
     let list = counters
         .iter()
         .map(|(f, n)| format!("`{f}` by {n}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let key = keys.join("`, `");
+    let key = keys.names.join(if keys.any_of { "` or `" } else { "`, `" });
     Finding {
         rule: META.id,
         severity: META.default_severity,
@@ -63,6 +63,45 @@ fn time_bucketed(filter: &Value) -> bool {
             )
         })
     })
+}
+
+/// The equality keys that select the one document a filter matches.
+struct Keys {
+    /// Each as it is shown: a key, or a clause's keys joined (`` `a`, `b` ``).
+    names: Vec<String>,
+    /// The filter is an `$or` of clauses that each select one document by equality
+    /// (`{$or: [{key: k}, {_id: k}]}`, an API key looked up by either): `names` has one key per
+    /// clause, any of which matches.
+    any_of: bool,
+}
+
+/// [`equality_keys`], or for a filter of none but an `$or` whose every clause has some, one key
+/// per clause.
+fn selecting_keys(filter: &Value) -> Keys {
+    let names = equality_keys(filter);
+    if !names.is_empty() {
+        return Keys {
+            names: names.iter().map(|k| k.to_string()).collect(),
+            any_of: false,
+        };
+    }
+    let clauses = filter
+        .get("$or")
+        .map(|f| f.value.items())
+        .unwrap_or_default();
+    let per_clause: Vec<Vec<&str>> = clauses.iter().map(equality_keys).collect();
+    if per_clause.is_empty() || per_clause.iter().any(|k| k.is_empty()) {
+        return Keys {
+            names: Vec::new(),
+            any_of: false,
+        };
+    }
+    let mut names: Vec<String> = per_clause.iter().map(|k| k.join("`, `")).collect();
+    names.dedup();
+    Keys {
+        names,
+        any_of: true,
+    }
 }
 
 /// The equality keys that select one document: `_id` alone when the filter has it, else every
@@ -148,8 +187,8 @@ impl Rule for CounterInc {
             if update.get("$push").is_some() || update.get("$addToSet").is_some() {
                 continue;
             }
-            let keys = equality_keys(filter);
-            if keys.is_empty() {
+            let keys = selecting_keys(filter);
+            if keys.names.is_empty() {
                 continue;
             }
             if time_bucketed(filter) {
@@ -173,5 +212,38 @@ impl Rule for CounterInc {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Settings;
+
+    fn messages(src: &str) -> Vec<String> {
+        let (_, found) =
+            crate::analysis::check_source("keys.py", src, &Settings::default()).unwrap();
+        found
+            .into_iter()
+            .filter(|f| f.rule == "counter-inc")
+            .map(|f| f.message)
+            .collect()
+    }
+
+    /// An `$or` whose every clause selects one document by equality (alerta's API key, looked up
+    /// by its key or its id) selects one document: its counter is a per-event counter. An `$or`
+    /// with a clause that is not an equality selects many.
+    #[test]
+    fn an_or_of_equalities_selects_one_document() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().alerta
+def used(key):
+    db.keys.update_one({"$or": [{"key": key}, {"_id": key}]}, {"$set": {"last": 1}, "$inc": {"count": 1}})
+def many(key):
+    db.keys.update_one({"$or": [{"key": key}, {"count": {"$gt": 5}}]}, {"$inc": {"count": 1}})
+"#;
+        let got = messages(src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].contains("matched by `key` or `_id`"), "{got:?}");
     }
 }
