@@ -62,6 +62,11 @@ fn unbounded_push_diagnostic(
             ),
         )
     };
+    finding(file, operator, severity, message)
+}
+
+/// A finding of this rule at `operator`'s key, with the rule's help.
+fn finding(file: usize, operator: &Field, severity: Severity, message: String) -> Finding {
     Finding {
         rule: META.id,
         severity,
@@ -85,12 +90,10 @@ fn add_to_set_of_unknown(
         Some(t) if t.len() <= 40 && !t.contains('\n') => format!("the arrays that `{t}` names"),
         _ => "arrays whose names are filled in at run time".to_string(),
     };
-    let mut f = unbounded_push_diagnostic(file, op, operator, &[], Growth::Distinct);
-    f.severity = Severity::Info;
-    f.message = format!(
+    let message = format!(
         "`$addToSet` grows {arrays} in {coll}, with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
     );
-    f
+    finding(file, operator, Severity::Info, message)
 }
 
 /// Could the filter bound some array (a `$size`, a `$expr`, an `"arr.N": {$exists: false}`, a
