@@ -1461,7 +1461,7 @@ pub fn verdict(lang: Language, bytes: &[u8]) -> Verdict {
     }
     reading
         .read(lang, bytes, p.matches_of(rest, bytes))
-        .unwrap_or_else(|| reading.end())
+        .unwrap_or_else(|| reading.end(bytes))
 }
 
 /// What [`verdict`] has read of a file so far.
@@ -1479,6 +1479,9 @@ struct VerdictReading {
     /// operation: the two confirmations together are evidence.
     document_class: bool,
     objects: bool,
+    /// A JavaScript `.skip(expr)` method call: offset paging, should the file also call
+    /// `.limit(..)` (see [`VerdictReading::end`]).
+    skip_call: bool,
     scan: FileScan,
 }
 
@@ -1505,6 +1508,10 @@ impl VerdictReading {
                 Some(WordRole::Hint) => {
                     self.hint = true;
                     self.strong_hint |= !is_weak_hint(lang, word, &self.scan);
+                    self.skip_call |= is_js(lang)
+                        && word.context == WordContext::Skip
+                        && word.word == "skip"
+                        && bytes[..start].trim_ascii_end().last() == Some(&b'.');
                 }
                 Some(WordRole::Confirmation) => {
                     self.confirmation = true;
@@ -1544,9 +1551,13 @@ impl VerdictReading {
                             .get_or_insert_with(|| spells_operators(bytes)))))
     }
 
-    /// The verdict once every match is read.
-    fn end(&self) -> Verdict {
-        if self.hint {
+    /// The verdict once every match is read. A JavaScript file that pages a cursor it receives
+    /// (`cursor.limit(n); cursor.skip(offset);` in a pagination helper) needs no other word: the
+    /// frontend reads a `.skip(expr)` with a `.limit(..)` on the same variable as offset paging.
+    fn end(&self, bytes: &[u8]) -> Verdict {
+        if self.skip_call && memchr::memmem::find(bytes, b".limit(").is_some() {
+            Verdict::Parse
+        } else if self.hint {
             Verdict::Defer
         } else {
             Verdict::Skip
@@ -2411,6 +2422,20 @@ mod tests {
         verdict(lang, text.as_bytes())
     }
 
+    /// A pagination helper that pages the cursor it receives has no other MongoDB word; its
+    /// `.skip(expr)` and a `.limit(..)` are read by the frontend, so the file is parsed.
+    #[test]
+    fn a_computed_skip_with_a_limit_is_parsed() {
+        use Verdict::*;
+        let js = Language::JavaScript;
+        let helper = "export default function page(cursor, offset) {\n  cursor.limit(20);\n  cursor.skip(offset);\n}";
+        assert_eq!(verdict_of(js, helper), Parse);
+        // A literal skip, a skip without a limit, a `skip` that is no method call: not parsed.
+        assert_ne!(verdict_of(js, "cursor.limit(20);\ncursor.skip(1);"), Parse);
+        assert_ne!(verdict_of(js, "list.skip(offset);"), Parse);
+        assert_ne!(verdict_of(js, "skip(offset); rows.limit(2);"), Parse);
+    }
+
     #[test]
     fn a_hint_needs_a_confirmation() {
         use Verdict::*;
@@ -2749,7 +2774,7 @@ class ActionDB(me.Document):
             let mut reading = VerdictReading::default();
             let one_step = reading
                 .read(*lang, bytes, p.matches(bytes))
-                .unwrap_or_else(|| reading.end());
+                .unwrap_or_else(|| reading.end(bytes));
             let two_steps = verdict(*lang, bytes);
             assert_eq!(
                 one_step,

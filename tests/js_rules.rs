@@ -1133,6 +1133,78 @@ export class Query {
     assert_flags_once(SP, "query.ts", src, ".skip(", "skip(this.skip)");
 }
 
+/// A pagination helper that receives its cursor (Reaction Commerce's
+/// `applyOffsetPaginationToMongoCursor`): `cursor.limit(n)` and `cursor.skip(offset)` in
+/// statements of their own, the skip applied again after looking ahead on a clone.
+#[test]
+fn a_cursor_parameter_paged_by_skip_and_limit_is_flagged() {
+    let src = r#"
+export default async function applyOffsetPagination(cursor, { first, offset } = {}) {
+  const limit = first || 20;
+  cursor.limit(limit);
+  cursor.skip(offset);
+  const nextCursor = cursor.clone();
+  nextCursor.limit(1);
+  const hasNextPage = await nextCursor.hasNext();
+  cursor.limit(limit);
+  cursor.skip(offset);
+  return { hasNextPage };
+}
+"#;
+    assert_flags_once(
+        SP,
+        "paginate.js",
+        src,
+        "cursor.skip(offset)",
+        "skip(offset)",
+    );
+    assert!(only(SP, "paginate.js", src).message.contains("`cursor`"));
+    // A skip without a limit on the same variable is not evidence of a cursor; nor is a skip
+    // on a name bound to something that is not a call.
+    let src = r#"
+function drop(list, offset) {
+  return list.skip(offset);
+}
+function f(offset) {
+  const rows = [1, 2, 3];
+  rows.limit(2);
+  return rows.skip(offset);
+}
+"#;
+    assert_eq!(rule_hits(SP, "drop.js", src), vec![]);
+}
+
+/// RxJS's and Immutable's `skip` go with `take`; TypeORM's query builder is typed as such.
+#[test]
+fn skip_on_other_libraries_is_not_offset_paging() {
+    let src = r#"
+import { SelectQueryBuilder } from "typeorm";
+export function page(qb: SelectQueryBuilder<User>, offset: number) {
+  qb.limit(20);
+  return qb.skip(offset).getMany();
+}
+export function latest(events$, n) {
+  return events$.skip(n).take(10);
+}
+"#;
+    assert_eq!(rule_hits(SP, "page.ts", src), vec![]);
+}
+
+/// A cursor bound to a read is that read's, once: the loose reading does not add a second.
+#[test]
+fn a_skip_on_a_bound_read_is_reported_once() {
+    let src = r#"
+async function page(db, offset) {
+  const cursor = db.collection("posts").find({ status: "live" });
+  cursor.limit(20);
+  cursor.skip(offset);
+  return cursor.toArray();
+}
+"#;
+    assert_flags_once(SP, "page.js", src, "cursor.skip(", "skip(offset)");
+    assert!(only(SP, "page.js", src).message.contains("posts"));
+}
+
 #[test]
 fn find_option_skip_is_flagged() {
     let src = r#"

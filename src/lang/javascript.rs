@@ -62,6 +62,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         ir: FileIr::default(),
         op_by_call: HashMap::default(),
         pending_modifiers: Vec::new(),
+        loose_skips: Vec::new(),
         classified: RefCell::new(None),
         deepest: Cell::new(0),
     };
@@ -217,6 +218,9 @@ struct Extractor<'t> {
     op_by_call: HashMap<usize, usize>,
     /// `cursor.skip(n)` on a variable bound to an operation call: (bound call id, modifiers).
     pending_modifiers: Vec<(usize, Vec<Modifier>)>,
+    /// Offset paging on a variable bound to no operation call (see `note_loose_skip`), with the
+    /// id of the call it is bound to, if any.
+    loose_skips: Vec<(Option<usize>, Operation)>,
     /// `classify`'s results by node id, with how much deeper than its start the computation
     /// looked (see `classify`); `None` while the bindings are being collected, when a result may
     /// still change.
@@ -1885,11 +1889,12 @@ impl<'t> Extractor<'t> {
         {
             // `cursor.skip(n)` where `cursor` is bound to an operation call.
             let root = self.chain_root(obj);
-            if root.k() == "identifier" {
-                if let Some(v) = self
+            if root.k() == "identifier" && self.is_chain_start(root, call) {
+                let binding = self
                     .lookup(self.text(root), root.start_byte() as u32)
-                    .and_then(|b| b.value)
-                {
+                    .map(|b| (b.value, cursor_type(b.type_text)));
+                let mut bound = None;
+                if let Some(v) = binding.and_then(|b| b.0) {
                     let mut v = self.chain_root(v);
                     // Through the cursor's reassignments: `cursor = cursor.limit(n)` (each under
                     // its own `if`) back to `let cursor = coll.find(q)`; the right-hand side of an
@@ -1906,10 +1911,17 @@ impl<'t> Extractor<'t> {
                             None => break,
                         }
                     }
-                    if v.k() == "call_expression" && self.is_chain_start(root, call) {
-                        let mods = self.collect_chain(root, false);
-                        self.pending_modifiers.push((v.id(), mods));
+                    if v.k() != "call_expression" {
+                        return;
                     }
+                    bound = Some(v.id());
+                    let mods = self.collect_chain(root, false);
+                    self.pending_modifiers.push((v.id(), mods));
+                }
+                if matches!(method, "skip" | "limit" | "sort")
+                    && binding.is_none_or(|(value, typed)| value.is_some() || typed)
+                {
+                    self.note_loose_skip(root, call, bound, ctx);
                 }
             }
             return;
@@ -1918,6 +1930,74 @@ impl<'t> Extractor<'t> {
             return;
         };
         self.operation(call, obj, prop, m, ctx);
+    }
+
+    /// `cursor.skip(n)` on a variable that no operation call of this file is bound to: a
+    /// parameter (`function paginate(cursor, offset)`), or the result of a call that is not a
+    /// read (`const next = cursor.clone()`). It is offset paging when the same chain, or another
+    /// statement of the enclosing function, also applies `.limit(..)` to it (driver cursors,
+    /// Mongoose queries: `cursor.limit(n); cursor.skip(offset);`), which RxJS's and
+    /// Immutable's `skip`, with their `take`, do not. Kept for [`Self::finish`], which drops it
+    /// when the variable turns out bound to an operation after all.
+    fn note_loose_skip(
+        &mut self,
+        root: Node<'t>,
+        call: Node<'t>,
+        bound: Option<usize>,
+        ctx: OpContext,
+    ) {
+        let mods = self.collect_chain(root, false);
+        let Some(skip) = mods.iter().find(|m| m.name == "skip") else {
+            return;
+        };
+        let name = self.text(root);
+        if !mods.iter().any(|m| m.name == "limit") && !self.limited_in_function(root, name) {
+            return;
+        }
+        let method_span = Span::new(skip.span.start as usize, skip.span.start as usize + 4);
+        let end = mods.last().map_or(call.end_byte(), |m| m.span.end as usize);
+        let mut op = Operation::new(
+            OpKind::Find,
+            "skip",
+            Span::new(root.start_byte(), end),
+            method_span,
+        );
+        op.modifiers = mods;
+        op.evidence = Evidence::Shaped;
+        op.context = ctx;
+        op.receiver = name.to_string();
+        self.loose_skips.push((bound, op));
+    }
+
+    /// Whether the function around `at` (or the module) calls `name.limit(..)`.
+    fn limited_in_function(&self, at: Node<'t>, name: &str) -> bool {
+        let mut scope = at;
+        while let Some(p) = self.parents.of(scope) {
+            scope = p;
+            if is_function(scope.k()) {
+                break;
+            }
+        }
+        let mut found = false;
+        self.parents.walk(scope, |n, kind, enter| {
+            if !enter || found || kind != "call_expression" {
+                return;
+            }
+            let Some(f) = self
+                .field(n, "function")
+                .filter(|f| f.k() == "member_expression")
+            else {
+                return;
+            };
+            found = self
+                .field(f, "property")
+                .is_some_and(|p| self.text(p) == "limit")
+                && self
+                    .field(f, "object")
+                    .map(|o| self.unwrap_expr(o))
+                    .is_some_and(|o| o.k() == "identifier" && self.text(o) == name);
+        });
+        found
     }
 
     /// The receiver chain starts at a variable bound to `initializeUnorderedBulkOp()` /
@@ -2460,6 +2540,21 @@ impl<'t> Extractor<'t> {
                 op.modifiers.extend(mods);
             }
         }
+        // One finding for the same paging applied twice in a function (`cursor.skip(offset)`
+        // again after a `cursor.clone()` has looked ahead).
+        let mut seen = crate::lang::HashSet::default();
+        for (bound, op) in std::mem::take(&mut self.loose_skips) {
+            let skip = op.modifiers.iter().find(|m| m.name == "skip");
+            let key = (
+                op.context.function.clone(),
+                op.receiver.clone(),
+                skip.and_then(|m| m.args.first())
+                    .and_then(|a| self.src.get(a.span.start as usize..a.span.end as usize)),
+            );
+            if !bound.is_some_and(|id| self.op_by_call.contains_key(&id)) && seen.insert(key) {
+                self.ir.operations.push(op);
+            }
+        }
         for (name, node) in std::mem::take(&mut self.export_nodes) {
             match export_target(self.classify(node, 0)) {
                 Some(target) => self.ir.exports.push(Export { name, target }),
@@ -2624,6 +2719,16 @@ fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<Span> {
     } else {
         None
     }
+}
+
+/// A TypeScript annotation that may stand for a MongoDB cursor or a Mongoose query
+/// (`FindCursor<T>`, `Cursor`, `Query<T[], T>`), or none at all; not TypeORM's
+/// `SelectQueryBuilder<T>` or an array.
+fn cursor_type(annotation: Option<&str>) -> bool {
+    annotation.is_none_or(|t| {
+        let t = t.trim_start_matches(':').trim_start();
+        t.contains("Cursor") || t.starts_with("Query") || t.contains("DocumentQuery")
+    })
 }
 
 fn has_substitution(n: Node) -> bool {
