@@ -1491,3 +1491,30 @@ export async function page(page: number) {
     let f = only("skip-paging", "UserModel.ts", src);
     assert!(f.message.contains("on `users`"), "message: {}", f.message);
 }
+
+/// A loop of lookups in a scheduled callback (Meteor's `setInterval` too) or in a file of
+/// version-gated schema upgrade steps (Wekan's `schemaUpgradeSteps.js`) is maintenance code, off
+/// the request path; the same loop in a request handler is an N+1.
+#[test]
+fn query_loops_in_scheduled_and_upgrade_code_are_not_flagged() {
+    let body = r#"
+    const boards = await db.collection("boards").find({}).toArray();
+    for (const b of boards) {
+      await db.collection("history").find({ boardId: b._id }).toArray();
+    }"#;
+    let scheduled = format!(
+        "const {{ Meteor }} = require(\"meteor/meteor\");\nMeteor.setInterval(async () => {{{body}\n}}, 86400000);\n"
+    );
+    assert_not_flagged("query-in-loop", "server/cleanup.js", &scheduled);
+    let steps = format!("export const steps = [{{ name: \"merge\", async run(db) {{{body}\n}} }}];\n");
+    assert_not_flagged("query-in-loop", "server/lib/schemaUpgradeSteps.js", &steps);
+    assert_eq!(
+        rule_hits("query-in-loop", "server/lib/steps.js", &steps).len(),
+        1
+    );
+    let handler = format!("export async function list(db) {{{body}\n}}\n");
+    assert_eq!(
+        rule_hits("query-in-loop", "server/cleanup.js", &handler).len(),
+        1
+    );
+}

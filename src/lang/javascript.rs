@@ -2667,6 +2667,7 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
                     | "nodeCron.schedule"
             ) || callee.ends_with(".define") && callee.contains("agenda")
                 || callee.ends_with(".every")
+                || callee.ends_with(".setInterval")
                 || callee.ends_with("scheduleJob")
                 || callee.ends_with("cron.schedule");
             // An Express-style route handler is named by its route: `router.get /orders/:id`.

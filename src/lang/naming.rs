@@ -167,25 +167,41 @@ pub fn classify_hole(texts: &[&str]) -> HoleKind {
 /// A file under jobs/, cron/, migrations/ (and the like) holds periodic batch code.
 pub fn path_is_periodic(path: &str) -> bool {
     path.split('/').any(|part| {
-        for_each_word(part, |w| {
-            matches!(
-                w,
-                "jobs"
-                    | "job"
-                    | "cron"
-                    | "crons"
-                    | "cronjobs"
-                    | "migrations"
-                    | "migration"
-                    | "migrate"
-                    | "batch"
-                    | "nightly"
-                    | "scheduled"
-                    | "scheduler"
-                    | "rollup"
-                    | "backfill"
-            )
-        })
+        is_schema_upgrade(part)
+            || for_each_word(part, |w| {
+                matches!(
+                    w,
+                    "jobs"
+                        | "job"
+                        | "cron"
+                        | "crons"
+                        | "cronjobs"
+                        | "migrations"
+                        | "migration"
+                        | "migrate"
+                        | "batch"
+                        | "nightly"
+                        | "scheduled"
+                        | "scheduler"
+                        | "rollup"
+                        | "backfill"
+                )
+            })
+    })
+}
+
+/// A file or folder named for the steps that upgrade stored data between releases, a migration
+/// by another name: `schemaUpgradeSteps.js`, `db_upgrade.py`, `data-upgrades/`. "Upgrade" alone
+/// is not enough (`UpgradePlanButton.tsx`, `routes/upgrade.js` of a billing plan).
+fn is_schema_upgrade(part: &str) -> bool {
+    let (mut upgrade, mut stored) = (false, false);
+    for_each_word(part, |w| {
+        upgrade |= matches!(w, "upgrade" | "upgrades");
+        stored |= matches!(
+            w,
+            "schema" | "db" | "database" | "data" | "mongo" | "mongodb"
+        );
+        upgrade && stored
     })
 }
 
@@ -366,6 +382,11 @@ mod tests {
             assert_eq!(classify_hole(texts), kind, "{texts:?}");
         }
         assert!(!path_is_periodic("app/routes/users.js"));
+        // Wekan's version-gated startup migration; a billing plan's upgrade is request code.
+        assert!(path_is_periodic("server/lib/schemaUpgradeSteps.js"));
+        assert!(path_is_periodic("app/db_upgrade.py"));
+        assert!(!path_is_periodic("server/routes/upgradePlan.js"));
+        assert!(!path_is_periodic("client/UpgradeButton.tsx"));
     }
 
     #[test]
