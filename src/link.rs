@@ -60,24 +60,35 @@ fn resolve_module<'a>(
         }
         return None;
     }
-    // Path aliases (`@/models/user`, `~/models/user`, `src/models/user`): a unique suffix match.
-    let rest = module.trim_start_matches("@/").trim_start_matches("~/");
+    // Path aliases (`@/models/user`, `~/models/user`, `src/models/user`) and Meteor's paths from
+    // the application's root (`/models/boards`): a unique suffix match.
+    let rest = module
+        .trim_start_matches("@/")
+        .trim_start_matches("~/")
+        .trim_start_matches('/');
     if rest.is_empty() || !rest.contains('/') {
         return None;
     }
-    let mut found = None;
+    // Meteor's `/models/boards` is the application root's `models/boards.js`, not
+    // `server/models/boards.js`: of the paths that end so, the shallowest (the run may start
+    // above the application's root).
+    let rooted = module.starts_with('/');
+    let mut found: Option<(usize, usize)> = None;
+    let mut ambiguous = false;
     for ext in JS_EXTENSIONS {
         let want = format!("/{rest}{ext}");
         for (p, i) in suffix_index {
             if p.ends_with(&want) || (*p == &want[1..]) {
-                if found.is_some_and(|f| f != *i) {
-                    return None;
+                let depth = if rooted { p.matches('/').count() } else { 0 };
+                match found {
+                    Some((d, f)) if d < depth || f == *i => {}
+                    Some((d, _)) if d == depth => ambiguous = true,
+                    _ => (found, ambiguous) = (Some((depth, *i)), false),
                 }
-                found = Some(*i);
             }
         }
     }
-    found
+    found.filter(|_| !ambiguous).map(|(_, i)| i)
 }
 
 /// Python: `./db` / `../models/post` relative to the importing file's package, or `py:app/db`

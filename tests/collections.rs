@@ -742,3 +742,55 @@ fn a_parameter_named_db_and_a_called_member_name_no_collection() {
     names.sort();
     assert_eq!(names, vec!["orders", "users"]);
 }
+
+/// A Meteor application: collections made with `new Mongo.Collection("x")` and imported from the
+/// application's root (`/models/boards`, which is `models/boards.js`, not the server's file of
+/// the same name), read and written with Meteor 3's `*Async` methods, `direct` (collection
+/// hooks bypassed) and `rawCollection()`; `Meteor.users`; the client's reads of its local cache
+/// are not database reads, its writes are.
+#[test]
+fn a_meteor_application_names_its_collections() {
+    let m = map_of(&[
+        (
+            "models/boards.js",
+            "import { Mongo } from 'meteor/mongo';\nconst Boards = new Mongo.Collection('boards');\nexport default Boards;\n",
+        ),
+        (
+            "server/models/boards.js",
+            "import Boards from '/models/boards';\nBoards.rawCollection().createIndex({ members: 1 });\n",
+        ),
+        (
+            "server/methods/labels.js",
+            "import { Meteor } from 'meteor/meteor';\nimport Boards from '/models/boards';\n\
+             export async function addLabel(id, label) {\n  await Boards.updateAsync({ _id: id }, { $push: { labels: label } });\n  \
+             await Boards.direct.update({ _id: id }, { $set: { modifiedAt: new Date() } });\n  \
+             return Meteor.users.findOneAsync({ _id: Meteor.userId() });\n}\n",
+        ),
+        (
+            "client/lib/keys.js",
+            "import { Meteor } from 'meteor/meteor';\nimport Boards from '/models/boards';\n\
+             export function star(id) {\n  const b = Boards.findOne({ _id: id });\n  \
+             Boards.update({ _id: id }, { $set: { starred: !b.starred } });\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "boards")),
+        vec![
+            ("client/lib/keys.js".to_string(), "update".to_string()),
+            ("server/methods/labels.js".to_string(), "update".to_string()),
+            (
+                "server/methods/labels.js".to_string(),
+                "updateAsync".to_string()
+            ),
+        ]
+    );
+    let boards = collection(&m, "boards");
+    assert_eq!(boards["indexes"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        sites(collection(&m, "users")),
+        vec![(
+            "server/methods/labels.js".to_string(),
+            "findOneAsync".to_string()
+        )]
+    );
+}

@@ -1506,7 +1506,8 @@ fn query_loops_in_scheduled_and_upgrade_code_are_not_flagged() {
         "const {{ Meteor }} = require(\"meteor/meteor\");\nMeteor.setInterval(async () => {{{body}\n}}, 86400000);\n"
     );
     assert_not_flagged("query-in-loop", "server/cleanup.js", &scheduled);
-    let steps = format!("export const steps = [{{ name: \"merge\", async run(db) {{{body}\n}} }}];\n");
+    let steps =
+        format!("export const steps = [{{ name: \"merge\", async run(db) {{{body}\n}} }}];\n");
     assert_not_flagged("query-in-loop", "server/lib/schemaUpgradeSteps.js", &steps);
     assert_eq!(
         rule_hits("query-in-loop", "server/lib/steps.js", &steps).len(),
@@ -1515,6 +1516,47 @@ fn query_loops_in_scheduled_and_upgrade_code_are_not_flagged() {
     let handler = format!("export async function list(db) {{{body}\n}}\n");
     assert_eq!(
         rule_hits("query-in-loop", "server/cleanup.js", &handler).len(),
+        1
+    );
+}
+
+/// Meteor's client reads its local cache: a lookup per item there is no round trip. The same
+/// loop in the server's code is an N+1.
+#[test]
+fn meteor_client_reads_are_not_round_trips() {
+    let src = r#"import { Meteor } from 'meteor/meteor';
+const Cards = new Mongo.Collection('cards');
+export function selected(cardIds) {
+  const out = [];
+  for (const id of cardIds) { out.push(Cards.findOne({ _id: id })); }
+  return out;
+}
+"#;
+    assert_not_flagged("query-in-loop", "client/lib/keyboard.js", src);
+    assert_eq!(
+        rule_hits("query-in-loop", "server/lib/keyboard.js", src).len(),
+        1
+    );
+}
+
+/// A function that a scheduled callback of the same file calls by name is a periodic job.
+#[test]
+fn a_function_called_from_a_scheduled_callback_is_periodic() {
+    let src = r#"import { Meteor } from 'meteor/meteor';
+const Boards = new Mongo.Collection('boards');
+const History = new Mongo.Collection('history');
+History.cleanup = async function () {
+  const boards = await Boards.find({}).fetchAsync();
+  for (const b of boards) {
+    await History.find({ boardId: b._id }).fetchAsync();
+  }
+};
+Meteor.setInterval(() => { History.cleanup().catch(console.error); }, 86400000);
+"#;
+    assert_not_flagged("query-in-loop", "server/history.js", src);
+    let unscheduled = src.replace("Meteor.setInterval", "Meteor.defer");
+    assert_eq!(
+        rule_hits("query-in-loop", "server/history.js", &unscheduled).len(),
         1
     );
 }

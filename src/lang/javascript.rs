@@ -74,7 +74,28 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     *x.classified.get_mut() = Some(HashMap::default());
     x.collect_operations(root);
     x.schema_indexes(root);
-    x.finish()
+    let mut ir = x.finish();
+    if is_meteor_client(ctx.display_path, text) {
+        // Meteor's client code reads its local cache (Minimongo), filled by subscriptions: no
+        // read of it reaches the database. Its writes do, through the server.
+        ir.operations.retain(|op| {
+            !matches!(
+                op.kind,
+                OpKind::Find | OpKind::FindOne | OpKind::Count | OpKind::Distinct
+            )
+        });
+    }
+    ir
+}
+
+/// A file of a Meteor application's client: under a `client` folder (which Meteor builds for the
+/// browser only), in a file that uses Meteor.
+fn is_meteor_client(path: &str, text: &str) -> bool {
+    path.split('/').rev().skip(1).any(|d| d == "client")
+        && (text.contains("from 'meteor/")
+            || text.contains("from \"meteor/")
+            || text.contains("Meteor.")
+            || text.contains("Template."))
 }
 
 fn span(n: Node) -> Span {
@@ -1123,6 +1144,25 @@ impl<'t> Extractor<'t> {
                         None => Thing::Unknown,
                     };
                 }
+                // Meteor's accounts collection.
+                if prop_name == "users" && obj.k() == "identifier" && self.text(obj) == "Meteor" {
+                    return Thing::Collection(CollectionRef {
+                        name: CollectionName::Literal {
+                            name: "users".to_string(),
+                        },
+                        span: span(n),
+                        via: CollectionVia::Driver,
+                        import: None,
+                    });
+                }
+                // matb33:collection-hooks' `Boards.direct`: the collection without its hooks.
+                if prop_name == "direct" {
+                    if let t @ (Thing::Collection(_) | Thing::Imported(..)) =
+                        self.classify(obj, depth + 1)
+                    {
+                        return t;
+                    }
+                }
                 match self.classify(obj, depth + 1) {
                     Thing::Db { shell: true } if !is_db_method(prop_name) => {
                         Thing::Collection(CollectionRef {
@@ -1189,6 +1229,15 @@ impl<'t> Extractor<'t> {
                     .unwrap_or("");
                 if ctor == "MongoClient" || ctor.ends_with(".MongoClient") {
                     Thing::Client
+                } else if ctor == "Mongo.Collection" || ctor.ends_with(".Mongo.Collection") {
+                    // Meteor: `new Mongo.Collection("boards")`; `new Mongo.Collection(null)` is
+                    // a client-side collection in memory.
+                    match self.args(n).first() {
+                        Some(name) if self.text(*name) != "null" => {
+                            Thing::Collection(self.collection_ref(*name, CollectionVia::Driver))
+                        }
+                        _ => Thing::Unknown,
+                    }
                 } else {
                     Thing::Unknown
                 }
@@ -1354,7 +1403,10 @@ impl<'t> Extractor<'t> {
                 _ if self.text(obj) == "MongoClient" => Thing::Client,
                 _ => Thing::Unknown,
             },
-            "exec" | "lean" | "orFail" | "session" => self.classify(obj, depth + 1),
+            // Meteor's `Boards.rawCollection()` is the Node driver's collection behind it.
+            "exec" | "lean" | "orFail" | "session" | "rawCollection" => {
+                self.classify(obj, depth + 1)
+            }
             _ => {
                 // A document loaded from a model: `Post.findById(id)`, `Post.findOne({...})`.
                 if matches!(
@@ -1755,6 +1807,7 @@ impl<'t> Extractor<'t> {
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
+        let mut scheduled: crate::lang::HashSet<&'t str> = Default::default();
         let flags = kinds::FLAGS.table();
         self.parents
             .clone()
@@ -1792,6 +1845,16 @@ impl<'t> Extractor<'t> {
                         _ => {}
                     }
                     if f & kinds::CALL != 0 {
+                        // What a scheduled callback calls: `Meteor.setInterval(() =>
+                        // History.cleanup(), DAY)` makes this file's `cleanup` a periodic job.
+                        if functions.last().is_some_and(|f| f.1) {
+                            if let Some(callee) = self.field(n, "function") {
+                                let name = self.text(callee).rsplit('.').next().unwrap_or("");
+                                if !name.is_empty() {
+                                    scheduled.insert(name);
+                                }
+                            }
+                        }
                         let mut c = super::op_context(&loops, &functions, file_periodic);
                         c.exits_loop = c.enclosing_loop.is_some_and(|l| {
                             super::exits_loop_after(
@@ -1819,7 +1882,12 @@ impl<'t> Extractor<'t> {
                     }
                 }
             });
-        for (call, ctx) in calls {
+        for (call, mut ctx) in calls {
+            // A function of this file that a scheduled callback calls runs on that schedule.
+            ctx.periodic |= ctx
+                .function
+                .as_deref()
+                .is_some_and(|f| scheduled.contains(f.rsplit('.').next().unwrap_or(f)));
             self.visit_call(call, ctx);
         }
         // mongosh `db.orders` / `db["orders"]` names a collection even when only a getter is used.
@@ -2176,8 +2244,14 @@ impl<'t> Extractor<'t> {
             Args::FilterOptions => {
                 op.filter = arg(0);
                 // Mongoose reads take (filter, projection, options); the driver (filter, options).
+                // A model imported from another module is taken for Mongoose's by its capital;
+                // a second argument of options says it is a driver's (Meteor's) collection.
+                let imported = collection.as_ref().is_some_and(|c| c.import.is_some());
                 let opts = if is_mongoose {
-                    arg(2)
+                    match arg(1) {
+                        Some(v) if imported && has_option_keys(&v) => Some(v),
+                        _ => arg(2),
+                    }
                 } else {
                     match arg(1) {
                         Some(v) if has_option_keys(&v) => Some(v),
@@ -2569,8 +2643,13 @@ impl<'t> Extractor<'t> {
 /// A module the linker may find in the repository: a relative path, or what may be a path alias
 /// (`@/models/user`, `~/models/user`; a scoped package such as `@nestjs/mongoose` also starts with
 /// `@` and is simply not found); never a plainly named package (`mongodb`, `lodash`).
+/// A module of the repository: relative (`./user`), an alias (`@/models/user`, `~/models`), or
+/// Meteor's path from the application's root (`/models/boards`).
 fn is_repository_module(module: &str) -> bool {
-    module.starts_with('.') || module.starts_with('@') || module.starts_with('~')
+    module.starts_with('.')
+        || module.starts_with('@')
+        || module.starts_with('~')
+        || module.starts_with('/')
 }
 
 /// What an exported value says to the linker: a collection or model, or another module's export

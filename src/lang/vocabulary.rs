@@ -114,6 +114,15 @@ pub const JS_OPERATIONS: &[OpMethod] = &[
     op("ensureIndex", OpKind::CreateIndex, Args::Index, true),
     op("dropIndex", OpKind::DropIndex, Args::Index, true),
     op("watch", OpKind::Other, Args::Pipeline, false),
+    // Meteor's collections: `upsert`, and the `*Async` methods of Meteor 3 (the others keep
+    // the Node driver's names above: `find`, `findOne`, `insert`, `update`, `remove`).
+    op("upsert", OpKind::UpdateOne, Args::FilterUpdate, false),
+    op("findOneAsync", OpKind::FindOne, Args::FilterOptions, false),
+    op("insertAsync", OpKind::Insert, Args::Documents, false),
+    op("updateAsync", OpKind::UpdateOne, Args::FilterUpdate, false),
+    op("upsertAsync", OpKind::UpdateOne, Args::FilterUpdate, false),
+    op("removeAsync", OpKind::Delete, Args::FilterOptions, false),
+    op("createIndexAsync", OpKind::CreateIndex, Args::Index, true),
 ];
 
 pub fn js_operation(name: &str) -> Option<&'static OpMethod> {
@@ -160,6 +169,12 @@ pub const MODIFIERS: &[&str] = &[
     "forEach",
     "map",
     "stream",
+    // Meteor's cursors: `Boards.find(q).fetch()`, and Meteor 3's `fetchAsync()`, `countAsync()`.
+    "fetch",
+    "fetchAsync",
+    "countAsync",
+    "forEachAsync",
+    "mapAsync",
 ];
 
 /// Mongoose's aggregate builder methods: `Model.aggregate().match(..).lookup(..)` → `$match`, `$lookup`.
