@@ -321,6 +321,10 @@ pub struct ReadTogether {
 pub enum Serve {
     /// The index cannot bound the scan: its first key is neither filtered on nor the sort.
     None,
+    /// The index only gives the sort order: its first keys are the sort, and no key the query
+    /// filters on by equality bounds the walk, so the whole index is walked in order and every document it
+    /// points to is read and filtered (`{createdAt: -1}` for `find({boardId}).sort({createdAt: -1})`).
+    SortOnly,
     /// The index bounds the scan but the sort is done in memory (the sort keys do not follow
     /// the equality prefix in the index).
     BlockingSort,
@@ -402,11 +406,16 @@ pub fn serves(index: &IndexDecl, q: &Query) -> Serve {
         }
         return Serve::None;
     }
-    if sort_ok {
-        Serve::Full
-    } else {
-        Serve::BlockingSort
+    if !sort_ok {
+        return Serve::BlockingSort;
     }
+    if i == 0 && !range_next && !sort.is_empty() && !q.equality.is_empty() {
+        // Bounded by nothing but the sort while the query selects by equality: no predicate of
+        // the query narrows the walk. (Ranges alone are left: a range on the sort key bounds
+        // it, and the planner walks a sort index for a loose `$ne` or `$gte` too.)
+        return Serve::SortOnly;
+    }
+    Serve::Full
 }
 
 /// A predicate on `_id` (equality or range) is always served by the `_id` index.
@@ -1322,6 +1331,27 @@ mod tests {
             Serve::BlockingSort
         );
         assert_eq!(serves(&ix, &query(&["owner"], &[], &[])), Serve::None);
+        // Filtered on other fields and sorted by the index's key: the index only orders the walk
+        // (Wekan's `find({boardId, entityType}).sort({createdAt: -1})`).
+        assert_eq!(
+            serves(&ix, &query(&["owner"], &[("createdAt", -1)], &[])),
+            Serve::SortOnly
+        );
+        // A range on the sort key bounds the walk; a range on another field is left alone.
+        assert_eq!(
+            serves(&ix, &query(&[], &[("createdAt", -1)], &["createdAt"])),
+            Serve::Full
+        );
+        assert_eq!(
+            serves(&ix, &query(&[], &[("createdAt", -1)], &["author"])),
+            Serve::Full
+        );
+        // A range on the key after the sort bounds it.
+        let ix = index(&[("score", -1), ("createdAt", 1)]);
+        assert_eq!(
+            serves(&ix, &query(&[], &[("score", -1)], &["createdAt"])),
+            Serve::Full
+        );
     }
 
     #[test]

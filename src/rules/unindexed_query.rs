@@ -91,6 +91,15 @@ fn unindexed_query_diagnostic(c: &CollectionAccess, s: &OpSummary, grade: Serve)
             ),
             Severity::Info,
         ),
+        Serve::SortOnly => (
+            format!(
+                "`{}` on `{}` {}: the only declared index that helps gives the sort order alone, so the whole index is walked and every document read to be filtered",
+                s.method,
+                c.name,
+                shape_text(q)
+            ),
+            Severity::Info,
+        ),
         _ => (
             format!(
                 "`{}` on `{}` {}: none of the {} indexes declared for `{}` in this repository serves it, so it scans the collection",
@@ -217,6 +226,33 @@ await orders.find({ $or: [{ a: 1 }, { b: 2 }] }).toArray();
         assert!(got[0].1.contains("scans the collection"), "{}", got[0].1);
         assert_eq!(got[1].0, 9);
         assert!(got[1].1.contains("sorted in memory"), "{}", got[1].1);
+    }
+
+    /// Wekan's position history: an index on the sort key alone orders the walk but bounds
+    /// nothing the query filters on.
+    #[test]
+    fn an_index_that_only_gives_the_sort_order_is_reported() {
+        let src = r#"const { MongoClient } = require("mongodb");
+const ph = client.db("app").collection("ph");
+await ph.createIndex({ boardId: 1, entityType: 1, entityId: 1 });
+await ph.createIndex({ createdAt: -1 });
+await ph.find({ boardId, entityType }).sort({ createdAt: -1 }).toArray();
+await ph.find({}).sort({ createdAt: -1 }).limit(20).toArray();
+"#;
+        let got = findings("ph.js", src);
+        // The other index bounds the scan by the equality fields: the better of the two.
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 5);
+        assert!(got[0].1.contains("sorted in memory"), "{}", got[0].1);
+        // With the sort key's index alone.
+        let src = src.replace(
+            "await ph.createIndex({ boardId: 1, entityType: 1, entityId: 1 });\n",
+            "",
+        );
+        let got = findings("ph.js", &src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 4);
+        assert!(got[0].1.contains("sort order alone"), "{}", got[0].1);
     }
 
     #[test]
