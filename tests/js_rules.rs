@@ -1560,3 +1560,34 @@ Meteor.setInterval(() => { History.cleanup().catch(console.error); }, 86400000);
         1
     );
 }
+
+/// An application's index helper named for the driver's method and called with the collection
+/// first (Wekan's `ensureIndex(Cards, keys, options)`, which creates the index when missing): its
+/// key patterns are index declarations like `createIndex`'s.
+#[test]
+fn an_index_helper_called_with_the_collection_declares_indexes() {
+    let src = r#"import { Mongo } from 'meteor/mongo';
+import { ensureIndex } from '/server/lib/mongoStartup';
+const Cards = new Mongo.Collection('cards');
+export async function indexes() {
+  await ensureIndex(Cards, { listId: 1, sort: 1 });
+  await ensureIndex(Cards, { listId: 1 });
+  await ensureIndex(Cards, { boardId: 1 }, { unique: true });
+  await ensureIndex(Cards, { boardId: 1 });
+  await ensureIndex(somethingElse, { title: 1 });
+  await ensureIndex(Cards, options);
+}
+"#;
+    let got = rule_hits("redundant-index", "server/models/cards.js", src);
+    // The prefix of `{listId, sort}`, and the plain copy of the unique `{boardId}` (which the
+    // unique one serves; MongoDB refuses the two side by side).
+    let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+    assert_eq!(
+        lines,
+        vec![
+            line_of(src, "{ listId: 1 });"),
+            line_of(src, "{ boardId: 1 });")
+        ],
+        "{got:?}"
+    );
+}

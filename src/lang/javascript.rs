@@ -1915,7 +1915,9 @@ impl<'t> Extractor<'t> {
             // `model("User", schema)` imported from mongoose.
             if let Thing::Collection(r) = self.classify_call(call, 0) {
                 self.ir.collections.push(r);
+                return;
             }
+            self.index_helper_call(call, f, ctx);
             return;
         }
         if f.k() != "member_expression" {
@@ -1998,6 +2000,33 @@ impl<'t> Extractor<'t> {
             return;
         };
         self.operation(call, obj, prop, m, ctx);
+    }
+
+    /// An application's index helper named for the driver's method, called with the collection
+    /// first: Wekan's `ensureIndex(Boards, { boardId: 1 }, { unique: true })`, which looks for
+    /// the index and calls `createIndex` when it is missing. Read as that `createIndex` when the
+    /// first argument is a collection or model and the second a key pattern written out.
+    fn index_helper_call(&mut self, call: Node<'t>, f: Node<'t>, ctx: OpContext) {
+        let name = self.text(f);
+        if !matches!(name, "ensureIndex" | "createIndex") {
+            return;
+        }
+        let args = self.args(call);
+        let [coll, keys, ..] = args.as_slice() else {
+            return;
+        };
+        if !matches!(
+            self.classify(*coll, 0),
+            Thing::Collection(_) | Thing::Imported(..)
+        ) || !is_key_pattern(&self.lower(*keys, 0))
+        {
+            return;
+        }
+        let Some(m) = js_operation("createIndex") else {
+            return;
+        };
+        let rest = args[1..].to_vec();
+        self.operation_with(call, *coll, f, m, ctx, rest);
     }
 
     /// `cursor.skip(n)` on a variable that no operation call of this file is bound to: a
@@ -2193,8 +2222,22 @@ impl<'t> Extractor<'t> {
         m: &OpMethod,
         ctx: OpContext,
     ) {
-        let thing = self.classify(obj, 0);
         let args = self.args(call);
+        self.operation_with(call, obj, prop, m, ctx, args)
+    }
+
+    /// An operation on `obj` with the arguments `args` (the call's own, or what follows the
+    /// collection in a helper's call: `ensureIndex(Boards, keys, options)`).
+    fn operation_with(
+        &mut self,
+        call: Node<'t>,
+        obj: Node<'t>,
+        prop: Node<'t>,
+        m: &OpMethod,
+        ctx: OpContext,
+        args: Vec<Node<'t>>,
+    ) {
+        let thing = self.classify(obj, 0);
         let (collection, mut evidence) = match thing {
             Thing::Collection(r) => (Some(r), Evidence::Resolved),
             Thing::Imported(imp, local) => (
@@ -2809,6 +2852,17 @@ fn cursor_type(annotation: Option<&str>) -> bool {
         let t = t.trim_start_matches(':').trim_start();
         t.contains("Cursor") || t.starts_with("Query") || t.contains("DocumentQuery")
     })
+}
+
+/// A key pattern written out: a document of fields each `1`, `-1` or an index type's name
+/// (`"text"`, `"2dsphere"`, `"hashed"`).
+fn is_key_pattern(v: &Value) -> bool {
+    !v.fields().is_empty()
+        && v.fields().iter().all(|f| match &f.value.kind {
+            ValueKind::Number(n) => *n == 1.0 || *n == -1.0,
+            ValueKind::String(s) => matches!(s.as_str(), "text" | "2dsphere" | "2d" | "hashed"),
+            _ => false,
+        })
 }
 
 fn has_substitution(n: Node) -> bool {
