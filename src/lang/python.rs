@@ -1887,6 +1887,17 @@ impl<'t> Extractor<'t> {
                     Thing::Unknown | Thing::Imported(..) if self.uses_mongo => {
                         Thing::Collection(self.collection_ref(name))
                     }
+                    // The application's own MongoDB module, in a file that does not import
+                    // pymongo: pritunl's `from pritunl import mongo` then
+                    // `mongo.get_collection("clients")`.
+                    Thing::Imported(imp, _)
+                        if is_database_module_name(&imp.export)
+                            || is_database_module_name(
+                                imp.module.rsplit(['.', '/', ':']).next().unwrap_or(""),
+                            ) =>
+                    {
+                        Thing::Collection(self.collection_ref(name))
+                    }
                     _ => Thing::Unknown,
                 }
             }
@@ -4828,6 +4839,16 @@ fn parse_number(t: &str) -> Option<f64> {
     t.parse::<f64>().ok()
 }
 
+/// A module that names itself for MongoDB: `mongo`, `mongodb`, `db`, `database`, `mongo_db`,
+/// `app_db` (not `feedback`, which merely contains the letters).
+fn is_database_module_name(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    matches!(n.as_str(), "mongo" | "mongodb" | "db" | "database")
+        || n.starts_with("mongo_")
+        || n.ends_with("_mongo")
+        || n.ends_with("_db")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -4883,6 +4904,32 @@ def spent(conn, txid):
         let ir = self::ir(&without_mongo);
         assert!(
             ir.operations.iter().all(|o| coll(o) != "transactions"),
+            "{:?}",
+            ir.operations
+        );
+    }
+
+    /// The application's own MongoDB module, imported into a file that does not import pymongo
+    /// (pritunl's `from pritunl import mongo`): its `get_collection("clients")` names the
+    /// collection. A module merely containing the letters (`feedback`) does not.
+    #[test]
+    fn a_getter_of_the_applications_mongo_module_names_the_collection() {
+        let src = r#"
+from myapp import mongo
+
+def host_stats(host_ids):
+    clients = mongo.get_collection("clients")
+    return [clients.distinct("user_id", {"host_id": h}) for h in host_ids]
+"#;
+        let ir = ir(src);
+        let got: Vec<String> = ir.operations.iter().map(coll).collect();
+        assert_eq!(got, vec!["clients".to_string()]);
+        let other = src
+            .replace("import mongo", "import feedback as mongo_x")
+            .replace("mongo.get_collection", "mongo_x.get_collection");
+        let ir = self::ir(&other);
+        assert!(
+            ir.operations.iter().all(|o| coll(o) != "clients"),
             "{:?}",
             ir.operations
         );
