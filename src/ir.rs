@@ -417,7 +417,10 @@ pub struct LoopOver {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub item: Option<String>,
     /// The iterable is a name bound once to a non-empty list written in the code
-    /// (`modes = ["draft", "published"]`, `const FIELDS = [..]`): a handful of fixed iterations.
+    /// (`modes = ["draft", "published"]`, `const FIELDS = [..]`), or a list read from
+    /// configuration or the environment, directly or through a name bound once to it
+    /// (`settings.app.dh_param_bits_pool`, `process.env.HOSTS.split(",")`): a handful of fixed
+    /// iterations.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fixed: bool,
 }

@@ -914,8 +914,9 @@ impl<'t> Extractor<'t> {
     }
 
     /// `modes` in `for (const mode of modes)` after `const modes = ['draft', 'published']`: a
-    /// constant name bound to a non-empty array written in the code (no spread), never pushed to.
-    fn names_written_array(&self, n: Node<'t>) -> bool {
+    /// constant name bound to a non-empty array written in the code (no spread) or to a list read
+    /// from configuration (`const hosts = process.env.HOSTS.split(",")`), never pushed to.
+    fn names_fixed_array(&self, n: Node<'t>) -> bool {
         if n.k() != "identifier" {
             return false;
         }
@@ -925,6 +926,7 @@ impl<'t> Extractor<'t> {
         };
         b.value.is_some_and(|v| {
             super::is_written_list(v, &self.named_children(v), &["array"], &["spread_element"])
+                || super::naming::reads_configuration(self.text(v))
         }) && self.is_constant(b, name)
             && !self.pushes.contains_key(name)
     }
@@ -1821,7 +1823,7 @@ impl<'t> Extractor<'t> {
                             let over = self.field(n, "right").map(|r| {
                                 let mut over =
                                     super::loop_over_with_item(self.text(r), span(r), item);
-                                over.fixed = self.names_written_array(r);
+                                over.fixed |= self.names_fixed_array(r);
                                 over
                             });
                             loops.push((span(n), over))
@@ -1835,7 +1837,7 @@ impl<'t> Extractor<'t> {
                             if let Some(l) = iteration_callback(self, n) {
                                 let over = iterated_receiver(self, n).map(|r| {
                                     let mut over = super::loop_over(self.text(r), span(r));
-                                    over.fixed = self.names_written_array(r);
+                                    over.fixed |= self.names_fixed_array(r);
                                     over
                                 });
                                 loops.push((l, over));

@@ -705,10 +705,11 @@ pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
         one_line
     };
     crate::ir::LoopOver {
+        // A list read from configuration (`settings.pools`, `process.env.HOSTS.split(",")`).
+        fixed: naming::reads_configuration(t),
         text,
         span,
         item: None,
-        fixed: false,
     }
 }
 

@@ -164,6 +164,154 @@ pub fn classify_hole(texts: &[&str]) -> HoleKind {
     kind
 }
 
+/// A segment of a member path (see [`reads_configuration`]).
+#[derive(Debug, PartialEq)]
+enum PathSegment<'a> {
+    /// `a`, `.b`, `?.b`.
+    Name(&'a str),
+    /// `["key"]`, `[KEY]`: a key written in the code.
+    Key,
+    /// `name(..)`: a method called on what comes before.
+    Call(&'a str),
+}
+
+/// Splits `os.environ["HOSTS"].split(",")` into its segments; `None` for anything but a path of
+/// names, written keys and method calls (arithmetic, a lambda, a computed key).
+fn path_segments(text: &str) -> Option<Vec<PathSegment<'_>>> {
+    let b = text.as_bytes();
+    let ident = |mut i: usize| {
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$')) {
+            i += 1;
+        }
+        (i > start && !b[start].is_ascii_digit()).then_some(i)
+    };
+    // The index just after the bracket that closes the one at `open`.
+    let close = |open: usize, (o, c): (u8, u8)| {
+        let mut depth = 0usize;
+        for (k, &x) in b.iter().enumerate().skip(open) {
+            if x == o {
+                depth += 1;
+            } else if x == c {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k + 1);
+                }
+            }
+        }
+        None
+    };
+    let mut out = Vec::new();
+    let end = ident(0)?;
+    out.push(PathSegment::Name(&text[..end]));
+    let mut i = end;
+    while i < b.len() {
+        match b[i] {
+            b'.' | b'?' => {
+                let start = if b[i] == b'?' {
+                    (b.get(i + 1) == Some(&b'.')).then_some(i + 2)?
+                } else {
+                    i + 1
+                };
+                let end = ident(start)?;
+                out.push(PathSegment::Name(&text[start..end]));
+                i = end;
+            }
+            b'[' => {
+                let end = close(i, (b'[', b']'))?;
+                let key = text[i + 1..end - 1].trim();
+                let quoted = key.len() >= 2
+                    && key.starts_with(['"', '\'', '`'])
+                    && key.ends_with(&key[..1])
+                    && !key.contains("${");
+                if !quoted && !is_constant_name(key) {
+                    return None;
+                }
+                out.push(PathSegment::Key);
+                i = end;
+            }
+            b'(' => {
+                let Some(PathSegment::Name(name)) = out.pop() else {
+                    return None;
+                };
+                out.push(PathSegment::Call(name));
+                i = close(i, (b'(', b')'))?;
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Whether an iterable is read from the application's configuration or environment:
+/// `settings.app.dh_param_bits_pool`, `config.pools`, `app.config["POOLS"]`,
+/// `current_app.config.get("POOLS")`, `os.environ["HOSTS"].split(",")`, `os.getenv("HOSTS")`,
+/// `process.env.HOSTS.split(",")`, `self.settings.regions`. A path whose root (after `self`,
+/// `this`, `os`, `process`, `app`, ...) is named as configuration is (the words of
+/// [`classify_hole`]'s configuration holes, without `options` / `opts`, which are as often a
+/// function's arguments), followed by what is read from it (a member, a written key, `.get(..)`)
+/// and, at the end, views of that value (`.split(..)`, `.keys()`, `.items()`, `.iter()`).
+/// A handful of values fixed per deployment, not data.
+pub fn reads_configuration(text: &str) -> bool {
+    let mut t = text.trim();
+    for prefix in ["await ", "&mut ", "&"] {
+        t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
+    }
+    let Some(mut segments) = path_segments(t) else {
+        return false;
+    };
+    while let Some(PathSegment::Call(name)) = segments.last() {
+        if !matches!(
+            *name,
+            "split" | "keys" | "values" | "items" | "iter" | "into_iter" | "entries" | "copy"
+        ) {
+            break;
+        }
+        segments.pop();
+    }
+    let config_word = |w: &str| CONFIG_WORDS.contains(&w) && !matches!(w, "options" | "opts");
+    let is_config = |name: &str| {
+        let mut any = false;
+        !for_each_word(name, |w| {
+            any |= config_word(w);
+            !(config_word(w) || matches!(w, "app" | "global" | "default" | "defaults"))
+        }) && any
+    };
+    let Some(root) = segments.iter().position(|s| match s {
+        PathSegment::Name(n) | PathSegment::Call(n) => is_config(n),
+        PathSegment::Key => false,
+    }) else {
+        return false;
+    };
+    let scope = |s: &PathSegment| {
+        matches!(
+            s,
+            PathSegment::Name(
+                "self"
+                    | "this"
+                    | "cls"
+                    | "os"
+                    | "process"
+                    | "app"
+                    | "current_app"
+                    | "flask"
+                    | "django"
+            )
+        )
+    };
+    // Something read from it: `settings.x`, `environ["X"]`, `getenv("X")`.
+    let read = matches!(segments[root], PathSegment::Call(_)) || root + 1 < segments.len();
+    segments[..root].iter().all(scope)
+        && read
+        && segments[root + 1..].iter().all(|s| match s {
+            // `Settings.objects`: the documents of a mongoengine or Django model, not its
+            // configuration.
+            PathSegment::Name(n) => *n != "objects",
+            PathSegment::Key => true,
+            PathSegment::Call(n) => matches!(*n, "get" | "getlist" | "get_list" | "getenv"),
+        })
+}
+
 /// A file under jobs/, cron/, migrations/ (and the like) holds periodic batch code.
 pub fn path_is_periodic(path: &str) -> bool {
     path.split('/').any(|part| {
@@ -405,6 +553,51 @@ mod tests {
             ("Comments", "comments"),
         ] {
             assert_eq!(mongoose_collection_name(model), coll, "{model}");
+        }
+    }
+
+    #[test]
+    fn configuration_reads() {
+        for text in [
+            "settings.app.dh_param_bits_pool",
+            "settings.DH_POOLS",
+            "config.pools",
+            "self.config.pools",
+            "this.settings.regions",
+            "app.config[\"POOLS\"]",
+            "current_app.config.get(\"POOLS\", [])",
+            "os.environ[\"HOSTS\"].split(\",\")",
+            "os.getenv(\"HOSTS\", \"\").split(\",\")",
+            "process.env.HOSTS.split(\",\")",
+            "appConfig.regions",
+            "CONFIG[\"pools\"].items()",
+            "&config.pools",
+            "self.cfg.pools.iter()",
+            "django.conf.settings.LANGUAGES",
+            "config?.pools",
+        ] {
+            assert!(reads_configuration(text), "{text}");
+        }
+        for text in [
+            "settings",
+            "config",
+            "os.environ",
+            "options.ids",
+            "opts.items",
+            "user_settings.favorites",
+            "site_config.pages",
+            "req.settings.ids",
+            "g.user.settings.favorites",
+            "config.pools.filter(lambda p: p)",
+            "config[key]",
+            "config.pools + extra",
+            "get_settings(user).pools",
+            "ids",
+            "db.settings.find()",
+            "settings.find({})",
+            "Settings.objects",
+        ] {
+            assert!(!reads_configuration(text), "{text}");
         }
     }
 

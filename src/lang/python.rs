@@ -2740,14 +2740,15 @@ impl<'t> Extractor<'t> {
         let item = self.field(clause, "left").map(|l| self.text(l));
         let r = self.field(clause, "right")?;
         let mut over = super::loop_over_with_item(self.text(r), span(r), item);
-        over.fixed = self.names_written_list(r);
+        over.fixed |= self.names_fixed_list(r);
         Some(over)
     }
 
     /// `windows` in `for w in windows:` after `windows = [DateRange.alltime(), DateRange.currently()]`:
-    /// a name assigned once, to a non-empty list or tuple written in the code (no unpacking), and
-    /// never appended to.
-    fn names_written_list(&self, n: Node<'t>) -> bool {
+    /// a name assigned once, to a non-empty list or tuple written in the code (no unpacking) or to
+    /// a list read from configuration (`pools = settings.app.dh_param_bits_pool`), and never
+    /// appended to.
+    fn names_fixed_list(&self, n: Node<'t>) -> bool {
         if n.k() != "identifier" {
             return false;
         }
@@ -2758,6 +2759,7 @@ impl<'t> Extractor<'t> {
         b.value.is_some_and(|v| {
             let items = self.named_children(v);
             super::is_written_list(v, &items, &["list", "tuple"], &["list_splat"])
+                || super::naming::reads_configuration(self.text(v))
         }) && self.is_constant(b, name)
             && !self.appends.contains_key(name)
     }

@@ -400,6 +400,71 @@ def stats(uid, user_ids):
     }
 
     #[test]
+    fn lists_read_from_configuration_are_fixed_iterations() {
+        // pritunl's `poolers/dh_params.py`: one count per configured key size. A list read from
+        // the settings, the configuration or the environment, directly or through a name bound
+        // once to it, is a handful of values fixed per deployment; a list of a user's settings,
+        // a function's options, a configuration list extended with data, or the documents of a
+        // `Settings` model are data.
+        let py = findings(
+            "poolers/dh_params.py",
+            r#"from pymongo import MongoClient
+import os
+from flask import current_app
+db = MongoClient().app
+class settings: dh_param_bits_pool = [2048]
+def fill_pool(user, options, extra):
+    for bits in settings.dh_param_bits_pool:
+        db.dh_params.count_documents({"dh_param_bits": bits})
+    for host in os.environ["HOSTS"].split(","):
+        db.hosts.find_one({"host": host})
+    for region in current_app.config.get("REGIONS", []):
+        db.regions.find_one({"name": region})
+    pools = settings.app.pools
+    for pool in pools:
+        db.pools.find_one({"name": pool})
+    for fav in user.settings.favorites:
+        db.items.find_one({"_id": fav})
+    for i in options.ids:
+        db.items.find_one({"_id": i})
+    more = settings.app.pools
+    more.extend(extra)
+    for pool in more:
+        db.pools.find_one({"name": pool})
+    for s in Settings.objects:
+        db.pools.find_one({"name": s.name})
+"#,
+        );
+        assert_eq!(
+            py.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![17, 19, 23, 25],
+            "{py:?}"
+        );
+        let js = findings(
+            "pools.js",
+            r#"const { MongoClient } = require("mongodb");
+async function fill(db, config, user) {
+  for (const p of config.pools) {
+    await db.collection("pools").countDocuments({ pool: p });
+  }
+  const hosts = process.env.HOSTS.split(",");
+  for (const h of hosts) {
+    await db.collection("hosts").findOne({ host: h });
+  }
+  for (const f of user.settings.favorites) {
+    await db.collection("items").findOne({ _id: f });
+  }
+}
+"#,
+        );
+        assert_eq!(
+            js.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![11],
+            "{js:?}"
+        );
+    }
+
+    #[test]
     fn python_and_rust_loops() {
         let py = findings(
             "app/views.py",
