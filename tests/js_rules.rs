@@ -1087,6 +1087,27 @@ async function touch(db, userId, contactId) {
     );
 }
 
+#[test]
+fn the_count_of_an_array_pulled_or_popped_in_the_same_update_is_not_a_counter() {
+    // The size of an array kept beside it goes down with the `$pull` / `$pop` that removes an
+    // element, as a bucket's count goes up with its `$push`.
+    let src = r#"
+async function detach(db, sid, iid, ids) {
+  await db.collection("servers").updateOne({ _id: sid, "instances.instance_id": iid }, { $pull: { instances: { instance_id: iid } }, $inc: { instances_count: -1 } });
+  await db.collection("servers").updateOne({ _id: sid }, { $pullAll: { instances: ids }, $inc: { instances_count: -2 } });
+  await db.collection("servers").findOneAndUpdate({ _id: sid }, { $pop: { queue: -1 }, $inc: { queueLength: -1 } });
+  await Server.findByIdAndUpdate(sid, { $addToSet: { tags: "a" }, $inc: { tagCount: 1 } });
+}
+"#;
+    assert_not_flagged(CI, "detach.js", src);
+    let src = r#"
+async function restart(db, sid) {
+  await db.collection("servers").updateOne({ _id: sid }, { $set: { state: "up" }, $inc: { restarts: 1 } });
+}
+"#;
+    assert_flags_once(CI, "restart.js", src, "restarts", "$inc");
+}
+
 // ---------------------------------------------------------------------------------------------
 // skip-paging
 // ---------------------------------------------------------------------------------------------

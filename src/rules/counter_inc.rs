@@ -183,8 +183,16 @@ impl Rule for CounterInc {
             let (Some(update), Some(filter)) = (&op.update, &op.filter) else {
                 continue;
             };
-            // A bucket's own count, incremented together with the `$push` into the bucket.
-            if update.get("$push").is_some() || update.get("$addToSet").is_some() {
+            // The count of an array kept beside it: a bucket's own count, incremented together
+            // with the `$push` into the bucket, or the size of an array of children decremented
+            // with the `$pull` that removes one (`{$pull: {instances: ..}, $inc:
+            // {instances_count: -1}}`). Bookkeeping of the array the update changes anyway.
+            if update.fields().iter().any(|f| {
+                matches!(
+                    f.key.as_str(),
+                    "$push" | "$addToSet" | "$pull" | "$pullAll" | "$pop"
+                )
+            }) {
                 continue;
             }
             let keys = selecting_keys(filter);
@@ -227,6 +235,29 @@ mod tests {
             .filter(|f| f.rule == "counter-inc")
             .map(|f| f.message)
             .collect()
+    }
+
+    /// pritunl keeps the size of a server's array of instances beside it: the `$inc` that
+    /// counts an element in or out of an array goes with the `$push` / `$addToSet` that adds it
+    /// and the `$pull` / `$pullAll` / `$pop` that removes it. An `$inc` alone still counts
+    /// events. (The same in JavaScript: `tests/js_rules.rs`.)
+    #[test]
+    fn the_count_of_an_array_changed_in_the_same_update_is_bookkeeping() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().pritunl
+def remove(sid, iid, n, ids):
+    db.servers.update_one({"_id": sid, "instances.instance_id": iid},
+        {"$pull": {"instances": {"instance_id": iid}}, "$inc": {"instances_count": -1}})
+    db.servers.update_one({"_id": sid, "instances_count": {"$lt": n}},
+        {"$push": {"instances": {"instance_id": iid}}, "$inc": {"instances_count": 1}})
+    db.servers.update_one({"_id": sid}, {"$pullAll": {"instances": ids}, "$inc": {"instances_count": -2}})
+    db.servers.find_one_and_update({"_id": sid}, {"$pop": {"queue": -1}, "$inc": {"queue_len": -1}})
+    db.servers.update_one({"_id": sid}, {"$inc": {"restarts": 1}})
+"#;
+        let got = messages(src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].contains("`restarts` by 1"), "{got:?}");
     }
 
     /// An `$or` whose every clause selects one document by equality (alerta's API key, looked up
