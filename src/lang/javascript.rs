@@ -1857,7 +1857,7 @@ impl<'t> Extractor<'t> {
                                 }
                             }
                         }
-                        let mut c = super::op_context(&loops, &functions, file_periodic);
+                        let mut c = super::op_context(&loops, &functions, file_periodic, span(n));
                         c.exits_loop = c.enclosing_loop.is_some_and(|l| {
                             super::exits_loop_after(
                                 &self.parents,

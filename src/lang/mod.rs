@@ -469,13 +469,24 @@ pub(crate) fn walk<'t>(
 /// The context of a call met inside `loops` (innermost last: the loop's span and what it iterates
 /// over) and `functions` (innermost last: the name, empty for an anonymous function, and whether it
 /// is periodic), as the JavaScript and Python operation passes track them.
+///
+/// A call in the iterable of a loop (`for card in db.cards.find({"boardId": board["_id"]})`,
+/// `for (const c of await cards.find(q).toArray())`) is evaluated once, before that loop's
+/// first iteration: it is in the loop around that loop (once per board), if any. Both
+/// languages evaluate `for .. in` / `for .. of` iterables (and a comprehension's first one)
+/// once; a `while` loop, whose condition runs every time, has no iterable.
 pub(crate) fn op_context(
     loops: &[(crate::ir::Span, Option<crate::ir::LoopOver>)],
     functions: &[(String, bool)],
     file_periodic: bool,
+    call: crate::ir::Span,
 ) -> crate::ir::OpContext {
+    let innermost = loops
+        .iter()
+        .rev()
+        .find(|l| !l.1.as_ref().is_some_and(|over| over.span.contains(call)));
     call_context(
-        loops.last().map(|l| (l.0, l.1.as_ref())),
+        innermost.map(|l| (l.0, l.1.as_ref())),
         functions.iter().map(|f| f.0.as_str()),
         file_periodic || functions.last().is_some_and(|f| f.1),
     )

@@ -2795,7 +2795,7 @@ impl<'t> Extractor<'t> {
                         functions.push((name, periodic));
                     }
                     if f & kinds::CALL != 0 {
-                        let mut c = super::op_context(&loops, &functions, file_periodic);
+                        let mut c = super::op_context(&loops, &functions, file_periodic, span(n));
                         c.exits_loop = c.enclosing_loop.is_some_and(|l| {
                             super::exits_loop_after(
                                 &self.parents,

@@ -465,6 +465,67 @@ async function fill(db, config, user) {
     }
 
     #[test]
+    fn a_query_in_the_header_of_a_nested_loop_runs_once_per_outer_item() {
+        // The iterable of a loop is evaluated once, before its first iteration: a query written
+        // there belongs to the loop around it (one `find` of cards per board), and the outer
+        // query is the one whose results are walked. Alone, or under a loop over a written
+        // list, it is not a query per item; nor when the outer loop stops after it.
+        let py = findings(
+            "boards.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().app
+def cards():
+    for board in db["boards"].find():
+        for card in db["cards"].find({"boardId": board["_id"]}):
+            pass
+    for board in db.boards.find():
+        titles = [c["title"] for c in db.cards.find({"boardId": board["_id"]})]
+    for card in db.cards.find({}):
+        pass
+    for kind in ["a", "b"]:
+        for card in db.cards.find({"kind": kind}):
+            pass
+    for board in db.boards.find():
+        if board["main"]:
+            for card in db.cards.find({"boardId": board["_id"]}):
+                pass
+            break
+"#,
+        );
+        assert_eq!(
+            py.iter().map(|f| (f.0, f.2)).collect::<Vec<_>>(),
+            vec![(5, 2), (8, 2)],
+            "{py:?}"
+        );
+        assert!(py[0].1.contains("`db[\"boards\"].find()`"), "{py:?}");
+        let js = findings(
+            "boards.js",
+            r#"const { MongoClient } = require("mongodb");
+async function cards(db) {
+  for await (const b of db.collection("boards").find()) {
+    for await (const c of db.collection("cards").find({ boardId: b._id })) {
+      console.log(c);
+    }
+  }
+  for (const b of await db.collection("boards").find().toArray()) {
+    for (const c of await db.collection("cards").find({ boardId: b._id }).toArray()) {
+      console.log(c);
+    }
+  }
+  for (const c of await db.collection("cards").find({}).toArray()) {
+    console.log(c);
+  }
+}
+"#,
+        );
+        assert_eq!(
+            js.iter().map(|f| (f.0, f.2)).collect::<Vec<_>>(),
+            vec![(4, 2), (9, 2)],
+            "{js:?}"
+        );
+    }
+
+    #[test]
     fn python_and_rust_loops() {
         let py = findings(
             "app/views.py",
