@@ -64,6 +64,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         appends: HashMap::default(),
         key_sets: HashMap::default(),
         functions: HashMap::default(),
+        index_helper_calls: Vec::new(),
         documents: HashMap::default(),
         access_models: HashMap::default(),
         scheduled: Vec::new(),
@@ -92,6 +93,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     x.note_pending_classes();
     x.note_access_classes();
     x.collect_operations(root);
+    x.expand_index_helpers();
     x.finish(root)
 }
 
@@ -295,6 +297,9 @@ struct Extractor<'t> {
     key_sets: HashMap<String, Vec<(Span, Node<'t>, Node<'t>)>>,
     /// Functions defined in this file, by name (for `get_db()` helpers returning a database).
     functions: HashMap<String, Node<'t>>,
+    /// Calls of a function of this file named for indexes (`upsert_index("tasks", keys)`): the
+    /// index declarations of a helper that calls `create_index` (see `expand_index_helpers`).
+    index_helper_calls: Vec<(Node<'t>, OpContext)>,
     /// Classes that may be mongoengine documents, by name.
     documents: HashMap<String, DocClass<'t>>,
     /// Classes that stand for a document class they wrap (see `note_access_classes`), by name:
@@ -3026,6 +3031,10 @@ impl<'t> Extractor<'t> {
                 if let Thing::Collection(r) = self.classify_call(call, 0) {
                     self.ir.collections.push(r);
                 }
+            } else if ftext.to_ascii_lowercase().contains("index")
+                && self.functions.contains_key(ftext)
+            {
+                self.index_helper_calls.push((call, ctx));
             }
             return;
         }
@@ -4488,6 +4497,116 @@ impl<'t> Extractor<'t> {
         ops
     }
 
+    /// A function of this file that creates the index its parameters describe, pritunl's
+    /// `def upsert_index(coll_name, index, **kwargs): coll = mongo.get_collection(coll_name);
+    /// coll.create_index(index, **kwargs)`: its calls with a collection name and keys written out
+    /// (`upsert_index("tasks", [("ttl", 1)], background=True)`) are the declarations, each where
+    /// it is written; the helper's own `create_index`, on a collection it cannot name, is not one.
+    fn expand_index_helpers(&mut self) {
+        let calls = std::mem::take(&mut self.index_helper_calls);
+        if calls.is_empty() {
+            return;
+        }
+        // The helpers' declarations: (operation index, helper, collection parameter, keys parameter).
+        let mut templates: Vec<(usize, &'t str, usize, usize)> = Vec::new();
+        for (i, op) in self.ir.operations.iter().enumerate() {
+            if op.kind != OpKind::CreateIndex {
+                continue;
+            }
+            let Some((name, def)) = op
+                .context
+                .function
+                .as_deref()
+                .and_then(|f| self.functions.get_key_value(f))
+            else {
+                continue;
+            };
+            let params = self.parameter_names(*def);
+            let coll = match op.collection.as_ref().map(|c| &c.name) {
+                Some(CollectionName::Unknown { text }) => params.iter().position(|p| p == text),
+                _ => None,
+            };
+            let keys = match op.filter.as_ref().map(|f| &f.kind) {
+                Some(ValueKind::Unknown(u)) => params.iter().position(|p| *p == u.text),
+                _ => None,
+            };
+            if let (Some(c), Some(k)) = (coll, keys) {
+                let def_name = self.text(self.field(*def, "name").unwrap_or(*def));
+                debug_assert_eq!(def_name, name.as_str());
+                templates.push((i, def_name, c, k));
+            }
+        }
+        let mut expanded: HashSet<usize> = HashSet::default();
+        for (call, ctx) in calls {
+            let Some(callee) = self.field(call, "function") else {
+                continue;
+            };
+            let name = self.text(callee);
+            let Some(&(i, _, c, k)) = templates.iter().find(|t| t.1 == name) else {
+                continue;
+            };
+            let def = self.functions[name];
+            let params = self.parameter_names(def);
+            let args = self.call_args(call);
+            let (Some(coll), Some(keys)) = (
+                self.arg(&args, c, &[params[c]]),
+                self.arg(&args, k, &[params[k]]),
+            ) else {
+                continue;
+            };
+            let Some(coll_name) = self.string_value(coll) else {
+                continue;
+            };
+            let mut op = self.ir.operations[i].clone();
+            op.method = name.to_string();
+            op.span = span(call);
+            op.method_span = span(callee);
+            op.collection = Some(CollectionRef {
+                name: CollectionName::Literal { name: coll_name },
+                span: span(coll),
+                via: CollectionVia::Driver,
+                import: None,
+            });
+            op.filter = Some(self.index_keys(keys));
+            op.options = self.kwargs_doc(&args, &[params[c], params[k]], span(call));
+            op.context = ctx;
+            op.receiver = String::new();
+            self.ir.operations.push(op);
+            for t in templates.iter().filter(|t| t.1 == name) {
+                expanded.insert(t.0);
+            }
+        }
+        if !expanded.is_empty() {
+            let mut i = 0;
+            self.ir.operations.retain(|_| {
+                i += 1;
+                !expanded.contains(&(i - 1))
+            });
+        }
+    }
+
+    /// The names of a function's parameters, in order (`*args` and `**kwargs` left out).
+    fn parameter_names(&self, def: Node<'t>) -> Vec<&'t str> {
+        let Some(ps) = self.field(def, "parameters") else {
+            return Vec::new();
+        };
+        self.named_children(ps)
+            .into_iter()
+            .filter_map(|p| match p.k() {
+                "identifier" => Some(self.text(p)),
+                "default_parameter" | "typed_default_parameter" => {
+                    self.field(p, "name").map(|n| self.text(n))
+                }
+                "typed_parameter" => self
+                    .named_children(p)
+                    .into_iter()
+                    .find(|c| c.k() == "identifier")
+                    .map(|c| self.text(c)),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn finish(mut self, root: Node<'t>) -> FileIr {
         for (call_id, op) in std::mem::take(&mut self.manager_reads) {
             if !self.queried_later.contains(&call_id) {
@@ -4908,6 +5027,63 @@ def spent(conn, txid):
             ir.operations.iter().all(|o| coll(o) != "transactions"),
             "{:?}",
             ir.operations
+        );
+    }
+
+    /// A function of this file that creates the index its parameters describe (pritunl's
+    /// `upsert_index(coll_name, index, **kwargs)`): each call with a collection name written out
+    /// is a declaration, where it is written, with the call's keyword options.
+    #[test]
+    fn an_index_helper_of_this_file_declares_the_indexes_it_is_called_with() {
+        let src = r#"
+import pymongo
+from app import mongo
+
+def upsert_index(coll_name, index, **kwargs):
+    coll = mongo.get_collection(coll_name)
+    try:
+        coll.create_index(index, **kwargs)
+    except Exception:
+        coll.create_index(index, **kwargs)
+
+def upsert_indexes(name):
+    upsert_index('tasks', [('ttl_timestamp', pymongo.ASCENDING)], background=True)
+    upsert_index(coll_name='logs', index='timestamp', unique=True)
+    upsert_index(name, 'other')
+"#;
+        let ir = ir(src);
+        let got: Vec<(String, String, String, bool)> = ir
+            .operations
+            .iter()
+            .map(|o| {
+                (
+                    o.method.clone(),
+                    coll(o),
+                    at(src, o.filter.as_ref().unwrap().span).to_string(),
+                    o.options
+                        .as_ref()
+                        .is_some_and(|v| v.get("unique").is_some()),
+                )
+            })
+            .collect();
+        // The helper's own `create_index`, on the collection its caller names, is not kept; a
+        // call that names no collection declares nothing.
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "upsert_index".into(),
+                    "tasks".into(),
+                    "[('ttl_timestamp', pymongo.ASCENDING)]".into(),
+                    false
+                ),
+                (
+                    "upsert_index".into(),
+                    "logs".into(),
+                    "'timestamp'".into(),
+                    true
+                ),
+            ]
         );
     }
 
