@@ -423,6 +423,11 @@ pub struct LoopOver {
     /// iterations.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fixed: bool,
+    /// The iterable is a name bound once, in the loop's own function, to this expression
+    /// (`sheets = db.sheets.find(q)` before `for s in sheets:`): where a query whose results the
+    /// loop walks is written, as it is in the iterable itself for `for s in db.sheets.find(q):`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound_to: Option<Span>,
 }
 
 /// Where in the code an operation sits, for rules that care about control flow.

@@ -931,6 +931,26 @@ impl<'t> Extractor<'t> {
             && !self.pushes.contains_key(name)
     }
 
+    /// `docs = await coll.find(q).toArray()` for `docs` in `for (const d of docs)`: the expression
+    /// a name is bound to, when it is a constant bound in the function (or file) it is used in.
+    fn bound_in_function(&self, n: Node<'t>) -> Option<Span> {
+        if n.k() != "identifier" {
+            return None;
+        }
+        let name = self.text(n);
+        let b = self.lookup(name, n.start_byte() as u32)?;
+        let value = b.value?;
+        let mut scope = n;
+        while let Some(p) = self.parents.of(scope) {
+            scope = p;
+            if is_function(p.k()) {
+                break;
+            }
+        }
+        (self.is_constant(b, name) && b.scope == span(scope) && !span(value).contains(span(n)))
+            .then(|| span(value))
+    }
+
     // ---------------------------------------------------------------- resolution
 
     fn unwrap_expr(&self, mut n: Node<'t>) -> Node<'t> {
@@ -1824,6 +1844,7 @@ impl<'t> Extractor<'t> {
                                 let mut over =
                                     super::loop_over_with_item(self.text(r), span(r), item);
                                 over.fixed |= self.names_fixed_array(r);
+                                over.bound_to = self.bound_in_function(r);
                                 over
                             });
                             loops.push((span(n), over))
@@ -1838,6 +1859,7 @@ impl<'t> Extractor<'t> {
                                 let over = iterated_receiver(self, n).map(|r| {
                                     let mut over = super::loop_over(self.text(r), span(r));
                                     over.fixed |= self.names_fixed_array(r);
+                                    over.bound_to = self.bound_in_function(r);
                                     over
                                 });
                                 loops.push((l, over));

@@ -721,6 +721,7 @@ pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
         text,
         span,
         item: None,
+        bound_to: None,
     }
 }
 

@@ -2746,7 +2746,28 @@ impl<'t> Extractor<'t> {
         let r = self.field(clause, "right")?;
         let mut over = super::loop_over_with_item(self.text(r), span(r), item);
         over.fixed |= self.names_fixed_list(r);
+        over.bound_to = self.bound_in_function(r);
         Some(over)
+    }
+
+    /// `sheets = db.sheets.find(q)` for `sheets` in `for s in sheets:`: the expression a name is
+    /// bound to, when it is bound once, in the function (or module) the name is used in.
+    fn bound_in_function(&self, n: Node<'t>) -> Option<Span> {
+        if n.k() != "identifier" {
+            return None;
+        }
+        let name = self.text(n);
+        let b = self.lookup(name, n.start_byte() as u32)?;
+        let value = b.value?;
+        let mut scope = n;
+        while let Some(p) = self.parents.of(scope) {
+            scope = p;
+            if matches!(p.k(), "function_definition" | "lambda" | "class_definition") {
+                break;
+            }
+        }
+        (self.is_constant(b, name) && b.scope == span(scope) && !span(value).contains(span(n)))
+            .then(|| span(value))
     }
 
     /// `windows` in `for w in windows:` after `windows = [DateRange.alltime(), DateRange.currently()]`:

@@ -217,9 +217,21 @@ impl Rule for QueryInLoop {
                 continue;
             }
             let ops = &ctx.files[file].ir.operations;
-            let outer = ops
-                .iter()
-                .find(|o| is_read(o.kind) && over.span.contains(o.span));
+            // The query whose results the loop walks: written in the loop's iterable, or in the
+            // expression the iterable's name is bound to (`sheets = coll.find(q)`; there, only a
+            // read of many documents: a name bound to `find_one(..)` or a count is not a list of
+            // results).
+            let outer = ops.iter().find(|o| {
+                is_read(o.kind)
+                    && (over.span.contains(o.span)
+                        || over.bound_to.is_some_and(|b| {
+                            b.contains(o.span)
+                                && matches!(
+                                    o.kind,
+                                    OpKind::Find | OpKind::Aggregate | OpKind::Distinct
+                                )
+                        }))
+            });
             // A write per item is flagged where the items are another query's results or ids;
             // other per-item writes are often conditional (claims, upserts of distinct keys).
             if !is_read(op.kind) && outer.is_none() && !ids_like(&over.text) {
@@ -521,6 +533,68 @@ async function cards(db) {
         assert_eq!(
             js.iter().map(|f| (f.0, f.2)).collect::<Vec<_>>(),
             vec![(4, 2), (9, 2)],
+            "{js:?}"
+        );
+    }
+
+    #[test]
+    fn a_loop_over_a_name_bound_to_a_query_walks_its_results() {
+        // Sefaria's sheets: the cursor is bound to a name first, then walked. As with the query
+        // written in the loop's header, a write per result is flagged, with the query as the
+        // outer one. Not a name bound to one document, nor one bound twice, nor one bound in
+        // another function.
+        let py = findings(
+            "sheets.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().sefaria
+cursor = db.sheets.find({})
+def a(uid):
+    sheets = db.sheets.find({"owner": uid})
+    for s in sheets:
+        db.sheets.replace_one({"_id": s["_id"]}, s)
+def b(uid):
+    for s in db.sheets.find({"owner": uid}):
+        db.sheets.replace_one({"_id": s["_id"]}, s)
+def c(uid):
+    owners = list(db.sheets.aggregate([{"$match": {"owner": uid}}]))
+    for o in owners:
+        db.profiles.update_one({"_id": o["_id"]}, {"$set": {"n": 1}})
+def d(uid):
+    profile = db.profiles.find_one({"_id": uid})
+    for key in profile:
+        db.profiles.update_one({"_id": uid}, {"$unset": {key: 1}})
+    sheets = db.sheets.find({"owner": uid})
+    sheets = filter(keep, other)
+    for s in sheets:
+        db.sheets.replace_one({"_id": s["_id"]}, s)
+    for s in cursor:
+        db.sheets.replace_one({"_id": s["_id"]}, s)
+"#,
+        );
+        assert_eq!(
+            py.iter().map(|f| (f.0, f.2)).collect::<Vec<_>>(),
+            vec![(7, 2), (10, 2), (14, 2)],
+            "{py:?}"
+        );
+        let js = findings(
+            "sheets.js",
+            r#"const { MongoClient } = require("mongodb");
+async function a(db, q) {
+  const coll = db.collection("sheets");
+  const docs = await coll.find(q).toArray();
+  for (const d of docs) await coll.updateOne({ _id: d._id }, { $set: { a: 1 } });
+  docs.forEach((d) => coll.updateOne({ _id: d._id }, { $set: { a: 1 } }));
+  const one = await coll.findOne(q);
+  for (const k of Object.getOwnPropertyNames(one)) await coll.updateOne({ _id: one._id }, { $unset: { [k]: 1 } });
+  let rows = await coll.find(q).toArray();
+  rows = rows.filter(keep);
+  for (const r of rows) await coll.updateOne({ _id: r._id }, { $set: { a: 1 } });
+}
+"#,
+        );
+        assert_eq!(
+            js.iter().map(|f| (f.0, f.2)).collect::<Vec<_>>(),
+            vec![(5, 2), (6, 2)],
             "{js:?}"
         );
     }
