@@ -70,7 +70,11 @@ fn path_is_offline(path: &str) -> bool {
                 | "upgrade"
                 | "testing"
         )
-    }) || matches!(stem, "seeder" | "seed" | "seeds" | "fixtures" | "demo")
+    }) || matches!(stem, "fixtures" | "demo")
+        // `seed.js`, `seeders.py`, Reaction's `checkAndSeedDb.js`: seeding code.
+        || crate::lang::naming::for_each_word(stem, |w| {
+            matches!(w, "seed" | "seeds" | "seeder" | "seeders" | "seeding")
+        })
         || stem.starts_with("test")
 }
 
@@ -1316,6 +1320,27 @@ mod tests {
         );
         // The first key is not queried: no bound.
         assert_eq!(serves(&ix, &query(&["status"], &[], &[])), Serve::None);
+    }
+
+    #[test]
+    fn maintenance_files_by_their_paths() {
+        for p in [
+            "scripts/fix.js",
+            "db/seeds.py",
+            "src/seed.js",
+            "packages/schema/src/util/checkAndSeedDb.js",
+            "app/seeders/users.py",
+        ] {
+            assert!(path_is_offline(p), "{p}");
+        }
+        for p in [
+            "src/routes/users.js",
+            "src/seedling.js",
+            "src/scripts.js",
+            "src/api/feedback.py",
+        ] {
+            assert!(!path_is_offline(p), "{p}");
+        }
     }
 
     #[test]
