@@ -1639,6 +1639,24 @@ fn looks_minified(bytes: &[u8]) -> bool {
     bytes.len() / lines > 500
 }
 
+/// A library's distributed build vendored into the repository, unminified: a UMD or webpack
+/// bundle, by the wrapper in its first 4 KB (`webpackUniversalModuleDefinition`,
+/// `webpackBootstrap`, `define.amd`). Wekan's `fullcalendar.js` (621 KB), whose `create`, `remove`
+/// and `toArray` are the calendar's.
+fn looks_bundled(bytes: &[u8]) -> bool {
+    if bytes.len() < 20_000 {
+        return false;
+    }
+    let head = &bytes[..4096];
+    [
+        b"webpackUniversalModuleDefinition".as_slice(),
+        b"webpackBootstrap",
+        b"define.amd",
+    ]
+    .iter()
+    .any(|m| memchr::memmem::find(head, m).is_some())
+}
+
 /// The walker of a run: the roots, the thread count and the default exclusions (`.gitignore`,
 /// dependency and build folders, tests, minified bundles). Public so that the benchmark's floor
 /// program (bench/floor) walks exactly the same files. `roots` must not be empty.
@@ -2253,7 +2271,7 @@ fn analyse_one(
                 Verdict::Skip if is_package_init(path, lang, bytes) => Verdict::Defer,
                 v => v,
             };
-            if !no_ignore && looks_minified(bytes) {
+            if !no_ignore && (looks_minified(bytes) || (is_js(lang) && looks_bundled(bytes))) {
                 return Outcome::Skipped;
             }
             if v == Verdict::Skip {
@@ -2281,6 +2299,13 @@ fn analyse_one(
 /// Parses and extracts one file's text: its IR, with a copy of the text, when it yields any.
 fn parse_text(path: &Path, lang: Language, base: &Path, text: &str) -> Outcome {
     let shown = display_path(path, base);
+    // A Meteor client file reads only its local cache; without a write it has nothing to read.
+    if is_js(lang)
+        && lang::javascript::is_meteor_client(&shown, text)
+        && !lang::javascript::may_write_from_client(text)
+    {
+        return Outcome::Skipped;
+    }
     let ctx = FileContext {
         display_path: &shown,
     };
@@ -2420,6 +2445,20 @@ mod tests {
 
     fn verdict_of(lang: Language, text: &str) -> Verdict {
         verdict(lang, text.as_bytes())
+    }
+
+    /// A library's distributed build, vendored: skipped like a minified one; an application's
+    /// own file with the same words is not.
+    #[test]
+    fn vendored_bundles_are_recognised() {
+        let umd = "/*!\n * Lib v3\n */\n(function webpackUniversalModuleDefinition(root, factory) {\n\tif (typeof define === 'function' && define.amd) define([], factory);\n})(this, function () {\n";
+        let body = "  Model.prototype.remove = function (x) { return this.items.toArray(); };\n"
+            .repeat(400);
+        assert!(looks_bundled(format!("{umd}{body}").as_bytes()));
+        assert!(!looks_bundled(
+            format!("import x from 'y';\n{body}").as_bytes()
+        ));
+        assert!(!looks_bundled(umd.as_bytes()), "small files are read");
     }
 
     /// A pagination helper that pages the cursor it receives has no other MongoDB word; its

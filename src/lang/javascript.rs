@@ -90,12 +90,20 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
 
 /// A file of a Meteor application's client: under a `client` folder (which Meteor builds for the
 /// browser only), in a file that uses Meteor.
-fn is_meteor_client(path: &str, text: &str) -> bool {
+pub(crate) fn is_meteor_client(path: &str, text: &str) -> bool {
     path.split('/').rev().skip(1).any(|d| d == "client")
         && (text.contains("from 'meteor/")
             || text.contains("from \"meteor/")
             || text.contains("Meteor.")
             || text.contains("Template."))
+}
+
+/// Whether a Meteor client file may write to a collection (`Boards.update(..)`,
+/// `Cards.insertAsync(..)`): the only operations of such a file that reach the database.
+pub(crate) fn may_write_from_client(text: &str) -> bool {
+    [".update", ".insert", ".remove", ".upsert"]
+        .iter()
+        .any(|w| memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some())
 }
 
 fn span(n: Node) -> Span {
