@@ -65,6 +65,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         key_sets: HashMap::default(),
         functions: HashMap::default(),
         index_helper_calls: Vec::new(),
+        index_table_calls: Vec::new(),
         documents: HashMap::default(),
         access_models: HashMap::default(),
         scheduled: Vec::new(),
@@ -94,6 +95,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     x.note_access_classes();
     x.collect_operations(root);
     x.expand_index_helpers();
+    x.expand_index_tables();
     x.finish(root)
 }
 
@@ -300,6 +302,9 @@ struct Extractor<'t> {
     /// Calls of a function of this file named for indexes (`upsert_index("tasks", keys)`): the
     /// index declarations of a helper that calls `create_index` (see `expand_index_helpers`).
     index_helper_calls: Vec<(Node<'t>, OpContext)>,
+    /// `create_index(*args, **kwargs)` calls: the declarations of a table of indexes, should the
+    /// call be in a loop over one (see `expand_index_tables`).
+    index_table_calls: Vec<Node<'t>>,
     /// Classes that may be mongoengine documents, by name.
     documents: HashMap<String, DocClass<'t>>,
     /// Classes that stand for a document class they wrap (see `note_access_classes`), by name:
@@ -3110,6 +3115,9 @@ impl<'t> Extractor<'t> {
         let Some(m) = py_operation(method) else {
             return;
         };
+        if method == "create_index" && self.call_args(call).splat {
+            self.index_table_calls.push(call);
+        }
         self.operation(call, obj, attr, m, ctx);
     }
 
@@ -4606,6 +4614,155 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// A table of indexes walked by a loop that creates each (Sefaria's `indices = [("groups",
+    /// ["slug"], {"unique": True}), ..]; for col, args, kwargs in indices:
+    /// getattr(db, col).create_index(*args, **kwargs)`): each row is a declaration, where it is
+    /// written; the loop's own `create_index`, on a collection it cannot name, is not one.
+    fn expand_index_tables(&mut self) {
+        for call in std::mem::take(&mut self.index_table_calls) {
+            let Some(i) = self
+                .ir
+                .operations
+                .iter()
+                .position(|o| o.span == span(call) && o.kind == OpKind::CreateIndex)
+            else {
+                continue;
+            };
+            let rows = self.index_table_rows(call);
+            if rows.is_empty() {
+                continue;
+            }
+            let template = self.ir.operations.remove(i);
+            for (row, coll, keys, options) in rows {
+                let mut op = template.clone();
+                op.span = span(row);
+                op.method_span = span(coll);
+                op.collection = Some(CollectionRef {
+                    name: CollectionName::Literal {
+                        name: self.string_value(coll).unwrap_or_default(),
+                    },
+                    span: span(coll),
+                    via: CollectionVia::Driver,
+                    import: None,
+                });
+                op.filter = Some(self.index_keys(keys));
+                op.options = options.map(|o| self.lower(o, 0));
+                self.ir.operations.push(op);
+            }
+        }
+    }
+
+    /// The rows of the table a `getattr(db, col).create_index(*args, **kwargs)` (or
+    /// `db[col].create_index(..)`) loops over: (row, collection name, keys, options).
+    fn index_table_rows(
+        &self,
+        call: Node<'t>,
+    ) -> Vec<(Node<'t>, Node<'t>, Node<'t>, Option<Node<'t>>)> {
+        let mut out = Vec::new();
+        let Some(f) = self.field(call, "function") else {
+            return out;
+        };
+        let Some(recv) = self.field(f, "object") else {
+            return out;
+        };
+        // The loop variable that names the collection.
+        let col = match recv.k() {
+            "call" if self.field(recv, "function").map(|g| self.text(g)) == Some("getattr") => {
+                self.call_args(recv).positional.get(1).copied()
+            }
+            "subscript" => self.field(recv, "subscript"),
+            _ => None,
+        };
+        let Some(col) = col.filter(|c| c.k() == "identifier").map(|c| self.text(c)) else {
+            return out;
+        };
+        // `*args` and `**kwargs`: which loop variables hold the arguments and the options.
+        let Some(a) = self.field(call, "arguments") else {
+            return out;
+        };
+        let (mut args_name, mut kwargs_name) = (None, None);
+        for c in self.named_children(a) {
+            let inner = self
+                .named_children(c)
+                .into_iter()
+                .next()
+                .map(|n| self.text(n));
+            match c.k() {
+                "list_splat" => args_name = inner,
+                "dictionary_splat" => kwargs_name = inner,
+                _ => return out,
+            }
+        }
+        let Some(args_name) = args_name else {
+            return out;
+        };
+        // The enclosing `for (col, args, kwargs) in table:`.
+        let mut loop_node = call;
+        let left = loop {
+            let Some(p) = self.parents.of(loop_node) else {
+                return out;
+            };
+            loop_node = p;
+            if p.k() == "for_statement" {
+                break self.field(p, "left");
+            }
+            if matches!(p.k(), "function_definition" | "class_definition") {
+                return out;
+            }
+        };
+        let Some(left) = left.filter(|l| matches!(l.k(), "pattern_list" | "tuple_pattern")) else {
+            return out;
+        };
+        let names: Vec<&str> = self
+            .named_children(left)
+            .into_iter()
+            .map(|n| self.text(n))
+            .collect();
+        let pos = |n: &str| names.iter().position(|x| *x == n);
+        let (Some(ci), Some(ai)) = (pos(col), pos(args_name)) else {
+            return out;
+        };
+        let ki = kwargs_name.and_then(pos);
+        let Some(mut table) = self.field(loop_node, "right") else {
+            return out;
+        };
+        if table.k() == "identifier" {
+            match self
+                .lookup(self.text(table), table.start_byte() as u32)
+                .and_then(|b| b.value)
+            {
+                Some(v) => table = v,
+                None => return out,
+            }
+        }
+        if table.k() != "list" {
+            return out;
+        }
+        for row in self.named_children(table) {
+            if row.k() != "tuple" {
+                continue;
+            }
+            let cells = self.named_children(row);
+            let (Some(coll), Some(args)) = (cells.get(ci), cells.get(ai)) else {
+                continue;
+            };
+            // The keys are the first of the positional arguments.
+            let keys = match args.k() {
+                "list" | "tuple" => self.named_children(*args).into_iter().next(),
+                _ => None,
+            };
+            let (Some(keys), true) = (keys, self.string_value(*coll).is_some()) else {
+                continue;
+            };
+            let options = ki
+                .and_then(|k| cells.get(k))
+                .copied()
+                .filter(|o| o.k() == "dictionary");
+            out.push((row, *coll, keys, options));
+        }
+        out
+    }
+
     /// The names of a function's parameters, in order (`*args` and `**kwargs` left out).
     fn parameter_names(&self, def: Node<'t>) -> Vec<&'t str> {
         let Some(ps) = self.field(def, "parameters") else {
@@ -5054,6 +5211,52 @@ def spent(conn, txid):
     /// A function of this file that creates the index its parameters describe (pritunl's
     /// `upsert_index(coll_name, index, **kwargs)`): each call with a collection name written out
     /// is a declaration, where it is written, with the call's keyword options.
+    /// A table of indexes walked by a loop that creates each (Sefaria's `ensure_indices`): each
+    /// row is a declaration where it is written, with its options.
+    #[test]
+    fn a_table_of_indexes_walked_by_a_loop_declares_each_row() {
+        let src = r#"
+import pymongo
+from app import db
+
+def ensure_indices(active_db=None):
+    active_db = active_db or db
+    indices = [
+        ('groups', ["slug"], {'unique': True}),
+        ('messages', [[("room_id", pymongo.ASCENDING), ("timestamp", pymongo.DESCENDING)]], {}),
+        (name, ["x"], {}),
+    ]
+    for col, args, kwargs in indices:
+        getattr(active_db, col).create_index(*args, **kwargs)
+"#;
+        let ir = ir(src);
+        let got: Vec<(String, String, bool)> = ir
+            .operations
+            .iter()
+            .map(|o| {
+                (
+                    coll(o),
+                    at(src, o.filter.as_ref().unwrap().span).to_string(),
+                    o.options
+                        .as_ref()
+                        .is_some_and(|v| v.get("unique").is_some()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("groups".into(), "\"slug\"".into(), true),
+                (
+                    "messages".into(),
+                    "[(\"room_id\", pymongo.ASCENDING), (\"timestamp\", pymongo.DESCENDING)]"
+                        .into(),
+                    false
+                ),
+            ]
+        );
+    }
+
     #[test]
     fn an_index_helper_of_this_file_declares_the_indexes_it_is_called_with() {
         let src = r#"

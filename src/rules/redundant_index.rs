@@ -153,9 +153,14 @@ impl Rule for RedundantIndex {
                             // The same named index created by two setup paths (a fresh install
                             // and a migration): `createIndexes` of an identical index is a
                             // no-op, so both create the one index.
+                            // So is an index a maintenance script creates again beside the
+                            // application's own setup (Sefaria's `scripts/migrate_groups.py`).
+                            let offline =
+                                |d: &IndexDecl| ctx.model.offline_files.contains(&d.site.file);
                             if short.site.file != long.site.file
-                                && short.options.name.is_some()
-                                && short.options == long.options
+                                && ((short.options.name.is_some() && short.options == long.options)
+                                    || offline(short)
+                                    || offline(long))
                             {
                                 continue;
                             }
