@@ -1565,13 +1565,24 @@ impl VerdictReading {
     }
 }
 
-/// A Python package's `__init__.py` that imports: it may re-export a model of the package
-/// (`from .video import Video`) without a word of MongoDB, so it waits with the deferred files
-/// until a parsed file imports from the package.
+/// A Python package's `__init__.py` that imports, or a JavaScript folder's `index.js` that
+/// requires or exports models: it may re-export a model of the package (`from .video import Video`,
+/// `module.exports.Token = require('./token.model')`) without a word of MongoDB, so it waits with
+/// the deferred files until a parsed file imports from the package (`const { Token } =
+/// require('../models')`).
 fn is_package_init(path: &Path, lang: Language, bytes: &[u8]) -> bool {
-    lang == Language::Python
-        && path.file_name().is_some_and(|n| n == "__init__.py")
-        && memchr::memmem::find(bytes, b"import").is_some()
+    let has = |w: &[u8]| memchr::memmem::find(bytes, w).is_some();
+    match lang {
+        Language::Python => path.file_name().is_some_and(|n| n == "__init__.py") && has(b"import"),
+        // Only an index that names models: a folder's `index.js` that gathers other modules is
+        // common, and overleaf has 29 that mongolint would parse for nothing.
+        _ if is_js(lang) => {
+            path.file_stem().is_some_and(|n| n == "index")
+                && (has(b"require(") || has(b"export "))
+                && (has(b"model") || has(b"Model") || has(b"schema") || has(b"Schema"))
+        }
+        _ => false,
+    }
 }
 
 /// Whether a file is parsed on its own merits (see [`verdict`]).

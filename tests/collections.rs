@@ -794,3 +794,34 @@ fn a_meteor_application_names_its_collections() {
         )]
     );
 }
+
+/// A models folder's `index.js` that gathers the models without a word of MongoDB
+/// (`module.exports.Token = require('./token.model')`) is read when a parsed file imports from it
+/// (`const { Token } = require('../models')`), so the models it re-exports resolve.
+#[test]
+fn a_models_index_that_re_exports_resolves_destructured_requires() {
+    let m = map_of(&[
+        (
+            "src/models/token.model.js",
+            "const mongoose = require('mongoose');\nconst tokenSchema = new mongoose.Schema({ token: String });\n\
+             const Token = mongoose.model('Token', tokenSchema);\nmodule.exports = Token;\n",
+        ),
+        (
+            "src/models/index.js",
+            "module.exports.Token = require('./token.model');\n",
+        ),
+        (
+            "src/services/token.service.js",
+            "const { Token } = require('../models');\n\
+             const find = async (token) => Token.findOne({ token, blacklisted: false });\n\
+             module.exports = { find };\n",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "tokens")),
+        vec![(
+            "src/services/token.service.js".to_string(),
+            "findOne".to_string()
+        )]
+    );
+}
