@@ -948,13 +948,7 @@ impl<'t> Extractor<'t> {
         let name = self.text(n);
         let b = self.lookup(name, n.start_byte() as u32)?;
         let value = b.value?;
-        let mut scope = n;
-        while let Some(p) = self.parents.of(scope) {
-            scope = p;
-            if is_function(p.k()) {
-                break;
-            }
-        }
+        let scope = self.enclosing_function(n);
         (self.is_constant(b, name) && b.scope == span(scope) && !span(value).contains(span(n)))
             .then(|| span(value))
     }
@@ -1995,7 +1989,11 @@ impl<'t> Extractor<'t> {
                 let binding = self
                     .lookup(self.text(root), root.start_byte() as u32)
                     .map(|b| (b.value, cursor_type(b.type_text)));
+                // Offset paging on a variable bound to no read (see `note_loose_skip`).
+                let loose = matches!(method, "skip" | "limit" | "sort")
+                    && binding.is_none_or(|(value, typed)| value.is_some() || typed);
                 let mut bound = None;
+                let mut chain = None;
                 if let Some(v) = binding.and_then(|b| b.0) {
                     let mut v = self.chain_root(v);
                     // Through the cursor's reassignments: `cursor = cursor.limit(n)` (each under
@@ -2018,12 +2016,14 @@ impl<'t> Extractor<'t> {
                     }
                     bound = Some(v.id());
                     let mods = self.collect_chain(root, false);
+                    if loose {
+                        chain = Some(mods.clone());
+                    }
                     self.pending_modifiers.push((v.id(), mods));
                 }
-                if matches!(method, "skip" | "limit" | "sort")
-                    && binding.is_none_or(|(value, typed)| value.is_some() || typed)
-                {
-                    self.note_loose_skip(root, call, bound, ctx);
+                if loose {
+                    let mods = chain.unwrap_or_else(|| self.collect_chain(root, false));
+                    self.note_loose_skip(root, call, bound, ctx, mods);
                 }
             }
             return;
@@ -2074,8 +2074,8 @@ impl<'t> Extractor<'t> {
         call: Node<'t>,
         bound: Option<usize>,
         ctx: OpContext,
+        mods: Vec<Modifier>,
     ) {
-        let mods = self.collect_chain(root, false);
         let Some(skip) = mods.iter().find(|m| m.name == "skip") else {
             return;
         };
@@ -2098,34 +2098,40 @@ impl<'t> Extractor<'t> {
         self.loose_skips.push((bound, op));
     }
 
-    /// Whether the function around `at` (or the module) calls `name.limit(..)`.
-    fn limited_in_function(&self, at: Node<'t>, name: &str) -> bool {
-        let mut scope = at;
+    /// The function around `n`, or the program.
+    fn enclosing_function(&self, n: Node<'t>) -> Node<'t> {
+        let mut scope = n;
         while let Some(p) = self.parents.of(scope) {
             scope = p;
-            if is_function(scope.k()) {
+            if is_function(p.k()) {
                 break;
             }
         }
+        scope
+    }
+
+    /// Whether the function around `at` (or the module) calls `name.limit(..)`.
+    fn limited_in_function(&self, at: Node<'t>, name: &str) -> bool {
         let mut found = false;
-        self.parents.walk(scope, |n, kind, enter| {
-            if !enter || found || kind != "call_expression" {
-                return;
-            }
-            let Some(f) = self
-                .field(n, "function")
-                .filter(|f| f.k() == "member_expression")
-            else {
-                return;
-            };
-            found = self
-                .field(f, "property")
-                .is_some_and(|p| self.text(p) == "limit")
-                && self
-                    .field(f, "object")
-                    .map(|o| self.unwrap_expr(o))
-                    .is_some_and(|o| o.k() == "identifier" && self.text(o) == name);
-        });
+        self.parents
+            .walk(self.enclosing_function(at), |n, kind, enter| {
+                if !enter || found || kind != "call_expression" {
+                    return;
+                }
+                let Some(f) = self
+                    .field(n, "function")
+                    .filter(|f| f.k() == "member_expression")
+                else {
+                    return;
+                };
+                found = self
+                    .field(f, "property")
+                    .is_some_and(|p| self.text(p) == "limit")
+                    && self
+                        .field(f, "object")
+                        .map(|o| self.unwrap_expr(o))
+                        .is_some_and(|o| o.k() == "identifier" && self.text(o) == name);
+            });
         found
     }
 
@@ -2715,11 +2721,10 @@ impl<'t> Extractor<'t> {
     }
 }
 
-/// A module the linker may find in the repository: a relative path, or what may be a path alias
+/// A module the linker may find in the repository: a relative path, what may be a path alias
 /// (`@/models/user`, `~/models/user`; a scoped package such as `@nestjs/mongoose` also starts with
-/// `@` and is simply not found); never a plainly named package (`mongodb`, `lodash`).
-/// A module of the repository: relative (`./user`), an alias (`@/models/user`, `~/models`), or
-/// Meteor's path from the application's root (`/models/boards`).
+/// `@` and is simply not found), or Meteor's path from the application's root (`/models/boards`);
+/// never a plainly named package (`mongodb`, `lodash`).
 fn is_repository_module(module: &str) -> bool {
     module.starts_with('.')
         || module.starts_with('@')

@@ -4542,15 +4542,15 @@ impl<'t> Extractor<'t> {
             if op.kind != OpKind::CreateIndex {
                 continue;
             }
-            let Some((name, def)) = op
+            let Some(&def) = op
                 .context
                 .function
                 .as_deref()
-                .and_then(|f| self.functions.get_key_value(f))
+                .and_then(|f| self.functions.get(f))
             else {
                 continue;
             };
-            let params = self.parameter_names(*def);
+            let params = self.parameter_names(def);
             let coll = match op.collection.as_ref().map(|c| &c.name) {
                 Some(CollectionName::Unknown { text }) => params.iter().position(|p| p == text),
                 _ => None,
@@ -4559,10 +4559,10 @@ impl<'t> Extractor<'t> {
                 Some(ValueKind::Unknown(u)) => params.iter().position(|p| *p == u.text),
                 _ => None,
             };
-            if let (Some(c), Some(k)) = (coll, keys) {
-                let def_name = self.text(self.field(*def, "name").unwrap_or(*def));
-                debug_assert_eq!(def_name, name.as_str());
-                templates.push((i, def_name, c, k));
+            // The helper's name, borrowed from the source (the key of `functions` is not).
+            let name = self.field(def, "name").map(|n| self.text(n));
+            if let (Some(c), Some(k), Some(name)) = (coll, keys, name) {
+                templates.push((i, name, c, k));
             }
         }
         let mut expanded: HashSet<usize> = HashSet::default();
@@ -4583,21 +4583,13 @@ impl<'t> Extractor<'t> {
             ) else {
                 continue;
             };
-            let Some(coll_name) = self.string_value(coll) else {
+            let options = self.kwargs_doc(&args, &[params[c], params[k]], span(call));
+            let template = &self.ir.operations[i];
+            let Some(mut op) = self.declared_index(template, call, callee, coll, keys, options)
+            else {
                 continue;
             };
-            let mut op = self.ir.operations[i].clone();
             op.method = name.to_string();
-            op.span = span(call);
-            op.method_span = span(callee);
-            op.collection = Some(CollectionRef {
-                name: CollectionName::Literal { name: coll_name },
-                span: span(coll),
-                via: CollectionVia::Driver,
-                import: None,
-            });
-            op.filter = Some(self.index_keys(keys));
-            op.options = self.kwargs_doc(&args, &[params[c], params[k]], span(call));
             op.context = ctx;
             op.receiver = String::new();
             self.ir.operations.push(op);
@@ -4634,22 +4626,40 @@ impl<'t> Extractor<'t> {
             }
             let template = self.ir.operations.remove(i);
             for (row, coll, keys, options) in rows {
-                let mut op = template.clone();
-                op.span = span(row);
-                op.method_span = span(coll);
-                op.collection = Some(CollectionRef {
-                    name: CollectionName::Literal {
-                        name: self.string_value(coll).unwrap_or_default(),
-                    },
-                    span: span(coll),
-                    via: CollectionVia::Driver,
-                    import: None,
-                });
-                op.filter = Some(self.index_keys(keys));
-                op.options = options.map(|o| self.lower(o, 0));
-                self.ir.operations.push(op);
+                let options = options.map(|o| self.lower(o, 0));
+                if let Some(op) = self.declared_index(&template, row, coll, coll, keys, options) {
+                    self.ir.operations.push(op);
+                }
             }
         }
+    }
+
+    /// The declaration an index helper's or table's `template` makes where it is written (`at`,
+    /// its name at `name_at`): on the collection the string `coll` names, of the keys `keys`;
+    /// `None` when `coll` is not a string written out.
+    fn declared_index(
+        &self,
+        template: &Operation,
+        at: Node<'t>,
+        name_at: Node<'t>,
+        coll: Node<'t>,
+        keys: Node<'t>,
+        options: Option<Value>,
+    ) -> Option<Operation> {
+        let mut op = template.clone();
+        op.span = span(at);
+        op.method_span = span(name_at);
+        op.collection = Some(CollectionRef {
+            name: CollectionName::Literal {
+                name: self.string_value(coll)?,
+            },
+            span: span(coll),
+            via: CollectionVia::Driver,
+            import: None,
+        });
+        op.filter = Some(self.index_keys(keys));
+        op.options = options;
+        Some(op)
     }
 
     /// The rows of the table a `getattr(db, col).create_index(*args, **kwargs)` (or
@@ -4751,6 +4761,7 @@ impl<'t> Extractor<'t> {
                 "list" | "tuple" => self.named_children(*args).into_iter().next(),
                 _ => None,
             };
+            // A row names its collection with a string (else it declares nothing).
             let (Some(keys), true) = (keys, self.string_value(*coll).is_some()) else {
                 continue;
             };
@@ -5208,9 +5219,6 @@ def spent(conn, txid):
         );
     }
 
-    /// A function of this file that creates the index its parameters describe (pritunl's
-    /// `upsert_index(coll_name, index, **kwargs)`): each call with a collection name written out
-    /// is a declaration, where it is written, with the call's keyword options.
     /// A table of indexes walked by a loop that creates each (Sefaria's `ensure_indices`): each
     /// row is a declaration where it is written, with its options.
     #[test]
@@ -5257,6 +5265,9 @@ def ensure_indices(active_db=None):
         );
     }
 
+    /// A function of this file that creates the index its parameters describe (pritunl's
+    /// `upsert_index(coll_name, index, **kwargs)`): each call with a collection name written out
+    /// is a declaration, where it is written, with the call's keyword options.
     #[test]
     fn an_index_helper_of_this_file_declares_the_indexes_it_is_called_with() {
         let src = r#"
