@@ -98,12 +98,39 @@ pub(crate) fn is_meteor_client(path: &str, text: &str) -> bool {
             || text.contains("Template."))
 }
 
-/// Whether a Meteor client file may write to a collection (`Boards.update(..)`,
-/// `Cards.insertAsync(..)`): the only operations of such a file that reach the database.
+/// Whether a Meteor client file may write to a collection: a write method (`update`, `insert`,
+/// `remove`, `upsert`, or its `*Async` form) called on a capitalised name (`Boards.update(..)`,
+/// `Cards.insertAsync(..)`), `Meteor.users` or a collection's `direct`: the only operations of such
+/// a file that reach the database. The DOM's `classList.remove(..)`, `insertBefore(..)` and a
+/// helper's `this.remove(..)` are not (Wekan: 11 client files, 345 KB, parsed for nothing).
 pub(crate) fn may_write_from_client(text: &str) -> bool {
-    [".update", ".insert", ".remove", ".upsert"]
-        .iter()
-        .any(|w| memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some())
+    let bytes = text.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    ["update", "insert", "remove", "upsert"].iter().any(|w| {
+        memchr::memmem::find_iter(bytes, w.as_bytes()).any(|at| {
+            if at < 2 || bytes[at - 1] != b'.' {
+                return false;
+            }
+            let mut end = at + w.len();
+            if bytes[end..].starts_with(b"Async") {
+                end += "Async".len();
+            }
+            let rest = &bytes[end..];
+            let open = rest.iter().position(|b| !b.is_ascii_whitespace());
+            if open.map(|i| rest[i]) != Some(b'(') {
+                return false;
+            }
+            let receiver_end = at - 1;
+            let mut start = receiver_end;
+            while start > 0 && is_ident(bytes[start - 1]) {
+                start -= 1;
+            }
+            let receiver = &bytes[start..receiver_end];
+            receiver.first().is_some_and(u8::is_ascii_uppercase)
+                || receiver == b"users"
+                || receiver == b"direct"
+        })
+    })
 }
 
 fn span(n: Node) -> Span {
@@ -2967,4 +2994,34 @@ fn is_update_document(v: &Value) -> bool {
                     | "$setOnInsert"
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A client file is parsed for its writes to a collection, not for the DOM's or a helper's
+    /// methods of the same names.
+    #[test]
+    fn client_writes_are_calls_on_collections() {
+        for write in [
+            "Boards.update({ _id: id }, { $set: { starred: true } });",
+            "await Cards.insertAsync(card);",
+            "Meteor.users.update(Meteor.userId(), { $set: { x: 1 } });",
+            "Boards.direct.upsert (sel, doc);",
+            "Attachments.removeAsync(\n  id)",
+        ] {
+            assert!(may_write_from_client(write), "{write}");
+        }
+        for other in [
+            "el.classList.remove('is-open');",
+            "node.parentNode.insertBefore(a, b);",
+            "this.remove(item);",
+            "progress.updateProgress(3);",
+            "const update = Boards.update;",
+            ".update(x)",
+        ] {
+            assert!(!may_write_from_client(other), "{other}");
+        }
+    }
 }
