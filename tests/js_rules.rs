@@ -1541,6 +1541,72 @@ fn query_loops_in_scheduled_and_upgrade_code_are_not_flagged() {
     );
 }
 
+/// A folder of data update scripts (formio's `src/db/updates/2.4.1.js`, superdesk's
+/// `data_updates/`) holds migrations: their loops of lookups run once per release, not per request.
+#[test]
+fn query_loops_in_data_update_folders_are_not_flagged() {
+    let src = r#"module.exports = async function (db) {
+  const forms = await db.collection("forms").find({}).toArray();
+  for (const form of forms) {
+    await db.collection("submissions").find({ form: form._id }).toArray();
+  }
+};
+"#;
+    assert_not_flagged("query-in-loop", "src/db/updates/3.1.2.js", src);
+    assert_not_flagged("query-in-loop", "app/data_updates/00012_forms.js", src);
+    assert_eq!(
+        rule_hits("query-in-loop", "src/db/updates.js", src).len(),
+        1
+    );
+    assert_eq!(
+        rule_hits("query-in-loop", "src/routes/forms.js", src).len(),
+        1
+    );
+}
+
+/// A utility library's iteration runs its second argument once per item of its first:
+/// `_.each(data, fn)`, `async.eachSeries(forms, fn, done)`; the message names the items, not the
+/// library. The completion callback (`done`, or the end callback of the driver's old
+/// `cursor.forEach(iterator, end)`) runs once.
+#[test]
+fn library_iterations_loop_over_their_first_argument() {
+    let src = r#"const async = require("async");
+const _ = require("lodash");
+function resolve(db, data, forms, done) {
+  _.each(data, (field) => {
+    db.collection("submissions").findOne({ _id: field._id });
+  });
+  async.eachSeries(forms, (form, next) => {
+    db.collection("forms").findOne({ path: form.path }, next);
+  }, () => {
+    db.collection("projects").findOne({ _id: "x" }, done);
+  });
+  db.collection("roles").find({}).toArray().forEach((role) => {
+    role.seen = true;
+  }, () => {
+    db.collection("actions").find({ role: { $in: [] } }).toArray();
+  });
+}
+"#;
+    let all = findings("src/export.js", src);
+    let messages: Vec<&str> = all
+        .iter()
+        .filter(|f| f.rule == "query-in-loop")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:#?}");
+    assert!(
+        messages[0].contains("per item of `data`"),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[1].contains("per item of `forms`"),
+        "{}",
+        messages[1]
+    );
+}
+
 /// Meteor's client reads its local cache: a lookup per item there is no round trip. The same
 /// loop in the server's code is an N+1.
 #[test]

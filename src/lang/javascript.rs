@@ -1884,8 +1884,8 @@ impl<'t> Extractor<'t> {
                             let periodic = inherited
                                 || periodic_call
                                 || name.as_deref().is_some_and(name_is_periodic);
-                            if let Some(l) = iteration_callback(self, n) {
-                                let over = iterated_receiver(self, n).map(|r| {
+                            if let Some((l, items)) = iteration_callback(self, n) {
+                                let over = items.map(|r| {
                                     let mut over = super::loop_over(self.text(r), span(r));
                                     over.fixed |= self.names_fixed_array(r);
                                     over.bound_to = self.bound_in_function(r);
@@ -2871,41 +2871,41 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
     }
 }
 
-/// The collection a callback passed to `items.forEach(..)` / `.map(..)` iterates over: `items`.
-fn iterated_receiver<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<Node<'t>> {
-    let args = x.parents.of(f).filter(|p| p.k() == "arguments")?;
-    let call = x.parents.of(args).filter(|c| c.k() == "call_expression")?;
-    let callee = x
-        .field(call, "function")
-        .filter(|c| c.k() == "member_expression")?;
-    x.field(callee, "object")
-}
-
-/// For a callback passed to `items.forEach(..)` / `.map(..)`, the span of that iterating call.
-fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<Span> {
+/// A callback that runs once per item: the body passed to `items.forEach(..)` / `.map(..)`, or to
+/// a utility library's iteration over its first argument (`_.each(data, fn)`,
+/// `async.eachSeries(forms, fn, done)`, Bluebird's `Promise.map(ids, fn)`). Gives the span of
+/// the iterating call and what it iterates over (`items`, `data`, `forms`). Only the per-item
+/// callback counts: not `async.each`'s completion callback, nor the driver's old
+/// `cursor.forEach(iterator, end)` end callback.
+fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<(Span, Option<Node<'t>>)> {
     let args = x.parents.of(f).filter(|p| p.k() == "arguments")?;
     let call = x.parents.of(args).filter(|c| c.k() == "call_expression")?;
     let callee = x
         .field(call, "function")
         .filter(|c| c.k() == "member_expression")?;
     let method = x.text(x.field(callee, "property")?);
-    if matches!(
-        method,
-        "forEach"
-            | "map"
-            | "flatMap"
-            | "reduce"
-            | "filter"
-            | "some"
-            | "every"
-            | "each"
-            | "eachSeries"
-            | "mapSeries"
-    ) {
-        Some(span(call))
-    } else {
-        None
+    let object = x.field(callee, "object")?;
+    let library = object.k() == "identifier"
+        && matches!(
+            x.text(object),
+            "_" | "lodash" | "underscore" | "async" | "Promise" | "Bluebird" | "$" | "jQuery"
+        );
+    let per_item = match method {
+        "forEach" | "map" | "flatMap" | "reduce" | "filter" | "some" | "every" | "each"
+        | "eachSeries" | "mapSeries" => usize::from(library),
+        "eachLimit" | "mapLimit" if library => 2,
+        _ => return None,
+    };
+    let list = x.args(call);
+    if list.get(per_item) != Some(&f) {
+        return None;
     }
+    let items = if library {
+        list.first().copied()
+    } else {
+        Some(object)
+    };
+    Some((span(call), items))
 }
 
 /// A TypeScript annotation that may stand for a MongoDB cursor or a Mongoose query

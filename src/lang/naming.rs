@@ -312,30 +312,55 @@ pub fn reads_configuration(text: &str) -> bool {
         })
 }
 
-/// A file under jobs/, cron/, migrations/ (and the like) holds periodic batch code.
+/// A file under jobs/, cron/, migrations/ (and the like, data update folders included) holds
+/// periodic batch code.
 pub fn path_is_periodic(path: &str) -> bool {
-    path.split('/').any(|part| {
-        is_schema_upgrade(part)
-            || for_each_word(part, |w| {
-                matches!(
-                    w,
-                    "jobs"
-                        | "job"
-                        | "cron"
-                        | "crons"
-                        | "cronjobs"
-                        | "migrations"
-                        | "migration"
-                        | "migrate"
-                        | "batch"
-                        | "nightly"
-                        | "scheduled"
-                        | "scheduler"
-                        | "rollup"
-                        | "backfill"
-                )
-            })
-    })
+    let folders = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let mut parent = "";
+    let data_updates = folders.split('/').any(|part| {
+        let found = is_data_updates_folder(parent, part);
+        parent = part;
+        found
+    });
+    data_updates
+        || path.split('/').any(|part| {
+            is_schema_upgrade(part)
+                || for_each_word(part, |w| {
+                    matches!(
+                        w,
+                        "jobs"
+                            | "job"
+                            | "cron"
+                            | "crons"
+                            | "cronjobs"
+                            | "migrations"
+                            | "migration"
+                            | "migrate"
+                            | "batch"
+                            | "nightly"
+                            | "scheduled"
+                            | "scheduler"
+                            | "rollup"
+                            | "backfill"
+                    )
+                })
+        })
+}
+
+/// A folder of the scripts that update stored data between releases, a migrations folder by
+/// another name: superdesk's `data_updates/`, formio's `db/updates/` (`2.4.1.js`, ...). "Updates"
+/// alone is not enough (`client/updates/` of a feed); nor is a file (`db/updates.js` may hold the
+/// application's own update helpers).
+fn is_data_updates_folder(parent: &str, part: &str) -> bool {
+    const STORED: [&str; 5] = ["db", "database", "data", "mongo", "mongodb"];
+    let stored = |w: &str| STORED.iter().any(|s| w.eq_ignore_ascii_case(s));
+    let (mut updates, mut stored_here) = (false, false);
+    for_each_word(part, |w| {
+        updates |= matches!(w, "update" | "updates");
+        stored_here |= stored(w);
+        false
+    });
+    updates && (stored_here || stored(parent))
 }
 
 /// A file or folder named for the steps that upgrade stored data between releases, a migration
@@ -535,6 +560,12 @@ mod tests {
         assert!(path_is_periodic("app/db_upgrade.py"));
         assert!(!path_is_periodic("server/routes/upgradePlan.js"));
         assert!(!path_is_periodic("client/UpgradeButton.tsx"));
+        assert!(path_is_periodic("superdesk/data_updates/00003_audit.py"));
+        assert!(path_is_periodic("src/db/updates/2.4.1.js"));
+        assert!(path_is_periodic("server/database/updates/v3.ts"));
+        assert!(!path_is_periodic("src/db/updates.js"));
+        assert!(!path_is_periodic("client/updates/feed.js"));
+        assert!(!path_is_periodic("src/dataUpdates.js"));
     }
 
     #[test]
