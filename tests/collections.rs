@@ -795,6 +795,56 @@ fn a_meteor_application_names_its_collections() {
     );
 }
 
+/// A repository class hands its model to its base class (`super(Message, MessageEntity)`): the
+/// base's property that holds it (`this.MongooseModel`) and the `this` of the subclass's calls of
+/// the base's wrappers (`this.update(..)`) are that model's collection. A class without a base, or
+/// whose `super(..)` gets no model, is left alone.
+#[test]
+fn a_repository_subclass_uses_the_model_it_hands_its_base() {
+    let m = map_of(&[
+        (
+            "dal/message.schema.ts",
+            "import * as mongoose from 'mongoose';
+const schema = new mongoose.Schema({ channel: String, seen: [String] });
+             export const Message = mongoose.model('Message', schema);
+",
+        ),
+        (
+            "dal/message.repository.ts",
+            "import { BaseRepository } from './base-repository';
+import { Message } from './message.schema';
+             import { MessageEntity } from './message.entity';
+             export class MessageRepository extends BaseRepository<MessageEntity> {
+               constructor() {
+    super(Message, MessageEntity);
+  }
+               async page(channel: string, skip: number) {
+                 return this.MongooseModel.find({ channel }).skip(skip).limit(10);
+  }
+               async markSeen(id: string, user: string) {
+                 await this.update({ _id: id }, { $push: { seen: user } });
+  }
+}
+             export class Cache {
+  async page(skip: number) {
+                 return this.model.find({ $text: { $search: 'x' } }).skip(skip);
+  }
+}
+",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "messages")),
+        vec![
+            ("dal/message.repository.ts".to_string(), "find".to_string()),
+            (
+                "dal/message.repository.ts".to_string(),
+                "update".to_string()
+            ),
+        ]
+    );
+}
+
 /// A models folder's `index.js` that gathers the models without a word of MongoDB
 /// (`module.exports.Token = require('./token.model')`) is read when a parsed file imports from it
 /// (`const { Token } = require('../models')`), so the models it re-exports resolve.

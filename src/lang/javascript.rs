@@ -1056,6 +1056,67 @@ impl<'t> Extractor<'t> {
             .unwrap_or(Thing::Unknown)
     }
 
+    /// The model a repository class hands its base class (`class MessageRepository extends
+    /// BaseRepository { constructor() { super(Message, MessageEntity); } }`), for the `this` of its
+    /// methods (`this.update(..)`, the base's own wrappers) and for the base's property that holds it
+    /// (`this.MongooseModel.find(..)`, see [`is_model_property`]): the first argument of the
+    /// constructor's `super(..)` call that is a collection, a model or an import of the repository.
+    fn super_model(&self, this: Node<'t>, depth: usize) -> Thing {
+        let mut class = self.parents.of(this);
+        while let Some(c) = class {
+            if is_class(c.k()) {
+                break;
+            }
+            class = self.parents.of(c);
+        }
+        let Some(class) = class else {
+            return Thing::Unknown;
+        };
+        if !self
+            .parents
+            .children(class)
+            .any(|c| c.k() == "class_heritage")
+        {
+            return Thing::Unknown;
+        }
+        let Some(body) = self.field(class, "body") else {
+            return Thing::Unknown;
+        };
+        let Some(ctor) = self.parents.children(body).find(|&m| {
+            m.k() == "method_definition"
+                && self
+                    .field(m, "name")
+                    .is_some_and(|n| self.text(n) == "constructor")
+        }) else {
+            return Thing::Unknown;
+        };
+        let Some(ctor_body) = self.field(ctor, "body") else {
+            return Thing::Unknown;
+        };
+        for stmt in self.parents.children(ctor_body) {
+            let call = match stmt.k() {
+                "expression_statement" => self.parents.children(stmt).next(),
+                _ => None,
+            };
+            let Some(call) = call.filter(|c| c.k() == "call_expression") else {
+                continue;
+            };
+            if !self
+                .field(call, "function")
+                .is_some_and(|f| f.k() == "super")
+            {
+                continue;
+            }
+            return self
+                .args(call)
+                .into_iter()
+                .map(|a| self.classify(a, depth + 1))
+                .find(|t| matches!(t, Thing::Collection(_) | Thing::Imported(..)))
+                .unwrap_or(Thing::Unknown);
+        }
+        Thing::Unknown
+    }
+
     /// The schema variable whose statics the function around `this` is.
     fn statics_schema(&self, this: Node<'t>) -> Option<&'t str> {
         // Arrow functions take `this` from around them.
@@ -1192,6 +1253,7 @@ impl<'t> Extractor<'t> {
                     let key = ["this.", prop_name].concat();
                     return match self.lookup(&key, n.start_byte() as u32) {
                         Some(b) => self.classify_binding(b, prop_name, depth + 1),
+                        None if is_model_property(prop_name) => self.super_model(obj, depth),
                         None => Thing::Unknown,
                     };
                 }
@@ -1272,7 +1334,10 @@ impl<'t> Extractor<'t> {
                 }
             }
             "call_expression" => self.classify_call(n, depth),
-            "this" => self.statics_model(n, depth),
+            "this" => match self.statics_model(n, depth) {
+                Thing::Unknown => self.super_model(n, depth),
+                t => t,
+            },
             "new_expression" => {
                 let ctor = self
                     .field(n, "constructor")
@@ -2869,6 +2934,13 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
         }
         _ => (None, false),
     }
+}
+
+/// A base class's property that holds the model its subclass hands it (`this.MongooseModel`,
+/// `this._model`, `this.collection`): see `Extractor::super_model`.
+fn is_model_property(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("model") || lower.contains("collection")
 }
 
 /// A callback that runs once per item: the body passed to `items.forEach(..)` / `.map(..)`, or to
