@@ -1101,9 +1101,9 @@ impl<'t> Extractor<'t> {
             let Some(call) = call.filter(|c| c.k() == "call_expression") else {
                 continue;
             };
-            if !self
+            if self
                 .field(call, "function")
-                .is_some_and(|f| f.k() == "super")
+                .is_none_or(|f| f.k() != "super")
             {
                 continue;
             }
