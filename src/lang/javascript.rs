@@ -1333,6 +1333,25 @@ impl<'t> Extractor<'t> {
                     _ => Thing::Unknown,
                 }
             }
+            // `mongoose.models.Message || mongoose.model("Message", schema)`: the model already
+            // compiled (on a hot reload) or compiled here; either is the same collection.
+            "binary_expression"
+                if self
+                    .field(n, "operator")
+                    .is_some_and(|o| matches!(self.text(o), "||" | "??")) =>
+            {
+                let either = |side| {
+                    self.field(n, side)
+                        .map_or(Thing::Unknown, |e| self.classify(e, depth + 1))
+                };
+                match either("right") {
+                    t @ Thing::Collection(_) => t,
+                    _ => match either("left") {
+                        t @ Thing::Collection(_) => t,
+                        _ => Thing::Unknown,
+                    },
+                }
+            }
             "call_expression" => self.classify_call(n, depth),
             "this" => match self.statics_model(n, depth) {
                 Thing::Unknown => self.super_model(n, depth),
