@@ -798,40 +798,38 @@ fn a_meteor_application_names_its_collections() {
 /// A repository class hands its model to its base class (`super(Message, MessageEntity)`): the
 /// base's property that holds it (`this.MongooseModel`) and the `this` of the subclass's calls of
 /// the base's wrappers (`this.update(..)`) are that model's collection. A class without a base, or
-/// whose `super(..)` gets no model, is left alone.
+/// whose `super(..)` gets no model, is left alone. The model is exported as Next.js and hot-reloading
+/// servers write it: `mongoose.models.Message || mongoose.model("Message", schema)`.
 #[test]
 fn a_repository_subclass_uses_the_model_it_hands_its_base() {
-    let m = map_of(&[
-        (
-            "dal/message.schema.ts",
-            "import * as mongoose from 'mongoose';
+    let schema = r#"import * as mongoose from 'mongoose';
 const schema = new mongoose.Schema({ channel: String, seen: [String] });
-             export const Message = mongoose.model('Message', schema);
-",
-        ),
-        (
-            "dal/message.repository.ts",
-            "import { BaseRepository } from './base-repository';
+export const Message =
+  (mongoose.models.Message as mongoose.Model<any>) || mongoose.model('Message', schema);
+"#;
+    let repository = r#"import { BaseRepository } from './base-repository';
 import { Message } from './message.schema';
-             import { MessageEntity } from './message.entity';
-             export class MessageRepository extends BaseRepository<MessageEntity> {
-               constructor() {
+import { MessageEntity } from './message.entity';
+export class MessageRepository extends BaseRepository<MessageEntity> {
+  constructor() {
     super(Message, MessageEntity);
   }
-               async page(channel: string, skip: number) {
-                 return this.MongooseModel.find({ channel }).skip(skip).limit(10);
+  async page(channel: string, skip: number) {
+    return this.MongooseModel.find({ channel }).skip(skip).limit(10);
   }
-               async markSeen(id: string, user: string) {
-                 await this.update({ _id: id }, { $push: { seen: user } });
+  async markSeen(id: string, user: string) {
+    await this.update({ _id: id }, { $push: { seen: user } });
   }
 }
-             export class Cache {
+export class Cache {
   async page(skip: number) {
-                 return this.model.find({ $text: { $search: 'x' } }).skip(skip);
+    return this.model.find({ $text: { $search: 'x' } }).skip(skip);
   }
 }
-",
-        ),
+"#;
+    let m = map_of(&[
+        ("dal/message.schema.ts", schema),
+        ("dal/message.repository.ts", repository),
     ]);
     assert_eq!(
         sites(collection(&m, "messages")),
