@@ -1607,6 +1607,30 @@ function resolve(db, data, forms, done) {
     );
 }
 
+/// A class that hands its base a module's settings (`super(config)`) has not said which
+/// collection its `this` is: the finding says it does not know, rather than naming `config`.
+#[test]
+fn a_base_class_given_settings_is_not_a_model() {
+    let src = r#"const config = require('./config');
+const { Base } = require('./base');
+class UserService extends Base {
+  constructor() { super(config); }
+  list(page) {
+    return this.find({ active: true }).skip(page * 10).limit(10);
+  }
+}
+module.exports = UserService;
+"#;
+    let all = findings("src/service.js", src);
+    let paging: Vec<&str> = all
+        .iter()
+        .filter(|f| f.rule == "skip-paging")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(paging.len(), 1, "{paging:#?}");
+    assert!(paging[0].contains("behind `this`"), "{}", paging[0]);
+}
+
 /// Meteor's client reads its local cache: a lookup per item there is no round trip. The same
 /// loop in the server's code is an N+1.
 #[test]

@@ -1060,7 +1060,8 @@ impl<'t> Extractor<'t> {
     /// BaseRepository { constructor() { super(Message, MessageEntity); } }`), for the `this` of its
     /// methods (`this.update(..)`, the base's own wrappers) and for the base's property that holds it
     /// (`this.MongooseModel.find(..)`, see [`is_model_property`]): the first argument of the
-    /// constructor's `super(..)` call that is a collection, a model or an import of the repository.
+    /// constructor's `super(..)` call that is a collection, a model or a capitalised import of the
+    /// repository.
     fn super_model(&self, this: Node<'t>, depth: usize) -> Thing {
         let mut class = self.parents.of(this);
         while let Some(c) = class {
@@ -1107,11 +1108,20 @@ impl<'t> Extractor<'t> {
             {
                 continue;
             }
+            // An import counts when it is named like a model (`Message`), not like a module's
+            // settings (`super(config)`), which the linker could not resolve to a collection.
             return self
                 .args(call)
                 .into_iter()
-                .map(|a| self.classify(a, depth + 1))
-                .find(|t| matches!(t, Thing::Collection(_) | Thing::Imported(..)))
+                .map(|a| {
+                    let capitalised = self.text(a).starts_with(|c: char| c.is_ascii_uppercase());
+                    (self.classify(a, depth + 1), capitalised)
+                })
+                .find_map(|(t, capitalised)| match t {
+                    Thing::Collection(_) => Some(t),
+                    Thing::Imported(..) if capitalised => Some(t),
+                    _ => None,
+                })
                 .unwrap_or(Thing::Unknown);
         }
         Thing::Unknown
