@@ -36,6 +36,11 @@ const EXCLUDED_DIRS: &[&str] = &[
     ".tox",
 ];
 
+/// A folder of [`EXCLUDED_DIRS`], or a build's output named after `dist` (`dist-lib`, `dist_server`).
+fn is_excluded_dir(name: &str) -> bool {
+    EXCLUDED_DIRS.contains(&name) || name.starts_with("dist-") || name.starts_with("dist_")
+}
+
 pub struct Discovered {
     pub files: Vec<SourceFile>,
     pub errors: Vec<FileError>,
@@ -1697,8 +1702,7 @@ pub fn walk_builder(roots: &[PathBuf], opts: &Options) -> ignore::WalkBuilder {
             let is_dir = e.file_type().is_some_and(|t| t.is_dir());
             let name = e.file_name().to_string_lossy();
             if is_dir {
-                !EXCLUDED_DIRS.contains(&name.as_ref())
-                    && (include_tests || !TEST_DIRS.contains(&name.as_ref()))
+                !is_excluded_dir(&name) && (include_tests || !TEST_DIRS.contains(&name.as_ref()))
             } else {
                 !is_minified_name(&name) && (include_tests || !is_test_file(&name))
             }

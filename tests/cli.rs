@@ -315,6 +315,8 @@ fn dependency_build_and_minified_files_are_skipped_unless_no_ignore() {
     write(&root, "src/app.js", PUSH_JS);
     write(&root, "node_modules/lib/index.js", PUSH_JS);
     write(&root, "dist/app.js", PUSH_JS);
+    // A package's compiled output committed beside its sources (Strider's `dist-lib/`).
+    write(&root, "dist-lib/app.js", PUSH_JS);
     write(&root, "public/vendor.min.js", PUSH_JS);
     let (_, out) = concise(&root, &[]);
     assert_eq!(flagged_paths(&out), vec!["src/app.js"], "{out}");
@@ -322,6 +324,7 @@ fn dependency_build_and_minified_files_are_skipped_unless_no_ignore() {
     assert_eq!(
         flagged_paths(&out),
         vec![
+            "dist-lib/app.js",
             "dist/app.js",
             "node_modules/lib/index.js",
             "public/vendor.min.js",

@@ -1607,6 +1607,27 @@ function resolve(db, data, forms, done) {
     );
 }
 
+/// A document method's `this.collection` is its model's collection, the model exported at once
+/// (`module.exports = mongoose.model("Project", ProjectSchema)`, as Strider's models are).
+#[test]
+fn a_document_methods_collection_is_its_models() {
+    let src = r#"const mongoose = require('mongoose');
+const ProjectSchema = new mongoose.Schema({ branches: [String] });
+ProjectSchema.methods.addBranch = function (name, done) {
+  this.collection.updateOne({ _id: this._id }, { $push: { branches: name } }, done);
+};
+module.exports = mongoose.model('Project', ProjectSchema);
+"#;
+    let all = findings("models/project.js", src);
+    let push: Vec<&str> = all
+        .iter()
+        .filter(|f| f.rule == "unbounded-push")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(push.len(), 1, "{push:#?}");
+    assert!(push[0].contains("in `projects`"), "{}", push[0]);
+}
+
 /// A class that hands its base a module's settings (`super(config)`) has not said which
 /// collection its `this` is: the finding says it does not know, rather than naming `config`.
 #[test]

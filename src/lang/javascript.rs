@@ -1129,6 +1129,12 @@ impl<'t> Extractor<'t> {
 
     /// The schema variable whose statics the function around `this` is.
     fn statics_schema(&self, this: Node<'t>) -> Option<&'t str> {
+        self.schema_function_of(this, "statics", "static")
+    }
+
+    /// The schema variable whose `holder` (`statics`, `methods`) the function around `this` is,
+    /// assigned there or registered with `schema.<one>("name", fn)`.
+    fn schema_function_of(&self, this: Node<'t>, holder: &str, one: &str) -> Option<&'t str> {
         // Arrow functions take `this` from around them.
         let mut f = self.parents.of(this)?;
         for _ in 0..MAX_DEPTH * 8 {
@@ -1146,7 +1152,7 @@ impl<'t> Extractor<'t> {
             let prop = self.field(target, "property")?;
             let obj = self.field(target, "object")?;
             (target.k() == "member_expression"
-                && self.text(prop) == "statics"
+                && self.text(prop) == holder
                 && obj.k() == "identifier")
                 .then(|| self.text(obj))
         };
@@ -1179,19 +1185,24 @@ impl<'t> Extractor<'t> {
                 let callee = self.field(call, "function")?;
                 let obj = self.field(callee, "object")?;
                 let prop = self.field(callee, "property")?;
-                (self.text(prop) == "static" && obj.k() == "identifier").then(|| self.text(obj))
+                (self.text(prop) == one && obj.k() == "identifier").then(|| self.text(obj))
             }
             _ => None,
         }
     }
 
-    /// The model a binding of the file compiles from the schema variable `schema`.
+    /// The model a binding or an export of the file compiles from the schema variable `schema`.
     fn model_of_schema(&self, schema: &str, depth: usize) -> Option<Thing> {
         let mut found = None;
-        for b in self.bindings.values().flatten() {
-            let Some(v) = b.value.map(|v| self.unwrap_expr(v)) else {
-                continue;
-            };
+        // Bound to a name, or exported at once (`module.exports = mongoose.model("P", schema)`).
+        let values = self
+            .bindings
+            .values()
+            .flatten()
+            .filter_map(|b| b.value)
+            .chain(self.export_nodes.iter().map(|(_, n)| *n));
+        for v in values {
+            let v = self.unwrap_expr(v);
             if v.k() != "call_expression" {
                 continue;
             }
@@ -1263,6 +1274,16 @@ impl<'t> Extractor<'t> {
                     let key = ["this.", prop_name].concat();
                     return match self.lookup(&key, n.start_byte() as u32) {
                         Some(b) => self.classify_binding(b, prop_name, depth + 1),
+                        // A document method's `this.collection` (`schema.methods.addBranch =
+                        // function () { this.collection.updateOne(..) }`): the model's collection.
+                        None if prop_name == "collection" => {
+                            match self.schema_function_of(obj, "methods", "method") {
+                                Some(schema) => self
+                                    .model_of_schema(schema, depth)
+                                    .unwrap_or(Thing::Unknown),
+                                None => self.super_model(obj, depth),
+                            }
+                        }
                         None if is_model_property(prop_name) => self.super_model(obj, depth),
                         None => Thing::Unknown,
                     };

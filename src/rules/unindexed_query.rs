@@ -228,6 +228,27 @@ await orders.find({ $or: [{ a: 1 }, { b: 2 }] }).toArray();
         assert!(got[1].1.contains("sorted in memory"), "{}", got[1].1);
     }
 
+    /// `$elemMatch` selects by the array's subfields: an index on `projects.name` serves
+    /// `{projects: {$elemMatch: {name: n, level: {$gte: l}}}}` (Strider's collaborators); a
+    /// scalar array's `$elemMatch` is a range on the array itself.
+    #[test]
+    fn elem_match_selects_by_the_subfields() {
+        let got = findings(
+            "users.js",
+            r#"const { MongoClient } = require("mongodb");
+const users = client.db("ci").collection("users");
+await users.createIndex({ "projects.name": 1 });
+await users.createIndex({ scores: 1 });
+await users.find({ projects: { $elemMatch: { name: n, level: { $gte: l } } } }).toArray();
+await users.find({ scores: { $elemMatch: { $gte: 80, $lt: 90 } } }).toArray();
+await users.find({ projects: { $elemMatch: { level: { $gte: l } } } }).toArray();
+"#,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 7);
+        assert!(got[0].1.contains("projects.level"), "{}", got[0].1);
+    }
+
     /// Wekan's position history: an index on the sort key alone orders the walk but bounds
     /// nothing the query filters on.
     #[test]
