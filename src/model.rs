@@ -145,6 +145,10 @@ pub struct Query {
     pub opaque: Option<String>,
     /// Span of the filter document, when there is one.
     pub filter_span: Option<Span>,
+    /// The operation goes through an ODM's document class: mongoengine adds `_cls` to the
+    /// filter of every query of a class that allows inheritance, the first key it gives that
+    /// class's indexes.
+    pub through_model: bool,
 }
 
 impl Query {
@@ -343,7 +347,15 @@ pub fn serves(index: &IndexDecl, q: &Query) -> Serve {
     }
     let in_eq = |f: &str| q.equality.iter().any(|e| e == f);
     let in_range = |f: &str| q.range.iter().any(|e| e == f);
-    let keys = &index.keys;
+    // mongoengine's `_cls` first: every query through the document class filters on it, but it
+    // only tells the classes of the collection apart, so the keys after it are what serve.
+    let keys = match index.keys.split_first() {
+        Some((first, rest)) if first.field == "_cls" && q.through_model => rest,
+        _ => &index.keys[..],
+    };
+    if keys.is_empty() {
+        return Serve::None;
+    }
     // A wildcard index serves any single-field predicate under its path.
     if let Some(w) = keys.iter().find(|k| k.kind == KeyKind::Wildcard) {
         let base = w.field.trim_end_matches("$**").trim_end_matches('.');
@@ -888,6 +900,10 @@ fn summarise(id: OpId, op: &Operation) -> OpSummary {
     );
     if filters {
         s.query.present = true;
+        s.query.through_model = op
+            .collection
+            .as_ref()
+            .is_some_and(|c| c.via == CollectionVia::MongooseModel);
         match &op.filter {
             Some(f) => {
                 s.query.filter_span = Some(f.span);
@@ -1313,6 +1329,7 @@ mod tests {
             sort: sort.iter().map(|(f, d)| (f.to_string(), *d)).collect(),
             opaque: None,
             filter_span: None,
+            through_model: false,
         }
     }
 

@@ -402,9 +402,11 @@ fn mongoengine_documents_derive_from_bases_in_other_modules() {
         index_keys(collection(&m, "resource_d_b")),
         Vec::<String>::new()
     );
+    // `Post` allows inheritance: mongoengine puts `_cls` first in its listed indexes. (`Video`'s
+    // own, its base in another module, is read without it.)
     assert_eq!(
         index_keys(collection(&m, "posts")),
-        vec!["author:1", "duration:1"]
+        vec!["_cls:1,author:1", "duration:1"]
     );
     assert_eq!(
         sites(collection(&m, "posts")),

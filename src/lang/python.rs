@@ -1372,7 +1372,7 @@ impl<'t> Extractor<'t> {
             let mut indexes = Vec::new();
             if !concrete_here {
                 if let Some(meta) = d.meta {
-                    indexes = self.meta_indexes(&self.lower_meta(meta), &nowhere);
+                    indexes = self.meta_indexes(&self.lower_meta(meta), &nowhere, name);
                 }
                 indexes.extend(self.field_indexes(d, &nowhere));
             }
@@ -4111,7 +4111,7 @@ impl<'t> Extractor<'t> {
     /// mongoengine `meta = {"indexes": [...]}` declarations, one operation per index.
     fn document_indexes(&mut self) {
         let mut ops = Vec::new();
-        for d in self.documents.values() {
+        for (name, d) in &self.documents {
             let Some(coll) = &d.collection else {
                 continue;
             };
@@ -4119,7 +4119,7 @@ impl<'t> Extractor<'t> {
                 continue;
             }
             if let Some(meta) = d.meta {
-                ops.extend(self.meta_indexes(&self.lower_meta(meta), coll));
+                ops.extend(self.meta_indexes(&self.lower_meta(meta), coll, name));
             }
             ops.extend(self.field_indexes(d, coll));
         }
@@ -4297,7 +4297,7 @@ impl<'t> Extractor<'t> {
             let (collection, explicit_collection, abstract_) =
                 self.document_collection(name, d.name_node, meta.as_ref());
             let mut operations = match &meta {
-                Some(m) if !abstract_ => self.meta_indexes(m, &collection),
+                Some(m) if !abstract_ => self.meta_indexes(m, &collection, name),
                 _ => Vec::new(),
             };
             if !abstract_ {
@@ -4408,7 +4408,7 @@ impl<'t> Extractor<'t> {
         }
         let mut items = Vec::new();
         self.concatenated_items(value, 0, &mut items);
-        Some(self.index_entries(&items, coll))
+        Some(self.index_entries(&items, coll, false))
     }
 
     /// A document's `meta`, lowered. Its `indexes` may be a concatenation (`[{..}, {..}] +
@@ -4469,16 +4469,46 @@ impl<'t> Extractor<'t> {
         out
     }
 
-    /// One index operation per entry of a document's `meta["indexes"]`.
-    fn meta_indexes(&self, meta_v: &Value, coll: &CollectionRef) -> Vec<Operation> {
-        match meta_v.get("indexes") {
-            Some(indexes) => self.index_entries(indexes.value.items(), coll),
-            None => Vec::new(),
-        }
+    /// One index operation per entry of a document's `meta["indexes"]`; `class` names the
+    /// document when it is one of this file (see [`Self::indexes_with_cls`]).
+    fn meta_indexes(&self, meta_v: &Value, coll: &CollectionRef, class: &str) -> Vec<Operation> {
+        let Some(indexes) = meta_v.get("indexes") else {
+            return Vec::new();
+        };
+        let cls = self.indexes_with_cls(class);
+        self.index_entries(indexes.value.items(), coll, cls)
     }
 
-    /// One index operation per entry of a mongoengine list of indexes.
-    fn index_entries(&self, entries: &[Value], coll: &CollectionRef) -> Vec<Operation> {
+    /// Whether mongoengine puts `_cls` first in the indexes the class's `meta` lists: the class
+    /// allows inheritance (its subclasses share its collection, told apart by `_cls`, which every
+    /// query of theirs filters on), by its own `meta` or, failing that, a base's of this file, and
+    /// no `index_cls: False` says otherwise.
+    fn indexes_with_cls(&self, class: &str) -> bool {
+        self.meta_flag(class, "allow_inheritance", 0) == Some(true)
+            && self.meta_flag(class, "index_cls", 0) != Some(false)
+    }
+
+    /// A boolean of a document's `meta`, its own or the nearest base's (of this file) that sets
+    /// it: mongoengine merges the bases' `meta` into a subclass's.
+    fn meta_flag(&self, class: &str, key: &str, depth: usize) -> Option<bool> {
+        let d = self.documents.get(class)?;
+        let own = d
+            .meta
+            .and_then(|m| match self.lower(m, 0).get(key)?.value.kind {
+                ValueKind::Bool(b) => Some(b),
+                _ => None,
+            });
+        if own.is_some() || depth >= 16 {
+            return own;
+        }
+        d.bases
+            .iter()
+            .find_map(|b| self.meta_flag(b, key, depth + 1))
+    }
+
+    /// One index operation per entry of a mongoengine list of indexes; `cls`: the document allows
+    /// inheritance (see [`prefix_cls`]).
+    fn index_entries(&self, entries: &[Value], coll: &CollectionRef, cls: bool) -> Vec<Operation> {
         let mut ops = Vec::new();
         for entry in entries {
             let (keys_v, options) = match &entry.kind {
@@ -4521,7 +4551,12 @@ impl<'t> Extractor<'t> {
                 span: keys_v.span,
                 kind: ValueKind::Document(fields),
             };
-            ops.push(self.document_index("indexes", (entry.span, entry.span), keys, options, coll));
+            let mut op =
+                self.document_index("indexes", (entry.span, entry.span), keys, options, coll);
+            if cls {
+                prefix_cls(&mut op, entry);
+            }
+            ops.push(op);
         }
         ops
     }
@@ -4973,6 +5008,40 @@ fn mongoengine_index_key(t: &str) -> (String, ValueKind) {
         Some('(') => (t.to_string(), ValueKind::Number(1.0)),
         _ => (t.to_string(), ValueKind::Number(1.0)),
     }
+}
+
+/// Puts `_cls: 1` first in the keys of `op`, the index a `meta["indexes"]` `entry` declares for a
+/// document that allows inheritance, as mongoengine does unless the entry says `cls: False`, is
+/// sparse, already names `_cls`, or is a geo index.
+fn prefix_cls(op: &mut Operation, entry: &Value) {
+    let option = |k: &str| match entry.get(k).map(|f| &f.value.kind) {
+        Some(ValueKind::Bool(b)) => Some(*b),
+        _ => None,
+    };
+    if option("cls") == Some(false) || option("sparse") == Some(true) {
+        return;
+    }
+    let fields_v = match &entry.kind {
+        ValueKind::Document(_) => entry.get("fields").map(|f| &f.value),
+        _ => Some(entry),
+    };
+    let geo = fields_v.is_some_and(|v| {
+        let specs: Vec<&Value> = match &v.kind {
+            ValueKind::Array(xs) => xs.iter().collect(),
+            _ => vec![v],
+        };
+        specs
+            .iter()
+            .any(|s| s.as_str().is_some_and(|t| t.starts_with(['(', ')', '*'])))
+    });
+    let Some(ValueKind::Document(keys)) = op.filter.as_mut().map(|f| &mut f.kind) else {
+        return;
+    };
+    if geo || keys.is_empty() || keys.iter().any(|k| k.key == "_cls") {
+        return;
+    }
+    let at = keys[0].key_span;
+    keys.insert(0, index_key("_cls".to_string(), at));
 }
 
 /// A mongoengine filter keyword: `id=x` → `{_id: x}`, `views__gte=10` → `{views: {$gte: 10}}`,

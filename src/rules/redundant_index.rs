@@ -348,4 +348,44 @@ await c.dropIndex("author_1");
         );
         assert!(got.is_empty(), "{got:?}");
     }
+
+    /// mongoengine puts `_cls` first in the `meta` indexes of a document that allows inheritance
+    /// (its subclasses inherit that), unless an entry says `cls: False` or is sparse; a field's
+    /// `unique=True` index has no `_cls`. So `"tenant"` is `{_cls: 1, tenant: 1}`, no prefix of
+    /// `{tenant: 1, title: 1}`, and `{token: 1}` (the field's) is no duplicate of the listed
+    /// `{_cls: 1, token: 1}`; listed twice in one hierarchy, it is still a prefix of itself.
+    #[test]
+    fn mongoengine_inheritance_puts_cls_first_in_listed_indexes() {
+        let got = findings(
+            "catalog.py",
+            r#"import mongoengine as me
+class Listing(me.Document):
+    token = me.StringField(unique=True)
+    tenant = me.StringField()
+    title = me.StringField()
+    meta = {
+        "allow_inheritance": True,
+        "indexes": [
+            "tenant",
+            {"fields": ["tenant", "title"], "unique": True, "cls": False},
+            {"fields": ["token"], "unique": True},
+        ],
+    }
+class Rental(Listing):
+    meta = {"indexes": ["region", ("region", "price")]}
+class Archive(me.Document):
+    owner = me.StringField()
+    meta = {"allow_inheritance": True, "index_cls": False, "indexes": ["owner", ("owner", "at")]}
+"#,
+        );
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].0, 15);
+        assert!(
+            got[0].1.contains("{_cls: 1, region: 1}")
+                && got[0].1.contains("{_cls: 1, region: 1, price: 1}"),
+            "{got:?}"
+        );
+        assert_eq!(got[1].0, 18);
+        assert!(got[1].1.contains("{owner: 1}"), "{got:?}");
+    }
 }

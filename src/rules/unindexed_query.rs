@@ -336,4 +336,30 @@ def ensure_indices():
         let got = findings("database.py", &with_table);
         assert!(got.is_empty(), "{got:?}");
     }
+
+    /// A query through a mongoengine document that allows inheritance filters on `_cls`, the
+    /// first key of the indexes its `meta` lists: the keys after it decide, and `_cls` alone
+    /// bounds nothing. A raw driver query on the collection has no `_cls`.
+    #[test]
+    fn mongoengine_cls_first_serves_the_class_queries_by_the_next_keys() {
+        let got = findings(
+            "views.py",
+            r#"import mongoengine as me
+from pymongo import MongoClient
+class Job(me.Document):
+    queue = me.StringField()
+    state = me.StringField()
+    meta = {"collection": "jobs", "allow_inheritance": True, "indexes": ["queue"]}
+class MailJob(Job):
+    pass
+def show(q):
+    Job.objects(queue=q).first()
+    MailJob.objects(queue=q).count()
+    Job.objects(state="failed").count()
+    MongoClient().app.jobs.find_one({"queue": q})
+"#,
+        );
+        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, [12, 13], "{got:?}");
+    }
 }
