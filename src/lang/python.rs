@@ -2778,7 +2778,8 @@ impl<'t> Extractor<'t> {
     /// `windows` in `for w in windows:` after `windows = [DateRange.alltime(), DateRange.currently()]`:
     /// a name assigned once, to a non-empty list or tuple written in the code (no unpacking) or to
     /// a list read from configuration (`pools = settings.app.dh_param_bits_pool`), and never
-    /// appended to.
+    /// appended to; or assigned more than once in its scope, each time to such a list or to an
+    /// empty one (a fallback).
     fn names_fixed_list(&self, n: Node<'t>) -> bool {
         if n.k() != "identifier" {
             return false;
@@ -2787,12 +2788,30 @@ impl<'t> Extractor<'t> {
         let Some(b) = self.lookup(name, n.start_byte() as u32) else {
             return false;
         };
-        b.value.is_some_and(|v| {
+        let fixed = |v: Node<'t>| {
             let items = self.named_children(v);
             super::is_written_list(v, &items, &["list", "tuple"], &["list_splat"])
                 || super::naming::reads_configuration(self.text(v))
-        }) && self.is_constant(b, name)
-            && !self.appends.contains_key(name)
+        };
+        if self.appends.contains_key(name) {
+            return false;
+        }
+        if self.is_constant(b, name) {
+            return b.value.is_some_and(fixed);
+        }
+        // `try: hooks = config.HOOKS.get(region, []) except AttributeError: hooks = []`: every
+        // assignment in the scope is such a list or an empty one, and one is not empty.
+        let values: Vec<Node<'t>> = self.bindings[name]
+            .iter()
+            .filter(|o| o.scope == b.scope && matches!(o.kind, DeclKind::Assign))
+            .filter_map(|o| o.value)
+            .collect();
+        let assigned = self.assigned.get(&(b.scope.start, name.to_string()));
+        let empty =
+            |v: Node<'t>| matches!(v.k(), "list" | "tuple") && self.named_children(v).is_empty();
+        assigned == Some(&(values.len() as u32))
+            && values.iter().all(|&v| fixed(v) || empty(v))
+            && values.iter().any(|&v| fixed(v))
     }
 
     fn collect_operations(&mut self, root: Node<'t>) {

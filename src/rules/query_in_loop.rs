@@ -477,6 +477,39 @@ async function fill(db, config, user) {
     }
 
     #[test]
+    fn a_configuration_list_with_an_empty_fallback_is_fixed() {
+        // mist.api's `tasks.py`: `try: steps = config.X.get(cloud_id, []) except AttributeError:
+        // steps = []`, then one query per configured step. Assigned twice, each time to a
+        // configuration list or an empty one: still fixed. A name that may also be bound to a
+        // query's results is data.
+        let py = findings(
+            "provision.py",
+            r#"import mongoengine as me
+from app import config
+class Token(me.Document):
+    value = me.StringField()
+def provision(region):
+    try:
+        hooks = config.REGION_HOOKS.get(region, [])
+    except AttributeError:
+        hooks = []
+    for hook in hooks:
+        Token.objects.get(id=hook["token"])
+    found = []
+    if region:
+        found = Token.objects(value=region)
+    for t in found:
+        Token.objects.get(id=t.value)
+"#,
+        );
+        assert_eq!(
+            py.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![16],
+            "{py:?}"
+        );
+    }
+
+    #[test]
     fn a_query_in_the_header_of_a_nested_loop_runs_once_per_outer_item() {
         // The iterable of a loop is evaluated once, before its first iteration: a query written
         // there belongs to the loop around it (one `find` of cards per board), and the outer
