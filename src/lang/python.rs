@@ -2817,6 +2817,7 @@ impl<'t> Extractor<'t> {
     fn collect_operations(&mut self, root: Node<'t>) {
         let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut named_refs: Vec<Node<'t>> = Vec::new();
+        let mut slices: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
@@ -2860,6 +2861,10 @@ impl<'t> Extractor<'t> {
                     }
                     if f & kinds::NAMED_REF != 0 {
                         named_refs.push(n);
+                        if self.slices_a_name(n) {
+                            let c = super::op_context(&loops, &functions, file_periodic, span(n));
+                            slices.push((n, c));
+                        }
                     }
                 } else {
                     if is_loop {
@@ -2876,6 +2881,9 @@ impl<'t> Extractor<'t> {
         }
         for (call, ctx) in calls {
             self.visit_call(call, ctx);
+        }
+        for (sub, ctx) in slices {
+            self.sliced_queryset(sub, ctx);
         }
         // A chain `a.b.c.d` is a reference at every level, and a level's object is the level below
         // it, classified again when that level's own turn comes: each node is classified once
@@ -3289,6 +3297,28 @@ impl<'t> Extractor<'t> {
                     self.ir.operations.push(op);
                 }
             }
+        }
+    }
+
+    /// `name[a:b]`: a slice of a plain name (see [`Self::sliced_queryset`]).
+    fn slices_a_name(&self, n: Node<'t>) -> bool {
+        n.k() == "subscript"
+            && self.field(n, "subscript").is_some_and(|s| s.k() == "slice")
+            && self
+                .field(n, "value")
+                .is_some_and(|v| v.k() == "identifier")
+    }
+
+    /// `result[offset:offset + n]` where `result` is a name bound to a mongoengine QuerySet
+    /// (`result = self.model.objects(**filters)`, then `result = result.order_by(..)`): a read
+    /// paged with skip and limit, like the slice written on the QuerySet's own chain.
+    fn sliced_queryset(&mut self, sub: Node<'t>, ctx: OpContext) {
+        let Some(name) = self.field(sub, "value") else {
+            return;
+        };
+        if let Thing::QuerySet(r, ev) = self.classify(name, 0) {
+            self.note_queried(name);
+            self.queryset_read(name, r, ev, true, ctx);
         }
     }
 
@@ -5578,6 +5608,43 @@ def f(db, n):
         assert_eq!(mods(0), ["sort", "skip", "limit"]);
         assert_eq!(mods(1), ["sort", "skip", "limit"]);
         assert_eq!(at(src, ir.operations[1].modifiers[1].span), "skip(n * 2)");
+    }
+
+    /// A mongoengine QuerySet bound to a name and narrowed in statements of its own, then sliced
+    /// (st2's `result = self.model.objects(**filters)` … `result = result.order_by(..)`,
+    /// `result = result[offset:eop]`): a read paged with skip and limit, as the slice on the
+    /// chain itself is. A slice of a list is none.
+    #[test]
+    fn a_queryset_name_sliced_is_a_paged_read() {
+        let src = r#"
+import mongoengine as me
+class Ticket(me.Document):
+    title = me.StringField()
+def page(filters, offset, size, order):
+    rows = Ticket.objects(**filters)
+    rows = rows.order_by(*order)
+    rows = rows[offset:offset + size]
+    return rows
+def head(items, offset):
+    return items[offset:offset + 3]
+"#;
+        let ir = ir(src);
+        let paged: Vec<(String, Vec<String>)> = ir
+            .operations
+            .iter()
+            .filter(|o| o.modifiers.iter().any(|m| m.name == "skip"))
+            .map(|o| {
+                let mods = o.modifiers.iter().map(|m| at(src, m.span).to_string());
+                (o.method.clone(), mods.collect())
+            })
+            .collect();
+        assert_eq!(
+            paged,
+            [(
+                "objects".to_string(),
+                vec!["offset:offset + size".to_string()]
+            )]
+        );
     }
 
     /// pymongo's cursor methods change the cursor, so paging may be spelled in statements of their
