@@ -45,7 +45,11 @@ fn redundant_index_diagnostic(
         file: short.site.file,
         span: short.site.span,
         message,
-        help: "drop the redundant index (hide it first with `hideIndex` to check nothing slows down, then drop it); every index costs RAM and slows every write".to_string(),
+        help: match how {
+            // Both declarations create one index: dropping it would drop the only copy.
+            Cover::Duplicate => "delete this declaration and keep the other: both create one and the same index, so dropping that index on the server would leave none; two declarations of one index also drift apart (an option added to one makes the other fail or build a second index)".to_string(),
+            Cover::Prefix => "drop the redundant index (hide it first with `hideIndex` to check nothing slows down, then drop it); every index costs RAM and slows every write".to_string(),
+        },
         related: vec![Related {
             file: long.site.file,
             span: long.site.span,
@@ -212,6 +216,35 @@ class Action(me.Document, Tagged):
         assert!(
             got[0].1.contains("{tags: 1} on `action` is declared twice"),
             "{got:?}"
+        );
+    }
+
+    /// A duplicate's help says to delete a declaration: dropping the index would drop the one
+    /// index both create. A prefix's says to drop the index.
+    #[test]
+    fn a_duplicate_is_removed_from_the_code_not_from_the_server() {
+        let src = r#"const { MongoClient } = require("mongodb");
+const orders = client.db("shop").collection("orders");
+await orders.createIndex({ customerId: 1 });
+await orders.createIndex({ customerId: 1, createdAt: -1 });
+await orders.createIndex({ customerId: 1, createdAt: -1 });
+"#;
+        let (_, all) = crate::analysis::check_source("db.js", src, &Settings::default()).unwrap();
+        let helps: Vec<&str> = all
+            .iter()
+            .filter(|f| f.rule == "redundant-index")
+            .map(|f| f.help.as_str())
+            .collect();
+        assert_eq!(helps.len(), 2, "{helps:?}");
+        assert!(
+            helps[0].starts_with("drop the redundant index"),
+            "{}",
+            helps[0]
+        );
+        assert!(
+            helps[1].starts_with("delete this declaration"),
+            "{}",
+            helps[1]
         );
     }
 
