@@ -1618,14 +1618,8 @@ ProjectSchema.methods.addBranch = function (name, done) {
 };
 module.exports = mongoose.model('Project', ProjectSchema);
 "#;
-    let all = findings("models/project.js", src);
-    let push: Vec<&str> = all
-        .iter()
-        .filter(|f| f.rule == "unbounded-push")
-        .map(|f| f.message.as_str())
-        .collect();
-    assert_eq!(push.len(), 1, "{push:#?}");
-    assert!(push[0].contains("in `projects`"), "{}", push[0]);
+    let f = only("unbounded-push", "models/project.js", src);
+    assert!(f.message.contains("in `projects`"), "{}", f.message);
 }
 
 /// A class that hands its base a module's settings (`super(config)`) has not said which
@@ -1642,14 +1636,8 @@ class UserService extends Base {
 }
 module.exports = UserService;
 "#;
-    let all = findings("src/service.js", src);
-    let paging: Vec<&str> = all
-        .iter()
-        .filter(|f| f.rule == "skip-paging")
-        .map(|f| f.message.as_str())
-        .collect();
-    assert_eq!(paging.len(), 1, "{paging:#?}");
-    assert!(paging[0].contains("behind `this`"), "{}", paging[0]);
+    let f = only("skip-paging", "src/service.js", src);
+    assert!(f.message.contains("behind `this`"), "{}", f.message);
 }
 
 /// Meteor's client reads its local cache: a lookup per item there is no round trip. The same
