@@ -43,6 +43,8 @@ pub struct AccessModel {
     /// Files that are one-off or maintenance code by their path (`scripts/`, `upgrades/`, seeders,
     /// fixtures): they scan and loop on purpose, off the request path.
     pub offline_files: BTreeSet<FileId>,
+    /// Files of migrations by their path (`migrations/`, `data_updates/`: `naming::path_is_migration`).
+    pub migration_files: BTreeSet<FileId>,
 }
 
 /// A path segment that marks one-off or maintenance code.
@@ -770,6 +772,9 @@ impl Part {
             if path_is_offline(&f.display_path) {
                 m.offline_files.insert(file);
             }
+            if crate::lang::naming::path_is_migration(&f.display_path) {
+                m.migration_files.insert(file);
+            }
             for r in &f.ir.collections {
                 match &r.name {
                     CollectionName::Literal { name } => {
@@ -852,6 +857,7 @@ impl Part {
         m.unresolved.extend(later.model.unresolved);
         m.unresolved_indexes.extend(later.model.unresolved_indexes);
         m.offline_files.extend(later.model.offline_files);
+        m.migration_files.extend(later.model.migration_files);
         // Keyed by file: the parts' keys are disjoint.
         self.by_function.extend(later.by_function);
     }

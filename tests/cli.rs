@@ -577,9 +577,9 @@ fn a_file_without_a_mongodb_word_is_parsed_only_when_it_is_the_module_an_operati
     );
 }
 
-/// An index a maintenance script creates again beside the application's own setup is not a
-/// redundant declaration (Sefaria's `scripts/migrate_groups.py`); the same duplicate between two
-/// files of the application is.
+/// An index a maintenance script or a migration creates again beside the application's own setup
+/// is not a redundant declaration (Sefaria's `scripts/migrate_groups.py`, mist.api's
+/// `migrations/`); the same duplicate between two files of the application is.
 #[test]
 fn a_script_that_creates_an_index_again_is_not_a_duplicate_declaration() {
     let (_t, root) = temp();
@@ -587,6 +587,8 @@ fn a_script_that_creates_an_index_again_is_not_a_duplicate_declaration() {
     let again = "from pymongo import MongoClient\ndb = MongoClient().app\ndb.groups.create_index(\"name\", unique=True)\n";
     write(&root, "sefaria/database.py", setup);
     write(&root, "scripts/migrate_groups.py", again);
+    // A migration's copy of an old model, declaring the index the application declares.
+    write(&root, "migrations/0003_groups.py", again);
     let (_, out) = concise(&root, &[]);
     assert!(!out.contains("redundant-index"), "{out}");
     write(&root, "sefaria/models.py", setup);

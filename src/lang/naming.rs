@@ -315,6 +315,30 @@ pub fn reads_configuration(text: &str) -> bool {
 /// A file under jobs/, cron/, migrations/ (and the like, data update folders included) holds
 /// periodic batch code.
 pub fn path_is_periodic(path: &str) -> bool {
+    path_is_migration(path)
+        || path.split('/').any(|part| {
+            for_each_word(part, |w| {
+                matches!(
+                    w,
+                    "jobs"
+                        | "job"
+                        | "cron"
+                        | "crons"
+                        | "cronjobs"
+                        | "batch"
+                        | "nightly"
+                        | "scheduled"
+                        | "scheduler"
+                        | "rollup"
+                        | "backfill"
+                )
+            })
+        })
+}
+
+/// A file of the steps that migrate stored data between releases: under `migrations/` (or named
+/// for a migration), a data update folder, schema upgrade steps.
+pub fn path_is_migration(path: &str) -> bool {
     let folders = path.rsplit_once('/').map_or("", |(dir, _)| dir);
     let mut parent = "";
     let data_updates = folders.split('/').any(|part| {
@@ -326,23 +350,7 @@ pub fn path_is_periodic(path: &str) -> bool {
         || path.split('/').any(|part| {
             is_schema_upgrade(part)
                 || for_each_word(part, |w| {
-                    matches!(
-                        w,
-                        "jobs"
-                            | "job"
-                            | "cron"
-                            | "crons"
-                            | "cronjobs"
-                            | "migrations"
-                            | "migration"
-                            | "migrate"
-                            | "batch"
-                            | "nightly"
-                            | "scheduled"
-                            | "scheduler"
-                            | "rollup"
-                            | "backfill"
-                    )
+                    matches!(w, "migrations" | "migration" | "migrate")
                 })
         })
 }
