@@ -52,9 +52,16 @@ fn path_is_offline(path: &str) -> bool {
     let mut parts: Vec<&str> = path.split('/').collect();
     let file = parts.pop().unwrap_or("");
     let stem = file.split('.').next().unwrap_or("");
+    // A Rust crate's `bin/` (`src/bin/server.rs`, a workspace's `bin/core/`) holds its programs,
+    // the application itself; elsewhere `bin/` holds command-line scripts.
+    let rust = file.ends_with(".rs");
     parts.iter().any(|p| {
+        let p = p.to_ascii_lowercase();
+        if rust && p == "bin" {
+            return false;
+        }
         matches!(
-            p.to_ascii_lowercase().as_str(),
+            p.as_str(),
             "scripts"
                 | "script"
                 | "bin"
@@ -1380,6 +1387,7 @@ mod tests {
             "src/seed.js",
             "packages/schema/src/util/checkAndSeedDb.js",
             "app/seeders/users.py",
+            "bin/reindex.js",
         ] {
             assert!(path_is_offline(p), "{p}");
         }
@@ -1388,6 +1396,9 @@ mod tests {
             "src/seedling.js",
             "src/scripts.js",
             "src/api/feedback.py",
+            // A Rust crate's programs: komodo's `bin/core/` is its server.
+            "bin/core/src/startup.rs",
+            "src/bin/server.rs",
         ] {
             assert!(!path_is_offline(p), "{p}");
         }

@@ -1622,6 +1622,24 @@ module.exports = mongoose.model('Project', ProjectSchema);
     assert!(f.message.contains("in `projects`"), "{}", f.message);
 }
 
+/// A seeder or an upgrade script writes its arrays once, off the application's path: its `$push`
+/// is not the application's growth. The same update in a route is.
+#[test]
+fn pushes_in_seeders_and_scripts_are_not_growth() {
+    let src = r#"const { MongoClient } = require("mongodb");
+async function run(db, projectId, branch) {
+  await db.collection("projects").updateOne({ _id: projectId }, { $push: { branches: branch } });
+}
+module.exports = { run };
+"#;
+    assert_not_flagged("unbounded-push", "scripts/add_branches.js", src);
+    assert_not_flagged("unbounded-push", "src/util/checkAndSeedDb.js", src);
+    assert_eq!(
+        rule_hits("unbounded-push", "src/routes/projects.js", src).len(),
+        1
+    );
+}
+
 /// A class that hands its base a module's settings (`super(config)`) has not said which
 /// collection its `this` is: the finding says it does not know, rather than naming `config`.
 #[test]

@@ -244,7 +244,9 @@ impl Rule for UnboundedPush {
 
     fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
         for (file, op) in operations(ctx) {
-            if !op.kind.is_update() {
+            // A seeder, an upgrade script or a tool writes its arrays once, off the application's
+            // path: the application's own `$push` to the same array is what grows it.
+            if !op.kind.is_update() || ctx.model.offline_files.contains(&file) {
                 continue;
             }
             let Some(update) = op.update.as_ref() else {
