@@ -1012,29 +1012,26 @@ fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
     // `{projects: {$elemMatch: {name: n, level: {$gte: l}}}}` selects by `projects.name` (an index
     // on it serves the query) and `projects.level`; `{scores: {$elemMatch: {$gte: 80}}}` is a
     // range on `scores` itself.
-    if let [only] = ops[..] {
-        if only == "$elemMatch" {
-            if let Some(m) = v.get("$elemMatch") {
-                let fields = m.value.fields();
-                if !fields.is_empty()
-                    && fields
-                        .iter()
-                        .all(|f| !f.key.starts_with('$') && plausible_field(&f.key))
-                {
-                    for f in fields {
-                        classify_predicate(&format!("{field}.{}", f.key), &f.value, q);
-                    }
-                    return;
-                }
-                let inner: Vec<&str> = fields.iter().map(|f| f.key.as_str()).collect();
-                if !inner.is_empty() && inner.iter().all(|o| matches!(*o, "$eq" | "$in")) {
-                    push(&mut q.equality);
-                } else {
-                    push(&mut q.range);
-                }
-                return;
+    if let (["$elemMatch"], Some(m)) = (&ops[..], v.get("$elemMatch")) {
+        let fields = m.value.fields();
+        if !fields.is_empty()
+            && fields
+                .iter()
+                .all(|f| !f.key.starts_with('$') && plausible_field(&f.key))
+        {
+            for f in fields {
+                classify_predicate(&format!("{field}.{}", f.key), &f.value, q);
             }
+        } else if !fields.is_empty()
+            && fields
+                .iter()
+                .all(|f| matches!(f.key.as_str(), "$eq" | "$in"))
+        {
+            push(&mut q.equality);
+        } else {
+            push(&mut q.range);
         }
+        return;
     }
     if ops.iter().any(|o| {
         matches!(

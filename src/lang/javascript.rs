@@ -1972,6 +1972,9 @@ impl<'t> Extractor<'t> {
         // (loop span, what it iterates over).
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
+        // Beside `functions`: whether each function pushed a loop (a per-item callback), so that
+        // its exit pops it without deciding again.
+        let mut callback_loops: Vec<bool> = Vec::new();
         let file_periodic = self.file_periodic;
         let mut scheduled: crate::lang::HashSet<&'t str> = Default::default();
         let flags = kinds::FLAGS.table();
@@ -1999,7 +2002,9 @@ impl<'t> Extractor<'t> {
                             let periodic = inherited
                                 || periodic_call
                                 || name.as_deref().is_some_and(name_is_periodic);
-                            if let Some((l, items)) = iteration_callback(self, n) {
+                            let callback = iteration_callback(self, n);
+                            callback_loops.push(callback.is_some());
+                            if let Some((l, items)) = callback {
                                 let over = items.map(|r| {
                                     let mut over = super::loop_over(self.text(r), span(r));
                                     over.fixed |= self.names_fixed_array(r);
@@ -2043,7 +2048,7 @@ impl<'t> Extractor<'t> {
                     if f & (kinds::LOOP | kinds::FOR_IN) != 0 {
                         loops.pop();
                     } else if f & kinds::FUNCTION != 0 {
-                        if iteration_callback(self, n).is_some() {
+                        if callback_loops.pop() == Some(true) {
                             loops.pop();
                         }
                         functions.pop();

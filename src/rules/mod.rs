@@ -149,7 +149,7 @@ pub fn collection_label(op: &crate::ir::Operation) -> String {
             CollectionName::Unknown { text } if text.contains('<') => format!("a `{text}`"),
             CollectionName::Unknown { text } if !text.is_empty() => {
                 // A model named (`Post`), or an expression that holds one (`self.model`).
-                let named = !text.contains(|ch: char| !(ch.is_alphanumeric() || ch == '_'));
+                let named = text.chars().all(|ch| ch.is_alphanumeric() || ch == '_');
                 if c.via == CollectionVia::MongooseModel && named {
                     format!("the collection of model `{text}`")
                 } else if c.via == CollectionVia::MongooseModel {

@@ -157,19 +157,20 @@ impl Rule for RedundantIndex {
                             // The same named index created by two setup paths (a fresh install
                             // and a migration): `createIndexes` of an identical index is a
                             // no-op, so both create the one index.
-                            // So is an index a maintenance script or a migration creates again beside the application's own setup (Sefaria's
-                            // `scripts/migrate_groups.py`; mist.api's `migrations/0003-migrate-tags.py`,
-                            // whose copy of an old model declares its index): the application's
-                            // declaration is the one to keep, and the other runs for deployments
-                            // made before it.
-                            let offline = |d: &IndexDecl| {
+                            // So is an index a maintenance script or a migration creates again
+                            // beside the application's own setup (Sefaria's
+                            // `scripts/migrate_groups.py`; mist.api's
+                            // `migrations/0003-migrate-tags.py`, whose copy of an old model
+                            // declares its index): the application's declaration is the one to
+                            // keep, and the other runs for deployments made before it.
+                            let maintenance = |d: &IndexDecl| {
                                 ctx.model.offline_files.contains(&d.site.file)
                                     || ctx.model.migration_files.contains(&d.site.file)
                             };
                             if short.site.file != long.site.file
                                 && ((short.options.name.is_some() && short.options == long.options)
-                                    || offline(short)
-                                    || offline(long))
+                                    || maintenance(short)
+                                    || maintenance(long))
                             {
                                 continue;
                             }
