@@ -505,11 +505,12 @@ pub(crate) fn exits_loop_after(
     exits: &[&str],
     is_function: impl Fn(&str) -> bool,
 ) -> bool {
+    // The block's children from the flat tree: a cursor's walk of every sibling, for every block
+    // around every call in a loop, was 1.5% of a run on superdesk-core.
     let ends_in_exit = |block: tree_sitter::Node| {
-        let mut c = block.walk();
-        let last = block
-            .named_children(&mut c)
-            .filter(|s| s.kind() != "comment")
+        let last = parents
+            .children(block)
+            .filter(|s| s.is_named() && s.kind() != "comment")
             .last();
         last.is_some_and(|s| exits.contains(&s.kind()))
     };
