@@ -797,6 +797,53 @@ fn a_meteor_application_names_its_collections() {
     );
 }
 
+/// Meteor's `new Mongo.Collection("presences")` names its collection where it is made, as
+/// `mongoose.model(..)` and `db.collection(..)` do: a collection that is never queried, only
+/// given an index elsewhere (Wekan's `presences`, `orgUser`), is a driver collection with its
+/// definition among its references. A client's collection in memory
+/// (`new Mongo.Collection(null)`) names none.
+#[test]
+fn a_meteor_collection_is_named_where_it_is_made() {
+    let m = map_of(&[
+        (
+            "models/presences.js",
+            "import { Mongo } from 'meteor/mongo';\nconst Presences = new Mongo.Collection('presences');\n\
+             export const Local = new Mongo.Collection(null);\nexport default Presences;\n",
+        ),
+        (
+            "server/indexes.js",
+            "import Presences from '/models/presences';\n\
+             Presences.rawCollection().createIndex({ ttl: 1 }, { expireAfterSeconds: 60 });\n",
+        ),
+        (
+            "models/boards.js",
+            "import { Mongo } from 'meteor/mongo';\nconst Boards = new Mongo.Collection('boards');\n\
+             Boards.find({ archived: false });\nexport default Boards;\n",
+        ),
+    ]);
+    assert_eq!(collection_names(&m), vec!["boards", "presences"]);
+    let presences = collection(&m, "presences");
+    assert_eq!(presences["via"], serde_json::json!(["driver"]));
+    assert_eq!(index_keys(presences), vec!["ttl:1".to_string()]);
+    let references: Vec<(String, u64)> = presences["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["path"].as_str().unwrap().to_string(),
+                r["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(references, vec![("models/presences.js".to_string(), 2)]);
+    let boards = collection(&m, "boards");
+    assert_eq!(
+        sites(boards),
+        vec![("models/boards.js".to_string(), "find".to_string())]
+    );
+}
+
 /// A repository class hands its model to its base class (`super(Message, MessageEntity)`): the
 /// base's property that holds it (`this.MongooseModel`) and the `this` of the subclass's calls of
 /// the base's wrappers (`this.update(..)`) are that model's collection. A class without a base, or

@@ -1969,6 +1969,7 @@ impl<'t> Extractor<'t> {
     fn collect_operations(&mut self, root: Node<'t>) {
         let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut named_refs: Vec<Node<'t>> = Vec::new();
+        let mut news: Vec<Node<'t>> = Vec::new();
         // (loop span, what it iterates over).
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
         let mut functions: Vec<(String, bool)> = Vec::new();
@@ -2044,6 +2045,9 @@ impl<'t> Extractor<'t> {
                     if f & kinds::MEMBER != 0 {
                         named_refs.push(n);
                     }
+                    if f & kinds::NEW != 0 {
+                        news.push(n);
+                    }
                 } else {
                     if f & (kinds::LOOP | kinds::FOR_IN) != 0 {
                         loops.pop();
@@ -2062,6 +2066,16 @@ impl<'t> Extractor<'t> {
                 .as_deref()
                 .is_some_and(|f| scheduled.contains(f.rsplit('.').next().unwrap_or(f)));
             self.visit_call(call, ctx);
+        }
+        // Meteor's `new Mongo.Collection("org")` names its collection as `mongoose.model("Org",
+        // schema)` or `db.collection("org")` do, whether or not this file queries it.
+        for n in news {
+            let ctor = self.field(n, "constructor").map_or("", |c| self.text(c));
+            if ctor == "Mongo.Collection" || ctor.ends_with(".Mongo.Collection") {
+                if let Thing::Collection(r) = self.classify(n, 0) {
+                    self.ir.collections.push(r);
+                }
+            }
         }
         // mongosh `db.orders` / `db["orders"]` names a collection even when only a getter is used.
         for n in named_refs {
