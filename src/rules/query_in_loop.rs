@@ -117,6 +117,22 @@ fn fixed_iterable(text: &str) -> bool {
         || t.ends_with("Names()")
         || t.ends_with(".__subclasses__()")
         || is_constant_path(t)
+        || repeats_a_value(t)
+}
+
+/// One value repeated a number of times: `stream::repeat(()).take(n)`, `iter::repeat_n(x, n)`,
+/// `itertools.repeat(None, n)`. A count, like a range (openstream splits a scan into batches so).
+fn repeats_a_value(t: &str) -> bool {
+    let Some((callee, _)) = t.split_once('(') else {
+        return false;
+    };
+    callee
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':'))
+        && matches!(
+            callee.rsplit(['.', ':']).next(),
+            Some("repeat" | "repeat_n" | "repeat_with")
+        )
 }
 
 /// `for page in paginate(ids): coll.find({"_id": {"$in": page}})`: one query per batch of ids, the
@@ -690,5 +706,40 @@ async fn totals(orders: Collection<Order>, customers: Collection<Customer>, ids:
 "#,
         );
         assert_eq!(rs.iter().map(|f| f.0).collect::<Vec<_>>(), vec![5, 8]);
+    }
+
+    #[test]
+    fn a_value_repeated_a_number_of_times_is_a_count() {
+        // openstream's analytics split a date range into 16 batches and read each in parallel:
+        // `stream::repeat(()).take(n)` counts like `0..n`, it does not walk data.
+        let rs = findings(
+            "src/analytics.rs",
+            r#"use mongodb::{bson::doc, Collection};
+async fn scan(conns: Collection<Conn>, n: usize, step: i64, items: Vec<Item>) {
+    let batches = futures_util::stream::repeat(())
+        .take(n)
+        .enumerate()
+        .map(|(i, ())| async move {
+            conns.find(doc! { "created_at": { "$gte": step * i as i64 } }).await
+        });
+    for _ in std::iter::repeat_n((), n) {
+        conns.find_one(doc! { "open": true }).await?;
+    }
+    for item in items.iter().take(n) {
+        conns.find_one(doc! { "_id": item.id }).await?;
+    }
+}
+"#,
+        );
+        assert_eq!(rs.iter().map(|f| f.0).collect::<Vec<_>>(), vec![13]);
+        let py = findings(
+            "app/probe.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().shop
+for _ in itertools.repeat(None, 3):
+    db.pings.find_one({"ok": True})
+"#,
+        );
+        assert!(py.is_empty(), "{py:?}");
     }
 }
