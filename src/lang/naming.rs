@@ -156,12 +156,38 @@ pub fn classify_hole(texts: &[&str]) -> HoleKind {
             || text.contains("%d");
         if has_date_format || ws.iter().any(|w| DATE_WORDS.contains(&w.as_str())) {
             kind = HoleKind::Date;
-        } else if kind == HoleKind::Unknown && ws.iter().any(|w| ENTITY_WORDS.contains(&w.as_str()))
+        } else if kind == HoleKind::Unknown
+            && !generates_an_id(text)
+            && ws.iter().any(|w| ENTITY_WORDS.contains(&w.as_str()))
         {
             kind = HoleKind::Entity;
         }
     }
     kind
+}
+
+/// A call that makes a fresh random id: `uid(5)` (the `uid` packages and crate), `uid::uid(5)`,
+/// `generateUid()`. Its `uid` is a unique id, not a user's: a name with it is a throwaway
+/// collection (openstream's `__transactions_test_{uid::uid(5)}`), one per run, not per entity.
+fn generates_an_id(text: &str) -> bool {
+    let Some((callee, _)) = text.trim().split_once('(') else {
+        return false;
+    };
+    let last = callee.rsplit(['.', ':']).next().unwrap_or(callee);
+    if !last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return false;
+    }
+    match words(last).as_slice() {
+        [w] => w == "uid",
+        [verb, w] => {
+            w == "uid"
+                && matches!(
+                    verb.as_str(),
+                    "generate" | "gen" | "new" | "random" | "make"
+                )
+        }
+        _ => false,
+    }
 }
 
 /// A segment of a member path (see [`reads_configuration`]).
@@ -732,5 +758,17 @@ mod tests {
             HoleKind::Date
         );
         assert_eq!(classify_hole(&["now.strftime('%Y%m')"]), HoleKind::Date);
+    }
+
+    #[test]
+    fn a_generated_id_is_no_entity() {
+        assert_eq!(classify_hole(&["uid::uid(5)"]), HoleKind::Unknown);
+        assert_eq!(classify_hole(&["uid(24)"]), HoleKind::Unknown);
+        assert_eq!(classify_hole(&["generateUid()"]), HoleKind::Unknown);
+        // A user's id, read or looked up, still is.
+        assert_eq!(classify_hole(&["uid"]), HoleKind::Entity);
+        assert_eq!(classify_hole(&["req.user.uid"]), HoleKind::Entity);
+        assert_eq!(classify_hole(&["getUid(user)"]), HoleKind::Entity);
+        assert_eq!(classify_hole(&["user.getUid()"]), HoleKind::Entity);
     }
 }
