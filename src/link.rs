@@ -62,7 +62,11 @@ fn resolve_module<'a>(
     }
     // Path aliases (`@/models/user`, `~/models/user`, `src/models/user`) and Meteor's paths from
     // the application's root (`/models/boards`): a unique suffix match.
-    let rest = module
+    // SvelteKit's `$lib/server/db` is `src/lib/server/db`.
+    let lib = module.strip_prefix("$lib/").map(|r| format!("lib/{r}"));
+    let rest = lib
+        .as_deref()
+        .unwrap_or(module)
         .trim_start_matches("@/")
         .trim_start_matches("~/")
         .trim_start_matches('/');

@@ -287,6 +287,67 @@ fn an_exported_object_of_collections_resolves_its_members_across_files() {
     );
 }
 
+#[test]
+fn collections_returned_by_a_method_and_exported_once_filled() {
+    // The shape of huggingface/chat-ui: `getCollections()` returns an object of the collections it
+    // binds; `initDatabase` destructures it to create the indexes; the module exports a `let` that
+    // its start-up fills with that object (a placeholder `{}` while building), which SvelteKit's
+    // routes import through the `$lib` alias (`src/lib`).
+    let m = map_of(&[
+        (
+            "src/lib/server/database.ts",
+            "import { MongoClient } from \"mongodb\";\n\
+             export class Database {\n\
+             \tprivate client?: MongoClient;\n\
+             \tpublic static async getInstance(): Promise<Database> { return new Database(); }\n\
+             \tpublic getCollections() {\n\
+             \t\tconst db = this.client.db(\"chat\");\n\
+             \t\tconst conversations = db.collection<Conversation>(\"conversations\");\n\
+             \t\tconst configCollection = db.collection(\"config\");\n\
+             \t\treturn { conversations, config: configCollection };\n\
+             \t}\n\
+             \tprivate initDatabase() {\n\
+             \t\tconst { conversations, config } = this.getCollections();\n\
+             \t\tconversations.createIndex({ sessionId: 1, updatedAt: -1 });\n\
+             \t\tconfig.createIndex({ key: 1 }, { unique: true });\n\
+             \t}\n\
+             }\n\
+             export let collections: ReturnType<typeof Database.prototype.getCollections>;\n\
+             export const ready = (async () => {\n\
+             \tif (!building) {\n\
+             \t\tconst db = await Database.getInstance();\n\
+             \t\tcollections = db.getCollections();\n\
+             \t} else {\n\
+             \t\tcollections = {} as unknown as ReturnType<typeof Database.prototype.getCollections>;\n\
+             \t}\n\
+             })();\n",
+        ),
+        (
+            "src/routes/conversations/+server.ts",
+            "import { collections } from \"$lib/server/database\";\n\
+             export async function GET({ locals }) {\n\
+             \treturn collections.conversations.find({ userId: locals.user._id }).sort({ updatedAt: -1 }).toArray();\n\
+             }\n",
+        ),
+    ]);
+    assert_eq!(collection_names(&m), vec!["config", "conversations"]);
+    let conversations = collection(&m, "conversations");
+    assert_eq!(
+        sites(conversations),
+        vec![(
+            "src/routes/conversations/+server.ts".to_string(),
+            "find".to_string()
+        )]
+    );
+    assert_eq!(index_keys(conversations), vec!["sessionId:1,updatedAt:-1"]);
+    assert_eq!(index_keys(collection(&m, "config")), vec!["key:1"]);
+    assert!(
+        m["unresolved"]["operations"].as_array().unwrap().is_empty(),
+        "{}",
+        m["unresolved"]
+    );
+}
+
 /// The names of the map's collections, in its order.
 fn collection_names(m: &Value) -> Vec<&str> {
     m["collections"]

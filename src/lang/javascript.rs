@@ -56,6 +56,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         pushes: HashMap::default(),
         saves: Vec::new(),
         export_nodes: Vec::new(),
+        functions: HashMap::default(),
         uses_mongo: false,
         uses_firestore: false,
         file_periodic: path_is_periodic(ctx.display_path),
@@ -266,6 +267,8 @@ struct Extractor<'t> {
     /// `name.save()` calls: (name, position).
     saves: Vec<(String, u32)>,
     export_nodes: Vec<(String, Node<'t>)>,
+    /// The file's named functions and methods, by name (see `returned_object`).
+    functions: HashMap<&'t str, Vec<Node<'t>>>,
     uses_mongo: bool,
     uses_firestore: bool,
     file_periodic: bool,
@@ -365,6 +368,7 @@ impl<'t> Extractor<'t> {
         let mut scopes: Vec<Span> = vec![span(root)];
         let mut classes: Vec<Span> = Vec::new();
         let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
+        let mut functions: Vec<(&'t str, Node<'t>)> = Vec::new();
         let flags = kinds::FLAGS.table();
         self.parents
             .clone()
@@ -372,6 +376,11 @@ impl<'t> Extractor<'t> {
                 if enter {
                     if f & kinds::FUNCTION != 0 {
                         scopes.push(span(n));
+                        if matches!(n.k(), "method_definition" | "function_declaration") {
+                            if let Some(name) = self.field(n, "name") {
+                                functions.push((self.text(name), n));
+                            }
+                        }
                     }
                     if f & kinds::CLASS != 0 {
                         classes.push(span(n));
@@ -388,6 +397,9 @@ impl<'t> Extractor<'t> {
                     }
                 }
             });
+        for (name, f) in functions {
+            self.functions.entry(name).or_default().push(f);
+        }
         self.bindings.reserve(nodes.len());
         for (n, scope, class) in nodes {
             self.binding_node(n, scope, class);
@@ -449,6 +461,11 @@ impl<'t> Extractor<'t> {
                             .and_then(|list| list.iter().rev().find(|b| b.pos <= pos))
                             .and_then(|b| b.import.clone())
                             .filter(|imp| is_repository_module(&imp.module));
+                        // `const { users, posts } = this.getCollections()`: the object the file's
+                        // function returns, each name bound to its member there.
+                        let returned = value
+                            .filter(|_| module.is_none() && from_import.is_none())
+                            .and_then(|v| self.returned_object(v));
                         for p in self.named_children(name) {
                             let (export, local) = match p.k() {
                                 "shorthand_property_identifier_pattern" => {
@@ -479,12 +496,13 @@ impl<'t> Extractor<'t> {
                                 }),
                                 (None, None) => None,
                             };
+                            let value = returned.and_then(|o| self.object_member(o, export));
                             self.add_binding(
                                 local,
                                 Binding {
                                     scope,
                                     pos,
-                                    value: None,
+                                    value,
                                     kind,
                                     type_text: None,
                                     injected_model: None,
@@ -797,13 +815,18 @@ impl<'t> Extractor<'t> {
             if !matches!(value.k(), "identifier" | "shorthand_property_identifier") {
                 break;
             }
+            let name = self.text(value);
             match self
-                .lookup(self.text(value), value.start_byte() as u32)
+                .lookup(name, value.start_byte() as u32)
                 .and_then(|b| b.value)
+                .or_else(|| self.filled_later(name))
             {
                 Some(v) => value = self.unwrap_expr(v),
                 None => return,
             }
+        }
+        if let Some(o) = self.returned_object(value) {
+            value = o;
         }
         if value.k() != "object" {
             return;
@@ -831,6 +854,77 @@ impl<'t> Extractor<'t> {
                 None => self.export_members(&full, member, depth + 1),
             }
         }
+    }
+
+    /// The value of a module `let` declared without one (`export let collections: ..`) that the
+    /// file fills once (`collections = db.getCollections()`, in an async start-up), not counting
+    /// an empty placeholder (`collections = {} as ..`).
+    fn filled_later(&self, name: &str) -> Option<Node<'t>> {
+        let mut filled = self.bindings.get(name)?.iter().filter_map(|b| {
+            b.value.filter(|v| {
+                let v = self.unwrap_expr(*v);
+                v.k() != "object" || !self.named_children(v).is_empty()
+            })
+        });
+        let (Some(v), None) = (filled.next(), filled.next()) else {
+            return None;
+        };
+        Some(v)
+    }
+
+    /// The object literal that a call of one of the file's functions or methods returns:
+    /// `this.getCollections()`, `db.getCollections()`, `getCollections()`, where the file defines
+    /// one function or method of that name whose `return` is an object literal (`return {
+    /// conversations, config: configCollection }`).
+    fn returned_object(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let call = self.unwrap_expr(call);
+        if call.k() != "call_expression" {
+            return None;
+        }
+        let f = self.field(call, "function")?;
+        let name = match f.k() {
+            "identifier" => f,
+            "member_expression" => self.field(f, "property")?,
+            _ => return None,
+        };
+        let [func] = self.functions.get(self.text(name))?.as_slice() else {
+            return None;
+        };
+        let body = self.field(*func, "body")?;
+        let mut found = None;
+        self.parents.walk(body, |c, k, enter| {
+            if enter
+                && found.is_none()
+                && k == "return_statement"
+                && self.enclosing_function(c) == *func
+            {
+                found = self.named_children(c).into_iter().next();
+            }
+        });
+        let returned = self.unwrap_expr(found?);
+        (returned.k() == "object").then_some(returned)
+    }
+
+    /// The value of member `key` of an object literal: the shorthand name itself (`{ users }`)
+    /// or the pair's value (`{ config: configCollection }`).
+    fn object_member(&self, object: Node<'t>, key: &str) -> Option<Node<'t>> {
+        self.named_children(object)
+            .into_iter()
+            .find_map(|p| match p.k() {
+                "shorthand_property_identifier" if self.text(p) == key => Some(p),
+                "pair" => {
+                    let k = self.field(p, "key")?;
+                    let k = self
+                        .string_value(k)
+                        .unwrap_or_else(|| self.text(k).to_string());
+                    if k == key {
+                        self.field(p, "value")
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            })
     }
 
     fn add_import(&mut self, local: &str, module: &str, export: &str, scope: Span, pos: u32) {
@@ -2884,10 +2978,11 @@ impl<'t> Extractor<'t> {
 
 /// A module the linker may find in the repository: a relative path, what may be a path alias
 /// (`@/models/user`, `~/models/user`; a scoped package such as `@nestjs/mongoose` also starts with
-/// `@` and is simply not found), or Meteor's path from the application's root (`/models/boards`);
+/// `@` and is simply not found), SvelteKit's `$lib/..`, or Meteor's path from the application's root (`/models/boards`);
 /// never a plainly named package (`mongodb`, `lodash`).
 fn is_repository_module(module: &str) -> bool {
     module.starts_with('.')
+        || module.starts_with("$lib/")
         || module.starts_with('@')
         || module.starts_with('~')
         || module.starts_with('/')
