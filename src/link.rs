@@ -187,7 +187,20 @@ fn lookup_export<T>(
         return None;
     }
     let f = &files[file];
-    match &f.ir.exports.iter().find(|e| e.name == export)?.target {
+    let Some(found) = f.ir.exports.iter().find(|e| e.name == export) else {
+        // `User.collection` of a package that re-exports `User` (`from .user import User`): the
+        // member of the class where the class is defined.
+        let (head, member) = export.split_once('.')?;
+        let ExportTarget::Reexport { import } =
+            &f.ir.exports.iter().find(|e| e.name == head)?.target
+        else {
+            return None;
+        };
+        let next = modules.resolve(&import.module, &f.display_path)?;
+        let export = format!("{}.{member}", import.export);
+        return lookup_export(files, next, &export, modules, depth + 1, pick);
+    };
+    match &found.target {
         ExportTarget::Reexport { import } => {
             let next = modules.resolve(&import.module, &f.display_path)?;
             lookup_export(files, next, &import.export, modules, depth + 1, pick)

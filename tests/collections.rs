@@ -905,6 +905,50 @@ fn a_meteor_collection_is_named_where_it_is_made() {
     );
 }
 
+/// pritunl: a class property returns the class's collection (`@cached_static_property def
+/// collection(cls): return mongo.get_collection('hosts')`), read as `Host.collection` in its own
+/// module, in a module that imports the class, and through a package that re-exports it
+/// (`from app import host` .. `host.Host.collection`), where a cursor paged with `.skip(n)` later
+/// is still a read.
+#[test]
+fn a_class_property_collection_is_named_through_the_class() {
+    let m = map_of(&[
+        (
+            "app/mongo.py",
+            "import pymongo\n_db = pymongo.MongoClient().pritunl\n\n\
+             def get_collection(name):\n    return _db[name]\n",
+        ),
+        (
+            "app/host/host.py",
+            "from app import mongo\nfrom app.helpers import cached_static_property\n\n\
+             class Host(object):\n    @cached_static_property\n    def collection(cls):\n        \
+             return mongo.get_collection('hosts')\n\n\
+             def get_by_name(name):\n    return Host.collection.find_one({'name': name})\n",
+        ),
+        ("app/host/__init__.py", "from app.host.host import Host\n"),
+        (
+            "app/link/link.py",
+            "from app.host.host import Host\n\n\
+             def clear(link_id):\n    Host.collection.delete_many({'link_id': link_id})\n",
+        ),
+        (
+            "app/link/utils.py",
+            "from app import host\n\n\
+             def page_hosts(page, page_count):\n    cursor = host.Host.collection.find({})\n    \
+             cursor = cursor.skip(page * page_count)\n    return list(cursor)\n",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "hosts")),
+        vec![
+            ("app/host/host.py".to_string(), "find_one".to_string()),
+            ("app/link/link.py".to_string(), "delete_many".to_string()),
+            ("app/link/utils.py".to_string(), "find".to_string()),
+        ]
+    );
+    assert!(m["unresolved"]["operations"].as_array().unwrap().is_empty());
+}
+
 /// A repository class hands its model to its base class (`super(Message, MessageEntity)`): the
 /// base's property that holds it (`this.MongooseModel`) and the `this` of the subclass's calls of
 /// the base's wrappers (`this.update(..)`) are that model's collection. A class without a base, or

@@ -67,6 +67,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         index_helper_calls: Vec::new(),
         index_table_calls: Vec::new(),
         documents: HashMap::default(),
+        module_classes: HashMap::default(),
         access_models: HashMap::default(),
         scheduled: Vec::new(),
         uses_mongo: false,
@@ -307,6 +308,9 @@ struct Extractor<'t> {
     index_table_calls: Vec<Node<'t>>,
     /// Classes that may be mongoengine documents, by name.
     documents: HashMap<String, DocClass<'t>>,
+    /// The module-level classes of the file by name, for `Host.collection` (see
+    /// [`Extractor::class_property`]); a name defined twice maps to `None`.
+    module_classes: HashMap<&'t str, Option<Node<'t>>>,
     /// Classes that stand for a document class they wrap (see `note_access_classes`), by name:
     /// the document as an import (of this module for a document of this file) and its name.
     access_models: HashMap<String, (ImportRef, String)>,
@@ -938,6 +942,17 @@ impl<'t> Extractor<'t> {
         let Some(name) = self.field(n, "name") else {
             return;
         };
+        let holder = self
+            .parents
+            .of(n)
+            .filter(|p| p.k() == "decorated_definition")
+            .map_or(self.parents.of(n), |d| self.parents.of(d));
+        if holder.is_some_and(|h| h.k() == "module") {
+            self.module_classes
+                .entry(self.text(name))
+                .and_modify(|c| *c = None)
+                .or_insert(Some(n));
+        }
         let bases: Vec<String> = self
             .field(n, "superclasses")
             .map(|s| {
@@ -1630,6 +1645,16 @@ impl<'t> Extractor<'t> {
                 if attr_name.starts_with('_') {
                     return Thing::Unknown;
                 }
+                // `Host.collection`, `Host` a class of this module with such a property.
+                if obj.k() == "identifier" && attr_name != "objects" {
+                    if let Some(Some(class)) = self.module_classes.get(obj_text) {
+                        if let t @ (Thing::Db | Thing::Collection(_)) =
+                            self.class_property(*class, attr_name, depth + 1)
+                        {
+                            return t;
+                        }
+                    }
+                }
                 match self.classify(obj, depth + 1) {
                     Thing::Client if !is_client_attr(attr_name) => Thing::Db,
                     Thing::Db
@@ -1682,6 +1707,22 @@ impl<'t> Extractor<'t> {
                                 export: attr_name.to_string(),
                             },
                             attr_name.to_string(),
+                        )
+                    }
+                    // `Host.collection`, `Host` a class imported from a module of the repository:
+                    // that module's export `Host.collection`, if it has one (see `finish`).
+                    Thing::Imported(imp, local)
+                        if imp.export != "*"
+                            && imp.export.starts_with(|c: char| c.is_ascii_uppercase())
+                            && attr_name.starts_with(|c: char| c.is_ascii_lowercase())
+                            && !is_collection_attr(attr_name) =>
+                    {
+                        Thing::Imported(
+                            ImportRef {
+                                module: imp.module,
+                                export: format!("{}.{attr_name}", imp.export),
+                            },
+                            format!("{local}.{attr_name}"),
                         )
                     }
                     Thing::Imported(imp, _) if imp.export == "*" => {
@@ -2020,7 +2061,18 @@ impl<'t> Extractor<'t> {
                 _ => Thing::Unknown,
             };
         }
-        let Some(body) = class.and_then(|c| self.field(c, "body")) else {
+        match class {
+            Some(c) => self.class_property(c, attr, depth),
+            None => Thing::Unknown,
+        }
+    }
+
+    /// A property of `class` (`@property`, `@cached_static_property`, ...) named `attr` that
+    /// returns a database or a collection: pritunl's `def collection(cls): return
+    /// mongo.get_collection('hosts')`, read as `self.collection` in the class and as
+    /// `Host.collection` in the module and in the modules that import `Host`.
+    fn class_property(&self, class: Node<'t>, attr: &str, depth: usize) -> Thing {
+        let Some(body) = self.field(class, "body") else {
             return Thing::Unknown;
         };
         for stmt in self.named_children(body) {
@@ -4889,6 +4941,15 @@ impl<'t> Extractor<'t> {
         for (call_id, mods) in std::mem::take(&mut self.pending_modifiers) {
             if let Some(&i) = self.op_by_call.get(&call_id) {
                 let op = &mut self.ir.operations[i];
+                // As for a dropped operation below: shaped by what is done with the cursor, even
+                // when its import is not resolved (`user.User.collection.find(q)` .. `.skip(n)`).
+                if op.evidence == Evidence::None
+                    && mods.iter().any(|m| {
+                        m.name == "skip" || PY_SHAPING_MODIFIERS.contains(&m.name.as_str())
+                    })
+                {
+                    op.evidence = Evidence::Shaped;
+                }
                 op.modifiers.extend(mods);
             } else if mods
                 .iter()
@@ -4954,6 +5015,30 @@ impl<'t> Extractor<'t> {
                     }
                 }
                 _ => {}
+            }
+        }
+        // `Host.collection`: a module-level class's property that returns a collection.
+        for (class_name, class) in &self.module_classes {
+            let (Some(class), Some(body)) = (class, class.and_then(|c| self.field(c, "body")))
+            else {
+                continue;
+            };
+            for stmt in self.named_children(body) {
+                let Some(def) = Some(stmt)
+                    .filter(|s| s.k() == "decorated_definition")
+                    .and_then(|s| self.field(s, "definition"))
+                else {
+                    continue;
+                };
+                let Some(prop) = self.field(def, "name").map(|n| self.text(n)) else {
+                    continue;
+                };
+                if let Thing::Collection(r) = self.class_property(*class, prop, 0) {
+                    exports.push(Export {
+                        name: format!("{class_name}.{prop}"),
+                        target: ExportTarget::Collection { collection: r },
+                    });
+                }
             }
         }
         for (name, d) in &self.documents {
