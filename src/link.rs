@@ -187,25 +187,27 @@ fn lookup_export<T>(
         return None;
     }
     let f = &files[file];
-    let Some(found) = f.ir.exports.iter().find(|e| e.name == export) else {
-        // `User.collection` of a package that re-exports `User` (`from .user import User`): the
-        // member of the class where the class is defined.
-        let (head, member) = export.split_once('.')?;
-        let ExportTarget::Reexport { import } =
-            &f.ir.exports.iter().find(|e| e.name == head)?.target
-        else {
-            return None;
-        };
-        let next = modules.resolve(&import.module, &f.display_path)?;
-        let export = format!("{}.{member}", import.export);
-        return lookup_export(files, next, &export, modules, depth + 1, pick);
-    };
-    match &found.target {
-        ExportTarget::Reexport { import } => {
-            let next = modules.resolve(&import.module, &f.display_path)?;
-            lookup_export(files, next, &import.export, modules, depth + 1, pick)
+    let named = |name: &str| f.ir.exports.iter().find(|e| e.name == name);
+    // `User.collection` of a package that re-exports `User` (`from .user import User`): the
+    // member of the class where the class is defined.
+    let (found, member) = match named(export) {
+        Some(e) => (e, None),
+        None => {
+            let (head, member) = export.split_once('.')?;
+            (named(head)?, Some(member))
         }
-        target => pick(target),
+    };
+    match (&found.target, member) {
+        (ExportTarget::Reexport { import }, _) => {
+            let next = modules.resolve(&import.module, &f.display_path)?;
+            let export = match member {
+                Some(m) => std::borrow::Cow::Owned(format!("{}.{m}", import.export)),
+                None => std::borrow::Cow::Borrowed(import.export.as_str()),
+            };
+            lookup_export(files, next, &export, modules, depth + 1, pick)
+        }
+        (target, None) => pick(target),
+        (_, Some(_)) => None,
     }
 }
 

@@ -2163,12 +2163,10 @@ impl<'t> Extractor<'t> {
         }
         // Meteor's `new Mongo.Collection("org")` names its collection as `mongoose.model("Org",
         // schema)` or `db.collection("org")` do, whether or not this file queries it.
+        // (`classify` reads the constructor: only a Meteor collection is a collection.)
         for n in news {
-            let ctor = self.field(n, "constructor").map_or("", |c| self.text(c));
-            if ctor == "Mongo.Collection" || ctor.ends_with(".Mongo.Collection") {
-                if let Thing::Collection(r) = self.classify(n, 0) {
-                    self.ir.collections.push(r);
-                }
+            if let Thing::Collection(r) = self.classify(n, 0) {
+                self.ir.collections.push(r);
             }
         }
         // mongosh `db.orders` / `db["orders"]` names a collection even when only a getter is used.

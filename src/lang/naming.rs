@@ -359,14 +359,19 @@ fn mentions_any(text: &str, needles: &[&str]) -> bool {
     })
 }
 
+/// The stems of the words `path_is_periodic` looks for (see [`mentions_any`]).
+const PERIODIC_STEMS: [&str; 7] = [
+    "job", "cron", "batch", "nightly", "schedul", "rollup", "backfill",
+];
+
+/// The stems of the words `path_is_migration` looks for (see [`mentions_any`]).
+const MIGRATION_STEMS: [&str; 3] = ["migrat", "updat", "upgrad"];
+
 /// A file under jobs/, cron/, migrations/ (and the like, data update folders included) holds
 /// periodic batch code.
 pub fn path_is_periodic(path: &str) -> bool {
-    const STEMS: [&str; 7] = [
-        "job", "cron", "batch", "nightly", "schedul", "rollup", "backfill",
-    ];
     path_is_migration(path)
-        || (mentions_any(path, &STEMS)
+        || (mentions_any(path, &PERIODIC_STEMS)
             && path.split('/').any(|part| {
                 for_each_word(part, |w| {
                     matches!(
@@ -391,7 +396,7 @@ pub fn path_is_periodic(path: &str) -> bool {
 /// for a migration), a data update folder, schema upgrade steps.
 pub fn path_is_migration(path: &str) -> bool {
     // Every word below starts with one of these.
-    if !mentions_any(path, &["migrat", "updat", "upgrad"]) {
+    if !mentions_any(path, &MIGRATION_STEMS) {
         return false;
     }
     let folders = path.rsplit_once('/').map_or("", |(dir, _)| dir);
@@ -589,12 +594,7 @@ mod tests {
             "client/updates/feed.js",
             "crates/x/src/bin/core/main.rs",
         ];
-        let stems: [&[&str]; 2] = [
-            &["migrat", "updat", "upgrad"],
-            &[
-                "job", "cron", "batch", "nightly", "schedul", "rollup", "backfill",
-            ],
-        ];
+        let stems: [&[&str]; 2] = [&MIGRATION_STEMS, &PERIODIC_STEMS];
         for path in paths {
             for stems in stems {
                 let worded = path

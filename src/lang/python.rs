@@ -2072,31 +2072,40 @@ impl<'t> Extractor<'t> {
     /// mongo.get_collection('hosts')`, read as `self.collection` in the class and as
     /// `Host.collection` in the module and in the modules that import `Host`.
     fn class_property(&self, class: Node<'t>, attr: &str, depth: usize) -> Thing {
-        let Some(body) = self.field(class, "body") else {
-            return Thing::Unknown;
-        };
-        for stmt in self.named_children(body) {
-            if stmt.k() != "decorated_definition" {
-                continue;
-            }
-            let is_property = self
-                .named_children(stmt)
-                .iter()
-                .any(|d| d.k() == "decorator" && self.text(*d).contains("property"));
-            let Some(def) = self.field(stmt, "definition") else {
-                continue;
-            };
-            if !is_property || self.field(def, "name").map(|n| self.text(n)) != Some(attr) {
-                continue;
-            }
-            if let Some(ret) = self.returned_expr(def) {
-                return match self.classify(ret, depth + 4) {
-                    t @ (Thing::Db | Thing::Collection(_)) => t,
-                    _ => Thing::Unknown,
-                };
-            }
+        self.properties(class)
+            .into_iter()
+            .filter(|(name, _)| *name == attr)
+            .find_map(|(_, def)| self.returned_expr(def))
+            .map_or(Thing::Unknown, |ret| self.property_value(ret, depth))
+    }
+
+    /// What a property returns, when it is a database or a collection.
+    fn property_value(&self, ret: Node<'t>, depth: usize) -> Thing {
+        match self.classify(ret, depth + 4) {
+            t @ (Thing::Db | Thing::Collection(_)) => t,
+            _ => Thing::Unknown,
         }
-        Thing::Unknown
+    }
+
+    /// The properties a class defines (a method under a decorator whose name says `property`):
+    /// (name, function definition), in order.
+    fn properties(&self, class: Node<'t>) -> Vec<(&'t str, Node<'t>)> {
+        let Some(body) = self.field(class, "body") else {
+            return Vec::new();
+        };
+        self.named_children(body)
+            .into_iter()
+            .filter(|stmt| stmt.k() == "decorated_definition")
+            .filter(|stmt| {
+                self.named_children(*stmt)
+                    .iter()
+                    .any(|d| d.k() == "decorator" && self.text(*d).contains("property"))
+            })
+            .filter_map(|stmt| {
+                let def = self.field(stmt, "definition")?;
+                Some((self.text(self.field(def, "name")?), def))
+            })
+            .collect()
     }
 
     /// The expression of the first `return` of a function (not of a nested one).
@@ -4939,22 +4948,18 @@ impl<'t> Extractor<'t> {
             }
         }
         for (call_id, mods) in std::mem::take(&mut self.pending_modifiers) {
+            let shaping = mods
+                .iter()
+                .any(|m| m.name == "skip" || PY_SHAPING_MODIFIERS.contains(&m.name.as_str()));
             if let Some(&i) = self.op_by_call.get(&call_id) {
                 let op = &mut self.ir.operations[i];
                 // As for a dropped operation below: shaped by what is done with the cursor, even
                 // when its import is not resolved (`user.User.collection.find(q)` .. `.skip(n)`).
-                if op.evidence == Evidence::None
-                    && mods.iter().any(|m| {
-                        m.name == "skip" || PY_SHAPING_MODIFIERS.contains(&m.name.as_str())
-                    })
-                {
+                if shaping && op.evidence == Evidence::None {
                     op.evidence = Evidence::Shaped;
                 }
                 op.modifiers.extend(mods);
-            } else if mods
-                .iter()
-                .any(|m| m.name == "skip" || PY_SHAPING_MODIFIERS.contains(&m.name.as_str()))
-            {
+            } else if shaping {
                 // `cursor = Server.collection.find(q)` … `cursor = cursor.skip(n)`.
                 if let Some(mut op) = self.dropped.remove(&call_id) {
                     op.modifiers.extend(mods);
@@ -5019,21 +5024,20 @@ impl<'t> Extractor<'t> {
         }
         // `Host.collection`: a module-level class's property that returns a collection.
         for (class_name, class) in &self.module_classes {
-            let (Some(class), Some(body)) = (class, class.and_then(|c| self.field(c, "body")))
-            else {
+            let Some(class) = class else {
                 continue;
             };
-            for stmt in self.named_children(body) {
-                let Some(def) = Some(stmt)
-                    .filter(|s| s.k() == "decorated_definition")
-                    .and_then(|s| self.field(s, "definition"))
-                else {
+            // A name's first property that returns something, as `class_property` reads it.
+            let mut seen: Vec<&str> = Vec::new();
+            for (prop, def) in self.properties(*class) {
+                if seen.contains(&prop) {
+                    continue;
+                }
+                let Some(ret) = self.returned_expr(def) else {
                     continue;
                 };
-                let Some(prop) = self.field(def, "name").map(|n| self.text(n)) else {
-                    continue;
-                };
-                if let Thing::Collection(r) = self.class_property(*class, prop, 0) {
+                seen.push(prop);
+                if let Thing::Collection(r) = self.property_value(ret, 0) {
                     exports.push(Export {
                         name: format!("{class_name}.{prop}"),
                         target: ExportTarget::Collection { collection: r },
