@@ -453,6 +453,11 @@ pub struct OpContext {
     /// `return` / `throw` out of a statement loop) right after it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub exits_loop: bool,
+    /// The receiver is a name the loop's body binds from the loop's item, and the frontend cannot
+    /// tell which collection it is: `for (const { slug } of hops) { const { Model } =
+    /// getCollection({ slug }); await Model.find(q) }` may reach another collection each time.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub receiver_per_item: bool,
 }
 
 /// One driver call, lowered.

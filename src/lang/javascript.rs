@@ -1042,6 +1042,80 @@ impl<'t> Extractor<'t> {
         super::scopes::lookup_latest_before(list, index, at, |b| b.pos, |b| b.value)
     }
 
+    /// Whether `obj` is a name that the body of the loop `loop_span` binds from the loop's item:
+    /// `const { Model } = getCollection({ collectionSlug })` inside `for (const { collectionSlug }
+    /// of hops)` (or a per-item callback's parameters). Read only for receivers that resolve to no
+    /// collection, so the walk up the tree is rare.
+    fn bound_per_item(&self, obj: Node<'t>, loop_span: Option<Span>) -> bool {
+        let Some(loop_span) = loop_span else {
+            return false;
+        };
+        if obj.k() != "identifier" {
+            return false;
+        }
+        let Some(b) = self.lookup(self.text(obj), obj.start_byte() as u32) else {
+            return false;
+        };
+        let at = b.pos as usize;
+        if !loop_span.contains(Span::new(at, at)) {
+            return false;
+        }
+        // Up from the receiver: the loop, and the tree's root.
+        let (mut lp, mut root) = (None, obj);
+        while let Some(p) = self.parents.of(root) {
+            if lp.is_none() && span(p) == loop_span {
+                lp = Some(p);
+            }
+            root = p;
+        }
+        let Some(lp) = lp else {
+            return false;
+        };
+        // The names the loop's header binds: `for (const [i, { slug }] of ..)`, or the parameters
+        // of `items.forEach(({ slug }) => ..)`.
+        let header = if lp.k() == "call_expression" {
+            self.args(lp)
+                .into_iter()
+                .filter(|a| matches!(a.k(), "arrow_function" | "function_expression" | "function"))
+                .find_map(|f| {
+                    self.field(f, "parameters")
+                        .or_else(|| self.field(f, "parameter"))
+                })
+        } else {
+            self.field(lp, "left")
+        };
+        let Some(header) = header else {
+            return false;
+        };
+        let mut items: Vec<&str> = Vec::new();
+        self.parents.walk(header, |n, kind, enter| {
+            if enter && matches!(kind, "identifier" | "shorthand_property_identifier_pattern") {
+                items.push(self.text(n));
+            }
+        });
+        // The declarator that binds the receiver there, and whether its value reads an item.
+        let mut decl = root.descendant_for_byte_range(at, at);
+        while let Some(d) = decl {
+            if d.k() == "variable_declarator" && d.start_byte() == at {
+                break;
+            }
+            decl = self.parents.of(d).filter(|p| p.start_byte() == at);
+        }
+        let Some(value) = decl.and_then(|d| self.field(d, "value")) else {
+            return false;
+        };
+        let mut reads_item = false;
+        self.parents.walk(value, |n, kind, enter| {
+            if enter
+                && matches!(kind, "identifier" | "shorthand_property_identifier")
+                && items.contains(&self.text(n))
+            {
+                reads_item = true;
+            }
+        });
+        reads_item
+    }
+
     /// `modes` in `for (const mode of modes)` after `const modes = ['draft', 'published']`: a
     /// constant name bound to a non-empty array written in the code (no spread) or to a list read
     /// from configuration (`const hosts = process.env.HOSTS.split(",")`), never pushed to.
@@ -2572,6 +2646,9 @@ impl<'t> Extractor<'t> {
         // `bulk.find(q).upsert().updateOne(u)` queues into a bulk builder: one round trip at `execute()`.
         op.in_bulk = self.on_bulk_builder(obj);
         op.receiver = crate::lang::first_chars(self.text(obj), 60);
+        if collection.is_none() {
+            op.context.receiver_per_item = self.bound_per_item(obj, op.context.enclosing_loop);
+        }
         let lowered: Vec<Value> = args.iter().map(|a| self.lower(*a, 0)).collect();
         let arg = |i: usize| lowered.get(i).cloned();
         match m.args {

@@ -549,6 +549,7 @@ pub(crate) fn call_context<'a>(
         periodic,
         size_guards: Vec::new(),
         exits_loop: false,
+        receiver_per_item: false,
     }
 }
 

@@ -229,7 +229,11 @@ impl Rule for QueryInLoop {
             let named_per_iteration = op.collection.as_ref().is_some_and(|c| {
                 !literal && c.span != Span::default() && loop_span.contains(c.span)
             });
-            if !literal && (named_per_iteration || over_collections(&over.text)) {
+            if !literal
+                && (named_per_iteration
+                    || op.context.receiver_per_item
+                    || over_collections(&over.text))
+            {
                 continue;
             }
             let ops = &ctx.files[file].ir.operations;
@@ -300,6 +304,40 @@ for (const item of cart.items) {
         assert_eq!(got[1].0, 6);
         assert_eq!(got[2].0, 8);
         assert!(got[2].1.contains("round trip per item"));
+    }
+
+    #[test]
+    fn a_model_looked_up_from_the_item_may_be_another_collection_each_time() {
+        // A query path's hops, each on the collection its relationship points to: the model is
+        // looked up per item, so the loop walks collections, not one collection's documents. A
+        // model looked up once before the loop, or in the loop without the item, still counts.
+        let got = findings(
+            "buildSearchParams.ts",
+            r#"import mongoose from "mongoose";
+export async function relationshipQuery(adapter, hops, ids) {
+  let found = [];
+  for (const [i, { collectionSlug, path }] of hops.entries()) {
+    const { Model: SubModel } = getCollection({ adapter, collectionSlug });
+    found = await SubModel.find({ [path]: { $in: found } }).lean().select({ _id: true });
+  }
+  hops.forEach(({ slug }) => {
+    const Related = adapter.collections[slug];
+    Related.find({ parent: { $in: found } }).lean();
+  });
+  const { Model } = getCollection({ adapter, collectionSlug: "posts" });
+  for (const id of ids) {
+    await Model.findOne({ author: id }).lean();
+  }
+  for (const id of ids) {
+    const { Model: Authors } = getCollection({ adapter, collectionSlug: "users" });
+    await Authors.findOne({ _id: id }).lean();
+  }
+  return found;
+}
+"#,
+        );
+        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, vec![14, 18], "{got:?}");
     }
 
     #[test]
