@@ -458,6 +458,12 @@ pub struct OpContext {
     /// getCollection({ slug }); await Model.find(q) }` may reach another collection each time.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub receiver_per_item: bool,
+    /// The arrays (by the last segment of their path) that the code checks do not hold the
+    /// pushed value before the call: `if (!user.methods.includes(m)) user.methods.push(m)`, or
+    /// `if (doc.tags.indexOf(t) !== -1) return;` before `{$push: {tags: t}}`. Such a push adds
+    /// distinct values only, as `$addToSet` does.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub absent_checks: Vec<String>,
 }
 
 /// One driver call, lowered.

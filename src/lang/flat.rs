@@ -234,6 +234,11 @@ impl<'t> Flat<'t> {
         }
     }
 
+    /// The tree's root (the node the flat tree was made from).
+    pub(crate) fn root(&self) -> Node<'t> {
+        self.entries[0].node
+    }
+
     /// The parent of `n` (a node of this tree).
     pub(crate) fn of(&self, n: Node<'t>) -> Option<Node<'t>> {
         let Some(i) = self.index(n) else {

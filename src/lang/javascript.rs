@@ -220,6 +220,13 @@ enum DeclKind {
     Field,
 }
 
+/// What a check says an array holds (see `Extractor::absent_checks`): a value
+/// (`arr.includes(v)`), or an element whose key is a value (`arr.find((t) => t.kind === k)`).
+enum Held<'t> {
+    Value(&'t str),
+    Keyed(&'t str, &'t str),
+}
+
 struct Binding<'t> {
     /// Scope the binding is visible in (function, class or program span).
     scope: Span,
@@ -1012,6 +1019,314 @@ impl<'t> Extractor<'t> {
                 self.length_of(m)
             })
         })
+    }
+
+    /// What the conditionals around `n` say an array does not hold there (see
+    /// `OpContext::absent_checks`), within its function: the `if` whose body holds `n`
+    /// (`if (!user.methods.includes(m))`), the `if` whose `else` holds it (`const t =
+    /// user.tokens.find((t) => t.kind === provider); if (t) {..} else {..}`), and each earlier `if`
+    /// without an `else` whose body leaves (`if (post.likes.includes(uid)) return;`). Each is the
+    /// array's text and what it does not hold.
+    fn absent_checks(&self, n: Node<'t>) -> Vec<(&'t str, Held<'t>)> {
+        let mut out = Vec::new();
+        let mut child = n;
+        let mut node = self.parents.of(n);
+        for _ in 0..64 {
+            let Some(p) = node else { break };
+            let kind = p.k();
+            if JS_GUARDS.boundaries.contains(&kind) {
+                break;
+            }
+            match kind {
+                "if_statement"
+                    if self
+                        .field(p, "consequence")
+                        .is_some_and(|b| b.id() == child.id()) =>
+                {
+                    if let Some(c) = self.field(p, "condition") {
+                        self.absent_if(c, true, 0, &mut out);
+                    }
+                }
+                "else_clause" => {
+                    let cond = self
+                        .parents
+                        .of(p)
+                        .filter(|i| i.k() == "if_statement")
+                        .and_then(|i| self.field(i, "condition"));
+                    if let Some(c) = cond {
+                        self.absent_if(c, false, 0, &mut out);
+                    }
+                }
+                "statement_block" => {
+                    for stmt in self.named_children(p) {
+                        if stmt.start_byte() >= child.start_byte() {
+                            break;
+                        }
+                        if stmt.k() != "if_statement" || self.field(stmt, "alternative").is_some() {
+                            continue;
+                        }
+                        let Some(body) = self.field(stmt, "consequence") else {
+                            continue;
+                        };
+                        let last = if body.k() == "statement_block" {
+                            self.named_children(body).into_iter().last()
+                        } else {
+                            Some(body)
+                        };
+                        if last.is_some_and(|l| JS_GUARDS.exits.contains(&l.k())) {
+                            if let Some(c) = self.field(stmt, "condition") {
+                                self.absent_if(c, false, 0, &mut out);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+            child = p;
+            node = self.parents.of(p);
+        }
+        out
+    }
+
+    /// What follows about arrays from `cond` being `truth`: through `!`, parentheses, `&&` (when
+    /// true) and `||` (when false), a test that the array holds a value being false, or one that
+    /// it does not being true.
+    fn absent_if(
+        &self,
+        cond: Node<'t>,
+        truth: bool,
+        depth: usize,
+        out: &mut Vec<(&'t str, Held<'t>)>,
+    ) {
+        if depth > 8 {
+            return;
+        }
+        let op = |c: Node<'t>| {
+            c.child_by_field_name("operator")
+                .and_then(|o| self.src.get(o.byte_range()))
+        };
+        match cond.k() {
+            "parenthesized_expression" => {
+                for c in self.named_children(cond) {
+                    self.absent_if(c, truth, depth + 1, out);
+                }
+            }
+            "unary_expression" if op(cond) == Some("!") => {
+                if let Some(a) = self.field(cond, "argument") {
+                    self.absent_if(a, !truth, depth + 1, out);
+                }
+            }
+            "binary_expression" => {
+                let (Some(l), Some(r)) = (self.field(cond, "left"), self.field(cond, "right"))
+                else {
+                    return;
+                };
+                let operator = op(cond);
+                if matches!((operator, truth), (Some("&&"), true) | (Some("||"), false)) {
+                    self.absent_if(l, truth, depth + 1, out);
+                    self.absent_if(r, truth, depth + 1, out);
+                    return;
+                }
+                // `arr.indexOf(v) === -1` (absent), `arr.findIndex(p) !== -1` (present), ...
+                let (index, other, flipped) = match self.index_test(l) {
+                    Some(i) => (i, r, false),
+                    None => match self.index_test(r) {
+                        Some(i) => (i, l, true),
+                        None => return,
+                    },
+                };
+                let other = self.text(other).trim();
+                let absent = match (operator, other, flipped) {
+                    (Some("===" | "=="), "-1", _) => true,
+                    (Some("!==" | "!="), "-1", _) => false,
+                    (Some("<"), "0", false) | (Some(">"), "0", true) => true,
+                    (Some(">="), "0", false) | (Some(">"), "-1", false) => false,
+                    (Some("<="), "0", true) | (Some("<"), "-1", true) => false,
+                    _ => return,
+                };
+                if absent == truth {
+                    out.push(index);
+                }
+            }
+            _ if !truth => {
+                if let Some(held) = self.held_test(cond) {
+                    out.push(held);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A test that is true when the array holds the value: `arr.includes(v)`, `arr.some(pred)`,
+    /// `arr.find(pred)`, or a name bound to `arr.find(pred)`.
+    fn held_test(&self, n: Node<'t>) -> Option<(&'t str, Held<'t>)> {
+        let n = self.unwrap_expr(n);
+        if n.k() == "identifier" {
+            let value = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
+            return self.array_search(value, &["find"], "");
+        }
+        self.array_search(n, &["includes", "some", "find"], "includes")
+    }
+
+    /// `arr.indexOf(v)` or `arr.findIndex(pred)`: the array and what it is searched for.
+    fn index_test(&self, n: Node<'t>) -> Option<(&'t str, Held<'t>)> {
+        self.array_search(n, &["indexOf", "findIndex"], "indexOf")
+    }
+
+    /// `arr.method(arg)` for one of `methods`: the array's text, and what it is searched for: the
+    /// argument itself for `by_value` (`includes`, `indexOf`), else what the argument, a
+    /// predicate, looks for.
+    fn array_search(
+        &self,
+        n: Node<'t>,
+        methods: &[&str],
+        by_value: &str,
+    ) -> Option<(&'t str, Held<'t>)> {
+        let n = self.unwrap_expr(n);
+        if n.k() != "call_expression" {
+            return None;
+        }
+        let f = self.field(n, "function")?;
+        let method = self.text(self.field(f, "property")?);
+        if f.k() != "member_expression" || !methods.contains(&method) {
+            return None;
+        }
+        let (arr, arg) = (self.text(self.field(f, "object")?), *self.args(n).first()?);
+        if method == by_value {
+            Some((arr, Held::Value(self.plain_text(arg))))
+        } else {
+            Some((arr, self.predicate_held(arg)?))
+        }
+    }
+
+    /// What an element predicate looks for: `(t) => t.kind === k` is an element whose `kind` is
+    /// `k`, `(id) => id.equals(uid)` or `(l) => l.toString() === uid` the value `uid` itself.
+    fn predicate_held(&self, pred: Node<'t>) -> Option<Held<'t>> {
+        if pred.k() != "arrow_function" {
+            return None;
+        }
+        let param = match self.field(pred, "parameter") {
+            Some(p) => p,
+            None => {
+                let ps = self.named_children(self.field(pred, "parameters")?);
+                match ps.as_slice() {
+                    [p] if p.k() == "identifier" => *p,
+                    [p] if p.k() == "required_parameter" => self.field(*p, "pattern")?,
+                    _ => return None,
+                }
+            }
+        };
+        let param = self.text(param);
+        let body = self.unwrap_expr(self.field(pred, "body")?);
+        // The two sides compared: `a === b`, `a == b`, or `a.equals(b)`.
+        let (a, b) = match body.k() {
+            "binary_expression"
+                if matches!(
+                    body.child_by_field_name("operator")
+                        .and_then(|o| self.src.get(o.byte_range())),
+                    Some("===" | "==")
+                ) =>
+            {
+                (self.field(body, "left")?, self.field(body, "right")?)
+            }
+            "call_expression" => {
+                let f = self.field(body, "function")?;
+                if f.k() != "member_expression"
+                    || self.field(f, "property").map(|p| self.text(p)) != Some("equals")
+                {
+                    return None;
+                }
+                (self.field(f, "object")?, *self.args(body).first()?)
+            }
+            _ => return None,
+        };
+        // Which side reads the element: the parameter itself, or one key of it.
+        let side = |x: Node<'t>| -> Option<Option<&'t str>> {
+            let x = self.unwrap_expr(self.to_string_of(x));
+            match x.k() {
+                "identifier" if self.text(x) == param => Some(None),
+                "member_expression" => {
+                    let o = self.field(x, "object")?;
+                    (o.k() == "identifier" && self.text(o) == param)
+                        .then(|| self.field(x, "property").map(|p| self.text(p)))
+                        .flatten()
+                        .map(Some)
+                }
+                _ => None,
+            }
+        };
+        let (element, value) = match (side(a), side(b)) {
+            (Some(e), None) => (e, b),
+            (None, Some(e)) => (e, a),
+            _ => return None,
+        };
+        let value = self.plain_text(value);
+        Some(match element {
+            None => Held::Value(value),
+            Some(key) => Held::Keyed(key, value),
+        })
+    }
+
+    /// `x` for `x.toString()` or `String(x)`, else `n`: ids compared as strings.
+    fn to_string_of(&self, n: Node<'t>) -> Node<'t> {
+        let n = self.unwrap_expr(n);
+        if n.k() != "call_expression" {
+            return n;
+        }
+        let (Some(f), args) = (self.field(n, "function"), self.args(n)) else {
+            return n;
+        };
+        match (f.k(), args.as_slice()) {
+            ("member_expression", [])
+                if self.field(f, "property").map(|p| self.text(p)) == Some("toString") =>
+            {
+                self.field(f, "object").unwrap_or(n)
+            }
+            ("identifier", [x]) if self.text(f) == "String" => *x,
+            _ => n,
+        }
+    }
+
+    /// The text of a compared or pushed value, without a `.toString()` / `String(..)` around it.
+    fn plain_text(&self, n: Node<'t>) -> &'t str {
+        self.text(self.to_string_of(n)).trim()
+    }
+
+    /// `n` without parentheses, or for a name, the expression it is bound to (`None` when the
+    /// name is bound to nothing the file shows).
+    fn through_binding(&self, n: Node<'t>) -> Option<Node<'t>> {
+        let n = self.unwrap_expr(n);
+        if n.k() != "identifier" {
+            return Some(n);
+        }
+        let value = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
+        Some(self.unwrap_expr(value))
+    }
+
+    /// Does `pushed` (the argument of `arr.push(..)`, or a `$push` value) match what a check says
+    /// the array does not hold: the same value, or an object whose `key` is the same value (an
+    /// object literal, or a name bound to one)?
+    fn pushes_held(&self, pushed: Node<'t>, held: &Held<'t>) -> bool {
+        match *held {
+            Held::Value(v) => self.plain_text(pushed) == v,
+            Held::Keyed(key, v) => {
+                let Some(object) = self.through_binding(pushed) else {
+                    return false;
+                };
+                object.k() == "object"
+                    && self
+                        .named_children(object)
+                        .into_iter()
+                        .any(|p| match p.k() {
+                            "pair" => {
+                                self.field(p, "key").map(|k| self.text(k)) == Some(key)
+                                    && self.field(p, "value").map(|x| self.plain_text(x)) == Some(v)
+                            }
+                            "shorthand_property_identifier" => self.text(p) == key && key == v,
+                            _ => false,
+                        })
+            }
+        }
     }
 
     /// The array `measured` takes the `.length` of, as text (with the value an identifier is
@@ -2835,27 +3150,65 @@ impl<'t> Extractor<'t> {
         }
         op.collection = collection;
         op.evidence = evidence;
+        op.context.absent_checks = self.pushed_absent(call, op.update.as_ref());
         self.op_by_call.insert(call.id(), self.ir.operations.len());
         self.ir.operations.push(op);
     }
 
-    /// The entries of a `bulkWrite` argument: an array (literal, variable, pushed onto), or
-    /// `items.map(x => ({updateOne: ...}))`, whose callback's object stands for every entry.
+    /// The arrays of an update's `$push` / `$addToSet` whose pushed value the code checks is not
+    /// in them before the call (`if (!doc.tags.includes(t)) await posts.updateOne(.., {$push:
+    /// {tags: t}})`): the array's last segment, matched against the checked array's, and the
+    /// pushed value against what the check says the array does not hold.
+    fn pushed_absent(&self, call: Node<'t>, update: Option<&Value>) -> Vec<String> {
+        let pushes: Vec<&Field> = update
+            .map(|u| {
+                u.fields()
+                    .iter()
+                    .filter(|o| o.key == "$push" || o.key == "$addToSet")
+                    .flat_map(|o| o.value.fields())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if pushes.is_empty() {
+            return Vec::new();
+        }
+        let checks = self.absent_checks(call);
+        if checks.is_empty() {
+            return Vec::new();
+        }
+        let last = |path: &str| {
+            path.rsplit(['.', '['])
+                .next()
+                .unwrap_or(path)
+                .trim_matches(|c| matches!(c, ']' | '"' | '\'' | '`'))
+                .to_string()
+        };
+        let root = self.parents.root();
+        pushes
+            .into_iter()
+            .filter(|f| {
+                let (start, end) = (f.value.span.start as usize, f.value.span.end as usize);
+                let Some(pushed) = root.named_descendant_for_byte_range(start, end) else {
+                    return false;
+                };
+                checks.iter().any(|(a, held)| {
+                    last(a) == last(&f.key)
+                        && pushed.byte_range() == (start..end)
+                        && self.pushes_held(pushed, held)
+                })
+            })
+            .map(|f| last(&f.key))
+            .collect()
+    }
+
     fn bulk_list(&self, arg: Node<'t>) -> Vec<Value> {
         let v = self.lower(arg, 0);
         if let ValueKind::Array(items) = v.kind {
             return items;
         }
-        let mut n = self.unwrap_expr(arg);
-        if n.k() == "identifier" {
-            match self
-                .lookup(self.text(n), n.start_byte() as u32)
-                .and_then(|b| b.value)
-            {
-                Some(v) => n = self.unwrap_expr(v),
-                None => return Vec::new(),
-            }
-        }
+        let Some(n) = self.through_binding(arg) else {
+            return Vec::new();
+        };
         if n.k() != "call_expression" {
             return Vec::new();
         }
@@ -2972,11 +3325,17 @@ impl<'t> Extractor<'t> {
         } else {
             "$addToSet"
         };
-        let pushed = self
-            .args(call)
-            .first()
-            .map(|a| self.lower(*a, 0))
+        let first = self.args(call).first().copied();
+        let pushed = first
+            .map(|a| self.lower(a, 0))
             .unwrap_or_else(|| Value::unknown(span(call), "", false));
+        // `if (!user.methods.includes(m)) user.methods.push(m)`: distinct values only.
+        let checked_absent = first.is_some_and(|a| {
+            let array = self.text(obj);
+            self.absent_checks(call)
+                .iter()
+                .any(|(x, held)| *x == array && self.pushes_held(a, held))
+        });
         let sp = span(call);
         let update = Value {
             span: sp,
@@ -3007,6 +3366,9 @@ impl<'t> Extractor<'t> {
         op.evidence = evidence;
         op.context = ctx;
         op.context.size_guards = self.size_guards(call);
+        if checked_absent {
+            op.context.absent_checks = vec![self.text(field).to_string()];
+        }
         op.receiver = doc_name.to_string();
         self.ir.operations.push(op);
     }

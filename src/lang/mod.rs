@@ -550,6 +550,7 @@ pub(crate) fn call_context<'a>(
         size_guards: Vec::new(),
         exits_loop: false,
         receiver_per_item: false,
+        absent_checks: Vec::new(),
     }
 }
 

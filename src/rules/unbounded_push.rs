@@ -47,6 +47,13 @@ fn unbounded_push_diagnostic(
                 "`$push` grows array {list} in {coll} only with values the filter does not find in it (`$ne`/`$nin`), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
             ),
         )
+    } else if growth == Growth::Checked {
+        (
+            Severity::Info,
+            format!(
+                "`$push` grows array {list} in {coll} only with values the code checks are not in it yet (an `includes`, `indexOf`, `some` or `find` test before the push), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
+            ),
+        )
     } else if operator.key == "$addToSet" {
         (
             Severity::Info,
@@ -121,8 +128,30 @@ enum Growth<'a> {
     Always,
     /// With values not in it yet (a `$push` under `{arr: {$ne: x}}`).
     Distinct,
+    /// With values the code checks are not in it yet (`if (!arr.includes(x))` before the push).
+    Checked,
     /// Once per change of a flag: the filter asks `{k: {$ne: v}}` and the update sets `k: v`.
     OncePerChange(&'a str),
+}
+
+/// A value written in the code (`"email"`, `3`, `true`, or `{$each: ["a", "b"]}` of such): an
+/// `$addToSet` of it, or a `$push` of it that only adds values not in the array yet, adds each of
+/// the code's few values at most once, so the array stays as small as that list.
+fn is_fixed_value(v: &Value) -> bool {
+    let scalar = |v: &Value| {
+        matches!(
+            v.kind,
+            ValueKind::String(_) | ValueKind::Number(_) | ValueKind::Bool(_)
+        )
+    };
+    match &v.kind {
+        ValueKind::Document(fs) => {
+            fs.len() == 1
+                && fs[0].key == "$each"
+                && matches!(&fs[0].value.kind, ValueKind::Array(xs) if !xs.is_empty() && xs.iter().all(scalar))
+        }
+        _ => scalar(v),
+    }
 }
 
 /// `{$push: {arr: {$each: [...], $slice: n}}}` keeps the array bounded.
@@ -283,24 +312,45 @@ impl Rule for UnboundedPush {
                         continue;
                     }
                 }
-                let unbounded: Vec<&str> = operator
-                    .value
-                    .fields()
-                    .iter()
+                let (mut growing, mut distinct, mut checked) = (Vec::new(), Vec::new(), Vec::new());
+                for f in operator.value.fields() {
                     // `...`: keys spread or filled in at run time, not an array name.
-                    .filter(|f| f.key != "...")
-                    .filter(|f| !(operator.key == "$push" && is_sliced(&f.value)))
-                    .filter(|f| !filter_bounds(op.filter.as_ref(), update, &f.key))
-                    .filter(|f| !guarded(op, &f.key))
-                    .map(|f| f.key.as_str())
-                    .collect();
-                // A `$push` of values the filter excludes from the array is an `$addToSet`.
-                let (distinct, growing): (Vec<&str>, Vec<&str>) =
-                    unbounded.into_iter().partition(|a| {
-                        operator.key == "$push" && filter_excludes_present(op.filter.as_ref(), a)
-                    });
+                    if f.key == "..."
+                        || (operator.key == "$push" && is_sliced(&f.value))
+                        || filter_bounds(op.filter.as_ref(), update, &f.key)
+                        || guarded(op, &f.key)
+                    {
+                        continue;
+                    }
+                    let last = f.key.rsplit('.').next().unwrap_or(&f.key);
+                    // A `$push` of values the filter excludes from the array, or that the code
+                    // checks are not in it, is an `$addToSet`.
+                    let growth = if operator.key != "$push" {
+                        Growth::Always
+                    } else if filter_excludes_present(op.filter.as_ref(), &f.key) {
+                        Growth::Distinct
+                    } else if op.context.absent_checks.iter().any(|a| a == last) {
+                        Growth::Checked
+                    } else {
+                        Growth::Always
+                    };
+                    // Each of the code's own values at most once: bounded by that list.
+                    let distinct_only = operator.key == "$addToSet" || growth != Growth::Always;
+                    if distinct_only && is_fixed_value(&f.value) {
+                        continue;
+                    }
+                    match growth {
+                        Growth::Distinct => distinct.push(f.key.as_str()),
+                        Growth::Checked => checked.push(f.key.as_str()),
+                        _ => growing.push(f.key.as_str()),
+                    }
+                }
                 let growing_as = once.map_or(Growth::Always, Growth::OncePerChange);
-                for (fields, growth) in [(growing, growing_as), (distinct, Growth::Distinct)] {
+                for (fields, growth) in [
+                    (growing, growing_as),
+                    (distinct, Growth::Distinct),
+                    (checked, Growth::Checked),
+                ] {
                     if !fields.is_empty() {
                         out.push(unbounded_push_diagnostic(
                             file, op, operator, &fields, growth,
@@ -328,6 +378,104 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// (line, severity, message) of each unbounded-push finding.
+    fn judged(path: &str, src: &str) -> Vec<(usize, crate::diagnostic::Severity, String)> {
+        let (_, f) = crate::analysis::check_source(path, src, &Settings::default()).unwrap();
+        f.into_iter()
+            .filter(|f| f.rule == "unbounded-push")
+            .map(|f| {
+                let line = src[..f.span.start as usize].lines().count();
+                (line, f.severity, f.message)
+            })
+            .collect()
+    }
+
+    /// An `$addToSet` of a value written in the code (or `$each` of such values), and a `$push`
+    /// of one that the code or the filter checks is not in the array yet, add each of the code's
+    /// few values at most once: not flagged. A plain `$push` of one repeats it: flagged.
+    #[test]
+    fn the_codes_own_values_added_once_each_are_not_flagged() {
+        let src = r#"const mongoose = require("mongoose");
+const User = mongoose.model("User", new mongoose.Schema({ methods: [String], roles: [String] }));
+async function enable(req) {
+  const user = await User.findById(req.user.id);
+  if (!user.methods.includes("email")) {
+    user.methods.push("email");
+  }
+  await user.save();
+}
+async function grant(id) {
+  await User.updateOne({ _id: id }, { $addToSet: { roles: "editor" } });
+  await User.updateOne({ _id: id }, { $addToSet: { roles: { $each: ["viewer", "commenter"] } } });
+  await User.updateOne({ _id: id, roles: { $ne: "owner" } }, { $push: { roles: "owner" } });
+  await User.updateOne({ _id: id }, { $push: { methods: "sms" } });
+  await User.updateOne({ _id: id }, { $addToSet: { roles: { $each: [id, "x"] } } });
+}
+"#;
+        let got = judged("users.js", src);
+        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, [14, 15], "{got:?}");
+        assert_eq!(got[0].1, crate::diagnostic::Severity::Warning);
+        assert_eq!(got[1].1, crate::diagnostic::Severity::Info);
+    }
+
+    /// A push under a check that the array does not hold the value (`!arr.includes(v)`, the
+    /// `else` of `arr.find((t) => t.kind === k)` pushing an element of kind `k`, after `if
+    /// (arr.some((l) => l.toString() === v.toString())) return;`, `indexOf(v) === -1` around a
+    /// driver `$push`) adds distinct values only: info, as `$addToSet`. A check of another value,
+    /// or of the value being present, does not count.
+    #[test]
+    fn a_push_the_code_checks_is_absent_is_like_add_to_set() {
+        let src = r#"const mongoose = require("mongoose");
+const User = mongoose.model("User", new mongoose.Schema({ tokens: [Object], likes: [Object] }));
+async function link(req, provider, accessToken) {
+  const user = await User.findById(req.user.id);
+  const existing = user.tokens.find((t) => t.kind === provider);
+  if (existing) {
+    existing.accessToken = accessToken;
+  } else {
+    const token = { kind: provider, accessToken };
+    user.tokens.push(token);
+  }
+  await user.save();
+}
+async function like(id, uid) {
+  const user = await User.findById(id);
+  if (user.likes.some((l) => l.toString() === uid.toString())) return;
+  user.likes.push(uid);
+  await user.save();
+}
+async function tag(db, id, t, u) {
+  const doc = await db.collection("posts").findOne({ _id: id });
+  if (doc.tags.indexOf(t) === -1) {
+    await db.collection("posts").updateOne({ _id: id }, { $push: { tags: t } });
+  }
+  if (!doc.tags.includes(u)) {
+    await db.collection("posts").updateOne({ _id: id }, { $push: { tags: t } });
+  }
+  if (doc.tags.includes(t)) {
+    await db.collection("posts").updateOne({ _id: id }, { $push: { tags: t } });
+  }
+}
+"#;
+        use crate::diagnostic::Severity::{Info, Warning};
+        let got = judged("links.js", src);
+        let summary: Vec<(usize, crate::diagnostic::Severity)> =
+            got.iter().map(|g| (g.0, g.1)).collect();
+        assert_eq!(
+            summary,
+            [
+                (10, Info),
+                (17, Info),
+                (23, Info),
+                (26, Warning),
+                (29, Warning)
+            ],
+            "{got:?}"
+        );
+        assert!(got[0].2.contains("checks are not in it yet"), "{got:?}");
     }
 
     /// `{$addToSet: level}` with `level` built in branches (overleaf's collaborators), or a document
