@@ -2054,6 +2054,10 @@ impl WantedExports {
 
     /// The imports of one module, each found in `path` (the importing file).
     fn add(&mut self, import: &crate::ir::ImportRef, from: &Path) {
+        // Rust names are looked up among every Rust file parsed (`link::link_rust`), in no module.
+        if import.module == crate::ir::RUST_TYPES {
+            return;
+        }
         if let Some(whole) = Self::python_module(&import.module, from) {
             let last = whole.rsplit('/').next().unwrap_or("").to_string();
             let list = self.py.entry(last).or_default();

@@ -217,12 +217,21 @@ pub struct CollectionRef {
 }
 
 /// A name imported from another module: `import User from "./models/user"` is
-/// `{module: "./models/user", export: "default"}`.
+/// `{module: "./models/user", export: "default"}`. A Rust frontend's names are in the module
+/// [`RUST_TYPES`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ImportRef {
     pub module: String,
     pub export: String,
 }
+
+/// The module of the Rust names a file cannot place: a method of a type, `X::m` (`Station::cl()`)
+/// or `<X as Trait>::m` (`Self::cl()` inside `impl Trait for X`), looked up among the exports of
+/// every Rust file of the repository (the linker does not model the crate graph: a name whose
+/// candidates disagree stays unresolved). The exports it finds are a trait's methods, `Trait::m`
+/// ([`ExportTarget::AssociatedCollection`], [`ExportTarget::IndexModels`]), and the string
+/// constants of the trait's implementations, `<X as Trait>::NAME` ([`ExportTarget::Constant`]).
+pub const RUST_TYPES: &str = "rust:";
 
 /// Something a module exports that names a collection, for cross-file resolution.
 #[derive(Clone, Debug, Serialize)]
@@ -246,9 +255,29 @@ pub enum ExportTarget {
     /// its subclasses in other modules are documents with collections of their own.
     AbstractDocument,
     /// A module-level string constant (`COL_USERS = "users"`), which may name a collection in
-    /// another module (see [`NameImport`]).
+    /// another module (see [`NameImport`]); in Rust, an associated constant of a trait's
+    /// implementation (`<AccessToken as Model>::CL_NAME`, see [`RUST_TYPES`]).
     Constant {
         value: String,
+    },
+    /// A Rust trait's method, exported as `Trait::method`, that returns the collection named by an
+    /// associated constant of the implementing type: `fn cl() -> Collection<Self> {
+    /// db().collection(Self::CL_NAME) }` (or through another such method of the trait,
+    /// `Self::cl_as()`). `X::cl()` is the collection `<X as Trait>::CL_NAME` names.
+    AssociatedCollection {
+        constant: String,
+    },
+    /// A Rust trait's method, exported as `Trait::method`, whose index models a default method of
+    /// the trait creates on one of its collection getters: `Self::cl().create_indexes(
+    /// Self::indexes(), None)`. What an implementation's `indexes()` returns are index
+    /// declarations on the implementing type's collection.
+    IndexModels {
+        /// The [`ExportTarget::AssociatedCollection`] method (`cl`).
+        getter: String,
+        /// The trait's own declaration (its collection imported as `<Self as Trait>::method`)
+        /// says nothing more than its implementations: the trait's default method returns no
+        /// index (`vec![]`), or it has none. The linker then drops it.
+        replaced: bool,
     },
 }
 

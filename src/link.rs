@@ -4,7 +4,7 @@
 use crate::analysis::SourceFile;
 use crate::ir::{
     ClassBase, CollectionName, CollectionRef, CollectionVia, Evidence, Export, ExportTarget,
-    ImportRef, OpKind, Operation, PendingClass, Span,
+    ImportRef, Language, OpKind, Operation, PendingClass, Span, RUST_TYPES,
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -278,9 +278,10 @@ impl<'a> Classes<'a> {
                 {
                     ClassKind::Concrete(collection.clone())
                 }
-                ExportTarget::Collection { .. } | ExportTarget::Constant { .. } => {
-                    ClassKind::NotDocument
-                }
+                ExportTarget::Collection { .. }
+                | ExportTarget::Constant { .. }
+                | ExportTarget::AssociatedCollection { .. }
+                | ExportTarget::IndexModels { .. } => ClassKind::NotDocument,
                 ExportTarget::AbstractDocument => ClassKind::Abstract,
                 // `from mongoengine import Document` in a module of the application (`app/db.py`),
                 // its classes deriving from `db.Document`.
@@ -722,7 +723,162 @@ fn link_names(files: &mut [SourceFile], modules: &Modules) {
     }
 }
 
+/// `X::m` → `("X", None, "m")`; `<X as Trait>::m` → `("X", Some("Trait"), "m")`.
+fn type_method(export: &str) -> Option<(&str, Option<&str>, &str)> {
+    let (head, method) = export.rsplit_once("::")?;
+    match head.strip_prefix('<').and_then(|h| h.strip_suffix('>')) {
+        Some(qualified) => {
+            let (ty, tr) = qualified.split_once(" as ")?;
+            Some((ty, Some(tr), method))
+        }
+        None => Some((head, None, method)),
+    }
+}
+
+/// The Rust names of [`RUST_TYPES`]: what every Rust file's traits and their implementations
+/// export.
+#[derive(Default)]
+struct RustTypes<'a> {
+    /// Collection getters by method: (trait, the associated constant that names the collection).
+    getters: HashMap<&'a str, Vec<(&'a str, &'a str)>>,
+    /// Index lists by method: (trait, the getter the trait creates them on, replaced).
+    lists: HashMap<&'a str, Vec<(&'a str, &'a str, bool)>>,
+    /// `<X as Trait>::NAME` → the values its implementations give it.
+    constants: HashMap<&'a str, Vec<&'a str>>,
+}
+
+impl<'a> RustTypes<'a> {
+    fn new(files: &'a [SourceFile]) -> Self {
+        let mut t = RustTypes::default();
+        for f in files.iter().filter(|f| f.language == Language::Rust) {
+            for e in &f.ir.exports {
+                let split = || e.name.rsplit_once("::");
+                match &e.target {
+                    ExportTarget::AssociatedCollection { constant } => {
+                        if let Some((tr, m)) = split() {
+                            t.getters.entry(m).or_default().push((tr, constant));
+                        }
+                    }
+                    ExportTarget::IndexModels { getter, replaced } => {
+                        if let Some((tr, m)) = split() {
+                            t.lists.entry(m).or_default().push((tr, getter, *replaced));
+                        }
+                    }
+                    ExportTarget::Constant { value } if e.name.starts_with('<') => {
+                        t.constants.entry(&e.name).or_default().push(value);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        t
+    }
+
+    /// The collection `X::m()` is when `m` is a trait's getter (of `tr`, when given) and `X`
+    /// implements that trait with the constant the getter reads; or, for `m` a trait's index
+    /// list, the collection its getter is. One name, or none when the candidates disagree.
+    fn collection(&self, ty: &str, tr: Option<&str>, m: &str) -> Option<String> {
+        let of_trait = |t: &&str| tr.is_none_or(|want| want == *t);
+        let mut getters: Vec<(&str, &str)> = Vec::new();
+        for (t, c) in self.getters.get(m).into_iter().flatten() {
+            if of_trait(t) {
+                getters.push((t, c));
+            }
+        }
+        for (t, g, _) in self.lists.get(m).into_iter().flatten() {
+            if !of_trait(t) {
+                continue;
+            }
+            for (gt, c) in self.getters.get(g).into_iter().flatten() {
+                if gt == t {
+                    getters.push((t, c));
+                }
+            }
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for (t, c) in getters {
+            let values = self.constants.get(format!("<{ty} as {t}>::{c}").as_str());
+            names.extend(values.into_iter().flatten().copied());
+        }
+        names.sort_unstable();
+        names.dedup();
+        match names.as_slice() {
+            [one] => Some(one.to_string()),
+            _ => None,
+        }
+    }
+
+    /// The trait's own declaration of `<Self as Trait>::m` says nothing its implementations'
+    /// lists do not (see [`ExportTarget::IndexModels`]).
+    fn replaced(&self, tr: &str, m: &str) -> bool {
+        self.lists
+            .get(m)
+            .is_some_and(|l| l.iter().any(|(t, _, replaced)| *t == tr && *replaced))
+    }
+}
+
+/// Resolves the Rust frontend's names of types' methods (see [`RUST_TYPES`]): an operation on
+/// `Station::cl()`, `Self::cl()` in `impl Model for Station`, or an index model an `impl Model
+/// for Station` returns from `indexes()`, is on the collection `<Station as Model>::CL_NAME`
+/// names when `Model::cl` returns `db().collection(Self::CL_NAME)` (and `Model` creates
+/// `indexes()` on `Self::cl()`), wherever each is written. The trait's own declaration
+/// (`Self::cl().create_indexes(Self::indexes(), ..)`) is dropped when its implementations'
+/// lists say it all. What stays unresolved is as the frontend would have it without the
+/// trait: an operation on no collection.
+fn link_rust(files: &mut [SourceFile]) {
+    let mut found: Vec<(usize, usize, Option<String>)> = Vec::new();
+    let mut dropped: Vec<(usize, usize)> = Vec::new();
+    {
+        let types = RustTypes::new(files);
+        for (fi, f) in files.iter().enumerate() {
+            for (oi, op) in f.ir.operations.iter().enumerate() {
+                let Some(export) = op
+                    .collection
+                    .as_ref()
+                    .and_then(|c| c.import.as_ref())
+                    .filter(|i| i.module == RUST_TYPES)
+                    .map(|i| i.export.as_str())
+                else {
+                    continue;
+                };
+                let name = match type_method(export) {
+                    Some(("Self", Some(tr), m)) => {
+                        if op.kind == OpKind::CreateIndex && types.replaced(tr, m) {
+                            dropped.push((fi, oi));
+                            continue;
+                        }
+                        None
+                    }
+                    Some((ty, tr, m)) => types.collection(ty, tr, m),
+                    None => None,
+                };
+                found.push((fi, oi, name));
+            }
+        }
+    }
+    for (fi, oi, name) in found {
+        let op = &mut files[fi].ir.operations[oi];
+        match name {
+            Some(name) => {
+                op.collection = Some(CollectionRef {
+                    name: CollectionName::Literal { name },
+                    // Named where the implementation's constant is.
+                    span: Span::default(),
+                    via: CollectionVia::Driver,
+                    import: None,
+                });
+                op.evidence = Evidence::Resolved;
+            }
+            None => op.collection = None,
+        }
+    }
+    for (fi, oi) in dropped.into_iter().rev() {
+        files[fi].ir.operations.remove(oi);
+    }
+}
+
 pub fn link(files: &mut [SourceFile]) {
+    link_rust(files);
     let paths: Vec<String> = files.iter().map(|f| normalise(&f.display_path)).collect();
     let modules = Modules::new(&paths);
     link_classes(files, &modules);

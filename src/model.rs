@@ -103,11 +103,15 @@ pub struct CollectionAccess {
 impl CollectionAccess {
     /// The repository declares indexes for this collection, and every declaration can be read.
     /// A mongoengine primary key alone (`id = UUIDField(primary_key=True)`, the `_id` every
-    /// collection has) does not count. See [`AccessModel::indexes_known`], which also asks about
-    /// declarations on unnamed collections.
+    /// collection has) does not count, and a key named by a constant
+    /// ([`named_by_constant`]) is not read: it may be any field. See
+    /// [`AccessModel::indexes_known`], which also asks about declarations on unnamed collections.
     fn declared_indexes_readable(&self) -> bool {
         self.indexes.iter().any(|i| i.method != "primary_key")
-            && self.indexes.iter().all(|i| !i.dynamic)
+            && self
+                .indexes
+                .iter()
+                .all(|i| !i.dynamic && !i.keys.iter().any(|k| named_by_constant(&k.field)))
     }
 }
 
@@ -732,6 +736,16 @@ fn index_options(v: &Value, spec: bool) -> IndexOptions {
     o
 }
 
+/// A key spelt with a Rust constant, whose value the frontend does not read: `Station::KEY_ID`,
+/// `Self::KEY_STATION_ID`, `crate::KEY_ID` (openstream's come from a derive macro). It is one
+/// field, the same wherever it is spelt so (an index whose keys repeat another's is redundant,
+/// whatever the field), but an unknown one: another spelling may be the same field
+/// (`Self::KEY_ID` and `Station::KEY_ID`, or `_id`), so no query is judged against indexes by
+/// such a key, and no index so keyed is known to serve or not to serve one.
+pub fn named_by_constant(k: &str) -> bool {
+    k.contains("::")
+}
+
 /// A field path as written in a key pattern or filter (not `[computed]`, not `(expr)`).
 fn plausible_field(k: &str) -> bool {
     !k.is_empty()
@@ -981,6 +995,11 @@ fn read_filter(v: &Value, q: &mut Query, depth: usize) {
                         q.opaque
                             .get_or_insert_with(|| format!("computed key `{k}`"));
                     }
+                    k if named_by_constant(k) => {
+                        q.opaque
+                            .get_or_insert_with(|| format!("field named by a constant `{k}`"));
+                        classify_predicate(k, &f.value, q);
+                    }
                     k => classify_predicate(k, &f.value, q),
                 }
             }
@@ -1093,7 +1112,13 @@ fn read_sort(args: &[Value], q: &mut Query) {
     let add = |f: &str, d: Option<i32>, q: &mut Query| match d {
         // The same key twice comes from sorts chosen in different branches: keep the first.
         Some(_) if q.sort.iter().any(|(k, _)| k == f) => {}
-        Some(d) if plausible_field(f) => q.sort.push((f.to_string(), d)),
+        Some(d) if plausible_field(f) => {
+            if named_by_constant(f) {
+                q.opaque
+                    .get_or_insert_with(|| format!("sort by a field named by a constant `{f}`"));
+            }
+            q.sort.push((f.to_string(), d));
+        }
         _ => {
             q.opaque
                 .get_or_insert_with(|| "sort built at run time".into());

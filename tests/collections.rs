@@ -1027,3 +1027,119 @@ fn a_models_index_that_re_exports_resolves_destructured_requires() {
         )]
     );
 }
+
+/// openstream's shape: a trait names each implementer's collection with an associated constant
+/// (`impl Model for AccessToken { const CL_NAME: &'static str = "access_tokens"; .. }`) through a
+/// default method (`fn cl() -> Collection<Self> { Self::cl_as() }`, `cl_as` returning
+/// `db().collection(Self::CL_NAME)`), and creates the index models each implementation's
+/// `indexes()` returns on it. `Invoice::cl()` in another crate, `Self::cl()` in `impl Invoice`,
+/// and those index models are the implementer's collection; the trait's own declaration says no
+/// more and is gone; the trait's other default methods stay on no collection, and so do a type
+/// that implements no such trait and a constant of another trait.
+#[test]
+fn a_trait_s_associated_constant_names_each_implementer_s_collection() {
+    let m = map_of(&[
+        (
+            "crates/db/src/lib.rs",
+            "use mongodb::{bson::doc, Collection, Database, IndexModel};\n\
+             pub mod invoice;\npub mod receipt;\n\
+             pub trait Model: Sized {\n    const CL_NAME: &'static str;\n    \
+             fn db() -> Database { crate::client().database(\"shop\") }\n    \
+             fn cl_as<T>() -> Collection<T> { Self::db().collection(Self::CL_NAME) }\n    \
+             fn cl() -> Collection<Self> { Self::cl_as() }\n    \
+             fn indexes() -> Vec<IndexModel> { vec![] }\n    \
+             async fn ensure_indexes() -> Result<()> {\n        let idxs = Self::indexes();\n        \
+             Self::cl().create_indexes(idxs, None).await?;\n        Ok(())\n    }\n    \
+             async fn delete_by_id(id: &str) { Self::cl().delete_one(doc! { \"_id\": id }, None).await; }\n}\n\
+             pub trait Named { const CL_NAME: &'static str; }\n",
+        ),
+        (
+            "crates/db/src/invoice.rs",
+            "use mongodb::{bson::doc, options::IndexOptions, IndexModel};\nuse crate::Model;\n\
+             impl Model for Invoice {\n    const CL_NAME: &'static str = \"invoices\";\n    \
+             fn indexes() -> Vec<IndexModel> {\n        \
+             let customer = IndexModel::builder().keys(doc! { \"customer_id\": 1 }).build();\n        \
+             let number = IndexModel::builder().keys(doc! { \"number\": 1 })\n            \
+             .options(IndexOptions::builder().unique(true).build()).build();\n        \
+             vec![customer, number]\n    }\n}\n\
+             impl Invoice {\n    pub async fn by_customer(customer_id: &str) {\n        \
+             let cl = Self::cl();\n        cl.find(doc! { \"customer_id\": customer_id }, None).await;\n    }\n}\n",
+        ),
+        (
+            "crates/db/src/receipt.rs",
+            "use mongodb::{bson::doc, IndexModel};\nuse crate::{Model, Named};\n\
+             impl Named for Receipt { const CL_NAME: &'static str = \"receipt_names\"; }\n\
+             impl Model for Receipt {\n    const CL_NAME: &'static str = \"receipts\";\n    \
+             fn indexes() -> Vec<IndexModel> { vec![IndexModel::builder().keys(doc! { \"invoice_id\": 1 }).build()] }\n}\n",
+        ),
+        (
+            "crates/api/src/routes.rs",
+            "use db::{invoice::Invoice, receipt::Receipt, Model};\nuse mongodb::bson::Document;\n\
+             pub async fn pay(filter: Document, update: Document) {\n    \
+             Invoice::cl().update_one(filter, update, None).await;\n    \
+             db::receipt::Receipt::cl_as::<Row>().find_one(doc! { \"invoice_id\": 1 }, None).await;\n    \
+             <Receipt as Model>::cl().count_documents(doc! { \"invoice_id\": 2 }, None).await;\n    \
+             Settings::cl().find_one(doc! { \"key\": \"x\" }, None).await;\n}\n",
+        ),
+    ]);
+    assert_eq!(collection_names(&m), vec!["invoices", "receipts"]);
+    let invoices = collection(&m, "invoices");
+    assert_eq!(
+        sites(invoices),
+        vec![
+            (
+                "crates/api/src/routes.rs".to_string(),
+                "update_one".to_string()
+            ),
+            ("crates/db/src/invoice.rs".to_string(), "find".to_string()),
+        ]
+    );
+    assert_eq!(
+        index_sites(invoices),
+        vec![
+            (
+                "customer_id:1".to_string(),
+                "crates/db/src/invoice.rs".to_string()
+            ),
+            (
+                "number:1 unique".to_string(),
+                "crates/db/src/invoice.rs".to_string()
+            ),
+        ]
+    );
+    let receipts = collection(&m, "receipts");
+    assert_eq!(
+        sites(receipts),
+        vec![
+            (
+                "crates/api/src/routes.rs".to_string(),
+                "count_documents".to_string()
+            ),
+            (
+                "crates/api/src/routes.rs".to_string(),
+                "find_one".to_string()
+            ),
+        ]
+    );
+    assert_eq!(index_keys(receipts), vec!["invoice_id:1"]);
+    // The trait's `delete_one` is every implementer's; `Settings` implements nothing here.
+    let unresolved: Vec<(String, String)> = m["unresolved"]["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["method"].as_str().unwrap().to_string(),
+                o["receiver"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        unresolved,
+        vec![
+            ("find_one".to_string(), "Settings::cl()".to_string()),
+            ("delete_one".to_string(), "Self::cl()".to_string()),
+        ]
+    );
+    assert!(m["unresolved"]["indexes"].as_array().unwrap().is_empty());
+}

@@ -48,6 +48,10 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         pushes: HashMap::default(),
         inserts: HashMap::default(),
         reassigned: HashSet::default(),
+        traits: Vec::new(),
+        impls: Vec::new(),
+        getters: HashMap::default(),
+        index_lists: Vec::new(),
         uses_mongo: text.contains("mongodb") || text.contains("bson"),
         // Macro bodies are read token by token (`doc! { "a": 1 }`): their punctuation stays.
         parents: std::rc::Rc::new(super::flat::Flat::keeping_children_of(
@@ -61,7 +65,9 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let root = tree.root_node();
     x.collect_bindings(root);
     x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end, b.pos));
+    x.trait_getters();
     x.collect_operations(root);
+    x.trait_impls();
     x.finish()
 }
 
@@ -121,6 +127,10 @@ enum Thing {
     Client,
     Db,
     Collection(CollectionRef),
+    /// A method of a type, `Station::cl()`, that may be a trait's collection getter another file
+    /// declares (see [`RUST_TYPES`]): the linker decides, and an operation on it stays unresolved
+    /// (and without evidence from its receiver) until it does.
+    Imported(CollectionRef),
     Unknown,
 }
 
@@ -214,6 +224,8 @@ mod kinds {
                 | "call_expression"
                 | "assignment_expression"
                 | "closure_parameters"
+                | "trait_item"
+                | "impl_item"
         ) {
             f |= BINDING;
         }
@@ -245,6 +257,15 @@ struct Extractor<'t> {
     inserts: HashMap<String, Vec<(u32, Node<'t>, Node<'t>)>>,
     /// Names assigned after their declaration (`name = ..`): not constant.
     reassigned: HashSet<String>,
+    /// `trait` definitions and `impl` blocks, in source order.
+    traits: Vec<Node<'t>>,
+    impls: Vec<Node<'t>>,
+    /// The collection getters of this file's traits (see `trait_getters`): (trait, method) → the
+    /// associated constant that names the collection.
+    getters: HashMap<(String, String), String>,
+    /// The index lists of this file's traits (see `index_list`): (trait, method, getter, the
+    /// trait's own declaration says nothing more than its implementations).
+    index_lists: Vec<(String, String, String, bool)>,
     uses_mongo: bool,
     file_periodic: bool,
     /// Builder chains and struct literals consumed as options or models of an operation.
@@ -453,6 +474,8 @@ impl<'t> Extractor<'t> {
                 let name = self.text(name);
                 self.consts.entry(name.to_string()).or_default().push(value);
             }
+            "trait_item" => self.traits.push(n),
+            "impl_item" => self.impls.push(n),
             "assignment_expression" => {
                 if let Some(left) = self.field(n, "left") {
                     if left.k() == "identifier" {
@@ -504,6 +527,388 @@ impl<'t> Extractor<'t> {
             Some([one]) => Some(*one),
             _ => None,
         }
+    }
+
+    // ---------------------------------------------------------------- traits
+
+    /// `Path::method(..)` / `Path::method::<T>(..)` → (path, method name).
+    fn scoped_call(&self, call: Node<'t>) -> Option<(Node<'t>, &'t str)> {
+        if call.k() != "call_expression" {
+            return None;
+        }
+        let mut f = self.field(call, "function")?;
+        if f.k() == "generic_function" {
+            f = self.field(f, "function")?;
+        }
+        if f.k() != "scoped_identifier" {
+            return None;
+        }
+        Some((self.field(f, "path")?, self.text(self.field(f, "name")?)))
+    }
+
+    /// What `Self` is at `n`: `(type, trait)` in `impl Trait for X` / `impl X`, `("Self", trait)`
+    /// in `trait Trait { .. }`: the innermost of this file's `impl` blocks and traits around it.
+    fn self_type(&self, n: Node<'t>) -> Option<(&'t str, Option<&'t str>)> {
+        let at = n.start_byte();
+        let around = |b: &Node<'t>| b.start_byte() <= at && at < b.end_byte();
+        let block = self
+            .impls
+            .iter()
+            .chain(&self.traits)
+            .filter(|b| around(b))
+            .max_by_key(|b| b.start_byte())?;
+        if block.k() == "trait_item" {
+            return Some(("Self", Some(self.text(self.field(*block, "name")?))));
+        }
+        let ty = type_name(self.text(self.field(*block, "type")?))?;
+        let tr = self
+            .field(*block, "trait")
+            .and_then(|t| type_name(self.text(t)));
+        Some((ty, tr))
+    }
+
+    /// `X::m()`, `crate::models::X::m()`, `<X as Trait>::m()`, or `Self::m()` inside `impl
+    /// [Trait for] X`: a method of a type, without arguments, that may be a trait's collection
+    /// getter (`Station::cl()`, see [`ExportTarget::AssociatedCollection`]); the linker looks it
+    /// up among the exports of every Rust file. `Self::m()` inside the trait itself is any
+    /// implementer's collection: it stays unknown.
+    fn type_method_ref(&self, call: Node<'t>) -> Option<CollectionRef> {
+        let (path, method) = self.scoped_call(call)?;
+        if !self.args(call).is_empty() {
+            return None;
+        }
+        let export = if path.k() == "bracketed_type" {
+            let q = self
+                .named_children(path)
+                .into_iter()
+                .find(|c| c.k() == "qualified_type")?;
+            let ty = type_name(self.text(self.field(q, "type")?))?;
+            let tr = type_name(self.text(self.field(q, "alias")?))?;
+            format!("<{ty} as {tr}>::{method}")
+        } else {
+            let ty = match self.text(path) {
+                "Self" => self.self_type(call)?.0,
+                p => type_name(p)?,
+            };
+            if !ty.starts_with(|c: char| c.is_ascii_uppercase()) || ty == "Self" {
+                return None;
+            }
+            format!("{ty}::{method}")
+        };
+        Some(CollectionRef {
+            name: CollectionName::Unknown {
+                text: crate::lang::first_chars(self.text(call), 80),
+            },
+            span: span(call),
+            via: CollectionVia::Driver,
+            import: Some(ImportRef {
+                module: RUST_TYPES.to_string(),
+                export,
+            }),
+        })
+    }
+
+    /// The value a function body ends with: its tail expression, or a final `return x;`.
+    fn tail(&self, body: Node<'t>) -> Option<Node<'t>> {
+        let last = *self.named_children(body).last()?;
+        match last.k() {
+            "expression_statement" => {
+                let inner = self.named_children(last).into_iter().next()?;
+                (inner.k() == "return_expression")
+                    .then(|| self.named_children(inner).into_iter().next())
+                    .flatten()
+            }
+            k if k.ends_with("_item") || k == "let_declaration" || k == "empty_statement" => None,
+            _ => Some(last),
+        }
+    }
+
+    /// The methods of a trait or `impl` block with a body and no parameters (associated
+    /// functions, `fn cl() -> Collection<Self>`), whose return type mentions `returning`:
+    /// (name, the value the body ends with).
+    fn static_methods(&self, block: Node<'t>, returning: &str) -> Vec<(&'t str, Node<'t>)> {
+        let Some(body) = self.field(block, "body") else {
+            return Vec::new();
+        };
+        self.named_children(body)
+            .into_iter()
+            .filter(|f| f.k() == "function_item")
+            .filter_map(|f| {
+                let params = self.field(f, "parameters")?;
+                let ret = self.text(self.field(f, "return_type")?);
+                if !self.named_children(params).is_empty() || !ret.contains(returning) {
+                    return None;
+                }
+                Some((
+                    self.text(self.field(f, "name")?),
+                    self.tail(self.field(f, "body")?)?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Finds the collection getters of this file's traits (see `getters`): a method without
+    /// parameters that returns a `Collection`, `<db>.collection(Self::NAME)` (a collection getter
+    /// of the driver whose name is an associated constant of the implementer) or another getter
+    /// of the trait (`fn cl() -> Collection<Self> { Self::cl_as() }`).
+    fn trait_getters(&mut self) {
+        let mut found: HashMap<(String, String), String> = HashMap::default();
+        for &t in &self.traits {
+            let Some(name) = self.field(t, "name").map(|n| self.text(n)) else {
+                continue;
+            };
+            let methods = self.static_methods(t, "Collection");
+            // A getter may return one written after it: until nothing changes.
+            for _ in 0..=methods.len() {
+                let mut changed = false;
+                for (m, tail) in &methods {
+                    let key = (name.to_string(), m.to_string());
+                    if found.contains_key(&key) {
+                        continue;
+                    }
+                    if let Some(c) = self.getter_constant(name, *tail, &found, 0) {
+                        found.insert(key, c);
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+        self.getters = found;
+    }
+
+    /// The associated constant that names the collection `n` is, in trait `tr`: `db.collection(
+    /// Self::CL_NAME)`, `Self::cl_as()` for a getter `cl_as` of `tr` already `found`, or a `let`
+    /// bound to one of those.
+    fn getter_constant(
+        &self,
+        tr: &str,
+        n: Node<'t>,
+        found: &HashMap<(String, String), String>,
+        depth: usize,
+    ) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        let u = self.unwrap_value(n);
+        match u.k() {
+            "identifier" => {
+                let name = self.text(u);
+                let v = self.lookup(name, u.start_byte() as u32)?.value?;
+                if self.reassigned.contains(name) {
+                    return None;
+                }
+                self.getter_constant(tr, v, found, depth + 1)
+            }
+            "call_expression" => {
+                if let Some((_, method, _)) = self.method_call(u) {
+                    if !RUST_COLLECTION_GETTERS.contains(&self.text(method))
+                        || !matches!(self.classify_call(u, 0), Thing::Collection(_))
+                    {
+                        return None;
+                    }
+                    let name = self.unwrap_value(*self.args(u).first()?);
+                    let path = self.field(name, "path")?;
+                    return (name.k() == "scoped_identifier" && self.text(path) == "Self")
+                        .then(|| self.field(name, "name").map(|c| self.text(c).to_string()))
+                        .flatten();
+                }
+                let (path, method) = self.scoped_call(u)?;
+                if self.text(path) != "Self" || !self.args(u).is_empty() {
+                    return None;
+                }
+                found.get(&(tr.to_string(), method.to_string())).cloned()
+            }
+            _ => None,
+        }
+    }
+
+    /// A default method of a trait that creates index models the trait's implementations
+    /// return on one of its collection getters: `Self::cl().create_indexes(Self::indexes(), None)`,
+    /// or through a `let`. Records the list (see `index_lists`) and gives the declaration its
+    /// collection, every implementer's: `<Self as Trait>::indexes` (see
+    /// [`ExportTarget::IndexModels`]).
+    fn index_list(&mut self, recv: Node<'t>, models: Node<'t>) -> Option<CollectionRef> {
+        let (ty, Some(tr)) = self.self_type(recv)? else {
+            return None;
+        };
+        let (path, getter) = self.scoped_call(self.unwrap_value(recv))?;
+        if ty != "Self"
+            || self.text(path) != "Self"
+            || !self
+                .getters
+                .contains_key(&(tr.to_string(), getter.to_string()))
+        {
+            return None;
+        }
+        let mut list = self.unwrap_value(models);
+        for _ in 0..8 {
+            if list.k() != "identifier" {
+                break;
+            }
+            let name = self.text(list);
+            let v = self.lookup(name, list.start_byte() as u32)?.value?;
+            if self.reassigned.contains(name) {
+                return None;
+            }
+            list = self.unwrap_value(v);
+        }
+        let (path, method) = self.scoped_call(list)?;
+        if self.text(path) != "Self" || !self.args(list).is_empty() {
+            return None;
+        }
+        // The trait's own list: none (a required method), or one that returns no index, and an
+        // implementation that does not override it declares nothing.
+        let trait_item = self
+            .traits
+            .iter()
+            .copied()
+            .find(|t| self.field(*t, "name").is_some_and(|n| self.text(n) == tr))?;
+        let own = self.field(trait_item, "body").and_then(|b| {
+            self.named_children(b).into_iter().find(|f| {
+                matches!(f.k(), "function_item" | "function_signature_item")
+                    && self
+                        .field(*f, "name")
+                        .is_some_and(|n| self.text(n) == method)
+            })
+        })?;
+        let replaced = match self.field(own, "body") {
+            None => true,
+            Some(body) => self.tail(body).is_some_and(|t| self.is_empty_list(t)),
+        };
+        self.index_lists.push((
+            tr.to_string(),
+            method.to_string(),
+            getter.to_string(),
+            replaced,
+        ));
+        Some(CollectionRef {
+            name: CollectionName::Unknown {
+                text: crate::lang::first_chars(self.text(recv), 80),
+            },
+            span: span(recv),
+            via: CollectionVia::Driver,
+            import: Some(ImportRef {
+                module: RUST_TYPES.to_string(),
+                export: format!("<Self as {tr}>::{method}"),
+            }),
+        })
+    }
+
+    /// `vec![]`, `Vec::new()`, `[]`.
+    fn is_empty_list(&self, n: Node<'t>) -> bool {
+        let u = self.unwrap_value(n);
+        match u.k() {
+            "macro_invocation" => {
+                self.macro_name(u) == Some("vec")
+                    && self.macro_tokens(u).is_some_and(|t| t.is_empty())
+            }
+            "array_expression" => self.named_children(u).is_empty(),
+            "call_expression" => {
+                self.args(u).is_empty()
+                    && self
+                        .field(u, "function")
+                        .is_some_and(|f| matches!(self.text(f), "Vec::new" | "vec::Vec::new"))
+            }
+            _ => false,
+        }
+    }
+
+    /// What this file's traits and their implementations tell other files (see [`RUST_TYPES`]):
+    /// each trait's collection getters and index lists, each `impl Trait for X`'s string
+    /// constants; and the index models an `impl Trait for X` returns from a method without
+    /// parameters that returns `IndexModel`s (`fn indexes() -> Vec<IndexModel>`), as index
+    /// declarations on the collection the linker finds for `<X as Trait>::indexes`, should the
+    /// trait create that list on one of its getters.
+    fn trait_impls(&mut self) {
+        let mut exports: Vec<Export> = Vec::new();
+        for ((tr, m), constant) in &self.getters {
+            exports.push(Export {
+                name: format!("{tr}::{m}"),
+                target: ExportTarget::AssociatedCollection {
+                    constant: constant.clone(),
+                },
+            });
+        }
+        self.index_lists.sort_unstable();
+        self.index_lists.dedup();
+        for (tr, m, getter, replaced) in &self.index_lists {
+            exports.push(Export {
+                name: format!("{tr}::{m}"),
+                target: ExportTarget::IndexModels {
+                    getter: getter.clone(),
+                    replaced: *replaced,
+                },
+            });
+        }
+        for &block in &self.impls {
+            let (Some(ty), Some(tr)) = (
+                self.field(block, "type")
+                    .and_then(|t| type_name(self.text(t))),
+                self.field(block, "trait")
+                    .and_then(|t| type_name(self.text(t))),
+            ) else {
+                continue;
+            };
+            let Some(body) = self.field(block, "body") else {
+                continue;
+            };
+            for c in self.named_children(body) {
+                let (Some(name), Some(value)) = (self.field(c, "name"), self.field(c, "value"))
+                else {
+                    continue;
+                };
+                if c.k() != "const_item" {
+                    continue;
+                }
+                if let CollectionName::Literal { name: value } = self.collection_name(value, 0) {
+                    exports.push(Export {
+                        name: format!("<{ty} as {tr}>::{}", self.text(name)),
+                        target: ExportTarget::Constant { value },
+                    });
+                }
+            }
+            for (method, tail) in self.static_methods(block, "IndexModel") {
+                if self.is_empty_list(tail) {
+                    continue;
+                }
+                let collection = CollectionRef {
+                    name: CollectionName::Unknown {
+                        text: format!("<{ty} as {tr}>::{method}()"),
+                    },
+                    span: span(tail),
+                    via: CollectionVia::Driver,
+                    import: Some(ImportRef {
+                        module: RUST_TYPES.to_string(),
+                        export: format!("<{ty} as {tr}>::{method}"),
+                    }),
+                };
+                let lowered = self.lower(tail, 0);
+                let models = match &lowered.kind {
+                    ValueKind::Array(items) => items.clone(),
+                    _ => vec![lowered],
+                };
+                for model in models {
+                    let mut op =
+                        Operation::new(OpKind::CreateIndex, "IndexModel", model.span, model.span);
+                    // A model that cannot be read is a declaration whose keys are unknown.
+                    if let Some(keys) = model.get("keys") {
+                        op.filter = Some(keys.value.clone());
+                        op.options = model.get("options").map(|o| o.value.clone());
+                    }
+                    op.collection = Some(collection.clone());
+                    op.context.function = Some(method.to_string());
+                    op.receiver = format!("{ty}::{method}()");
+                    self.ir.operations.push(op);
+                }
+            }
+        }
+        // (A constant given two values, under `#[cfg(..)]`s, is two exports: the linker then
+        // resolves neither.)
+        exports.sort_by(|a, b| a.name.cmp(&b.name));
+        self.ir.exports.extend(exports);
     }
 
     // ---------------------------------------------------------------- resolution
@@ -630,6 +1035,9 @@ impl<'t> Extractor<'t> {
     }
 
     fn classify_call(&self, call: Node<'t>, depth: usize) -> Thing {
+        if let Some(r) = self.type_method_ref(call) {
+            return Thing::Imported(r);
+        }
         if let Some(f) = self.field(call, "function") {
             if f.k() == "scoped_identifier" {
                 // `Client::with_uri_str(..)`, `mongodb::Client::with_options(..)`.
@@ -648,7 +1056,7 @@ impl<'t> Extractor<'t> {
         if RUST_COLLECTION_GETTERS.contains(&method) && !args.is_empty() {
             return match self.classify(recv, depth + 1) {
                 Thing::Db => Thing::Collection(self.collection_ref(args[0])),
-                Thing::Unknown if turbofish || self.uses_mongo => {
+                Thing::Unknown | Thing::Imported(_) if turbofish || self.uses_mongo => {
                     Thing::Collection(self.collection_ref(args[0]))
                 }
                 _ => Thing::Unknown,
@@ -657,7 +1065,7 @@ impl<'t> Extractor<'t> {
         if RUST_DATABASE_GETTERS.contains(&method) {
             return match self.classify(recv, depth + 1) {
                 Thing::Client => Thing::Db,
-                Thing::Unknown if self.uses_mongo => Thing::Db,
+                Thing::Unknown | Thing::Imported(_) if self.uses_mongo => Thing::Db,
                 _ => Thing::Unknown,
             };
         }
@@ -1585,8 +1993,9 @@ impl<'t> Extractor<'t> {
         ctx: OpContext,
     ) {
         let args = self.args(call);
-        let (collection, mut evidence) = match self.classify(recv, 0) {
+        let (mut collection, mut evidence) = match self.classify(recv, 0) {
             Thing::Collection(r) => (Some(r), Evidence::Resolved),
+            Thing::Imported(r) => (Some(r), Evidence::None),
             // `db.aggregate(pipeline)`: a database-level aggregation.
             Thing::Db if matches!(m.kind, OpKind::Aggregate | OpKind::Other) => {
                 (None, Evidence::Resolved)
@@ -1594,6 +2003,9 @@ impl<'t> Extractor<'t> {
             Thing::Unknown => (None, Evidence::None),
             _ => return,
         };
+        if collection.is_none() && matches!(m.args, Args::Index) && !args.is_empty() {
+            collection = self.index_list(recv, args[0]);
+        }
         if evidence == Evidence::None
             && args
                 .iter()
@@ -1701,10 +2113,16 @@ impl<'t> Extractor<'t> {
                 || (bson_args && m.kind != OpKind::Other)
                 || (options_known && matches!(m.kind, OpKind::Find | OpKind::Aggregate))
                 || (chained && matches!(m.kind, OpKind::Find | OpKind::Aggregate));
-            if !shaped {
+            if shaped {
+                evidence = Evidence::Shaped;
+            } else if collection
+                .as_ref()
+                .and_then(|c| c.import.as_ref())
+                .is_none()
+            {
                 return;
             }
-            evidence = Evidence::Shaped;
+            // Else the linker decides (see `Thing::Imported`).
         }
         op.collection = collection;
         op.evidence = evidence;
@@ -1867,6 +2285,14 @@ impl<'t> Extractor<'t> {
         self.ir.normalise();
         self.ir
     }
+}
+
+/// The last segment of a type, without its generic arguments: `crate::models::Station<'a>` →
+/// `Station`; `None` for anything that is not a named type.
+fn type_name(text: &str) -> Option<&str> {
+    let path = text.split('<').next()?.trim();
+    let last = path.rsplit("::").next()?.trim();
+    (!last.is_empty() && last.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(last)
 }
 
 /// `Collection<T>`, `&Collection<T>`, `mongodb::Collection<T>`, `Arc<Database>`, `Client`.
@@ -2278,5 +2704,99 @@ async fn ticker(c: &Collection<D>) {
         );
         let jobs = ir_at(src, "src/jobs/cleanup.rs");
         assert!(jobs.operations.iter().all(|o| o.context.periodic));
+    }
+
+    /// A trait names its implementers' collections through an associated constant (openstream's
+    /// `Model`): its getters (`coll`, and `all` through it) and the index list its default method
+    /// creates on one are exported, and so is each implementation's constant; `Store::coll()` and
+    /// `Self::coll()` in an `impl` are left to the linker, `Self::coll()` in the trait stays unknown.
+    #[test]
+    fn a_trait_s_collection_getters_and_its_implementations_are_exported() {
+        let src = r#"use mongodb::{bson::doc, Collection, Database, IndexModel};
+pub trait Store: Sized {
+    const COLLECTION: &'static str;
+    fn database() -> Database { crate::db() }
+    fn all<T>() -> Collection<T> { Self::database().collection(Self::COLLECTION) }
+    fn coll() -> Collection<Self> { Self::all() }
+    fn indexes() -> Vec<IndexModel> { vec![] }
+    async fn ensure_indexes() {
+        let models = Self::indexes();
+        Self::coll().create_indexes(models, None).await;
+    }
+    async fn remove(id: &str) { Self::coll().delete_one(doc! { "_id": id }, None).await; }
+}
+impl Store for Invoice {
+    const COLLECTION: &'static str = "invoices";
+    fn indexes() -> Vec<IndexModel> {
+        let customer = IndexModel::builder().keys(doc! { "customer_id": 1 }).build();
+        vec![customer, helper()]
+    }
+}
+impl Invoice {
+    async fn latest(c: &str, q: Document) {
+        Self::coll().find_one(q, None).await;
+        crate::models::Invoice::all::<Row>().find(doc! { "customer_id": c }, None).await;
+    }
+}
+"#;
+        let out = ir(src);
+        let exports: Vec<String> = out
+            .exports
+            .iter()
+            .map(|e| format!("{} {:?}", e.name, e.target))
+            .collect();
+        assert_eq!(
+            exports,
+            vec![
+                r#"<Invoice as Store>::COLLECTION Constant { value: "invoices" }"#,
+                r#"Store::all AssociatedCollection { constant: "COLLECTION" }"#,
+                r#"Store::coll AssociatedCollection { constant: "COLLECTION" }"#,
+                r#"Store::indexes IndexModels { getter: "coll", replaced: true }"#,
+            ]
+        );
+        let ops: Vec<(&str, Option<&str>, Evidence)> = out
+            .operations
+            .iter()
+            .map(|o| {
+                let import = o.collection.as_ref().and_then(|c| c.import.as_ref());
+                (
+                    o.method.as_str(),
+                    import.map(|i| i.export.as_str()),
+                    o.evidence,
+                )
+            })
+            .collect();
+        assert_eq!(
+            ops,
+            vec![
+                (
+                    "create_indexes",
+                    Some("<Self as Store>::indexes"),
+                    Evidence::Shaped
+                ),
+                ("delete_one", None, Evidence::Shaped),
+                // The index models `indexes()` returns, the second unreadable.
+                (
+                    "IndexModel",
+                    Some("<Invoice as Store>::indexes"),
+                    Evidence::None
+                ),
+                (
+                    "IndexModel",
+                    Some("<Invoice as Store>::indexes"),
+                    Evidence::None
+                ),
+                // No evidence of its own: the linker decides.
+                ("find_one", Some("Invoice::coll"), Evidence::None),
+                ("find", Some("Invoice::all"), Evidence::Shaped),
+            ]
+        );
+        assert!(out.operations[2]
+            .filter
+            .as_ref()
+            .unwrap()
+            .get("customer_id")
+            .is_some());
+        assert!(out.operations[3].filter.is_none());
     }
 }
