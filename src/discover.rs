@@ -2070,6 +2070,14 @@ impl WantedExports {
             };
             if let Some(set) = names {
                 set.insert(import.export.clone());
+                // `Host.collection`, `get_db()`: through a package that re-exports `Host`
+                // (`get_db`), the linker looks for the class (the function) by its name (see
+                // `link::lookup_export`), and then for the member (the call) where it is defined
+                // (see `wants`).
+                let head = import.export.split(['.', '(']).next().unwrap_or("");
+                if head.len() < import.export.len() {
+                    set.insert(head.to_string());
+                }
             }
             return;
         }
@@ -2168,8 +2176,13 @@ impl WantedExports {
             Some(Some(set)) => set.contains(name),
             None => false,
         };
-        self.python_names(path).any(|n| in_set(Some(n)))
-            || in_set(self.by_segment.get(stem))
+        // A Python module's `get_db()` (`Host.collection`) when its `get_db` (`Host`) is: a call
+        // (a member) of what another module re-exports (see `add`).
+        let head = name.split(['.', '(']).next().unwrap_or(name);
+        self.python_names(path).any(|n| {
+            in_set(Some(n))
+                || (head.len() < name.len() && n.as_ref().is_some_and(|set| set.contains(head)))
+        }) || in_set(self.by_segment.get(stem))
             || folder.is_some_and(|f| in_set(self.by_segment.get(f)))
             || (package
                 && (self.any_package || self.package.as_ref().is_some_and(|p| p.contains(name))))

@@ -211,7 +211,8 @@ pub struct CollectionRef {
     pub span: Span,
     pub via: CollectionVia,
     /// The collection object or model was imported from another module of the repository;
-    /// the linker replaces `name` with what that module exports, when it can.
+    /// the linker replaces `name` with what that module exports, when it can. (A call's result,
+    /// [`ImportRef::is_call`], is a database instead: the linker keeps `name` when it is one.)
     #[serde(skip_serializing_if = "Option::is_none")]
     pub import: Option<ImportRef>,
 }
@@ -219,7 +220,7 @@ pub struct CollectionRef {
 /// A name imported from another module: `import User from "./models/user"` is
 /// `{module: "./models/user", export: "default"}`. A Rust frontend's names are in the module
 /// [`RUST_TYPES`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ImportRef {
     pub module: String,
     pub export: String,
@@ -232,6 +233,17 @@ pub struct ImportRef {
 /// ([`ExportTarget::AssociatedCollection`], [`ExportTarget::IndexModels`]), and the string
 /// constants of the trait's implementations, `<X as Trait>::NAME` ([`ExportTarget::Constant`]).
 pub const RUST_TYPES: &str = "rust:";
+
+impl ImportRef {
+    /// The export is what a function of the module returns (Python's `get_db()`, and the class
+    /// method `Configuration.getMongoConnection()`, named with `()`). A [`CollectionRef`] with
+    /// such an import is a collection of the database that call returns, named where it is used
+    /// (`db["cves"]`, `db.cves`): the linker keeps its name if the module exports the call as a
+    /// database ([`ExportTarget::Database`]), and otherwise forgets the collection.
+    pub fn is_call(&self) -> bool {
+        self.export.ends_with("()")
+    }
+}
 
 /// Something a module exports that names a collection, for cross-file resolution.
 #[derive(Clone, Debug, Serialize)]
@@ -279,6 +291,10 @@ pub enum ExportTarget {
         /// index (`vec![]`), or it has none. The linker then drops it.
         replaced: bool,
     },
+    /// A function (or a class's class method or static method) that returns a database: the
+    /// export is named for the call (`get_db()`, `Configuration.getMongoConnection()`, see
+    /// [`ImportRef::is_call`]), and the collections of its result are named where they are used.
+    Database,
 }
 
 /// A collection name this file spells with a constant of another module

@@ -188,12 +188,16 @@ fn lookup_export<T>(
     }
     let f = &files[file];
     let named = |name: &str| f.ir.exports.iter().find(|e| e.name == name);
-    // `User.collection` of a package that re-exports `User` (`from .user import User`): the
-    // member of the class where the class is defined.
+    // `User.collection` of a package that re-exports `User` (`from .user import User`), or
+    // `get_db()` of one that re-exports `get_db`: the member of the class (the call of the
+    // function) where the class (the function) is defined. `member` keeps its `.` or `()`.
     let (found, member) = match named(export) {
         Some(e) => (e, None),
         None => {
-            let (head, member) = export.split_once('.')?;
+            let at = export
+                .find('.')
+                .or_else(|| export.strip_suffix("()").map(str::len))?;
+            let (head, member) = export.split_at(at);
             (named(head)?, Some(member))
         }
     };
@@ -201,7 +205,7 @@ fn lookup_export<T>(
         (ExportTarget::Reexport { import }, _) => {
             let next = modules.resolve(&import.module, &f.display_path)?;
             let export = match member {
-                Some(m) => std::borrow::Cow::Owned(format!("{}.{m}", import.export)),
+                Some(m) => std::borrow::Cow::Owned(format!("{}{m}", import.export)),
                 None => std::borrow::Cow::Borrowed(import.export.as_str()),
             };
             lookup_export(files, next, &export, modules, depth + 1, pick)
@@ -281,7 +285,8 @@ impl<'a> Classes<'a> {
                 ExportTarget::Collection { .. }
                 | ExportTarget::Constant { .. }
                 | ExportTarget::AssociatedCollection { .. }
-                | ExportTarget::IndexModels { .. } => ClassKind::NotDocument,
+                | ExportTarget::IndexModels { .. }
+                | ExportTarget::Database => ClassKind::NotDocument,
                 ExportTarget::AbstractDocument => ClassKind::Abstract,
                 // `from mongoengine import Document` in a module of the application (`app/db.py`),
                 // its classes deriving from `db.Document`.
@@ -877,6 +882,67 @@ fn link_rust(files: &mut [SourceFile]) {
     }
 }
 
+/// Decides the collections of what functions of other modules return (see
+/// [`ImportRef::is_call`]: `db = conf.getMongoConnection()` .. `db["cves"]`), in operations,
+/// references and exports (a module's `colCVE = db["cves"]`, which other modules import): where
+/// the module exports the call as a database, each keeps the name it is given where it is used
+/// and is a driver collection; otherwise there is no collection (an operation's receiver is
+/// unknown, as it was before the frontend read the call; a reference or an export goes).
+fn link_databases(files: &mut [SourceFile], modules: &Modules) {
+    let call = |c: &CollectionRef| c.import.as_ref().filter(|i| i.is_call()).cloned();
+    let database = |t: &ExportTarget| matches!(t, ExportTarget::Database).then_some(());
+    // (importing file, the call) → whether it returns a database.
+    let mut decided: HashMap<(usize, ImportRef), bool> = HashMap::new();
+    for (fi, f) in files.iter().enumerate() {
+        let exported = f.ir.exports.iter().filter_map(|e| match &e.target {
+            ExportTarget::Collection { collection } => Some(collection),
+            _ => None,
+        });
+        let refs = f.ir.operations.iter().filter_map(|o| o.collection.as_ref());
+        for import in refs
+            .chain(&f.ir.collections)
+            .chain(exported)
+            .filter_map(call)
+        {
+            if let std::collections::hash_map::Entry::Vacant(v) = decided.entry((fi, import)) {
+                let import = &v.key().1;
+                let is_db = modules
+                    .resolve(&import.module, &f.display_path)
+                    .and_then(|t| lookup_export(files, t, &import.export, modules, 0, &database))
+                    .is_some();
+                v.insert(is_db);
+            }
+        }
+    }
+    if decided.is_empty() {
+        return;
+    }
+    for (fi, f) in files.iter_mut().enumerate() {
+        // `Some(whether it is one)` for a collection of a call's result's database, then a
+        // collection of its own name when it is one.
+        let decide = |c: &mut CollectionRef| {
+            let import = call(c)?;
+            let is_db = decided[&(fi, import)];
+            if is_db {
+                c.import = None;
+            }
+            Some(is_db)
+        };
+        for op in &mut f.ir.operations {
+            match op.collection.as_mut().and_then(decide) {
+                Some(true) => op.evidence = Evidence::Resolved,
+                Some(false) => op.collection = None,
+                None => {}
+            }
+        }
+        f.ir.collections.retain_mut(|c| decide(c) != Some(false));
+        f.ir.exports.retain_mut(|e| match &mut e.target {
+            ExportTarget::Collection { collection } => decide(collection) != Some(false),
+            _ => true,
+        });
+    }
+}
+
 pub fn link(files: &mut [SourceFile]) {
     link_rust(files);
     let paths: Vec<String> = files.iter().map(|f| normalise(&f.display_path)).collect();
@@ -885,6 +951,8 @@ pub fn link(files: &mut [SourceFile]) {
     // After the names: a document's collection may be spelt with another module's constant.
     link_names(files, &modules);
     link_inheritance(files, &modules);
+    // Before the imports: an exported collection may be one of another module's database.
+    link_databases(files, &modules);
     let mut resolved: Vec<(usize, usize, CollectionRef)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         for (oi, op) in f.ir.operations.iter().enumerate() {

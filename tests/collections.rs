@@ -949,6 +949,106 @@ fn a_class_property_collection_is_named_through_the_class() {
     assert!(m["unresolved"]["operations"].as_array().unwrap().is_empty());
 }
 
+/// cve-search: the database comes from a class method of another module (`class Configuration:
+/// @classmethod def getMongoConnection(cls): return MongoClient(uri)[name]`), called through the
+/// class imported under another name (`from lib.Config import Configuration as conf`, `db =
+/// conf.getMongoConnection()`, then `db["cves"]`, `db.ranking`) and through the class's module;
+/// in its own module, through the class and through `cls`. A function of a package that returns
+/// what a static method of another module of the package returns, re-exported by the package,
+/// is that database too. A collection of the database one module binds (`reports = db["reports"]`)
+/// is named in a module that imports it. What a function returns that is no database
+/// (`get_cache().pages`) names no collection.
+#[test]
+fn a_database_returned_by_a_function_of_another_module_names_its_collections() {
+    let m = map_of(&[
+        (
+            "app/lib/config.py",
+            "import pymongo\n\n\
+             class Settings:\n    default = {'host': 'localhost', 'db': 'vulns'}\n\n    \
+             @classmethod\n    def uri(cls):\n        return 'mongodb://' + cls.default['host']\n\n    \
+             @classmethod\n    def connection(cls):\n        \
+             client = pymongo.MongoClient(cls.uri(), connect=False)\n        \
+             return client[cls.default['db']]\n\n    \
+             @classmethod\n    def schema_version(cls):\n        \
+             return cls.connection().meta.find_one({'key': 'version'})\n\n\
+             def settings_of(user):\n    \
+             return Settings.connection().user_settings.find_one({'user': user})\n",
+        ),
+        ("app/lib/cache.py", "def get_cache():\n    return {}\n"),
+        (
+            "app/mongo.py",
+            "import pymongo\nclient = pymongo.MongoClient()\n",
+        ),
+        (
+            "app/archive/backend.py",
+            "from app.mongo import client\n\n\
+             class Backend:\n    @staticmethod\n    def database():\n        \
+             return client['archive']\n",
+        ),
+        (
+            "app/archive/db.py",
+            "import pymongo\nfrom app.archive.backend import Backend\n\n\
+             def open_db():\n    return Backend.database()\n",
+        ),
+        ("app/archive/__init__.py", "from app.archive.db import open_db\n"),
+        (
+            "app/store.py",
+            "import pymongo\nfrom app.lib.config import Settings as conf\n\n\
+             db = conf.connection()\nreports = db['reports']\n\n\
+             def latest_reports(n):\n    \
+             return list(reports.find({}).sort('published', pymongo.DESCENDING).limit(n))\n\n\
+             def record_visit(page):\n    \
+             db.visits.update_one({'page': page}, {'$set': {'seen': True}}, upsert=True)\n",
+        ),
+        (
+            "app/report.py",
+            "from app.store import reports\n\n\
+             def count_reports():\n    return reports.count_documents({})\n",
+        ),
+        (
+            "app/jobs.py",
+            "from app.archive import open_db\nfrom app.lib import config\n\
+             from app.lib.cache import get_cache\n\n\
+             def purge(day):\n    open_db().events.delete_many({'day': day})\n    \
+             config.Settings.connection()['audit'].insert_one({'purged': day})\n    \
+             get_cache().pages.update_one({'day': day}, {'$inc': {'hits': 1}})\n",
+        ),
+    ]);
+    assert_eq!(
+        collection_names(&m),
+        vec![
+            "audit",
+            "events",
+            "meta",
+            "reports",
+            "user_settings",
+            "visits"
+        ]
+    );
+    let at = |name: &str| sites(collection(&m, name));
+    let site = |path: &str, method: &str| vec![(path.to_string(), method.to_string())];
+    assert_eq!(at("audit"), site("app/jobs.py", "insert_one"));
+    assert_eq!(at("events"), site("app/jobs.py", "delete_many"));
+    assert_eq!(at("meta"), site("app/lib/config.py", "find_one"));
+    assert_eq!(
+        at("reports"),
+        vec![
+            ("app/report.py".to_string(), "count_documents".to_string()),
+            ("app/store.py".to_string(), "find".to_string()),
+        ]
+    );
+    assert_eq!(at("user_settings"), site("app/lib/config.py", "find_one"));
+    assert_eq!(at("visits"), site("app/store.py", "update_one"));
+    // The cache's `update_one` is still an operation (driver-only), on a collection not named.
+    let unresolved: Vec<&str> = m["unresolved"]["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["receiver"].as_str().unwrap())
+        .collect();
+    assert_eq!(unresolved, vec!["get_cache().pages"]);
+}
+
 /// A repository class hands its model to its base class (`super(Message, MessageEntity)`): the
 /// base's property that holds it (`this.MongooseModel`) and the `this` of the subclass's calls of
 /// the base's wrappers (`this.update(..)`) are that model's collection. A class without a base, or

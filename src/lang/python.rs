@@ -134,6 +134,12 @@ fn last_segment(t: &str) -> &str {
     t.rsplit('.').next().unwrap_or(t)
 }
 
+/// A decorator that makes a method callable through its class: `@classmethod`, `@staticmethod`.
+fn is_class_level(decorator: &str) -> bool {
+    let name = decorator.trim_start_matches('@').trim();
+    matches!(last_segment(name), "classmethod" | "staticmethod")
+}
+
 /// mongoengine's default collection name: `BlogPost` → `blog_post`.
 pub fn mongoengine_collection_name(class: &str) -> String {
     let mut out = String::new();
@@ -183,6 +189,11 @@ enum Thing {
     LoadedDoc(CollectionRef, Evidence),
     /// An import from another module of the repository.
     Imported(ImportRef, String),
+    /// What a function (or a class method) of another module of the repository returns
+    /// (`conf.getMongoConnection()`, `get_db()` imported): the import, named for the call (see
+    /// [`ImportRef::is_call`]). Its members are collections if it is a database, which the linker
+    /// decides.
+    CallResult(ImportRef),
     Unknown,
 }
 
@@ -1616,6 +1627,9 @@ impl<'t> Extractor<'t> {
                     }
                     self.resolving_fields.borrow_mut().push(key.clone());
                     let mut found = Thing::Unknown;
+                    // What a function of another module returns (`self.db = get_db()`), unless
+                    // another assignment says more (the linker may find it is no database).
+                    let mut call_result = None;
                     for b in list
                         .iter()
                         .filter(|b| b.scope.start <= at && at <= b.scope.end)
@@ -1633,6 +1647,9 @@ impl<'t> Extractor<'t> {
                         self.field_fuel.set(fuel - 1);
                         match self.classify_binding(b, &key, depth + 1) {
                             Thing::Unknown => {}
+                            t @ Thing::CallResult(_) => {
+                                call_result.get_or_insert(t);
+                            }
                             t => {
                                 found = t;
                                 break;
@@ -1640,7 +1657,10 @@ impl<'t> Extractor<'t> {
                         }
                     }
                     self.resolving_fields.borrow_mut().pop();
-                    return found;
+                    return match (found, call_result) {
+                        (Thing::Unknown, Some(t)) => t,
+                        (found, _) => found,
+                    };
                 }
                 if attr_name.starts_with('_') {
                     return Thing::Unknown;
@@ -1648,7 +1668,7 @@ impl<'t> Extractor<'t> {
                 // `Host.collection`, `Host` a class of this module with such a property.
                 if obj.k() == "identifier" && attr_name != "objects" {
                     if let Some(Some(class)) = self.module_classes.get(obj_text) {
-                        if let t @ (Thing::Db | Thing::Collection(_)) =
+                        if let t @ (Thing::Db | Thing::Collection(_) | Thing::CallResult(_)) =
                             self.class_property(*class, attr_name, depth + 1)
                         {
                             return t;
@@ -1670,6 +1690,23 @@ impl<'t> Extractor<'t> {
                             import: None,
                         })
                     }
+                    // `db.cves`, `db` what a function of another module returns (`db =
+                    // conf.getMongoConnection()`): a collection if that is a database, which the
+                    // linker decides. (`cls.objects`, `cls = class_from_type(t)`: below.)
+                    Thing::CallResult(imp)
+                        if attr_name != "objects"
+                            && !is_db_attr(attr_name)
+                            && !self.is_mongoengine_namespace(obj_text, attr_name) =>
+                    {
+                        Thing::Collection(CollectionRef {
+                            name: CollectionName::Literal {
+                                name: attr_name.to_string(),
+                            },
+                            span: span(attr),
+                            via: CollectionVia::Driver,
+                            import: Some(imp),
+                        })
+                    }
                     Thing::Collection(r) if !is_collection_attr(attr_name) => {
                         // `db.settings.config` is the collection `settings.config`.
                         match r.name {
@@ -1679,7 +1716,7 @@ impl<'t> Extractor<'t> {
                                 },
                                 span: Span::new(r.span.start as usize, attr.end_byte()),
                                 via: CollectionVia::Driver,
-                                import: None,
+                                import: r.import,
                             }),
                             _ => Thing::Unknown,
                         }
@@ -1742,7 +1779,7 @@ impl<'t> Extractor<'t> {
                     // `Post.objects` of a model this file does not know; in a file that uses
                     // mongoengine, any `x.objects` (`self.model.objects`, `cls._get_impl().model
                     // .objects`): a model only known at run time.
-                    Thing::Unknown
+                    Thing::Unknown | Thing::CallResult(_)
                         if attr_name == "objects"
                             && ((obj.k() == "identifier"
                                 && obj_text.starts_with(|c: char| c.is_ascii_uppercase()))
@@ -1771,6 +1808,11 @@ impl<'t> Extractor<'t> {
                 match self.classify(obj, depth + 1) {
                     Thing::Client => Thing::Db,
                     Thing::Db => Thing::Collection(self.collection_ref(idx)),
+                    // `db["cves"]`, `db` another module's call's result (see `CallResult`).
+                    Thing::CallResult(imp) => Thing::Collection(CollectionRef {
+                        import: Some(imp),
+                        ..self.collection_ref(idx)
+                    }),
                     Thing::Collection(r) => {
                         // `db.rss[bot_id]` is the collection `rss.<bot_id>`.
                         let mut parts = match &r.name {
@@ -1804,7 +1846,7 @@ impl<'t> Extractor<'t> {
                             name,
                             span: span(n),
                             via: CollectionVia::Driver,
-                            import: None,
+                            import: r.import,
                         })
                     }
                     t @ Thing::QuerySet(..) => t,
@@ -1894,24 +1936,26 @@ impl<'t> Extractor<'t> {
         if f.k() == "identifier" {
             if ftext == "getattr" {
                 if let (Some(o), Some(name)) = (args.positional.first(), args.positional.get(1)) {
-                    if let Thing::Db = self.classify(*o, depth + 1) {
-                        return Thing::Collection(self.collection_ref(*name));
+                    match self.classify(*o, depth + 1) {
+                        Thing::Db => return Thing::Collection(self.collection_ref(*name)),
+                        Thing::CallResult(imp) => {
+                            return Thing::Collection(CollectionRef {
+                                import: Some(imp),
+                                ..self.collection_ref(*name)
+                            })
+                        }
+                        _ => {}
                     }
                 }
                 return Thing::Unknown;
             }
             // A helper of this file that returns a database or a collection: `db = get_db()`.
             if let Some(func) = self.functions.get(ftext) {
-                if depth < 16 {
-                    if let Some(ret) = self.returned_expr(*func) {
-                        return match self.classify(ret, depth + 4) {
-                            t @ (Thing::Db | Thing::Client | Thing::Collection(_)) => t,
-                            _ => Thing::Unknown,
-                        };
-                    }
-                }
+                return self.returned_thing(*func, depth);
             }
-            return Thing::Unknown;
+            // A function imported from another module of the repository (`from app.db import
+            // get_db`): what it returns, which the linker decides.
+            return self.call_result(f, depth);
         }
         if f.k() != "attribute" {
             return Thing::Unknown;
@@ -1923,7 +1967,9 @@ impl<'t> Extractor<'t> {
         match method {
             "get_database" | "get_default_database" => match self.classify(obj, depth + 1) {
                 Thing::Client => Thing::Db,
-                Thing::Unknown | Thing::Imported(..) if self.uses_mongo => Thing::Db,
+                Thing::Unknown | Thing::Imported(..) | Thing::CallResult(_) if self.uses_mongo => {
+                    Thing::Db
+                }
                 _ => Thing::Unknown,
             },
             // `conn.collection("transactions")`: pymongo has no such method, so this is an
@@ -1935,7 +1981,9 @@ impl<'t> Extractor<'t> {
                 };
                 match self.classify(obj, depth + 1) {
                     Thing::Db => Thing::Collection(self.collection_ref(name)),
-                    Thing::Unknown | Thing::Imported(..) if self.uses_mongo => {
+                    Thing::Unknown | Thing::Imported(..) | Thing::CallResult(_)
+                        if self.uses_mongo =>
+                    {
                         Thing::Collection(self.collection_ref(name))
                     }
                     // The application's own MongoDB module, in a file that does not import
@@ -1949,11 +1997,18 @@ impl<'t> Extractor<'t> {
                     {
                         Thing::Collection(self.collection_ref(name))
                     }
+                    Thing::CallResult(imp) => Thing::Collection(CollectionRef {
+                        import: Some(imp),
+                        ..self.collection_ref(name)
+                    }),
                     _ => Thing::Unknown,
                 }
             }
             "with_options" | "clone" => match self.classify(obj, depth + 1) {
-                t @ (Thing::Db | Thing::Collection(_) | Thing::QuerySet(..)) => t,
+                t @ (Thing::Db
+                | Thing::Collection(_)
+                | Thing::QuerySet(..)
+                | Thing::CallResult(_)) => t,
                 _ => Thing::Unknown,
             },
             "objects" => match self.classify(f, depth + 1) {
@@ -1981,8 +2036,121 @@ impl<'t> Extractor<'t> {
                     _ => Thing::Unknown,
                 }
             }
+            _ => self.method_result(f, obj, method, depth),
+        }
+    }
+
+    /// What a function of this file returns (the expression of its first `return`), when it is
+    /// a client, a database, a collection, or what a function of another module returns.
+    fn returned_thing(&self, func: Node<'t>, depth: usize) -> Thing {
+        if depth >= 16 {
+            return Thing::Unknown;
+        }
+        match self
+            .returned_expr(func)
+            .map(|ret| self.classify(ret, depth + 4))
+        {
+            Some(t @ (Thing::Db | Thing::Client | Thing::Collection(_) | Thing::CallResult(_))) => {
+                t
+            }
             _ => Thing::Unknown,
         }
+    }
+
+    /// A call of a method (`f`, `obj.method`) that no arm of `classify_call` reads: a class
+    /// method or static method of a class of this file called through the class
+    /// (`Configuration.getMongoConnection()`), or through `cls` in the class, and any other
+    /// method through `self`: what it returns (see [`Self::returned_thing`]); else a function of
+    /// another module (see [`Self::call_result`]).
+    fn method_result(&self, f: Node<'t>, obj: Node<'t>, method: &str, depth: usize) -> Thing {
+        if obj.k() == "identifier" {
+            let obj_text = self.text(obj);
+            let (class, through_class) = match obj_text {
+                "self" | "cls" => (self.enclosing_class(obj), obj_text == "cls"),
+                _ => (self.module_classes.get(obj_text).copied().flatten(), true),
+            };
+            if let Some(class) = class {
+                // A name's last definition is the method (a property is not called).
+                return self
+                    .methods(class, |decorators| {
+                        if through_class {
+                            decorators.iter().any(|d| is_class_level(d))
+                        } else {
+                            !decorators.iter().any(|d| d.contains("property"))
+                        }
+                    })
+                    .into_iter()
+                    .rev()
+                    .find(|(name, _)| *name == method)
+                    .map_or(Thing::Unknown, |(_, def)| self.returned_thing(def, depth));
+            }
+        }
+        self.call_result(f, depth)
+    }
+
+    /// A call of `f`, a function of another module of the repository (`get_db` imported from
+    /// it, `dbs.get_db` of a module imported as `dbs`, `conf.getMongoConnection` of the class
+    /// `Configuration` imported as `conf`): what it returns, as an import named for the call,
+    /// which the linker decides (see [`Thing::CallResult`]). A class (`User(..)`) makes an
+    /// instance.
+    fn call_result(&self, f: Node<'t>, depth: usize) -> Thing {
+        let import = if f.k() == "attribute" {
+            let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute"))
+            else {
+                return Thing::Unknown;
+            };
+            let method = self.text(attr);
+            match self.classify(obj, depth + 1) {
+                Thing::Imported(imp, _) if imp.is_call() => return Thing::Unknown,
+                // `import app.dbs as dbs` .. `dbs.get_db()`.
+                Thing::Imported(imp, _) if imp.export == "*" => ImportRef {
+                    module: imp.module,
+                    export: method.to_string(),
+                },
+                // `conf.getMongoConnection()`: a method of the class (a class method or a static
+                // method, as the module that defines it decides).
+                Thing::Imported(imp, _)
+                    if last_segment(&imp.export).starts_with(|c: char| c.is_ascii_uppercase()) =>
+                {
+                    ImportRef {
+                        export: format!("{}.{method}", imp.export),
+                        module: imp.module,
+                    }
+                }
+                // `from app import dbs` .. `dbs.get_db()`: the function `get_db` of `app/dbs` (as
+                // for `model.Repository`, see `classify`).
+                Thing::Imported(imp, _) if !imp.export.contains('.') => ImportRef {
+                    module: format!("{}/{}", imp.module, imp.export),
+                    export: method.to_string(),
+                },
+                _ => return Thing::Unknown,
+            }
+        } else {
+            match self.classify(f, depth + 1) {
+                Thing::Imported(imp, _) if imp.export != "*" && !imp.is_call() => imp,
+                _ => return Thing::Unknown,
+            }
+        };
+        if !last_segment(&import.export).starts_with(|c: char| c.is_ascii_lowercase()) {
+            return Thing::Unknown;
+        }
+        Thing::CallResult(ImportRef {
+            export: format!("{}()", import.export),
+            ..import
+        })
+    }
+
+    /// The class whose body `at` is in (in a method, or further down).
+    fn enclosing_class(&self, at: Node<'t>) -> Option<Node<'t>> {
+        let mut node = self.parents.of(at);
+        for _ in 0..256 {
+            match node {
+                Some(c) if c.k() == "class_definition" => return Some(c),
+                Some(c) => node = self.parents.of(c),
+                None => return None,
+            }
+        }
+        None
     }
 
     /// `self.collection` where the class defines `@property def collection(self): return db.x`
@@ -2079,10 +2247,11 @@ impl<'t> Extractor<'t> {
             .map_or(Thing::Unknown, |ret| self.property_value(ret, depth))
     }
 
-    /// What a property returns, when it is a database or a collection.
+    /// What a property returns, when it is a database or a collection (or what a function of
+    /// another module returns).
     fn property_value(&self, ret: Node<'t>, depth: usize) -> Thing {
         match self.classify(ret, depth + 4) {
-            t @ (Thing::Db | Thing::Collection(_)) => t,
+            t @ (Thing::Db | Thing::Collection(_) | Thing::CallResult(_)) => t,
             _ => Thing::Unknown,
         }
     }
@@ -2090,19 +2259,39 @@ impl<'t> Extractor<'t> {
     /// The properties a class defines (a method under a decorator whose name says `property`):
     /// (name, function definition), in order.
     fn properties(&self, class: Node<'t>) -> Vec<(&'t str, Node<'t>)> {
+        self.methods(class, |decorators| {
+            decorators.iter().any(|d| d.contains("property"))
+        })
+    }
+
+    /// The methods a class defines whose decorators (their text, none for a method without)
+    /// `keep` accepts: (name, function definition), in order.
+    fn methods(
+        &self,
+        class: Node<'t>,
+        keep: impl Fn(&[&'t str]) -> bool,
+    ) -> Vec<(&'t str, Node<'t>)> {
         let Some(body) = self.field(class, "body") else {
             return Vec::new();
         };
         self.named_children(body)
             .into_iter()
-            .filter(|stmt| stmt.k() == "decorated_definition")
-            .filter(|stmt| {
-                self.named_children(*stmt)
-                    .iter()
-                    .any(|d| d.k() == "decorator" && self.text(*d).contains("property"))
-            })
             .filter_map(|stmt| {
-                let def = self.field(stmt, "definition")?;
+                let (def, decorators) = match stmt.k() {
+                    "function_definition" => (stmt, Vec::new()),
+                    "decorated_definition" => (
+                        self.field(stmt, "definition")?,
+                        self.named_children(stmt)
+                            .into_iter()
+                            .filter(|d| d.k() == "decorator")
+                            .map(|d| self.text(d))
+                            .collect(),
+                    ),
+                    _ => return None,
+                };
+                if def.k() != "function_definition" || !keep(&decorators) {
+                    return None;
+                }
                 Some((self.text(self.field(def, "name")?), def))
             })
             .collect()
@@ -2974,10 +3163,15 @@ impl<'t> Extractor<'t> {
                     .is_some_and(|p| p.k() == "call" && self.field(p, "function") == Some(n));
             // `if db.is_alive:`: pymongo's databases and collections refuse truth testing
             // (`bool()` raises), so a member tested for truth is an attribute of something else.
-            if matches!(classified(obj), Thing::Db | Thing::Collection(_))
-                && !called
-                && !self.truth_tested(n)
-            {
+            let named = match classified(obj) {
+                Thing::Db | Thing::Collection(_) => true,
+                // A name bound to what a function of another module returns (`db =
+                // conf.getMongoConnection()`, see `Thing::CallResult`), not any call's result
+                // (`uuid.uuid4().hex`).
+                Thing::CallResult(_) => obj.k() == "identifier",
+                _ => false,
+            };
+            if named && !called && !self.truth_tested(n) {
                 if let Thing::Collection(r) = classified(n) {
                     found.push(r);
                 }
@@ -3064,6 +3258,7 @@ impl<'t> Extractor<'t> {
             return;
         };
         let (coll, ev) = match self.classify(obj, 0) {
+            Thing::Collection(r) if r.import.is_some() => (Some(r), Evidence::Shaped),
             Thing::Collection(r) => (Some(r), Evidence::Resolved),
             Thing::Imported(imp, local) => (
                 Some(CollectionRef {
@@ -3703,6 +3898,8 @@ impl<'t> Extractor<'t> {
         let args = self.call_args(call);
         let mut queryset = false;
         let (collection, mut evidence) = match thing {
+            // A collection of another module's call's result is one if the linker says so.
+            Thing::Collection(r) if r.import.is_some() => (Some(r), Evidence::None),
             Thing::Collection(r) => (Some(r), Evidence::Resolved),
             Thing::QuerySet(r, ev) => {
                 queryset = true;
@@ -3723,7 +3920,8 @@ impl<'t> Extractor<'t> {
                 Evidence::None,
             ),
             Thing::LoadedDoc(r, ev) => (Some(r), ev),
-            Thing::Unknown => (None, Evidence::None),
+            // (A call's result: its members may be collections, it is none itself.)
+            Thing::Unknown | Thing::CallResult(_) => (None, Evidence::None),
             _ => return,
         };
         let mut op = Operation::new(m.kind, m.name, span(call), span(attr));
@@ -4800,7 +4998,13 @@ impl<'t> Extractor<'t> {
             },
             span: span(coll),
             via: CollectionVia::Driver,
-            import: None,
+            // Of the database another module's call returns, as the template's (see
+            // `Thing::CallResult`).
+            import: template
+                .collection
+                .as_ref()
+                .and_then(|c| c.import.clone())
+                .filter(ImportRef::is_call),
         });
         op.filter = Some(self.index_keys(keys));
         op.options = options;
@@ -5044,6 +5248,49 @@ impl<'t> Extractor<'t> {
                     });
                 }
             }
+        }
+        // `get_db()`, `Configuration.getMongoConnection()`: a module-level function, or a class
+        // method or static method of a module-level class, that returns a database, for the
+        // modules that call it (see `Thing::CallResult`); one that returns what a function of
+        // another module returns is that function's re-export.
+        let mut functions: Vec<(String, Node<'t>)> = Vec::new();
+        for stmt in self.named_children(root) {
+            let def = match stmt.k() {
+                "decorated_definition" => self.field(stmt, "definition"),
+                _ => Some(stmt),
+            };
+            if let Some(def) = def.filter(|d| d.k() == "function_definition") {
+                if let Some(name) = self.field(def, "name") {
+                    functions.push((format!("{}()", self.text(name)), def));
+                }
+            }
+        }
+        for (class_name, class) in &self.module_classes {
+            let Some(class) = class else {
+                continue;
+            };
+            let methods = self.methods(*class, |decorators| {
+                decorators.iter().any(|d| is_class_level(d))
+            });
+            for (method, def) in methods {
+                functions.push((format!("{class_name}.{method}()"), def));
+            }
+        }
+        // A name's last definition is the function.
+        let mut seen: HashSet<&str> = HashSet::default();
+        for (name, def) in functions.iter().rev() {
+            if !seen.insert(name) {
+                continue;
+            }
+            let target = match self.returned_thing(*def, 0) {
+                Thing::Db => ExportTarget::Database,
+                Thing::CallResult(import) => ExportTarget::Reexport { import },
+                _ => continue,
+            };
+            exports.push(Export {
+                name: name.clone(),
+                target,
+            });
         }
         for (name, d) in &self.documents {
             match (&d.collection, d.abstract_) {
@@ -6281,6 +6528,72 @@ def rows(uid):
             .operations
             .iter()
             .all(|o| o.collection_display() != "users"));
+    }
+
+    /// A class method or static method that returns the database, called through its class or
+    /// through `cls`, and a method called through `self`, name the collections of what they
+    /// return; a method called through the class that is neither is not read (Python would want
+    /// an instance). The module exports the class method and a function that returns a database
+    /// for the modules that call them, and a function that returns what a function of another
+    /// module returns as that function.
+    #[test]
+    fn a_method_that_returns_the_database_names_its_collections() {
+        let src = r#"
+import pymongo
+from app.lib.config import Settings
+
+class Store:
+    @classmethod
+    def connection(cls):
+        client = pymongo.MongoClient(connect=False)
+        return client["vulns"]
+
+    @staticmethod
+    def plain():
+        return pymongo.MongoClient().other
+
+    def instance_db(self):
+        return pymongo.MongoClient().third
+
+    @classmethod
+    def version(cls):
+        return cls.connection().meta.find_one({"key": "version"})
+
+    def visits(self, page):
+        return self.instance_db().visits.count_documents({"page": page})
+
+def latest(n):
+    return Store.plain().reports.find({}).sort("at", -1).limit(n)
+
+def seen(uid):
+    Store.instance_db().users.update_one({"uid": uid}, {"$set": {"seen": True}})
+
+def open_db():
+    return Settings.connection()
+
+def not_a_db():
+    return {}
+"#;
+        let got = ir(src);
+        let names: Vec<String> = got.operations.iter().map(coll).collect();
+        assert_eq!(names, vec!["meta", "visits", "reports", "<unknown>"]);
+        let exports: Vec<(&str, &ExportTarget)> = got
+            .exports
+            .iter()
+            .filter(|e| e.name.ends_with("()"))
+            .map(|e| (e.name.as_str(), &e.target))
+            .collect();
+        assert!(
+            matches!(
+                exports.as_slice(),
+                [
+                    ("Store.connection()", ExportTarget::Database),
+                    ("Store.plain()", ExportTarget::Database),
+                    ("open_db()", ExportTarget::Reexport { import }),
+                ] if import.export == "Settings.connection()" && import.module.ends_with("app/lib/config")
+            ),
+            "{exports:?}"
+        );
     }
 
     /// Names that look like a database but are not MongoDB's: Django's `django.db`, a module
