@@ -3140,11 +3140,7 @@ impl<'t> Extractor<'t> {
                 });
             if shaped {
                 evidence = Evidence::Shaped;
-            } else if collection
-                .as_ref()
-                .and_then(|c| c.import.as_ref())
-                .is_none()
-            {
+            } else if !crate::lang::imported(&collection) {
                 return;
             }
         }

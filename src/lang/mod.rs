@@ -374,6 +374,12 @@ pub(crate) fn kind_name(names: &[&'static str], id: u16, n: tree_sitter::Node<'_
     }
 }
 
+/// Whether an operation's collection was imported from another module of the repository (the
+/// linker decides it): an operation without evidence of its own is kept for it.
+pub(crate) fn imported(collection: &Option<crate::ir::CollectionRef>) -> bool {
+    collection.as_ref().is_some_and(|c| c.import.is_some())
+}
+
 /// Parses `text` and extracts its IR.
 pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, ParseFailure> {
     // A byte order mark becomes three spaces for the parser: byte offsets stay those of the file,

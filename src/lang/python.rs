@@ -1675,20 +1675,24 @@ impl<'t> Extractor<'t> {
                         }
                     }
                 }
+                // `db.cves`: the collection named by the attribute.
+                let named = |import: Option<ImportRef>| {
+                    Thing::Collection(CollectionRef {
+                        name: CollectionName::Literal {
+                            name: attr_name.to_string(),
+                        },
+                        span: span(attr),
+                        via: CollectionVia::Driver,
+                        import,
+                    })
+                };
                 match self.classify(obj, depth + 1) {
                     Thing::Client if !is_client_attr(attr_name) => Thing::Db,
                     Thing::Db
                         if !is_db_attr(attr_name)
                             && !self.is_mongoengine_namespace(obj_text, attr_name) =>
                     {
-                        Thing::Collection(CollectionRef {
-                            name: CollectionName::Literal {
-                                name: attr_name.to_string(),
-                            },
-                            span: span(attr),
-                            via: CollectionVia::Driver,
-                            import: None,
-                        })
+                        named(None)
                     }
                     // `db.cves`, `db` what a function of another module returns (`db =
                     // conf.getMongoConnection()`): a collection if that is a database, which the
@@ -1698,14 +1702,7 @@ impl<'t> Extractor<'t> {
                             && !is_db_attr(attr_name)
                             && !self.is_mongoengine_namespace(obj_text, attr_name) =>
                     {
-                        Thing::Collection(CollectionRef {
-                            name: CollectionName::Literal {
-                                name: attr_name.to_string(),
-                            },
-                            span: span(attr),
-                            via: CollectionVia::Driver,
-                            import: Some(imp),
-                        })
+                        named(Some(imp))
                     }
                     Thing::Collection(r) if !is_collection_attr(attr_name) => {
                         // `db.settings.config` is the collection `settings.config`.
@@ -4109,11 +4106,7 @@ impl<'t> Extractor<'t> {
                 });
             if shaped {
                 evidence = Evidence::Shaped;
-            } else if collection
-                .as_ref()
-                .and_then(|c| c.import.as_ref())
-                .is_none()
-            {
+            } else if !crate::lang::imported(&collection) {
                 if matches!(m.kind, OpKind::Find | OpKind::Aggregate) {
                     op.collection = collection;
                     self.dropped.insert(call.id(), op);

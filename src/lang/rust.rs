@@ -2115,11 +2115,7 @@ impl<'t> Extractor<'t> {
                 || (chained && matches!(m.kind, OpKind::Find | OpKind::Aggregate));
             if shaped {
                 evidence = Evidence::Shaped;
-            } else if collection
-                .as_ref()
-                .and_then(|c| c.import.as_ref())
-                .is_none()
-            {
+            } else if !crate::lang::imported(&collection) {
                 return;
             }
             // Else the linker decides (see `Thing::Imported`).
