@@ -1,4 +1,4 @@
-use super::{collection_label, operations, Rule, RuleContext, RuleMeta};
+use super::{collection_label, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
 use crate::ir::{Field, Operation, Value, ValueKind};
 
@@ -253,6 +253,73 @@ fn guarded(op: &Operation, array: &str) -> bool {
         .any(|g| crate::lang::has_identifier(g, name))
 }
 
+/// Is the push one half of a swap? The filter selects the documents whose array holds an old
+/// value (`{tags: oldId}`, `{tags: {$in: oldIds}}`, `{"rules.ids": old}` for
+/// `"rules.$[r].ids"`), and a later update of the same function, on the same receiver and with
+/// the same filter, pulls that value from the same array: `{$addToSet: {tags: newId}}` then
+/// `{$pull: {tags: oldId}}` replaces one value with another (merging records), so the array does
+/// not grow.
+fn swapped(op: &Operation, array: &str, ops: &[Operation]) -> bool {
+    let Some(filter) = op.filter.as_ref() else {
+        return false;
+    };
+    // The array's path without positional segments (`$`, `$[]`, `$[rule]`), as a filter names it.
+    let path: Vec<&str> = array.split('.').filter(|s| !s.starts_with('$')).collect();
+    let path = path.join(".");
+    let Some(held) = filter.fields().iter().find(|f| f.key == path) else {
+        return false;
+    };
+    // `{$in: [x]}` holds `x`; any other clause holds what it is.
+    let single = match held.value.get("$in").map(|f| &f.value.kind) {
+        Some(ValueKind::Array(xs)) if xs.len() == 1 && held.value.fields().len() == 1 => {
+            Some(&xs[0])
+        }
+        _ => None,
+    };
+    let same_target = |q: &Operation| {
+        q.receiver == op.receiver
+            && (!op.receiver.is_empty() || op.collection.is_some())
+            && q.collection_display() == op.collection_display()
+            && q.context.function == op.context.function
+            && q.context.enclosing_loop == op.context.enclosing_loop
+    };
+    ops.iter().any(|q| {
+        q.kind.is_update()
+            && q.span.start > op.span.end
+            && same_target(q)
+            && q.filter.as_ref().is_some_and(|qf| same_value(qf, filter))
+            && q.update.as_ref().is_some_and(|u| {
+                u.fields()
+                    .iter()
+                    .filter(|o| o.key == "$pull" || o.key == "$pullAll")
+                    .flat_map(|o| o.value.fields())
+                    .any(|p| {
+                        p.key == array
+                            && (same_value(&p.value, &held.value)
+                                || single.is_some_and(|x| same_value(&p.value, x)))
+                    })
+            })
+    })
+}
+
+/// The same value written the same way, wherever it is written.
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (&a.kind, &b.kind) {
+        (ValueKind::Document(x), ValueKind::Document(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(f, g)| f.key == g.key && same_value(&f.value, &g.value))
+        }
+        (ValueKind::Array(x), ValueKind::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_value(v, w))
+        }
+        (ValueKind::Unknown(x), ValueKind::Unknown(y)) => x.text == y.text,
+        (ValueKind::Null, ValueKind::Null) => true,
+        _ => same_literal(a, b),
+    }
+}
+
 fn mentions_size(v: &Value, depth: usize) -> bool {
     if depth > 16 {
         return false;
@@ -272,7 +339,10 @@ impl Rule for UnboundedPush {
     }
 
     fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
-        for (file, op) in operations(ctx) {
+        for (file, op, ops) in ctx.files.iter().flat_map(|f| {
+            let ops = f.ir.operations.as_slice();
+            ops.iter().map(move |op| (f.id, op, ops))
+        }) {
             // A seeder, an upgrade script or a tool writes its arrays once, off the application's
             // path: the application's own `$push` to the same array is what grows it.
             if !op.kind.is_update() || ctx.model.offline_files.contains(&file) {
@@ -319,6 +389,7 @@ impl Rule for UnboundedPush {
                         || (operator.key == "$push" && is_sliced(&f.value))
                         || filter_bounds(op.filter.as_ref(), update, &f.key)
                         || guarded(op, &f.key)
+                        || swapped(op, &f.key, ops)
                     {
                         continue;
                     }
@@ -705,5 +776,38 @@ async fn near(boards: &Collection<Board>, board: &Board, item: i64, force: bool)
                 (37, "\"$push\"".into()),
             ]
         );
+    }
+
+    /// Merging records swaps ids in the arrays that hold the old ones: an `$addToSet` (or
+    /// `$push`) of the new id on the documents whose array holds the old one, then a `$pull` of
+    /// the old one with the same filter, on the same receiver, in the same function. The array
+    /// does not grow: not flagged. Without the `$pull`, with a `$pull` of another value or under
+    /// another filter, or on another receiver, it grows: flagged.
+    #[test]
+    fn a_value_swapped_for_the_one_pulled_does_not_grow_the_array() {
+        let src = r#"const mongoose = require("mongoose");
+const Tag = mongoose.model("Tag", new mongoose.Schema({ ids: [String] }));
+const Rule = mongoose.model("Rule", new mongoose.Schema({ rules: [{ ids: [String] }] }));
+async function merge(models, { model, path }, oldIds, newId) {
+  await models[model].updateMany({ [path]: { $in: oldIds } }, { $addToSet: { [path]: newId } });
+  await models[model].updateMany({ [path]: { $in: oldIds } }, { $pull: { [path]: { $in: oldIds } } });
+}
+async function swap(oldId, newId) {
+  await Tag.updateMany({ ids: { $in: [oldId] } }, { $push: { ids: newId } });
+  await Tag.updateMany({ ids: { $in: [oldId] } }, { $pull: { ids: oldId } });
+  await Rule.updateMany({ "rules.ids": oldId }, { $addToSet: { "rules.$[r].ids": newId } }, { arrayFilters: [{ "r.ids": oldId }] });
+  await Rule.updateMany({ "rules.ids": oldId }, { $pull: { "rules.$[r].ids": oldId } }, { arrayFilters: [{ "r.ids": oldId }] });
+}
+async function grow(oldId, newId, otherId) {
+  await Tag.updateMany({ ids: oldId }, { $push: { ids: newId } });
+  await Tag.updateMany({ ids: oldId }, { $pull: { ids: otherId } });
+  await Tag.updateMany({ ids: oldId }, { $push: { ids: newId } });
+  await Tag.updateMany({ _id: oldId }, { $pull: { ids: oldId } });
+  await Tag.updateMany({ ids: oldId }, { $push: { ids: newId } });
+  await Rule.updateMany({ ids: oldId }, { $pull: { ids: oldId } });
+}
+"#;
+        let lines: Vec<usize> = findings("merge.js", src).iter().map(|f| f.0).collect();
+        assert_eq!(lines, [15, 17, 19]);
     }
 }
