@@ -1729,3 +1729,39 @@ export async function indexes() {
         "{got:?}"
     );
 }
+
+/// Messages name a receiver on one line: a chain broken over lines reads as written on one (the
+/// concise and GitHub formats are one line per finding), without the `await` that TypeScript's
+/// grammar takes into `await conn.model<T>(name).findById(id)`; and a parameter typed as a bare
+/// driver `Collection` is "a `Collection`", as a `Collection<T>` is, not a collection named by it.
+#[test]
+fn receivers_in_messages_read_on_one_line() {
+    let src = r#"import { Collection } from "mongodb";
+export async function revert(entries: any[], conn: any, name: string) {
+  for (const entry of entries) {
+    const doc = (await conn
+      .model<Record<string, unknown>>(name)
+      .findById(entry.docId)
+      .lean()) as Record<string, unknown> | null;
+  }
+}
+export async function tag(collection: Collection, id: string, t: string) {
+  await collection.updateOne({ _id: id }, { $push: { tags: t } });
+}
+"#;
+    let messages: Vec<String> = findings("revert.ts", src)
+        .into_iter()
+        .map(|f| f.message)
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages[0].starts_with(
+            "`findById` on the collection behind `conn.model<Record<string, unknown>>(name)` runs"
+        ),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].contains("array `tags` in a `Collection` with no bound"),
+        "{messages:?}"
+    );
+}

@@ -2960,7 +2960,7 @@ impl<'t> Extractor<'t> {
         }
         // `bulk.find(q).upsert().updateOne(u)` queues into a bulk builder: one round trip at `execute()`.
         op.in_bulk = self.on_bulk_builder(obj);
-        op.receiver = crate::lang::first_chars(self.text(obj), 60);
+        op.receiver = crate::lang::receiver_text(self.text(obj));
         if collection.is_none() {
             op.context.receiver_per_item = self.bound_per_item(obj, op.context.enclosing_loop);
         }

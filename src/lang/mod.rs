@@ -102,6 +102,29 @@ pub(crate) fn first_chars(text: &str, chars: usize) -> String {
     }
 }
 
+/// A receiver's source text for messages, on one line and cut to 60 characters: a chain the code
+/// breaks over lines (`mainConnection\n      .model(name)`) reads `mainConnection.model(name)`. A
+/// leading `await` goes: TypeScript's grammar takes `await conn.model<T>(name).findById(id)` for
+/// `(await conn.model<T>(name)).findById(id)`, and the model is the receiver, not the promise.
+pub(crate) fn receiver_text(text: &str) -> String {
+    let text = text.strip_prefix("await ").unwrap_or(text).trim_start();
+    if !text.bytes().any(|b| b == b'\n' || b == b'\r' || b == b'\t') {
+        return first_chars(text, 60);
+    }
+    let mut out = String::with_capacity(text.len());
+    for piece in text.split_whitespace() {
+        let glued = out.is_empty()
+            || piece.starts_with(['.', ')', ']', ','])
+            || piece.starts_with("?.")
+            || out.ends_with(['(', '[', '.']);
+        if !glued {
+            out.push(' ');
+        }
+        out.push_str(piece);
+    }
+    first_chars(&out, 60)
+}
+
 /// Appends `b` to the bindings of `name` in a frontend's binding map, allocating the key only for
 /// a name not bound before.
 pub(crate) fn add_binding<B>(bindings: &mut HashMap<String, Vec<B>>, name: &str, b: B) {
@@ -871,6 +894,23 @@ pub(crate) fn unescape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A receiver written over several lines reads as one line in messages (the concise and
+    /// GitHub formats are one line per finding), without the `await` TypeScript's grammar puts
+    /// in it.
+    #[test]
+    fn receiver_text_is_one_line() {
+        assert_eq!(
+            receiver_text("await mainConnection\n      .model<Record<string, unknown>>(name)"),
+            "mainConnection.model<Record<string, unknown>>(name)"
+        );
+        assert_eq!(
+            receiver_text("getDb(\n    tenant,\n    'x'\n  )\n  ?.collection(name)"),
+            "getDb(tenant, 'x')?.collection(name)"
+        );
+        assert_eq!(receiver_text("models.Users"), "models.Users");
+        assert_eq!(receiver_text(&"a.b".repeat(40)), "a.b".repeat(20));
+    }
 
     #[test]
     fn first_chars_is_take_then_collect() {

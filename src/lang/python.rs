@@ -3922,7 +3922,7 @@ impl<'t> Extractor<'t> {
             _ => return,
         };
         let mut op = Operation::new(m.kind, m.name, span(call), span(attr));
-        op.receiver = crate::lang::first_chars(self.text(obj), 60);
+        op.receiver = crate::lang::receiver_text(self.text(obj));
         op.context = ctx;
 
         // mongoengine keyword updates: `push__comments=c`, `inc__views=1`.

@@ -2019,7 +2019,7 @@ impl<'t> Extractor<'t> {
         if m.kind.is_update() {
             op.context.size_guards = self.size_guards(call);
         }
-        op.receiver = crate::lang::first_chars(self.text(recv), 60);
+        op.receiver = crate::lang::receiver_text(self.text(recv));
         let lowered = |i: usize| -> Option<Value> {
             let a = *args.get(i)?;
             let v = self.lower(a, 0);

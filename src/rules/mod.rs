@@ -146,7 +146,12 @@ pub fn collection_label(op: &crate::ir::Operation) -> String {
                 }
                 _ => ["`", &c.name.display(), "`"].concat(),
             },
-            CollectionName::Unknown { text } if text.contains('<') => format!("a `{text}`"),
+            // A parameter typed as a driver collection (`Collection<Post>`, `Collection`).
+            CollectionName::Unknown { text }
+                if text.contains('<') || text == "Collection" || text.ends_with(".Collection") =>
+            {
+                format!("a `{text}`")
+            }
             CollectionName::Unknown { text } if !text.is_empty() => {
                 // A model named (`Post`), or an expression that holds one (`self.model`).
                 let named = text.chars().all(|ch| ch.is_alphanumeric() || ch == '_');

@@ -102,7 +102,7 @@ impl<'t> Extractor<'t> {
                         Operation::new(OpKind::CreateIndex, "index", span(call), span(prop));
                     op.filter = Some(self.lower(args[0], 0));
                     op.options = args.get(1).map(|a| self.lower(*a, 0));
-                    op.receiver = crate::lang::first_chars(self.text(obj), 60);
+                    op.receiver = crate::lang::receiver_text(self.text(obj));
                     pending.push((owner, op));
                 }
                 _ => {}
