@@ -1359,20 +1359,30 @@ impl<'t> Extractor<'t> {
 
     /// Whether `obj` is a name that the body of the loop `loop_span` binds from the loop's item:
     /// `const { Model } = getCollection({ collectionSlug })` inside `for (const { collectionSlug }
-    /// of hops)` (or a per-item callback's parameters). Read only for receivers that resolve to no
-    /// collection, so the walk up the tree is rare.
+    /// of hops)` (or a per-item callback's parameters); or a call given such a name, or the item
+    /// itself: `conn.model(name)` after `const name = entry.modelName`, `getCollection(kind)` in
+    /// `for (const kind of kinds)`. Read only for receivers that resolve to no collection, so the
+    /// walk up the tree is rare.
     fn bound_per_item(&self, obj: Node<'t>, loop_span: Option<Span>) -> bool {
         let Some(loop_span) = loop_span else {
             return false;
         };
-        if obj.k() != "identifier" {
-            return false;
-        }
-        let Some(b) = self.lookup(self.text(obj), obj.start_byte() as u32) else {
-            return false;
+        // The receiver's name, or the plain names a call that returns it is given
+        // (`conn.model(name)`, `getCollection(kind)`).
+        let obj = self.unwrap_expr(obj);
+        let (names, called) = match obj.k() {
+            "identifier" => (vec![obj], false),
+            "call_expression" => (
+                self.args(obj)
+                    .into_iter()
+                    .map(|a| self.unwrap_expr(a))
+                    .filter(|a| a.k() == "identifier")
+                    .collect(),
+                true,
+            ),
+            _ => return false,
         };
-        let at = b.pos as usize;
-        if !loop_span.contains(Span::new(at, at)) {
+        if names.is_empty() {
             return false;
         }
         // Up from the receiver: the loop, and the tree's root.
@@ -1408,27 +1418,40 @@ impl<'t> Extractor<'t> {
                 items.push(self.text(n));
             }
         });
-        // The declarator that binds the receiver there, and whether its value reads an item.
-        let mut decl = root.descendant_for_byte_range(at, at);
-        while let Some(d) = decl {
-            if d.k() == "variable_declarator" && d.start_byte() == at {
-                break;
+        names.into_iter().any(|name| {
+            // `conn.model(item)`: the item itself names the collection.
+            if called && items.contains(&self.text(name)) {
+                return true;
             }
-            decl = self.parents.of(d).filter(|p| p.start_byte() == at);
-        }
-        let Some(value) = decl.and_then(|d| self.field(d, "value")) else {
-            return false;
-        };
-        let mut reads_item = false;
-        self.parents.walk(value, |n, kind, enter| {
-            if enter
-                && matches!(kind, "identifier" | "shorthand_property_identifier")
-                && items.contains(&self.text(n))
-            {
-                reads_item = true;
+            let Some(b) = self.lookup(self.text(name), name.start_byte() as u32) else {
+                return false;
+            };
+            let at = b.pos as usize;
+            if !loop_span.contains(Span::new(at, at)) {
+                return false;
             }
-        });
-        reads_item
+            // The declarator that binds the name there, and whether its value reads an item.
+            let mut decl = root.descendant_for_byte_range(at, at);
+            while let Some(d) = decl {
+                if d.k() == "variable_declarator" && d.start_byte() == at {
+                    break;
+                }
+                decl = self.parents.of(d).filter(|p| p.start_byte() == at);
+            }
+            let Some(value) = decl.and_then(|d| self.field(d, "value")) else {
+                return false;
+            };
+            let mut reads_item = false;
+            self.parents.walk(value, |n, kind, enter| {
+                if enter
+                    && matches!(kind, "identifier" | "shorthand_property_identifier")
+                    && items.contains(&self.text(n))
+                {
+                    reads_item = true;
+                }
+            });
+            reads_item
+        })
     }
 
     /// `modes` in `for (const mode of modes)` after `const modes = ['draft', 'published']`: a

@@ -341,6 +341,39 @@ export async function relationshipQuery(adapter, hops, ids) {
     }
 
     #[test]
+    fn a_model_a_call_returns_for_the_item_may_be_another_collection_each_time() {
+        // Replaying log entries, each on the model it names: the receiver is a call given a name
+        // the loop's body reads from the item (or the item itself), so each pass may reach
+        // another collection. A call given a name bound before the loop, or bound in the loop
+        // without the item, still counts.
+        let got = findings(
+            "revert.ts",
+            r#"export async function revert(entries, conn, kinds, fixedName) {
+  for (const entry of entries) {
+    const name = entry.payload?.modelName || entry.contentType;
+    const doc = (await conn
+      .model<Record<string, unknown>>(name)
+      .findById(entry.docId)
+      .lean()) as Record<string, unknown> | null;
+  }
+  for (const kind of kinds) {
+    await getOwnerCollection(kind).find({ active: true }).toArray();
+  }
+  for (const entry of entries) {
+    await conn.model(fixedName).findById(entry.docId);
+  }
+  for (const entry of entries) {
+    const other = fixedName + "s";
+    await conn.model(other).findById(entry.docId);
+  }
+}
+"#,
+        );
+        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, vec![13, 17], "{got:?}");
+    }
+
+    #[test]
     fn iterables_literals_while_loops_and_batches_stay_quiet() {
         let got = findings(
             "jobs.js",
