@@ -1028,64 +1028,10 @@ impl<'t> Extractor<'t> {
     /// without an `else` whose body leaves (`if (post.likes.includes(uid)) return;`). Each is the
     /// array's text and what it does not hold.
     fn absent_checks(&self, n: Node<'t>) -> Vec<(&'t str, Held<'t>)> {
-        let mut out = Vec::new();
-        let mut child = n;
-        let mut node = self.parents.of(n);
-        for _ in 0..64 {
-            let Some(p) = node else { break };
-            let kind = p.k();
-            if JS_GUARDS.boundaries.contains(&kind) {
-                break;
-            }
-            match kind {
-                "if_statement"
-                    if self
-                        .field(p, "consequence")
-                        .is_some_and(|b| b.id() == child.id()) =>
-                {
-                    if let Some(c) = self.field(p, "condition") {
-                        self.absent_if(c, true, 0, &mut out);
-                    }
-                }
-                "else_clause" => {
-                    let cond = self
-                        .parents
-                        .of(p)
-                        .filter(|i| i.k() == "if_statement")
-                        .and_then(|i| self.field(i, "condition"));
-                    if let Some(c) = cond {
-                        self.absent_if(c, false, 0, &mut out);
-                    }
-                }
-                "statement_block" => {
-                    for stmt in self.named_children(p) {
-                        if stmt.start_byte() >= child.start_byte() {
-                            break;
-                        }
-                        if stmt.k() != "if_statement" || self.field(stmt, "alternative").is_some() {
-                            continue;
-                        }
-                        let Some(body) = self.field(stmt, "consequence") else {
-                            continue;
-                        };
-                        let last = if body.k() == "statement_block" {
-                            self.named_children(body).into_iter().last()
-                        } else {
-                            Some(body)
-                        };
-                        if last.is_some_and(|l| JS_GUARDS.exits.contains(&l.k())) {
-                            if let Some(c) = self.field(stmt, "condition") {
-                                self.absent_if(c, false, 0, &mut out);
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-            child = p;
-            node = self.parents.of(p);
-        }
-        out
+        // `exit`: the condition is false where `n` is.
+        super::guard_conditions(&self.parents, n, &JS_GUARDS, true, |c, exit, out| {
+            self.absent_if(c, !exit, 0, out)
+        })
     }
 
     /// What follows about arrays from `cond` being `truth`: through `!`, parentheses, `&&` (when
@@ -1385,17 +1331,15 @@ impl<'t> Extractor<'t> {
         if names.is_empty() {
             return false;
         }
-        // Up from the receiver: the loop, and the tree's root.
-        let (mut lp, mut root) = (None, obj);
-        while let Some(p) = self.parents.of(root) {
-            if lp.is_none() && span(p) == loop_span {
-                lp = Some(p);
-            }
-            root = p;
+        // Up from the receiver to the loop.
+        let mut lp = self.parents.of(obj);
+        while let Some(p) = lp.filter(|p| span(*p) != loop_span) {
+            lp = self.parents.of(p);
         }
         let Some(lp) = lp else {
             return false;
         };
+        let root = self.parents.root();
         // The names the loop's header binds: `for (const [i, { slug }] of ..)`, or the parameters
         // of `items.forEach(({ slug }) => ..)`.
         let header = if lp.k() == "call_expression" {

@@ -604,8 +604,26 @@ pub(crate) fn size_guards<'t>(
     flat: &flat::Flat<'t>,
     n: tree_sitter::Node<'t>,
     syntax: &GuardSyntax,
-    mut bounded: impl FnMut(tree_sitter::Node<'t>, bool, &mut Vec<String>),
+    bounded: impl FnMut(tree_sitter::Node<'t>, bool, &mut Vec<String>),
 ) -> Vec<String> {
+    let mut out = guard_conditions(flat, n, syntax, false, bounded);
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// What the conditionals around `n` say, within its function: `read(condition, exit, out)` for
+/// the conditionals whose body holds `n` (`exit` false: the condition is true there), for those
+/// whose `else` holds it when `elses` (`exit` true: it is false there), and for the conditionals
+/// without an `else` before `n` in a block whose body leaves (`exit` true). Shared by
+/// [`size_guards`] and the JavaScript frontend's checks that an array does not hold a value.
+pub(crate) fn guard_conditions<'t, T>(
+    flat: &flat::Flat<'t>,
+    n: tree_sitter::Node<'t>,
+    syntax: &GuardSyntax,
+    elses: bool,
+    mut read: impl FnMut(tree_sitter::Node<'t>, bool, &mut Vec<T>),
+) -> Vec<T> {
     let named = |n: tree_sitter::Node<'t>| {
         flat.children(n)
             .filter(|c| c.is_named() && !c.kind().contains("comment"))
@@ -616,7 +634,7 @@ pub(crate) fn size_guards<'t>(
         "expression_statement" => named(s).into_iter().next().unwrap_or(s),
         _ => s,
     };
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<T> = Vec::new();
     let mut child = n;
     let mut node = flat.of(n);
     for _ in 0..64 {
@@ -625,13 +643,15 @@ pub(crate) fn size_guards<'t>(
         if syntax.boundaries.contains(&kind) {
             break;
         }
-        if syntax.ifs.contains(&kind)
-            && flat
-                .field(p, "consequence")
-                .is_some_and(|b| b.id() == child.id())
-        {
+        let holds =
+            |field: &'static str| flat.field(p, field).is_some_and(|b| b.id() == child.id());
+        if syntax.ifs.contains(&kind) && holds("consequence") {
             if let Some(cond) = flat.field(p, "condition") {
-                bounded(cond, false, &mut out);
+                read(cond, false, &mut out);
+            }
+        } else if elses && syntax.ifs.contains(&kind) && holds("alternative") {
+            if let Some(cond) = flat.field(p, "condition") {
+                read(cond, true, &mut out);
             }
         } else if syntax.blocks.contains(&kind) {
             for stmt in named(p) {
@@ -652,7 +672,7 @@ pub(crate) fn size_guards<'t>(
                 };
                 if last.is_some_and(|l| syntax.exits.contains(&statement(l).kind())) {
                     if let Some(cond) = flat.field(stmt, "condition") {
-                        bounded(cond, true, &mut out);
+                        read(cond, true, &mut out);
                     }
                 }
             }
@@ -660,8 +680,6 @@ pub(crate) fn size_guards<'t>(
         child = p;
         node = flat.of(p);
     }
-    out.sort();
-    out.dedup();
     out
 }
 
