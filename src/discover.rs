@@ -604,7 +604,8 @@ fn stands_in_context(
             if name_len == 0 {
                 return false;
             }
-            true
+            // A registry's models are capitalised (`models.Posts`; `models.configs` is not one).
+            !bytes[start..end].starts_with(b"models") || bytes[end].is_ascii_uppercase()
         }
         WordContext::Attribute => {
             left_ok && right_ok && bytes[..start].trim_ascii_end().last() == Some(&b'.')

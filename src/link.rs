@@ -70,7 +70,9 @@ fn resolve_module<'a>(
         .trim_start_matches("@/")
         .trim_start_matches("~/")
         .trim_start_matches('/');
-    if rest.is_empty() || !rest.contains('/') {
+    // `~/connectionResolvers` is an alias however short; `models` alone is a package.
+    let aliased = module.starts_with("~/") || module.starts_with("@/");
+    if rest.is_empty() || !(aliased || rest.contains('/')) {
         return None;
     }
     // Meteor's `/models/boards` is the application root's `models/boards.js`, not
@@ -79,6 +81,13 @@ fn resolve_module<'a>(
     let rooted = module.starts_with('/');
     let mut found: Option<(usize, usize)> = None;
     let mut ambiguous = false;
+    // A monorepo's packages each map the alias to their own folder (`~/connectionResolvers` is
+    // `src/connectionResolvers.ts` of the importer's package): when the paths that end so are
+    // several, the one whose alias folder (the path without `rest`) holds the importer, if only
+    // one does.
+    let mut holding: Option<usize> = None;
+    let mut holding_ambiguous = false;
+    let from_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
     for ext in JS_EXTENSIONS {
         let want = format!("/{rest}{ext}");
         for (p, i) in suffix_index {
@@ -89,8 +98,24 @@ fn resolve_module<'a>(
                     Some((d, _)) if d == depth => ambiguous = true,
                     _ => (found, ambiguous) = (Some((depth, *i)), false),
                 }
+                let root = &p[..p.len() - want.len().min(p.len())];
+                let holds = root.is_empty()
+                    || from_dir == root
+                    || from_dir
+                        .strip_prefix(root)
+                        .is_some_and(|r| r.starts_with('/'));
+                if !rooted && holds {
+                    match holding {
+                        Some(h) if h == *i => {}
+                        Some(_) => holding_ambiguous = true,
+                        None => holding = Some(*i),
+                    }
+                }
             }
         }
+    }
+    if ambiguous && !holding_ambiguous && holding.is_some() {
+        return holding;
     }
     found.filter(|_| !ambiguous).map(|(_, i)| i)
 }
@@ -153,12 +178,13 @@ impl<'a> Modules<'a> {
 
     /// The file a module specifier names, seen from `from` (a display path).
     fn resolve(&self, module: &str, from: &str) -> Option<usize> {
-        // Only a relative module depends on the folder it is imported from; the importer's
-        // language picks the rules.
-        let folder = if module.starts_with('.') {
-            from.rsplit_once('/').map_or("", |(d, _)| d)
-        } else {
+        // A rooted module (Meteor's) and a Python module path do not depend on the folder it
+        // is imported from; the importer's language picks the rules.
+        // A path alias may too: several packages' `~/x` (see `resolve_module`).
+        let folder = if module.starts_with('/') || module.starts_with("py:") {
             ""
+        } else {
+            from.rsplit_once('/').map_or("", |(d, _)| d)
         };
         let key = (
             module.to_string(),

@@ -1243,3 +1243,104 @@ fn a_trait_s_associated_constant_names_each_implementer_s_collection() {
     );
     assert!(m["unresolved"]["indexes"].as_array().unwrap().is_empty());
 }
+
+/// A package of the erxes monorepo's shape: `connectionResolvers.ts` builds a registry of models
+/// per tenant's connection (`const models = {} as IModels; models.Posts = db.model(name, ..)`)
+/// and its modules receive it typed by the file's `IModels` or `IContext`, through the package's
+/// `~/` alias.
+fn registry_package(name_of_posts: &str) -> String {
+    format!(
+        "import mongoose from 'mongoose';\n\
+         import {{ createGenerateModels }} from 'erxes-api-shared/utils';\n\
+         import {{ IPostModel, loadPostClass }} from '~/modules/posts/Posts';\n\
+         export interface IModels {{\n  Posts: IPostModel;\n  Drafts: IPostModel;\n}}\n\
+         export interface IContext extends IMainContext {{\n  models: IModels;\n  subdomain: string;\n}}\n\
+         export const loadClasses = (db: mongoose.Connection): IModels => {{\n\
+         \x20 const models = {{}} as IModels;\n\
+         \x20 models.Posts = db.model<IPostDocument, IPostModel>(\n    '{name_of_posts}',\n    loadPostClass(models),\n  );\n\
+         \x20 models.Drafts = db.model('drafts', loadPostClass(models));\n\
+         \x20 models.Drafts = db.model('old_drafts', loadPostClass(models));\n\
+         \x20 return models;\n}};\n\
+         export const generateModels = createGenerateModels<IModels>(loadClasses);\n"
+    )
+}
+
+#[test]
+fn a_registry_of_models_resolves_in_the_modules_it_is_handed_to() {
+    let m = map_of(&[
+        ("crm/src/connectionResolvers.ts", &registry_package("cms_posts")),
+        ("blog/src/connectionResolvers.ts", &registry_package("blog_posts")),
+        (
+            "crm/src/modules/posts/resolvers.ts",
+            "import { IContext, IModels, generateModels } from '~/connectionResolvers';\n\
+             import { IUser } from '~/modules/users/types';\n\
+             export const postQueries = {\n\
+             \x20 async posts(_root, { page, perPage }, { models }: IContext) {\n\
+             \x20   return models.Posts.find({ status: 'published' }).skip(page * perPage).limit(perPage);\n  },\n\
+             \x20 async postsAddTag(_root, { _id, tag }, { models: registry }: IContext) {\n\
+             \x20   return registry.Posts.updateOne({ _id }, { $push: { tags: tag } });\n  },\n\
+             \x20 async drafts(_root, _args, { models }: IContext) {\n\
+             \x20   return models.Drafts.find({ owner: 1 });\n  },\n};\n\
+             export const countView = async (subdomain: string, _id: string) => {\n\
+             \x20 const models = await generateModels(subdomain);\n\
+             \x20 await models.Posts.updateOne({ _id }, { $inc: { views: 1 } });\n};\n\
+             export const byIds = async (models: IContext['models'], ids: string[]) => {\n\
+             \x20 for (const id of ids) {\n    await models.Posts.findOne({ _id: id });\n  }\n};\n\
+             export const archive = async ({ models }: { models: IModels; subdomain: string }) =>\n\
+             \x20 models.Posts.deleteMany({ archived: true });\n\
+             export const profile = (user: IUser) => user.Profile.find({ owner: user._id });\n",
+        ),
+        (
+            "crm/src/modules/posts/Posts.ts",
+            "import { Model } from 'mongoose';\n\
+             import { IModels } from '~/connectionResolvers';\n\
+             export interface IPostModel extends Model<any> {}\n\
+             export const loadPostClass = (models: IModels) => {\n\
+             \x20 class Post {\n\
+             \x20   static async publish(_id: string) {\n\
+             \x20     return models.Posts.updateOne({ _id }, { $set: { status: 'published' } });\n    }\n  }\n\
+             \x20 return Post;\n};\n",
+        ),
+        (
+            "blog/src/modules/feed.ts",
+            "import { IContext } from '~/connectionResolvers';\n\
+             export const feed = async (_root, _args, { models }: IContext) =>\n\
+             \x20 models.Posts.findOne({ featured: true });\n",
+        ),
+    ]);
+    let resolvers = "crm/src/modules/posts/resolvers.ts".to_string();
+    // Each of the ways the registry is handed on: `{ models }: IContext`, renamed, the result of
+    // `generateModels(..)`, `IContext['models']`, an inline type and `models: IModels`.
+    assert_eq!(
+        sites(collection(&m, "cms_posts")),
+        vec![
+            (
+                "crm/src/modules/posts/Posts.ts".to_string(),
+                "updateOne".to_string()
+            ),
+            (resolvers.clone(), "deleteMany".to_string()),
+            (resolvers.clone(), "find".to_string()),
+            (resolvers.clone(), "findOne".to_string()),
+            (resolvers.clone(), "updateOne".to_string()),
+            (resolvers.clone(), "updateOne".to_string()),
+        ]
+    );
+    // The other package's `~/connectionResolvers` is its own.
+    assert_eq!(
+        sites(collection(&m, "blog_posts")),
+        vec![(
+            "blog/src/modules/feed.ts".to_string(),
+            "findOne".to_string()
+        )]
+    );
+    // A member assigned two collections names neither; a type imported from a module with no
+    // registry (`user: IUser`) names nothing.
+    assert_eq!(
+        collection_names(&m),
+        vec!["blog_posts", "cms_posts", "drafts", "old_drafts"]
+    );
+    assert!(sites(collection(&m, "drafts")).is_empty());
+    assert!(sites(collection(&m, "old_drafts")).is_empty());
+    let unresolved = m["unresolved"]["operations"].to_string();
+    assert!(!unresolved.contains("Profile"), "{unresolved}");
+}

@@ -56,6 +56,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         pushes: HashMap::default(),
         saves: Vec::new(),
         export_nodes: Vec::new(),
+        member_assigns: Vec::new(),
         functions: HashMap::default(),
         uses_mongo: false,
         uses_firestore: false,
@@ -238,6 +239,10 @@ struct Binding<'t> {
     /// Model name from a NestJS `@InjectModel(X.name)` decorator.
     injected_model: Option<String>,
     import: Option<ImportRef>,
+    /// A name destructured from a typed parameter (`{ models }: IContext`): the member of the
+    /// type (`type_text`) it is bound to, or `""` when `type_text` is its own (`{ models }: {
+    /// models: IModels }`).
+    type_member: Option<&'t str>,
 }
 
 /// What an expression is, as far as the driver is concerned.
@@ -255,6 +260,11 @@ enum Thing {
     LoadedDoc(CollectionRef, Evidence),
     /// An import from another module of the repository.
     Imported(ImportRef, String),
+    /// A value whose type, or the function whose call made it, is imported from another module
+    /// of the repository (`models: IModels`, `{ models }: IContext`, `await generateModels(..)`):
+    /// not a collection itself, but its members may be the models of a registry that module
+    /// exports (`models.Posts` is its export `IContext.models.Posts`; see `registry_exports`).
+    Typed(ImportRef, String),
     Unknown,
 }
 
@@ -274,6 +284,9 @@ struct Extractor<'t> {
     /// `name.save()` calls: (name, position).
     saves: Vec<(String, u32)>,
     export_nodes: Vec<(String, Node<'t>)>,
+    /// `models.Posts = db.model(..)`: (object, member, value, position) of every assignment to a
+    /// member of a named object (see `registry_exports`).
+    member_assigns: Vec<(&'t str, &'t str, Node<'t>, u32)>,
     /// The file's named functions and methods, by name (see `returned_object`).
     functions: HashMap<&'t str, Vec<Node<'t>>>,
     uses_mongo: bool,
@@ -411,6 +424,37 @@ impl<'t> Extractor<'t> {
         for (n, scope, class) in nodes {
             self.binding_node(n, scope, class);
         }
+        // A name destructured from a parameter is bound (and so hides what it would otherwise
+        // name) only where its type is imported from a module of the repository: what
+        // `imported_type` reads. Elsewhere the file reads as if it were not bound.
+        let typed_from_repository = |bindings: &HashMap<String, Vec<Binding<'t>>>,
+                                     b: &Binding<'t>| {
+            let Some(t) = b.type_text else { return false };
+            let t = t.trim_start_matches(':').trim();
+            let head = t.split_once('[').map_or(t, |(h, _)| h).trim();
+            bindings.get(head).is_some_and(|list| {
+                list.iter().any(|i| {
+                    i.scope.start <= b.pos
+                        && b.pos <= i.scope.end
+                        && i.import
+                            .as_ref()
+                            .is_some_and(|imp| is_repository_module(&imp.module))
+                })
+            })
+        };
+        let destructured: Vec<String> = self
+            .bindings
+            .iter()
+            .filter(|(_, list)| list.iter().any(|b| b.type_member.is_some()))
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in destructured {
+            let mut list = self.bindings.remove(&name).unwrap_or_default();
+            list.retain(|b| b.type_member.is_none() || typed_from_repository(&self.bindings, b));
+            if !list.is_empty() {
+                self.bindings.insert(name, list);
+            }
+        }
     }
 
     fn binding_node(&mut self, n: Node<'t>, scope: Span, class: Option<Span>) {
@@ -451,6 +495,7 @@ impl<'t> Extractor<'t> {
                                 type_text,
                                 injected_model: None,
                                 import,
+                                type_member: None,
                             },
                         );
                     }
@@ -514,6 +559,7 @@ impl<'t> Extractor<'t> {
                                     type_text: None,
                                     injected_model: None,
                                     import,
+                                    type_member: None,
                                 },
                             );
                         }
@@ -583,6 +629,7 @@ impl<'t> Extractor<'t> {
                                     type_text: None,
                                     injected_model: None,
                                     import: None,
+                                    type_member: None,
                                 },
                             );
                         }
@@ -601,6 +648,7 @@ impl<'t> Extractor<'t> {
                                         type_text: None,
                                         injected_model: None,
                                         import: None,
+                                        type_member: None,
                                     },
                                 );
                             }
@@ -612,6 +660,18 @@ impl<'t> Extractor<'t> {
                         {
                             self.export_nodes.push((name.to_string(), right));
                         } else {
+                            if let (Some(o), Some(m)) =
+                                (self.field(left, "object"), self.field(left, "property"))
+                            {
+                                if o.k() == "identifier" && m.k() == "property_identifier" {
+                                    self.member_assigns.push((
+                                        self.text(o),
+                                        self.text(m),
+                                        right,
+                                        pos,
+                                    ));
+                                }
+                            }
                             self.note_filled(left);
                         }
                     }
@@ -636,6 +696,7 @@ impl<'t> Extractor<'t> {
                         type_text,
                         injected_model,
                         import: None,
+                        type_member: None,
                     },
                 );
             }
@@ -643,6 +704,57 @@ impl<'t> Extractor<'t> {
                 let Some(pat) = self.field(n, "pattern") else {
                     return;
                 };
+                if pat.k() == "object_pattern" {
+                    // `{ models, subdomain }: IContext`: each name is the type's member.
+                    let Some(type_text) = self.field(n, "type").map(|t| self.text(t)) else {
+                        return;
+                    };
+                    // `{ models, subdomain }: { models: IModels; subdomain: string }`: each
+                    // name's own type.
+                    let literal = self
+                        .field(n, "type")
+                        .and_then(|t| self.named_children(t).into_iter().next())
+                        .filter(|t| t.k() == "object_type");
+                    for p in self.named_children(pat) {
+                        let (member, local) = match p.k() {
+                            "shorthand_property_identifier_pattern" => (p, p),
+                            "pair_pattern" => {
+                                match (self.field(p, "key"), self.field(p, "value")) {
+                                    (Some(k), Some(v)) if v.k() == "identifier" => (k, v),
+                                    _ => continue,
+                                }
+                            }
+                            _ => continue,
+                        };
+                        let (type_text, type_member) = match literal {
+                            Some(o) => {
+                                let own = self.named_children(o).into_iter().find_map(|s| {
+                                    let name = self.field(s, "name")?;
+                                    (s.k() == "property_signature"
+                                        && self.text(name) == self.text(member))
+                                    .then(|| self.field(s, "type"))?
+                                });
+                                let Some(own) = own else { continue };
+                                (self.text(own), "")
+                            }
+                            None => (type_text, self.text(member)),
+                        };
+                        self.add_binding(
+                            self.text(local),
+                            Binding {
+                                scope,
+                                pos,
+                                value: None,
+                                kind: DeclKind::Param,
+                                type_text: Some(type_text),
+                                injected_model: None,
+                                import: None,
+                                type_member: Some(type_member),
+                            },
+                        );
+                    }
+                    return;
+                }
                 if pat.k() != "identifier" {
                     return;
                 }
@@ -667,6 +779,7 @@ impl<'t> Extractor<'t> {
                                 type_text,
                                 injected_model: injected_model.clone(),
                                 import: None,
+                                type_member: None,
                             },
                         );
                     }
@@ -681,6 +794,7 @@ impl<'t> Extractor<'t> {
                         type_text,
                         injected_model,
                         import: None,
+                        type_member: None,
                     },
                 );
             }
@@ -705,6 +819,7 @@ impl<'t> Extractor<'t> {
                                 type_text: None,
                                 injected_model: None,
                                 import: None,
+                                type_member: None,
                             },
                         );
                     }
@@ -948,6 +1063,7 @@ impl<'t> Extractor<'t> {
                     module: module.to_string(),
                     export: export.to_string(),
                 }),
+                type_member: None,
             },
         );
     }
@@ -1782,6 +1898,19 @@ impl<'t> Extractor<'t> {
                             prop_name.to_string(),
                         )
                     }
+                    // `models.Posts`, a member of a registry of models (see `Thing::Typed`),
+                    // capitalised as models are (`req.payload` is no model).
+                    Thing::Typed(imp, local)
+                        if prop_name.starts_with(|c: char| c.is_ascii_uppercase()) =>
+                    {
+                        Thing::Imported(
+                            ImportRef {
+                                module: imp.module,
+                                export: format!("{}.{prop_name}", imp.export),
+                            },
+                            format!("{local}.{prop_name}"),
+                        )
+                    }
                     // `db.users` where `db` is an imported object of collections (its module
                     // exports `db.users`, see `export_members`).
                     Thing::Imported(imp, local) if obj.k() != "call_expression" => {
@@ -1882,6 +2011,16 @@ impl<'t> Extractor<'t> {
         }
         if let Some(t) = b.type_text {
             let t = t.trim_start_matches(':').trim();
+            // `models: IModels`, `models: IContext['models']`, `{ models }: IContext`, the type
+            // imported from a module of the repository: the module's export of that name
+            // (`IContext.models`), whose members its registry of models may name (see
+            // `registry_exports`).
+            if let Some(imp) = self.imported_type(t, b.pos, b.type_member) {
+                return Thing::Typed(imp, name.to_string());
+            }
+            if b.type_member.is_some() {
+                return Thing::Unknown;
+            }
             let generic_arg = || t.to_string();
             if t.starts_with("Collection<")
                 || t == "Collection"
@@ -1919,6 +2058,16 @@ impl<'t> Extractor<'t> {
             if t == "Db" || t == "mongodb.Db" {
                 return Thing::Db { shell: false };
             }
+            // A Mongoose connection: `db.model(name, schema)` compiles a model on it.
+            if t == "mongoose.Connection"
+                || (t == "Connection"
+                    && self
+                        .lookup(t, b.pos)
+                        .and_then(|b| b.import.as_ref())
+                        .is_some_and(|i| i.module == "mongoose"))
+            {
+                return Thing::Db { shell: false };
+            }
             if t == "MongoClient" {
                 return Thing::Client;
             }
@@ -1930,10 +2079,57 @@ impl<'t> Extractor<'t> {
                 {
                     Thing::Collection(r)
                 }
+                // `const models = await generateModels(subdomain)`: named `models` here.
+                Thing::Typed(imp, local) if local.is_empty() => Thing::Typed(imp, name.into()),
                 t => t,
             },
             None => Thing::Unknown,
         }
+    }
+
+    /// A type annotation `T`, `T['m']` (or `T` of a destructured member `m`) whose `T` is imported
+    /// from a module of the repository: that module's export `T.m`.
+    fn imported_type(&self, t: &str, pos: u32, member: Option<&str>) -> Option<ImportRef> {
+        let (head, indexed) = match t.split_once('[') {
+            Some((h, rest)) => {
+                let m = rest
+                    .strip_suffix(']')?
+                    .trim()
+                    .strip_prefix(['\'', '"'])?
+                    .strip_suffix(['\'', '"'])?;
+                (h.trim(), Some(m))
+            }
+            None => (t, None),
+        };
+        if head.is_empty()
+            || !head
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        {
+            return None;
+        }
+        let imp = self.lookup(head, pos)?.import.as_ref()?;
+        if !is_repository_module(&imp.module) || imp.export == "*" {
+            return None;
+        }
+        let mut export = imp.export.clone();
+        for m in [indexed, member.filter(|m| !m.is_empty())]
+            .into_iter()
+            .flatten()
+        {
+            if !m
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+            {
+                return None;
+            }
+            export.push('.');
+            export.push_str(m);
+        }
+        Some(ImportRef {
+            module: imp.module.clone(),
+            export,
+        })
     }
 
     fn classify_call(&self, call: Node<'t>, depth: usize) -> Thing {
@@ -1962,7 +2158,8 @@ impl<'t> Extractor<'t> {
                     Thing::Unknown
                 };
             }
-            if let Thing::ModelFn = self.classify(f, depth + 1) {
+            let callee = self.classify(f, depth + 1);
+            if let Thing::ModelFn = callee {
                 return self.model_thing(call, &args);
             }
             // An application's `getCollection(COLLECTION)` helper, in a file that uses MongoDB
@@ -1978,7 +2175,21 @@ impl<'t> Extractor<'t> {
                     return Thing::Collection(self.collection_ref(args[0], CollectionVia::Driver));
                 }
             }
-            return Thing::Unknown;
+            // `generateModels(subdomain)`, imported from a module of the repository: what that
+            // module exports for the call's result (`generateModels().Posts`, see
+            // `registry_exports`).
+            return match callee {
+                Thing::Imported(imp, _) if imp.export != "*" && !imp.export.ends_with("()") => {
+                    Thing::Typed(
+                        ImportRef {
+                            module: imp.module,
+                            export: format!("{}()", imp.export),
+                        },
+                        String::new(),
+                    )
+                }
+                _ => Thing::Unknown,
+            };
         }
         if f.k() != "member_expression" {
             return Thing::Unknown;
@@ -2011,7 +2222,7 @@ impl<'t> Extractor<'t> {
             "db" | "getSiblingDB" | "useDb" => match self.classify(obj, depth + 1) {
                 Thing::Db { shell } => Thing::Db { shell },
                 Thing::Client | Thing::Mongoose => Thing::Db { shell: false },
-                Thing::Unknown if self.uses_mongo => Thing::Db { shell: false },
+                Thing::Unknown | Thing::Typed(..) if self.uses_mongo => Thing::Db { shell: false },
                 _ => Thing::Unknown,
             },
             "connect" | "createConnection" => match self.classify(obj, depth + 1) {
@@ -2889,7 +3100,12 @@ impl<'t> Extractor<'t> {
             Thing::Collection(r) => (Some(r), Evidence::Resolved),
             Thing::Imported(imp, local) => (
                 Some(CollectionRef {
-                    via: if local.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    // `Post`, `models.Posts`: a model, by its capital.
+                    via: if local
+                        .rsplit('.')
+                        .next()
+                        .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase()))
+                    {
                         CollectionVia::MongooseModel
                     } else {
                         CollectionVia::Driver
@@ -2900,7 +3116,7 @@ impl<'t> Extractor<'t> {
                 }),
                 Evidence::None,
             ),
-            Thing::Unknown => (None, Evidence::None),
+            Thing::Unknown | Thing::Typed(..) => (None, Evidence::None),
             _ => return,
         };
         if evidence == Evidence::None {
@@ -2928,7 +3144,7 @@ impl<'t> Extractor<'t> {
         // `bulk.find(q).upsert().updateOne(u)` queues into a bulk builder: one round trip at `execute()`.
         op.in_bulk = self.on_bulk_builder(obj);
         op.receiver = crate::lang::receiver_text(self.text(obj));
-        if collection.is_none() {
+        if collection.as_ref().is_none_or(|c| c.import.is_some()) {
             op.context.receiver_per_item = self.bound_per_item(obj, op.context.enclosing_loop);
         }
         let lowered: Vec<Value> = args.iter().map(|a| self.lower(*a, 0)).collect();
@@ -3336,6 +3552,138 @@ impl<'t> Extractor<'t> {
         self.ir.operations.push(op);
     }
 
+    /// A registry of models: an object typed `IModels` whose members the file assigns models
+    /// (`const models = {} as IModels; models.Posts = db.model('cms_posts', schema)`), as a
+    /// monorepo's packages build one per tenant's connection and hand it to their resolvers
+    /// (`{ models }: IContext`) and model classes (`models: IModels`). Each model is exported
+    /// as a member of the type (`IModels.Posts`), of each interface with a member of that type
+    /// (`IContext.models.Posts`, for `interface IContext { models: IModels }`) and of the result
+    /// of each function returning the type (`generateModels().Posts`, for
+    /// `createGenerateModels<IModels>(..)` or `(): Promise<IModels> =>`), which is what the
+    /// importers' names look up (see `imported_type`). A member assigned two different
+    /// collections is exported as neither.
+    fn registry_exports(&mut self) {
+        let mut members: Vec<(&'t str, &'t str, CollectionRef)> = Vec::new();
+        let mut conflicting: Vec<(&'t str, &'t str)> = Vec::new();
+        for &(object, member, value, pos) in &self.member_assigns {
+            let Some(b) = self.lookup(object, pos) else {
+                continue;
+            };
+            let annotated = b.type_text.map(|t| t.trim_start_matches(':').trim());
+            let cast = b.value.and_then(|v| match v.k() {
+                "as_expression" | "satisfies_expression" => {
+                    self.named_children(v).last().map(|t| self.text(*t))
+                }
+                _ => None,
+            });
+            let Some(ty) = annotated.or(cast).filter(|t| is_type_name(t)) else {
+                continue;
+            };
+            let Thing::Collection(c) = self.classify(value, 0) else {
+                continue;
+            };
+            match members.iter().find(|(t, m, _)| *t == ty && *m == member) {
+                Some((_, _, known)) if known.name.display() != c.name.display() => {
+                    conflicting.push((ty, member))
+                }
+                Some(_) => {}
+                None => members.push((ty, member, c)),
+            }
+        }
+        members.retain(|(t, m, _)| !conflicting.contains(&(*t, *m)));
+        if members.is_empty() {
+            return;
+        }
+        let mut holders: Vec<(String, &'t str)> = members
+            .iter()
+            .map(|(t, _, _)| (t.to_string(), *t))
+            .collect();
+        holders.dedup();
+        let is_registry = |t: &str| members.iter().any(|(r, _, _)| *r == t);
+        // `Promise<IModels>` and `IModels` both name the registry a function returns.
+        let returned = |t: &str| -> Option<&'t str> {
+            let t = t.trim_start_matches(':').trim();
+            let t = t
+                .strip_prefix("Promise<")
+                .and_then(|r| r.strip_suffix('>'))
+                .unwrap_or(t)
+                .trim();
+            is_registry(t).then(|| t_of(&members, t))
+        };
+        let root = self.parents.root();
+        self.parents.walk(root, |n, k, enter| {
+            if !enter {
+                return;
+            }
+            match k {
+                "interface_declaration" => {
+                    let (Some(name), Some(body)) = (self.field(n, "name"), self.field(n, "body"))
+                    else {
+                        return;
+                    };
+                    for p in self.named_children(body) {
+                        if p.k() != "property_signature" {
+                            continue;
+                        }
+                        let (Some(m), Some(t)) = (self.field(p, "name"), self.field(p, "type"))
+                        else {
+                            continue;
+                        };
+                        let t = self.text(t).trim_start_matches(':').trim();
+                        if is_registry(t) {
+                            holders.push((
+                                format!("{}.{}", self.text(name), self.text(m)),
+                                t_of(&members, t),
+                            ));
+                        }
+                    }
+                }
+                "variable_declarator" | "function_declaration" => {
+                    let Some(name) = self.field(n, "name").filter(|x| x.k() == "identifier") else {
+                        return;
+                    };
+                    let value = if k == "function_declaration" {
+                        Some(n)
+                    } else {
+                        self.field(n, "value").map(|v| self.unwrap_expr(v))
+                    };
+                    let Some(value) = value else { return };
+                    let ty = match value.k() {
+                        "call_expression" => self
+                            .field(value, "type_arguments")
+                            .map(|a| {
+                                self.text(a)
+                                    .trim_start_matches('<')
+                                    .trim_end_matches('>')
+                                    .trim()
+                            })
+                            .filter(|t| is_registry(t)),
+                        "arrow_function" | "function_expression" | "function_declaration" => self
+                            .field(value, "return_type")
+                            .and_then(|r| returned(self.text(r))),
+                        _ => None,
+                    };
+                    if let Some(t) = ty {
+                        holders.push((format!("{}()", self.text(name)), t_of(&members, t)));
+                    }
+                }
+                _ => {}
+            }
+        });
+        for (holder, ty) in holders {
+            for (t, m, c) in &members {
+                if *t == ty {
+                    self.ir.exports.push(Export {
+                        name: format!("{holder}.{m}"),
+                        target: ExportTarget::Collection {
+                            collection: c.clone(),
+                        },
+                    });
+                }
+            }
+        }
+    }
+
     fn finish(mut self) -> FileIr {
         for (call_id, mods) in std::mem::take(&mut self.pending_modifiers) {
             if let Some(&i) = self.op_by_call.get(&call_id) {
@@ -3365,6 +3713,7 @@ impl<'t> Extractor<'t> {
                 self.ir.operations.push(op);
             }
         }
+        self.registry_exports();
         for (name, node) in std::mem::take(&mut self.export_nodes) {
             match export_target(self.classify(node, 0)) {
                 Some(target) => self.ir.exports.push(Export { name, target }),
@@ -3386,6 +3735,21 @@ fn is_repository_module(module: &str) -> bool {
         || module.starts_with('@')
         || module.starts_with('~')
         || module.starts_with('/')
+}
+
+/// A plain type name (`IModels`), no generic, member or union.
+fn is_type_name(t: &str) -> bool {
+    !t.is_empty()
+        && t.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// The registry type named `t` in `members`, with the members' lifetime.
+fn t_of<'t>(members: &[(&'t str, &'t str, CollectionRef)], t: &str) -> &'t str {
+    members
+        .iter()
+        .find(|(r, _, _)| *r == t)
+        .map_or("", |(r, _, _)| r)
 }
 
 /// What an exported value says to the linker: a collection or model, or another module's export

@@ -563,6 +563,9 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<PrefilterWord> {
     match lang {
         JavaScript | TypeScript | Tsx => {
             add(&mut ["mongo", "Mongo"].into_iter(), None, Hint);
+            // `models.Posts.findOne(..)`: a registry of models handed to the file (see the
+            // JavaScript frontend's `registry_exports`), confirmed by the operation's call.
+            add(&mut ["models."].into_iter(), Some(DbAttribute), Hint);
             add(
                 &mut shaping(JS_SHAPING_MODIFIERS).into_iter(),
                 Some(MethodCall),

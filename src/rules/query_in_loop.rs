@@ -226,8 +226,13 @@ impl Rule for QueryInLoop {
                 op.collection.as_ref().map(|c| &c.name),
                 Some(CollectionName::Literal { .. })
             );
+            // (A model imported from another module that the linker could not name is named
+            // where it is imported, not in the loop: `models.Posts` of `{ models }: IContext`.)
             let named_per_iteration = op.collection.as_ref().is_some_and(|c| {
-                !literal && c.span != Span::default() && loop_span.contains(c.span)
+                !literal
+                    && c.import.is_none()
+                    && c.span != Span::default()
+                    && loop_span.contains(c.span)
             });
             if !literal
                 && (named_per_iteration
@@ -278,6 +283,52 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// A model imported from a module the linker cannot read is named where it is imported, not
+    /// in the loop: its lookups per item are N+1 (udata's `Follow.objects(following=org)` per
+    /// organisation, erxes's `models.Posts` of a typed context), as a local model's are. A model
+    /// looked up per item (`getModel(item.kind)`) is another collection each time.
+    #[test]
+    fn an_imported_model_that_stays_unresolved_is_still_one_collection() {
+        let got = findings(
+            "tasks.py",
+            r#"from udata.models import Follow, Dataset
+
+def followers_org_count(self):
+    return sum(Follow.objects(following=org).count() for org in self.organizations)
+
+def purge():
+    for dataset in Dataset.objects(deleted__ne=None):
+        Follow.objects(following=dataset).delete()
+"#,
+        );
+        assert_eq!(
+            got.iter().map(|g| g.0).collect::<Vec<_>>(),
+            vec![4, 8],
+            "{got:?}"
+        );
+        let got = findings(
+            "resolvers.ts",
+            r#"import { IContext, getModel } from "~/connectionResolvers";
+export const byIds = async (ids: string[], { models }: IContext) => {
+  for (const id of ids) {
+    await models.Posts.findOne({ _id: id, status: { $ne: "deleted" } });
+  }
+};
+export const touch = async (items: any[]) => {
+  for (const item of items) {
+    const Model = getModel(item.kind);
+    await Model.updateOne({ _id: item.id }, { $set: { touchedAt: new Date() } });
+  }
+};
+"#,
+        );
+        assert_eq!(
+            got.iter().map(|g| g.0).collect::<Vec<_>>(),
+            vec![4],
+            "{got:?}"
+        );
     }
 
     #[test]
