@@ -3061,6 +3061,96 @@ impl<'t> Extractor<'t> {
             && values.iter().any(|&v| fixed(v))
     }
 
+    /// Whether a call in the loop `loop_span` runs for one key of the items at most: it is under
+    /// `if key == "spatial-text":` (or `elif`), where `key` is the key of a dictionary's items
+    /// (`for key, value in extras.items()`) or each item's `"key"` (`key = extra["key"]`,
+    /// `extra.get("key")`, `extra.key`, in `for extra in data["extras"]`): one item's, since a
+    /// key names one entry.
+    fn keyed_once(&self, call: Node<'t>, loop_span: Span) -> bool {
+        let mut keys: Vec<&'t str> = Vec::new();
+        let mut prev = call;
+        let mut cur = self.parents.of(call);
+        let mut for_node = None;
+        while let Some(n) = cur {
+            if span(n) == loop_span {
+                for_node = Some(n);
+                break;
+            }
+            if matches!(n.k(), "function_definition" | "lambda") {
+                return false;
+            }
+            if matches!(n.k(), "if_statement" | "elif_clause")
+                && self.field(n, "consequence") == Some(prev)
+            {
+                if let Some(k) = self
+                    .field(n, "condition")
+                    .and_then(|c| self.compared_to_string(c))
+                {
+                    keys.push(k);
+                }
+            }
+            prev = n;
+            cur = self.parents.of(n);
+        }
+        let Some(for_node) = for_node.filter(|f| f.k() == "for_statement") else {
+            return false;
+        };
+        let (Some(left), Some(right)) =
+            (self.field(for_node, "left"), self.field(for_node, "right"))
+        else {
+            return false;
+        };
+        keys.iter().any(|&key| {
+            // `for key, value in d.items()`.
+            if matches!(left.k(), "pattern_list" | "tuple_pattern") {
+                let first = self.named_children(left).into_iter().next();
+                let items = right.k() == "call"
+                    && self
+                        .field(right, "function")
+                        .and_then(|f| self.field(f, "attribute"))
+                        .is_some_and(|a| self.text(a) == "items");
+                return items && first.is_some_and(|f| self.text(f) == key);
+            }
+            // `for extra in extras: key = extra["key"]`.
+            if left.k() != "identifier" {
+                return false;
+            }
+            let item = self.text(left);
+            let of_item = |v: Node<'t>| {
+                let text = self.text(v).replace('\'', "\"");
+                text == format!("{item}[\"key\"]")
+                    || text == format!("{item}.get(\"key\")")
+                    || text == format!("{item}.key")
+            };
+            self.bindings.get(key).is_some_and(|list| {
+                list.iter().any(|b| {
+                    loop_span.start <= b.pos
+                        && b.pos <= loop_span.end
+                        && b.value.is_some_and(of_item)
+                })
+            })
+        })
+    }
+
+    /// `name == "literal"` (either way round): `name`.
+    fn compared_to_string(&self, cond: Node<'t>) -> Option<&'t str> {
+        if cond.k() != "comparison_operator" {
+            return None;
+        }
+        let [a, b] = self.named_children(cond)[..] else {
+            return None;
+        };
+        let between = self.src.get(a.end_byte()..b.start_byte())?;
+        if between.trim() != "==" {
+            return None;
+        }
+        match (a.k(), b.k()) {
+            ("identifier", "string") => Some(self.text(a)),
+            ("string", "identifier") => Some(self.text(b)),
+            _ => None,
+        }
+    }
+
     fn collect_operations(&mut self, root: Node<'t>) {
         let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut named_refs: Vec<Node<'t>> = Vec::new();
@@ -3102,7 +3192,7 @@ impl<'t> Extractor<'t> {
                                 "block",
                                 &["break_statement", "return_statement", "raise_statement"],
                                 |k| matches!(k, "function_definition" | "lambda"),
-                            )
+                            ) || self.keyed_once(n, l)
                         });
                         calls.push((n, c));
                     }

@@ -331,6 +331,39 @@ export const touch = async (items: any[]) => {
         );
     }
 
+    /// A lookup under `if key == "spatial-text":`, where `key` is each item's key (CKAN's
+    /// extras, a dictionary's items), runs for one item: not N+1. The same lookup under a test of
+    /// another field of the item runs for every item that passes it.
+    #[test]
+    fn a_lookup_for_one_key_of_the_items_runs_once() {
+        let got = findings(
+            "harvesters.py",
+            r#"from udata.models import GeoZone
+
+def parse(data, settings):
+    for extra in data["extras"]:
+        key = extra["key"]
+        value = extra["value"]
+        if value is None:
+            continue
+        elif key == "spatial-text":
+            zone = GeoZone.objects(name=value).first()
+    for name, value in settings.items():
+        if "default_zone" == name:
+            zone = GeoZone.objects(slug=value).first()
+    for extra in data["extras"]:
+        kind = extra["type"]
+        if kind == "zone":
+            zone = GeoZone.objects(slug=extra["value"]).first()
+"#,
+        );
+        assert_eq!(
+            got.iter().map(|g| g.0).collect::<Vec<_>>(),
+            vec![17],
+            "{got:?}"
+        );
+    }
+
     #[test]
     fn reads_and_writes_per_item_are_flagged() {
         let got = findings(
