@@ -3192,7 +3192,7 @@ impl<'t> Extractor<'t> {
                                 "block",
                                 &["break_statement", "return_statement", "raise_statement"],
                                 |k| matches!(k, "function_definition" | "lambda"),
-                            ) || self.keyed_once(n, l)
+                            )
                         });
                         calls.push((n, c));
                     }
@@ -3216,8 +3216,27 @@ impl<'t> Extractor<'t> {
         for (call, _) in &calls {
             self.note_model_targets(*call);
         }
+        // The calls in loops, to read their conditions once they are operations (`keyed_once`).
+        let in_loops: HashMap<(u32, u32), Node<'t>> = calls
+            .iter()
+            .filter(|(_, c)| c.enclosing_loop.is_some() && !c.exits_loop)
+            .map(|(n, _)| ((n.start_byte() as u32, n.end_byte() as u32), *n))
+            .collect();
+        let before = self.ir.operations.len();
         for (call, ctx) in calls {
             self.visit_call(call, ctx);
+        }
+        for i in before..self.ir.operations.len() {
+            let op = &self.ir.operations[i];
+            let (Some(l), false) = (op.context.enclosing_loop, op.context.exits_loop) else {
+                continue;
+            };
+            let Some(&call) = in_loops.get(&(op.span.start, op.span.end)) else {
+                continue;
+            };
+            if self.keyed_once(call, l) {
+                self.ir.operations[i].context.exits_loop = true;
+            }
         }
         for (sub, ctx) in slices {
             self.sliced_queryset(sub, ctx);
