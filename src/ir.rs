@@ -295,6 +295,21 @@ pub enum ExportTarget {
     /// export is named for the call (`get_db()`, `Configuration.getMongoConnection()`, see
     /// [`ImportRef::is_call`]), and the collections of its result are named where they are used.
     Database,
+    /// A Mongoose schema with index declarations and no model compiled from it in its module
+    /// (`export const userSchema = new Schema(..); userSchema.index(..)`): a module that compiles
+    /// a model from it (see [`SchemaModel`]) gives those declarations their collection.
+    Schema,
+}
+
+/// A Mongoose model compiled from a schema of another module: `mongoose.model("User",
+/// userSchema)`, `userSchema` imported (or the result of an imported function that returns it,
+/// `db.model("posts", loadPostClass(models))`, exported as `loadPostClass()`). The linker puts the
+/// schema's index declarations (operations on the collection named by the schema's variable,
+/// [`ExportTarget::Schema`]) on `collection`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SchemaModel {
+    pub schema: ImportRef,
+    pub collection: CollectionRef,
 }
 
 /// A collection name this file spells with a constant of another module
@@ -634,6 +649,9 @@ pub struct FileIr {
     /// Collection names spelt with constants of other modules; the linker empties this list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub name_imports: Vec<NameImport>,
+    /// Models compiled from other modules' schemas; the linker empties this list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub schema_models: Vec<SchemaModel>,
 }
 
 impl FileIr {

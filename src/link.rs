@@ -34,7 +34,8 @@ fn normalise(path: &str) -> String {
     format!("{root}{}", out.join("/"))
 }
 
-/// The file a module specifier names, seen from `from` (a display path).
+/// The file a relative module specifier names, seen from `from` (a display path), or a Python
+/// module; path aliases are [`Modules::resolve`]'s.
 fn resolve_module<'a>(
     module: &str,
     from: &str,
@@ -60,9 +61,19 @@ fn resolve_module<'a>(
         }
         return None;
     }
-    // Path aliases (`@/models/user`, `~/models/user`, `src/models/user`) and Meteor's paths from
-    // the application's root (`/models/boards`): a unique suffix match.
-    // SvelteKit's `$lib/server/db` is `src/lib/server/db`.
+    // A path alias: see `Modules::resolve`.
+    None
+}
+
+/// The files a path alias (`@/models/user`, `~/models/user`, `src/models/user`) or Meteor's path
+/// from the application's root (`/models/boards`) may name: (path, index, length of the path's
+/// part that the alias spells). `None` for what is no alias (a package). SvelteKit's
+/// `$lib/server/db` is `src/lib/server/db`.
+fn alias_matches<'a>(
+    module: &str,
+    suffix_index: &[(&'a str, usize)],
+) -> Option<Vec<(&'a str, usize, usize)>> {
+    let module = module.trim_end_matches('/');
     let lib = module.strip_prefix("$lib/").map(|r| format!("lib/{r}"));
     let rest = lib
         .as_deref()
@@ -75,42 +86,50 @@ fn resolve_module<'a>(
     if rest.is_empty() || !(aliased || rest.contains('/')) {
         return None;
     }
-    // Meteor's `/models/boards` is the application root's `models/boards.js`, not
-    // `server/models/boards.js`: of the paths that end so, the shallowest (the run may start
-    // above the application's root).
-    let rooted = module.starts_with('/');
-    let mut found: Option<(usize, usize)> = None;
-    let mut ambiguous = false;
-    // A monorepo's packages each map the alias to their own folder (`~/connectionResolvers` is
-    // `src/connectionResolvers.ts` of the importer's package): when the paths that end so are
-    // several, the one whose alias folder (the path without `rest`) holds the importer, if only
-    // one does.
-    let mut holding: Option<usize> = None;
-    let mut holding_ambiguous = false;
-    let from_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut out = Vec::new();
     for ext in JS_EXTENSIONS {
         let want = format!("/{rest}{ext}");
         for (p, i) in suffix_index {
             if p.ends_with(&want) || (*p == &want[1..]) {
-                let depth = if rooted { p.matches('/').count() } else { 0 };
-                match found {
-                    Some((d, f)) if d < depth || f == *i => {}
-                    Some((d, _)) if d == depth => ambiguous = true,
-                    _ => (found, ambiguous) = (Some((depth, *i)), false),
-                }
-                let root = &p[..p.len() - want.len().min(p.len())];
-                let holds = root.is_empty()
-                    || from_dir == root
-                    || from_dir
-                        .strip_prefix(root)
-                        .is_some_and(|r| r.starts_with('/'));
-                if !rooted && holds {
-                    match holding {
-                        Some(h) if h == *i => {}
-                        Some(_) => holding_ambiguous = true,
-                        None => holding = Some(*i),
-                    }
-                }
+                out.push((*p, *i, want.len().min(p.len())));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Of the files an alias may name (see [`alias_matches`]), the one it names from `from`: a
+/// unique match, or, for Meteor's rooted paths, the shallowest (`/models/boards` is the
+/// application root's `models/boards.js`, not `server/models/boards.js`; the run may start above
+/// the application's root).
+fn pick_alias(rooted: bool, from: &str, matches: &[(&str, usize, usize)]) -> Option<usize> {
+    let mut found: Option<(usize, usize)> = None;
+    let mut ambiguous = false;
+    // A monorepo's packages each map the alias to their own folder (`~/connectionResolvers` is
+    // `src/connectionResolvers.ts` of the importer's package): when the paths that end so are
+    // several, the one whose alias folder (the path without the alias's part) holds the
+    // importer, if only one does.
+    let mut holding: Option<usize> = None;
+    let mut holding_ambiguous = false;
+    let from_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
+    for &(p, i, spelt) in matches {
+        let depth = if rooted { p.matches('/').count() } else { 0 };
+        match found {
+            Some((d, f)) if d < depth || f == i => {}
+            Some((d, _)) if d == depth => ambiguous = true,
+            _ => (found, ambiguous) = (Some((depth, i)), false),
+        }
+        let root = &p[..p.len() - spelt];
+        let holds = root.is_empty()
+            || from_dir == root
+            || from_dir
+                .strip_prefix(root)
+                .is_some_and(|r| r.starts_with('/'));
+        if !rooted && holds {
+            match holding {
+                Some(h) if h == i => {}
+                Some(_) => holding_ambiguous = true,
+                None => holding = Some(i),
             }
         }
     }
@@ -156,6 +175,9 @@ fn resolve_python_module(
     None
 }
 
+/// The files a path alias may name, as (index of the path, length of its part the alias spells).
+type AliasMatches = Vec<(usize, usize)>;
+
 /// The modules of one linking run: the files' normalised paths, and [`resolve_module`] memoised,
 /// since chains of bases and re-exports ask the same modules again and again, and an absolute
 /// one (`py:app/db`, a path alias) asks a scan of every path.
@@ -164,6 +186,10 @@ struct Modules<'a> {
     suffix_index: Vec<(&'a str, usize)>,
     /// (module, the importing folder for a relative module, a Python importer) → file.
     resolved: RefCell<HashMap<(String, String, bool), Option<usize>>>,
+    /// A path alias → the files it may name (see [`alias_matches`]): one scan of every path per
+    /// alias, whatever folders import it.
+    /// (Paths by their index in `suffix_index`, which is the files' order.)
+    aliases: RefCell<HashMap<String, Option<AliasMatches>>>,
 }
 
 impl<'a> Modules<'a> {
@@ -173,6 +199,7 @@ impl<'a> Modules<'a> {
             by_path: indexed().collect(),
             suffix_index: indexed().collect(),
             resolved: RefCell::new(HashMap::new()),
+            aliases: RefCell::new(HashMap::new()),
         }
     }
 
@@ -180,7 +207,7 @@ impl<'a> Modules<'a> {
     fn resolve(&self, module: &str, from: &str) -> Option<usize> {
         // A rooted module (Meteor's) and a Python module path do not depend on the folder it
         // is imported from; the importer's language picks the rules.
-        // A path alias may too: several packages' `~/x` (see `resolve_module`).
+        // A path alias may: several packages' `~/x` (see `pick_alias`).
         let folder = if module.starts_with('/') || module.starts_with("py:") {
             ""
         } else {
@@ -194,7 +221,22 @@ impl<'a> Modules<'a> {
         if let Some(&known) = self.resolved.borrow().get(&key) {
             return known;
         }
-        let found = resolve_module(module, from, &self.by_path, &self.suffix_index);
+        let found = if from.ends_with(".py") || module.starts_with('.') {
+            resolve_module(module, from, &self.by_path, &self.suffix_index)
+        } else {
+            let mut aliases = self.aliases.borrow_mut();
+            let matches = aliases.entry(module.to_string()).or_insert_with(|| {
+                alias_matches(module, &self.suffix_index)
+                    .map(|m| m.into_iter().map(|(_, i, spelt)| (i, spelt)).collect())
+            });
+            matches.as_deref().and_then(|m| {
+                let m: Vec<(&str, usize, usize)> = m
+                    .iter()
+                    .map(|&(i, spelt)| (self.suffix_index[i].0, i, spelt))
+                    .collect();
+                pick_alias(module.starts_with('/'), from, &m)
+            })
+        };
         self.resolved.borrow_mut().insert(key, found);
         found
     }
@@ -312,7 +354,8 @@ impl<'a> Classes<'a> {
                 | ExportTarget::Constant { .. }
                 | ExportTarget::AssociatedCollection { .. }
                 | ExportTarget::IndexModels { .. }
-                | ExportTarget::Database => ClassKind::NotDocument,
+                | ExportTarget::Database
+                | ExportTarget::Schema => ClassKind::NotDocument,
                 ExportTarget::AbstractDocument => ClassKind::Abstract,
                 // `from mongoengine import Document` in a module of the application (`app/db.py`),
                 // its classes deriving from `db.Document`.
@@ -969,10 +1012,91 @@ fn link_databases(files: &mut [SourceFile], modules: &Modules) {
     }
 }
 
+/// The module and variable of the schema that export `export` of `file` is, through re-exports.
+fn schema_of(
+    files: &[SourceFile],
+    modules: &Modules,
+    file: usize,
+    export: &str,
+    depth: usize,
+) -> Option<(usize, String)> {
+    if depth > 8 {
+        return None;
+    }
+    let f = &files[file];
+    match &f.ir.exports.iter().find(|e| e.name == export)?.target {
+        ExportTarget::Schema => Some((file, export.to_string())),
+        ExportTarget::Reexport { import } => {
+            let next = modules.resolve(&import.module, &f.display_path)?;
+            schema_of(files, modules, next, &import.export, depth + 1)
+        }
+        _ => None,
+    }
+}
+
+/// Gives the index declarations of schemas the models of other modules are compiled from (see
+/// [`crate::ir::SchemaModel`]) the models' collections. A schema several models share declares
+/// its indexes on each.
+fn link_schemas(files: &mut [SourceFile], modules: &Modules) {
+    // (schema's file, its variable) → the collections compiled from it.
+    let mut compiled: HashMap<(usize, String), Vec<CollectionRef>> = HashMap::new();
+    for f in files.iter() {
+        for m in &f.ir.schema_models {
+            let Some(target) = modules.resolve(&m.schema.module, &f.display_path) else {
+                continue;
+            };
+            if let Some(key) = schema_of(files, modules, target, &m.schema.export, 0) {
+                let list = compiled.entry(key).or_default();
+                if !list
+                    .iter()
+                    .any(|c| c.name.display() == m.collection.name.display())
+                {
+                    list.push(m.collection.clone());
+                }
+            }
+        }
+    }
+    for f in files.iter_mut() {
+        f.ir.schema_models.clear();
+    }
+    let mut keys: Vec<(usize, String)> = compiled.keys().cloned().collect();
+    keys.sort();
+    for key in keys {
+        let (fi, var) = &key;
+        let collections = &compiled[&key];
+        let ops = &mut files[*fi].ir.operations;
+        let mut declared = Vec::new();
+        ops.retain(|o| {
+            let on_schema = o.kind == OpKind::CreateIndex
+                && o.collection.as_ref().is_some_and(|c| {
+                    c.import.is_none()
+                        && matches!(&c.name, CollectionName::Unknown { text } if text == var)
+                });
+            if on_schema {
+                declared.push(o.clone());
+            }
+            !on_schema
+        });
+        for op in declared {
+            for c in collections {
+                let mut op = op.clone();
+                op.collection = Some(CollectionRef {
+                    span: crate::ir::Span::default(),
+                    import: None,
+                    ..c.clone()
+                });
+                ops.push(op);
+            }
+        }
+        files[*fi].ir.normalise();
+    }
+}
+
 pub fn link(files: &mut [SourceFile]) {
     link_rust(files);
     let paths: Vec<String> = files.iter().map(|f| normalise(&f.display_path)).collect();
     let modules = Modules::new(&paths);
+    link_schemas(files, &modules);
     link_classes(files, &modules);
     // After the names: a document's collection may be spelt with another module's constant.
     link_names(files, &modules);

@@ -1344,3 +1344,70 @@ fn a_registry_of_models_resolves_in_the_modules_it_is_handed_to() {
     let unresolved = m["unresolved"]["operations"].to_string();
     assert!(!unresolved.contains("Profile"), "{unresolved}");
 }
+
+#[test]
+fn a_schema_declared_in_one_module_gives_its_indexes_to_the_model_compiled_in_another() {
+    let m = map_of(&[
+        // A schema module and a model module beside it.
+        (
+            "src/models/user.schema.ts",
+            "import { Schema } from 'mongoose';\n\
+             export const userSchema = new Schema({ email: { type: String, unique: true }, orgId: String });\n\
+             userSchema.index({ orgId: 1, createdAt: -1 });\n",
+        ),
+        (
+            "src/models/user.ts",
+            "import mongoose from 'mongoose';\nimport { userSchema } from './user.schema';\n\
+             export const User = mongoose.model('User', userSchema);\n",
+        ),
+        // erxes: the definitions module's schema, loaded with a class by a function of the model
+        // module (read for its driver calls), compiled on a tenant's connection in a third.
+        (
+            "src/db/definitions/posts.ts",
+            "import { Schema } from 'mongoose';\n\
+             export const postSchema = new Schema({ webId: { type: String, index: true }, status: String });\n\
+             postSchema.index({ webId: 1, status: 1 });\n",
+        ),
+        (
+            "src/db/models/Posts.ts",
+            "import { Model } from 'mongoose';\nimport { postSchema } from '../definitions/posts';\n\
+             export const loadPostClass = (models) => {\n  class Post {\n    static publish(_id) {\n      \
+             return models.Posts.updateOne({ _id }, { $set: { status: 'published' } });\n    }\n  }\n  \
+             postSchema.loadClass(Post);\n  return postSchema;\n};\n",
+        ),
+        (
+            "src/connectionResolvers.ts",
+            "import mongoose from 'mongoose';\nimport { loadPostClass } from './db/models/Posts';\n\
+             export const loadClasses = (db: mongoose.Connection) => {\n\
+             \x20 const models = {} as IModels;\n\
+             \x20 models.Posts = db.model('cms_posts', loadPostClass(models));\n  return models;\n};\n",
+        ),
+        // A schema no module compiles keeps its declarations unattributed.
+        (
+            "src/db/definitions/drafts.ts",
+            "import { Schema } from 'mongoose';\n\
+             export const draftSchema = new Schema({ ownerId: { type: String, index: true } });\n",
+        ),
+    ]);
+    let keys = |c: &Value| -> Vec<String> {
+        let mut v: Vec<String> = c["indexes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| strings(&i["keys"], "field").join(","))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        keys(collection(&m, "users")),
+        vec!["email", "orgId,createdAt"]
+    );
+    assert_eq!(
+        keys(collection(&m, "cms_posts")),
+        vec!["webId", "webId,status"]
+    );
+    let unresolved = m["unresolved"]["indexes"].to_string();
+    assert!(unresolved.contains("ownerId"), "{unresolved}");
+    assert!(!unresolved.contains("webId"), "{unresolved}");
+}

@@ -73,6 +73,12 @@ impl<'t> Extractor<'t> {
                         continue;
                     };
                     let schema = self.unwrap_expr(args[1]);
+                    if let Some(imported) = self.imported_schema(schema) {
+                        self.ir.schema_models.push(SchemaModel {
+                            schema: imported,
+                            collection: r.clone(),
+                        });
+                    }
                     if schema.k() == "identifier" {
                         models.insert(self.text(schema).to_string(), r);
                     }
@@ -148,6 +154,8 @@ impl<'t> Extractor<'t> {
                 pending.push((SchemaOwner::Collection(owner.clone()), op));
             }
         }
+        // Schemas with index declarations and no model here, for the modules that compile one.
+        let mut unowned: Vec<String> = Vec::new();
         for (owner, mut op) in pending {
             let collection = match owner {
                 SchemaOwner::Collection(r) => r,
@@ -163,11 +171,95 @@ impl<'t> Extractor<'t> {
                     }
                 }
             };
+            if let CollectionName::Unknown { text } = &collection.name {
+                if !unowned.contains(text) {
+                    unowned.push(text.clone());
+                }
+            }
             op.evidence = Evidence::Resolved;
             op.collection = Some(collection);
             op.context.periodic = self.file_periodic;
             self.ir.operations.push(op);
         }
+        for (name, node) in &self.export_nodes {
+            if node.k() != "identifier" {
+                continue;
+            }
+            let text = self.text(*node);
+            if unowned.iter().any(|u| u == text) {
+                self.ir.exports.push(Export {
+                    name: name.clone(),
+                    target: ExportTarget::Schema,
+                });
+                continue;
+            }
+            // `export const loadPostClass = (models) => { postSchema.loadClass(Post); return
+            // postSchema; }`, `postSchema` imported: the call's result is that schema.
+            if let Some(import) = self.returned_schema(*node) {
+                self.ir.exports.push(Export {
+                    name: format!("{name}()"),
+                    target: ExportTarget::Reexport { import },
+                });
+            }
+        }
+    }
+
+    /// A schema argument of `model(name, schema)` that another module of the repository holds:
+    /// an imported schema, or the result of an imported function (`loadPostClass(models)`).
+    fn imported_schema(&self, schema: Node<'t>) -> Option<ImportRef> {
+        let (name, call) = match schema.k() {
+            "identifier" => (schema, false),
+            "call_expression" => (
+                self.field(schema, "function")
+                    .filter(|f| f.k() == "identifier")?,
+                true,
+            ),
+            _ => return None,
+        };
+        let imp = self
+            .lookup(self.text(name), name.start_byte() as u32)?
+            .import
+            .as_ref()
+            .filter(|i| super::is_repository_module(&i.module) && i.export != "*")?;
+        Some(ImportRef {
+            module: imp.module.clone(),
+            export: if call {
+                format!("{}()", imp.export)
+            } else {
+                imp.export.clone()
+            },
+        })
+    }
+
+    /// The imported schema that the exported function named by `name` (a declaration's name)
+    /// returns last: `(..) => { ..; return postSchema; }`, `postSchema` imported from another
+    /// module.
+    fn returned_schema(&self, name: Node<'t>) -> Option<ImportRef> {
+        let decl = self
+            .parents
+            .of(name)
+            .filter(|d| d.k() == "variable_declarator")?;
+        let func = self
+            .field(decl, "value")
+            .map(|v| self.unwrap_expr(v))
+            .filter(|v| matches!(v.k(), "arrow_function" | "function_expression" | "function"))?;
+        // The body's last statement (not a walk of the body: these functions hold whole classes).
+        let body = self.field(func, "body")?;
+        let last = self
+            .named_children(body)
+            .into_iter()
+            .rev()
+            .find(|s| s.k() != "comment")
+            .filter(|s| s.k() == "return_statement")?;
+        let returned = self.unwrap_expr(self.named_children(last).into_iter().next()?);
+        if returned.k() != "identifier" {
+            return None;
+        }
+        let imp = self
+            .lookup(self.text(returned), returned.start_byte() as u32)?
+            .import
+            .as_ref()?;
+        super::is_repository_module(&imp.module).then(|| imp.clone())
     }
 
     /// `@Prop({ index: true }) name: string;` in a `@Schema()` class: (class name, declaration).
