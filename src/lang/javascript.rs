@@ -3598,6 +3598,7 @@ impl<'t> Extractor<'t> {
             .iter()
             .map(|(t, _, _)| (t.to_string(), *t))
             .collect();
+        holders.sort();
         holders.dedup();
         let is_registry = |t: &str| members.iter().any(|(r, _, _)| *r == t);
         // `Promise<IModels>` and `IModels` both name the registry a function returns.
