@@ -251,6 +251,18 @@ fn lookup_export<T>(
     depth: usize,
     pick: &dyn Fn(&ExportTarget) -> Option<T>,
 ) -> Option<T> {
+    lookup_export_in(files, file, export, modules, depth, &|_, _, t| pick(t))
+}
+
+/// [`lookup_export`], `pick` also told the file and the name of the export it reads.
+fn lookup_export_in<T>(
+    files: &[SourceFile],
+    file: usize,
+    export: &str,
+    modules: &Modules,
+    depth: usize,
+    pick: &dyn Fn(usize, &str, &ExportTarget) -> Option<T>,
+) -> Option<T> {
     if depth > 8 {
         return None;
     }
@@ -276,9 +288,9 @@ fn lookup_export<T>(
                 Some(m) => std::borrow::Cow::Owned(format!("{}{m}", import.export)),
                 None => std::borrow::Cow::Borrowed(import.export.as_str()),
             };
-            lookup_export(files, next, &export, modules, depth + 1, pick)
+            lookup_export_in(files, next, &export, modules, depth + 1, pick)
         }
-        (target, None) => pick(target),
+        (target, None) => pick(file, export, target),
         (_, Some(_)) => None,
     }
 }
@@ -1012,28 +1024,6 @@ fn link_databases(files: &mut [SourceFile], modules: &Modules) {
     }
 }
 
-/// The module and variable of the schema that export `export` of `file` is, through re-exports.
-fn schema_of(
-    files: &[SourceFile],
-    modules: &Modules,
-    file: usize,
-    export: &str,
-    depth: usize,
-) -> Option<(usize, String)> {
-    if depth > 8 {
-        return None;
-    }
-    let f = &files[file];
-    match &f.ir.exports.iter().find(|e| e.name == export)?.target {
-        ExportTarget::Schema => Some((file, export.to_string())),
-        ExportTarget::Reexport { import } => {
-            let next = modules.resolve(&import.module, &f.display_path)?;
-            schema_of(files, modules, next, &import.export, depth + 1)
-        }
-        _ => None,
-    }
-}
-
 /// Gives the index declarations of schemas the models of other modules are compiled from (see
 /// [`crate::ir::SchemaModel`]) the models' collections. A schema several models share declares
 /// its indexes on each.
@@ -1045,7 +1035,12 @@ fn link_schemas(files: &mut [SourceFile], modules: &Modules) {
             let Some(target) = modules.resolve(&m.schema.module, &f.display_path) else {
                 continue;
             };
-            if let Some(key) = schema_of(files, modules, target, &m.schema.export, 0) {
+            let schema = |file: usize, name: &str, t: &ExportTarget| {
+                matches!(t, ExportTarget::Schema).then(|| (file, name.to_string()))
+            };
+            if let Some(key) =
+                lookup_export_in(files, target, &m.schema.export, modules, 0, &schema)
+            {
                 let list = compiled.entry(key).or_default();
                 if !list
                     .iter()

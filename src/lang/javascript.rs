@@ -430,8 +430,7 @@ impl<'t> Extractor<'t> {
         let typed_from_repository = |bindings: &HashMap<String, Vec<Binding<'t>>>,
                                      b: &Binding<'t>| {
             let Some(t) = b.type_text else { return false };
-            let t = t.trim_start_matches(':').trim();
-            let head = t.split_once('[').map_or(t, |(h, _)| h).trim();
+            let head = type_head(t.trim_start_matches(':').trim());
             bindings.get(head).is_some_and(|list| {
                 list.iter().any(|i| {
                     i.scope.start <= b.pos
@@ -2087,40 +2086,37 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// What `name` is imported as at `pos` from a module of the repository (not a namespace).
+    pub(super) fn repository_import(&self, name: &str, pos: u32) -> Option<&ImportRef> {
+        self.lookup(name, pos)?
+            .import
+            .as_ref()
+            .filter(|i| is_repository_module(&i.module) && i.export != "*")
+    }
+
     /// A type annotation `T`, `T['m']` (or `T` of a destructured member `m`) whose `T` is imported
     /// from a module of the repository: that module's export `T.m`.
     fn imported_type(&self, t: &str, pos: u32, member: Option<&str>) -> Option<ImportRef> {
-        let (head, indexed) = match t.split_once('[') {
-            Some((h, rest)) => {
-                let m = rest
-                    .strip_suffix(']')?
+        let head = type_head(t);
+        let indexed = match t.split_once('[') {
+            Some((_, rest)) => Some(
+                rest.strip_suffix(']')?
                     .trim()
                     .strip_prefix(['\'', '"'])?
-                    .strip_suffix(['\'', '"'])?;
-                (h.trim(), Some(m))
-            }
-            None => (t, None),
+                    .strip_suffix(['\'', '"'])?,
+            ),
+            None => None,
         };
-        if head.is_empty()
-            || !head
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-        {
+        if !is_type_name(head) {
             return None;
         }
-        let imp = self.lookup(head, pos)?.import.as_ref()?;
-        if !is_repository_module(&imp.module) || imp.export == "*" {
-            return None;
-        }
+        let imp = self.repository_import(head, pos)?;
         let mut export = imp.export.clone();
         for m in [indexed, member.filter(|m| !m.is_empty())]
             .into_iter()
             .flatten()
         {
-            if !m
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-            {
+            if !is_type_name(m) {
                 return None;
             }
             export.push('.');
@@ -3600,16 +3596,17 @@ impl<'t> Extractor<'t> {
             .collect();
         holders.sort();
         holders.dedup();
-        let is_registry = |t: &str| members.iter().any(|(r, _, _)| *r == t);
+        // The registry type `t` names, with the members' lifetime.
+        let registry = |t: &str| members.iter().find(|(r, _, _)| *r == t).map(|(r, _, _)| *r);
         // `Promise<IModels>` and `IModels` both name the registry a function returns.
-        let returned = |t: &str| -> Option<&'t str> {
+        let returned = |t: &str| {
             let t = t.trim_start_matches(':').trim();
-            let t = t
-                .strip_prefix("Promise<")
-                .and_then(|r| r.strip_suffix('>'))
-                .unwrap_or(t)
-                .trim();
-            is_registry(t).then(|| t_of(&members, t))
+            registry(
+                t.strip_prefix("Promise<")
+                    .and_then(|r| r.strip_suffix('>'))
+                    .unwrap_or(t)
+                    .trim(),
+            )
         };
         let root = self.parents.root();
         self.parents.walk(root, |n, k, enter| {
@@ -3630,12 +3627,8 @@ impl<'t> Extractor<'t> {
                         else {
                             continue;
                         };
-                        let t = self.text(t).trim_start_matches(':').trim();
-                        if is_registry(t) {
-                            holders.push((
-                                format!("{}.{}", self.text(name), self.text(m)),
-                                t_of(&members, t),
-                            ));
+                        if let Some(t) = registry(self.text(t).trim_start_matches(':').trim()) {
+                            holders.push((format!("{}.{}", self.text(name), self.text(m)), t));
                         }
                     }
                 }
@@ -3650,22 +3643,21 @@ impl<'t> Extractor<'t> {
                     };
                     let Some(value) = value else { return };
                     let ty = match value.k() {
-                        "call_expression" => self
-                            .field(value, "type_arguments")
-                            .map(|a| {
+                        "call_expression" => self.field(value, "type_arguments").and_then(|a| {
+                            registry(
                                 self.text(a)
                                     .trim_start_matches('<')
                                     .trim_end_matches('>')
-                                    .trim()
-                            })
-                            .filter(|t| is_registry(t)),
+                                    .trim(),
+                            )
+                        }),
                         "arrow_function" | "function_expression" | "function_declaration" => self
                             .field(value, "return_type")
                             .and_then(|r| returned(self.text(r))),
                         _ => None,
                     };
                     if let Some(t) = ty {
-                        holders.push((format!("{}()", self.text(name)), t_of(&members, t)));
+                        holders.push((format!("{}()", self.text(name)), t));
                     }
                 }
                 _ => {}
@@ -3745,12 +3737,9 @@ fn is_type_name(t: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
-/// The registry type named `t` in `members`, with the members' lifetime.
-fn t_of<'t>(members: &[(&'t str, &'t str, CollectionRef)], t: &str) -> &'t str {
-    members
-        .iter()
-        .find(|(r, _, _)| *r == t)
-        .map_or("", |(r, _, _)| r)
+/// The type an annotation indexes or names: `IContext` of `IContext['models']`.
+fn type_head(t: &str) -> &str {
+    t.split_once('[').map_or(t, |(h, _)| h).trim()
 }
 
 /// What an exported value says to the linker: a collection or model, or another module's export

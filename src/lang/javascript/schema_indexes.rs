@@ -216,11 +216,7 @@ impl<'t> Extractor<'t> {
             ),
             _ => return None,
         };
-        let imp = self
-            .lookup(self.text(name), name.start_byte() as u32)?
-            .import
-            .as_ref()
-            .filter(|i| super::is_repository_module(&i.module) && i.export != "*")?;
+        let imp = self.repository_import(self.text(name), name.start_byte() as u32)?;
         Some(ImportRef {
             module: imp.module.clone(),
             export: if call {
@@ -255,11 +251,8 @@ impl<'t> Extractor<'t> {
         if returned.k() != "identifier" {
             return None;
         }
-        let imp = self
-            .lookup(self.text(returned), returned.start_byte() as u32)?
-            .import
-            .as_ref()?;
-        super::is_repository_module(&imp.module).then(|| imp.clone())
+        self.repository_import(self.text(returned), returned.start_byte() as u32)
+            .cloned()
     }
 
     /// `@Prop({ index: true }) name: string;` in a `@Schema()` class: (class name, declaration).
