@@ -710,6 +710,18 @@ fn standing_as_code(
     {
         return None;
     }
+    // `new Schema({..})`, `@Prop()`, `SchemaFactory.createForClass(C)`: the JavaScript frontend
+    // reads a schema for its index declarations alone (the model compiled from it is named by
+    // `model(..)`, a word of its own), so a file whose schemas declare no index option names
+    // nothing it reads. erxes keeps 127 such files (`export const appSchema = new Schema({..})`).
+    if is_js(lang)
+        && matches!(word.word, "Schema" | "Prop" | "SchemaFactory")
+        && !*scan
+            .declares_index
+            .get_or_insert_with(|| spells_index_option(bytes))
+    {
+        return None;
+    }
     let role = word.role;
     if word.context == WordContext::Attribute && word.word == "objects" {
         return Some(if calls_a_model_manager(bytes, start, end) {
@@ -1159,6 +1171,8 @@ struct FileScan {
     comment: bool,
     /// [`spells_operators`] of the file, once needed.
     has_operators: Option<bool>,
+    /// [`spells_index_option`] of the file, once needed.
+    declares_index: Option<bool>,
     /// [`import_windows`] of the file, once needed, and [`is_imported`] of each name asked.
     import_windows: Option<Vec<(usize, usize, bool)>>,
     imported: crate::lang::HashMap<Box<[u8]>, bool>,
@@ -1571,6 +1585,26 @@ impl VerdictReading {
     }
 }
 
+/// Whether a JavaScript file spells what the frontend reads as an index declaration of a schema:
+/// `schema.index(..)`, a field option `index`, `unique`, `sparse` or `expires` (all read by name
+/// anywhere: a word inside another costs a parse, not a finding), or a `text:` option.
+fn spells_index_option(bytes: &[u8]) -> bool {
+    let has = |w: &[u8]| memchr::memmem::find(bytes, w).is_some();
+    has(b"index")
+        || has(b"unique")
+        || has(b"sparse")
+        || has(b"expires")
+        || memchr::memmem::find_iter(bytes, b"text").any(|at| {
+            let rest = &bytes[at + 4..];
+            let rest = rest
+                .strip_prefix(b"'")
+                .or_else(|| rest.strip_prefix(b"\""))
+                .unwrap_or(rest);
+            (at == 0 || !is_ident_byte(bytes[at - 1]))
+                && rest.trim_ascii_start().first() == Some(&b':')
+        })
+}
+
 /// A Python package's `__init__.py` that imports, or a JavaScript folder's `index.js` that
 /// requires or exports models: it may re-export a model of the package (`from .video import Video`,
 /// `module.exports.Token = require('./token.model')`) without a word of MongoDB, so it waits with
@@ -1589,6 +1623,13 @@ fn is_package_init(path: &Path, lang: Language, bytes: &[u8]) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether the walk skips a file's bytes as a minified or bundled build (unless `--no-ignore`),
+/// whatever the prefilter would say of them (a debugging aid, for the benchmark's floor).
+#[doc(hidden)]
+pub fn looks_built(lang: Language, bytes: &[u8]) -> bool {
+    looks_minified(bytes) || (is_js(lang) && looks_bundled(bytes))
 }
 
 /// Whether a file is parsed on its own merits (see [`verdict`]).
@@ -2307,7 +2348,7 @@ fn analyse_one(
                 Verdict::Skip if is_package_init(path, lang, bytes) => Verdict::Defer,
                 v => v,
             };
-            if !no_ignore && (looks_minified(bytes) || (is_js(lang) && looks_bundled(bytes))) {
+            if !no_ignore && looks_built(lang, bytes) {
                 return Outcome::Skipped;
             }
             if v == Verdict::Skip {
@@ -2544,6 +2585,46 @@ mod tests {
         assert_ne!(verdict_of(js, "skip(offset); rows.limit(2);"), Parse);
     }
 
+    /// A Mongoose or NestJS schema is read for its index declarations: a file of schemas that
+    /// declare none is deferred (it may re-export a model), one that declares any is parsed.
+    #[test]
+    fn a_schema_confirms_only_with_an_index_option() {
+        use Verdict::*;
+        let ts = Language::TypeScript;
+        let fields = "import { Schema } from 'mongoose';\nexport const appSchema = new Schema({\n  name: { type: String, label: 'App name' },\n  %OPT%\n});\n";
+        let with = |opt: &str| verdict_of(ts, &fields.replace("%OPT%", opt));
+        assert_eq!(with("status: { type: String, default: 'active' },"), Defer);
+        for opt in [
+            "code: { type: String, unique: true },",
+            "userId: { type: String, index: true },",
+            "token: { type: String, sparse: true },",
+            "createdAt: { type: Date, expires: 3600 },",
+            "body: { type: String, text: true },",
+            "body: { type: String, 'text' : true },",
+        ] {
+            assert_eq!(with(opt), Parse, "{opt}");
+        }
+        assert_eq!(
+            verdict_of(
+                ts,
+                &format!("{}appSchema.index({{ name: 1 }});\n", with_none(fields))
+            ),
+            Parse
+        );
+        // A word that only contains `text` is no option.
+        assert_eq!(with("context: { type: String },"), Defer);
+        let nest = "import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';\n@Schema()\nexport class Cat {\n  @Prop() name: string;\n}\nexport const CatSchema = SchemaFactory.createForClass(Cat);\n";
+        assert_eq!(verdict_of(ts, nest), Defer);
+        assert_eq!(
+            verdict_of(ts, &nest.replace("@Prop()", "@Prop({ unique: true })")),
+            Parse
+        );
+    }
+
+    fn with_none(fields: &str) -> String {
+        fields.replace("%OPT%", "")
+    }
+
     #[test]
     fn a_hint_needs_a_confirmation() {
         use Verdict::*;
@@ -2616,12 +2697,13 @@ const UserSchema = new mongoose.Schema({ email: { type: String, unique: true } }
 UserSchema.index({ email: 1, org: 1 });
 module.exports = UserSchema;"#;
         assert_eq!(verdict_of(js, schema), Parse);
+        // A schema that declares no index holds nothing the frontend reads: deferred.
         assert_eq!(
             verdict_of(
                 js,
                 "import { Schema } from 'mongoose';\nexport default new Schema({ a: String });"
             ),
-            Parse
+            Defer
         );
         // NestJS: a schema class; a service that only injects a model is not.
         let nest_schema = r#"

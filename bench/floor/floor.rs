@@ -156,6 +156,10 @@ fn main() {
                     continue;
                 };
                 let bytes = std::fs::read(&path).unwrap_or_default();
+                // A minified or bundled build: skipped before the prefilter reads it.
+                if mongolint::discover::looks_built(lang, &bytes) {
+                    continue;
+                }
                 let verdict = mongolint::discover::verdict(lang, &bytes);
                 if verdict == mongolint::discover::Verdict::Skip {
                     continue;
