@@ -300,10 +300,8 @@ impl<'t> Extractor<'t> {
             "identifier" => {
                 let name = self.text(obj);
                 let b = self.lookup(name, obj.start_byte() as u32)?;
-                let v = self.unwrap_expr(b.value?);
-                let is_schema = (v.k() == "new_expression" && self.is_schema_new(v))
-                    || (v.k() == "call_expression" && self.callee_method(v) == "createForClass");
-                is_schema.then(|| SchemaOwner::Variable(name.to_string(), span(obj)))
+                self.is_schema_value(b.value?, 0)
+                    .then(|| SchemaOwner::Variable(name.to_string(), span(obj)))
             }
             "call_expression" if self.callee_method(obj) == "createForClass" => {
                 let args = self.args(obj);
@@ -332,8 +330,29 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// A schema: `new Schema(..)`, `SchemaFactory.createForClass(C)`, or a call of a helper whose
+    /// first argument is one (`schemaWrapper(new Schema({..}))`).
+    fn is_schema_value(&self, v: Node<'t>, depth: usize) -> bool {
+        let v = self.unwrap_expr(v);
+        match v.k() {
+            "new_expression" => self.is_schema_new(v),
+            "call_expression" if self.callee_method(v) == "createForClass" => true,
+            "call_expression" if depth < 4 => self
+                .args(v)
+                .first()
+                .is_some_and(|a| self.is_schema_value(*a, depth + 1)),
+            _ => false,
+        }
+    }
+
     /// The owner of a `new Schema(..)`: the variable it is bound to, or the model it is passed to.
+    /// Handed first to a helper that is no model (`schemaWrapper(new Schema({..}))`, erxes's
+    /// 90 schema modules: it adds fields and returns the schema), it is what the helper returns.
     fn schema_new_owner(&self, n: Node<'t>) -> Option<SchemaOwner> {
+        self.schema_owner_at(n, 0)
+    }
+
+    fn schema_owner_at(&self, n: Node<'t>, depth: usize) -> Option<SchemaOwner> {
         let parent = self.parents.of(n)?;
         match parent.k() {
             "variable_declarator" | "assignment_expression" => {
@@ -347,6 +366,9 @@ impl<'t> Extractor<'t> {
                 let call = self.parents.of(parent)?;
                 match self.classify_call(call, 0) {
                     Thing::Collection(r) => Some(SchemaOwner::Collection(r)),
+                    _ if depth < 4 && self.args(call).first() == Some(&n) => {
+                        self.schema_owner_at(call, depth + 1)
+                    }
                     _ => None,
                 }
             }
@@ -714,6 +736,33 @@ export const BlockModel = attach({ name: Block.name, schema: SchemaFactory.creat
             vec![
                 ("blocks".into(), "name:1".into(), "".into()),
                 ("blocks".into(), "slug:1".into(), "unique".into()),
+            ]
+        );
+    }
+
+    /// erxes: `schemaWrapper(new Schema({..}))` adds fields to the schema and returns it; the
+    /// variable is the schema, in this file or in the module that compiles its model.
+    #[test]
+    fn a_schema_handed_to_a_helper_is_the_helper_result() {
+        let got = indexes(
+            r#"import { Schema, model } from "mongoose";
+import { schemaWrapper } from "./utils";
+export const companySchema = schemaWrapper(
+  new Schema({ code: { type: String, unique: true }, name: String }),
+);
+companySchema.index({ _id: 1, createdAt: 1 });
+const tagSchema = schemaWrapper(new Schema({ name: { type: String, index: true } }));
+export const Tags = model("tags", tagSchema);
+export const Brands = model("brands", schemaWrapper(new Schema({ code: { type: String, index: true } })));
+"#,
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("<unknown>".into(), "code:1".into(), "unique".into()),
+                ("<unknown>".into(), "_id:1,createdAt:1".into(), "".into()),
+                ("tags".into(), "name:1".into(), "".into()),
+                ("brands".into(), "code:1".into(), "".into()),
             ]
         );
     }
