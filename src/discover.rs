@@ -710,6 +710,34 @@ fn standing_as_code(
     {
         return None;
     }
+    // `def find_one(item_id):`, `create_index(self, resource, ..)` (eve's `_create_index` imported
+    // under that name): the Python frontend reads an operation only as a method of a collection
+    // or a queryset, so a driver-only operation name that no `.` precedes is no evidence; it is
+    // a hint (a wrapper of the driver may be defined here).
+    // In both languages, `action: 'updateMany'`, `z.literal('deleteMany')`, `"find_one"`: an
+    // operation's name inside a one-line string (no template literal, no f-string) calls
+    // nothing; an event's or a log's name for the operation hints at MongoDB.
+    if word.role == WordRole::Evidence && word.context == WordContext::Identifier {
+        let string = match scan.quote {
+            Some(b'"' | b'\'') if is_js(lang) => true,
+            Some(_) if lang == Language::Python => !is_python_f_string(bytes, scan.quote_at),
+            _ => false,
+        };
+        let hint = match lang {
+            Language::Python
+                if lang::vocabulary::py_operation(word.word).is_some_and(|m| m.driver_only) =>
+            {
+                string || bytes[..start].trim_ascii_end().last() != Some(&b'.')
+            }
+            _ if is_js(lang) => {
+                string && lang::vocabulary::js_operation(word.word).is_some_and(|m| m.driver_only)
+            }
+            _ => false,
+        };
+        if hint {
+            return Some(WordRole::Hint);
+        }
+    }
     // `new Schema({..})`, `@Prop()`, `SchemaFactory.createForClass(C)`: the JavaScript frontend
     // reads a schema for its index declarations alone (the model compiled from it is named by
     // `model(..)`, a word of its own), so a file whose schemas declare no index option names
@@ -2617,6 +2645,52 @@ mod tests {
         assert_eq!(verdict_of(ts, nest), Defer);
         assert_eq!(
             verdict_of(ts, &nest.replace("@Prop()", "@Prop({ unique: true })")),
+            Parse
+        );
+    }
+
+    /// A Python driver-only operation name is evidence as a method; a function of that name
+    /// (defined, or imported under it) is a hint, and so is the name inside a string in either
+    /// language.
+    #[test]
+    fn a_python_operation_name_is_evidence_only_as_a_method() {
+        use Verdict::*;
+        let py = Language::Python;
+        assert_eq!(
+            verdict_of(py, "def find_one(item_id):\n    return get(item_id)\n"),
+            Defer
+        );
+        assert_eq!(
+            verdict_of(
+                py,
+                "from eve.io.mongo.mongo import _create_index as create_index\ncreate_index(app, name, keys)\n"
+            ),
+            Defer
+        );
+        assert_eq!(
+            verdict_of(py, "doc = users.find_one({\"_id\": 1})\n"),
+            Parse
+        );
+        assert_eq!(
+            verdict_of(py, "ACTIONS = [\"insert_one\", \"delete_many\"]\n"),
+            Defer
+        );
+        assert_eq!(verdict_of(py, "log(f\"{coll.delete_many(q)}\")\n"), Parse);
+        let ts = Language::TypeScript;
+        assert_eq!(
+            verdict_of(ts, "export enum Action {\n  UPDATE_MANY = 'updateMany',\n  BULK_WRITE = \"bulkWrite\",\n}\n"),
+            Defer
+        );
+        assert_eq!(
+            verdict_of(ts, "await Users.updateMany({}, { a: 1 });\n"),
+            Parse
+        );
+        assert_eq!(
+            verdict_of(ts, "log(`${await Users.updateMany(q, u)}`);\n"),
+            Parse
+        );
+        assert_eq!(
+            verdict_of(py, "doc = (\n    users\n    .find_one({\"_id\": 1})\n)\n"),
             Parse
         );
     }
