@@ -70,7 +70,7 @@ pub struct CheckArgs {
     /// Also analyse ignored files, node_modules, build output and minified bundles.
     #[arg(long)]
     pub no_ignore: bool,
-    /// Also analyse tests (`test/`, `__tests__/`, `*.test.js`, `*.spec.ts`, `test_*.py`), skipped by default.
+    /// Also analyse tests (`test/`, `__tests__/`, `*.test.js`, `*.spec.ts`, `test_*.py`, `*_tests.py`, `tests.py`), skipped by default.
     #[arg(long)]
     pub include_tests: bool,
     /// Skip files larger than this many bytes (with a note).

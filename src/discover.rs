@@ -1699,14 +1699,19 @@ const TEST_DIRS: &[&str] = &[
     "cypress",
 ];
 
-/// Test files by name: `x.test.js`, `x.spec.ts`, `test_x.py`, `x_test.py`, `conftest.py`.
+/// Test files by name: `x.test.js`, `x.spec.ts`, `test_x.py`, `x_test.py`, `x_tests.py`,
+/// `tests.py` (a Django application's test module), `conftest.py`.
 fn is_test_file(name: &str) -> bool {
     let stem = name.split('.').next().unwrap_or(name);
     name.contains(".test.")
         || name.contains(".spec.")
         || name.contains(".e2e.")
         || (name.ends_with(".py")
-            && (stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest"))
+            && (stem.starts_with("test_")
+                || stem.ends_with("_test")
+                || stem.ends_with("_tests")
+                || stem == "tests"
+                || stem == "conftest"))
 }
 
 fn is_minified_name(name: &str) -> bool {
@@ -2693,6 +2698,34 @@ mod tests {
             verdict_of(py, "doc = (\n    users\n    .find_one({\"_id\": 1})\n)\n"),
             Parse
         );
+    }
+
+    /// superdesk-core keeps tests beside the code as `publish_service_tests.py` and
+    /// `apps/publish/content/tests.py`.
+    #[test]
+    fn test_files_are_known_by_name() {
+        for name in [
+            "user.test.js",
+            "user.spec.ts",
+            "login.e2e.ts",
+            "test_users.py",
+            "users_test.py",
+            "publish_service_tests.py",
+            "tests.py",
+            "conftest.py",
+        ] {
+            assert!(is_test_file(name), "{name}");
+        }
+        for name in [
+            "users.py",
+            "contest.py",
+            "testing.py",
+            "latest.py",
+            "tests.js",
+            "attest_tests.rs",
+        ] {
+            assert!(!is_test_file(name), "{name}");
+        }
     }
 
     fn with_none(fields: &str) -> String {
