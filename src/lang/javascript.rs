@@ -1433,6 +1433,20 @@ impl<'t> Extractor<'t> {
         let obj = self.unwrap_expr(obj);
         let (names, called) = match obj.k() {
             "identifier" => (vec![obj], false),
+            // `refList.model`: the object the chain starts from.
+            "member_expression" => {
+                let mut head = obj;
+                while head.k() == "member_expression" {
+                    match self.field(head, "object") {
+                        Some(o) => head = self.unwrap_expr(o),
+                        None => return false,
+                    }
+                }
+                if head.k() != "identifier" {
+                    return false;
+                }
+                (vec![head], false)
+            }
             "call_expression" => (
                 self.args(obj)
                     .into_iter()
@@ -1454,7 +1468,6 @@ impl<'t> Extractor<'t> {
         let Some(lp) = lp else {
             return false;
         };
-        let root = self.parents.root();
         // The names the loop's header binds: `for (const [i, { slug }] of ..)`, or the parameters
         // of `items.forEach(({ slug }) => ..)`.
         let header = if lp.k() == "call_expression" {
@@ -1482,35 +1495,51 @@ impl<'t> Extractor<'t> {
             if called && items.contains(&self.text(name)) {
                 return true;
             }
-            let Some(b) = self.lookup(self.text(name), name.start_byte() as u32) else {
-                return false;
-            };
-            let at = b.pos as usize;
-            if !loop_span.contains(Span::new(at, at)) {
-                return false;
-            }
-            // The declarator that binds the name there, and whether its value reads an item.
-            let mut decl = root.descendant_for_byte_range(at, at);
-            while let Some(d) = decl {
-                if d.k() == "variable_declarator" && d.start_byte() == at {
-                    break;
-                }
-                decl = self.parents.of(d).filter(|p| p.start_byte() == at);
-            }
-            let Some(value) = decl.and_then(|d| self.field(d, "value")) else {
-                return false;
-            };
-            let mut reads_item = false;
-            self.parents.walk(value, |n, kind, enter| {
-                if enter
-                    && matches!(kind, "identifier" | "shorthand_property_identifier")
-                    && items.contains(&self.text(n))
-                {
-                    reads_item = true;
-                }
-            });
-            reads_item
+            self.reads_item(name, loop_span, &items, 0)
         })
+    }
+
+    /// Whether the name `name` is bound in the loop `loop_span` to a value that reads one of the
+    /// loop's `items`, directly or through another name bound so (`var field =
+    /// list.fields[path]; var refList = field.refList;`, `path` the item).
+    fn reads_item(&self, name: Node<'t>, loop_span: Span, items: &[&str], depth: usize) -> bool {
+        if depth > 3 {
+            return false;
+        }
+        let root = self.parents.root();
+        let Some(b) = self.lookup(self.text(name), name.start_byte() as u32) else {
+            return false;
+        };
+        let at = b.pos as usize;
+        if !loop_span.contains(Span::new(at, at)) {
+            return false;
+        }
+        // The declarator that binds the name there, and whether its value reads an item.
+        let mut decl = root.descendant_for_byte_range(at, at);
+        while let Some(d) = decl {
+            if d.k() == "variable_declarator" && d.start_byte() == at {
+                break;
+            }
+            decl = self.parents.of(d).filter(|p| p.start_byte() == at);
+        }
+        let Some(value) = decl.and_then(|d| self.field(d, "value")) else {
+            return false;
+        };
+        let mut reads_item = false;
+        let mut names = Vec::new();
+        self.parents.walk(value, |n, kind, enter| {
+            if enter && matches!(kind, "identifier" | "shorthand_property_identifier") {
+                if items.contains(&self.text(n)) {
+                    reads_item = true;
+                } else if kind == "identifier" {
+                    names.push(n);
+                }
+            }
+        });
+        reads_item
+            || names
+                .into_iter()
+                .any(|n| self.reads_item(n, loop_span, items, depth + 1))
     }
 
     /// `modes` in `for (const mode of modes)` after `const modes = ['draft', 'published']`: a

@@ -425,6 +425,30 @@ export async function relationshipQuery(adapter, hops, ids) {
     }
 
     #[test]
+    fn a_model_reached_from_the_item_through_bindings_may_be_another_collection_each_time() {
+        // keystone's drilldown: each path names a relationship field, whose list's model is
+        // queried; the receiver is a member of a name bound, through another, from the item. The
+        // same model per item (`req.list.model`, bound outside the loop) still counts.
+        let got = findings(
+            "get.js",
+            r#"const mongoose = require("mongoose");
+module.exports = function (req, res, item) {
+  async.eachSeries(drilldown.def, function (path, done) {
+    var field = req.list.fields[path];
+    var refList = field.refList;
+    refList.model.findById(item.get(field.path)).exec(done);
+  });
+  async.map(req.body.items, function (data, done) {
+    req.list.model.findById(data.id, done);
+  });
+};
+"#,
+        );
+        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, vec![9], "{got:?}");
+    }
+
+    #[test]
     fn a_model_a_call_returns_for_the_item_may_be_another_collection_each_time() {
         // Replaying log entries, each on the model it names: the receiver is a call given a name
         // the loop's body reads from the item (or the item itself), so each pass may reach
