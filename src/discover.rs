@@ -2640,7 +2640,10 @@ mod tests {
         assert_eq!(
             verdict_of(
                 ts,
-                &format!("{}appSchema.index({{ name: 1 }});\n", with_none(fields))
+                &format!(
+                    "{}appSchema.index({{ name: 1 }});\n",
+                    fields.replace("%OPT%", "")
+                )
             ),
             Parse
         );
@@ -2658,7 +2661,7 @@ mod tests {
     /// (defined, or imported under it) is a hint, and so is the name inside a string in either
     /// language.
     #[test]
-    fn a_python_operation_name_is_evidence_only_as_a_method() {
+    fn an_operation_name_is_evidence_only_as_a_method_outside_strings() {
         use Verdict::*;
         let py = Language::Python;
         assert_eq!(
@@ -2726,10 +2729,6 @@ mod tests {
         ] {
             assert!(!is_test_file(name), "{name}");
         }
-    }
-
-    fn with_none(fields: &str) -> String {
-        fields.replace("%OPT%", "")
     }
 
     #[test]

@@ -66,13 +66,9 @@ fn resolve_module<'a>(
 }
 
 /// The files a path alias (`@/models/user`, `~/models/user`, `src/models/user`) or Meteor's path
-/// from the application's root (`/models/boards`) may name: (path, index, length of the path's
-/// part that the alias spells). `None` for what is no alias (a package). SvelteKit's
-/// `$lib/server/db` is `src/lib/server/db`.
-fn alias_matches<'a>(
-    module: &str,
-    suffix_index: &[(&'a str, usize)],
-) -> Option<Vec<(&'a str, usize, usize)>> {
+/// from the application's root (`/models/boards`) may name (see [`AliasMatches`]). `None` for
+/// what is no alias (a package). SvelteKit's `$lib/server/db` is `src/lib/server/db`.
+fn alias_matches(module: &str, suffix_index: &[(&str, usize)]) -> Option<AliasMatches> {
     let module = module.trim_end_matches('/');
     let lib = module.strip_prefix("$lib/").map(|r| format!("lib/{r}"));
     let rest = lib
@@ -91,7 +87,7 @@ fn alias_matches<'a>(
         let want = format!("/{rest}{ext}");
         for (p, i) in suffix_index {
             if p.ends_with(&want) || (*p == &want[1..]) {
-                out.push((*p, *i, want.len().min(p.len())));
+                out.push((*i, want.len().min(p.len())));
             }
         }
     }
@@ -102,7 +98,12 @@ fn alias_matches<'a>(
 /// unique match, or, for Meteor's rooted paths, the shallowest (`/models/boards` is the
 /// application root's `models/boards.js`, not `server/models/boards.js`; the run may start above
 /// the application's root).
-fn pick_alias(rooted: bool, from: &str, matches: &[(&str, usize, usize)]) -> Option<usize> {
+fn pick_alias(
+    rooted: bool,
+    from: &str,
+    matches: &[(usize, usize)],
+    suffix_index: &[(&str, usize)],
+) -> Option<usize> {
     let mut found: Option<(usize, usize)> = None;
     let mut ambiguous = false;
     // A monorepo's packages each map the alias to their own folder (`~/connectionResolvers` is
@@ -112,7 +113,8 @@ fn pick_alias(rooted: bool, from: &str, matches: &[(&str, usize, usize)]) -> Opt
     let mut holding: Option<usize> = None;
     let mut holding_ambiguous = false;
     let from_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
-    for &(p, i, spelt) in matches {
+    for &(i, spelt) in matches {
+        let p = suffix_index[i].0;
         let depth = if rooted { p.matches('/').count() } else { 0 };
         match found {
             Some((d, f)) if d < depth || f == i => {}
@@ -175,7 +177,8 @@ fn resolve_python_module(
     None
 }
 
-/// The files a path alias may name, as (index of the path, length of its part the alias spells).
+/// The files a path alias may name, as (index of the path in the suffix index, which is the
+/// files' order; length of the path's part that the alias spells).
 type AliasMatches = Vec<(usize, usize)>;
 
 /// The modules of one linking run: the files' normalised paths, and [`resolve_module`] memoised,
@@ -188,7 +191,6 @@ struct Modules<'a> {
     resolved: RefCell<HashMap<(String, String, bool), Option<usize>>>,
     /// A path alias → the files it may name (see [`alias_matches`]): one scan of every path per
     /// alias, whatever folders import it.
-    /// (Paths by their index in `suffix_index`, which is the files' order.)
     aliases: RefCell<HashMap<String, Option<AliasMatches>>>,
 }
 
@@ -225,17 +227,12 @@ impl<'a> Modules<'a> {
             resolve_module(module, from, &self.by_path, &self.suffix_index)
         } else {
             let mut aliases = self.aliases.borrow_mut();
-            let matches = aliases.entry(module.to_string()).or_insert_with(|| {
-                alias_matches(module, &self.suffix_index)
-                    .map(|m| m.into_iter().map(|(_, i, spelt)| (i, spelt)).collect())
-            });
-            matches.as_deref().and_then(|m| {
-                let m: Vec<(&str, usize, usize)> = m
-                    .iter()
-                    .map(|&(i, spelt)| (self.suffix_index[i].0, i, spelt))
-                    .collect();
-                pick_alias(module.starts_with('/'), from, &m)
-            })
+            let matches = aliases
+                .entry(module.to_string())
+                .or_insert_with(|| alias_matches(module, &self.suffix_index));
+            matches
+                .as_deref()
+                .and_then(|m| pick_alias(module.starts_with('/'), from, m, &self.suffix_index))
         };
         self.resolved.borrow_mut().insert(key, found);
         found
@@ -1030,13 +1027,13 @@ fn link_databases(files: &mut [SourceFile], modules: &Modules) {
 fn link_schemas(files: &mut [SourceFile], modules: &Modules) {
     // (schema's file, its variable) → the collections compiled from it.
     let mut compiled: HashMap<(usize, String), Vec<CollectionRef>> = HashMap::new();
+    let schema = |file: usize, name: &str, t: &ExportTarget| {
+        matches!(t, ExportTarget::Schema).then(|| (file, name.to_string()))
+    };
     for f in files.iter() {
         for m in &f.ir.schema_models {
             let Some(target) = modules.resolve(&m.schema.module, &f.display_path) else {
                 continue;
-            };
-            let schema = |file: usize, name: &str, t: &ExportTarget| {
-                matches!(t, ExportTarget::Schema).then(|| (file, name.to_string()))
             };
             if let Some(key) =
                 lookup_export_in(files, target, &m.schema.export, modules, 0, &schema)

@@ -285,6 +285,11 @@ mod tests {
             .collect()
     }
 
+    /// The lines of `findings`' results.
+    fn lines(got: &[(usize, String, usize)]) -> Vec<usize> {
+        got.iter().map(|g| g.0).collect()
+    }
+
     /// A model imported from a module the linker cannot read is named where it is imported, not
     /// in the loop: its lookups per item are N+1 (udata's `Follow.objects(following=org)` per
     /// organisation, erxes's `models.Posts` of a typed context), as a local model's are. A model
@@ -303,11 +308,7 @@ def purge():
         Follow.objects(following=dataset).delete()
 "#,
         );
-        assert_eq!(
-            got.iter().map(|g| g.0).collect::<Vec<_>>(),
-            vec![4, 8],
-            "{got:?}"
-        );
+        assert_eq!(lines(&got), vec![4, 8], "{got:?}");
         let got = findings(
             "resolvers.ts",
             r#"import { IContext, getModel } from "~/connectionResolvers";
@@ -324,11 +325,7 @@ export const touch = async (items: any[]) => {
 };
 "#,
         );
-        assert_eq!(
-            got.iter().map(|g| g.0).collect::<Vec<_>>(),
-            vec![4],
-            "{got:?}"
-        );
+        assert_eq!(lines(&got), vec![4], "{got:?}");
     }
 
     /// A lookup under `if key == "spatial-text":`, where `key` is each item's key (CKAN's
@@ -357,11 +354,7 @@ def parse(data, settings):
             zone = GeoZone.objects(slug=extra["value"]).first()
 "#,
         );
-        assert_eq!(
-            got.iter().map(|g| g.0).collect::<Vec<_>>(),
-            vec![17],
-            "{got:?}"
-        );
+        assert_eq!(lines(&got), vec![17], "{got:?}");
     }
 
     #[test]
@@ -420,8 +413,7 @@ export async function relationshipQuery(adapter, hops, ids) {
 }
 "#,
         );
-        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
-        assert_eq!(lines, vec![14, 18], "{got:?}");
+        assert_eq!(lines(&got), vec![14, 18], "{got:?}");
     }
 
     #[test]
@@ -444,8 +436,7 @@ module.exports = function (req, res, item) {
 };
 "#,
         );
-        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
-        assert_eq!(lines, vec![9], "{got:?}");
+        assert_eq!(lines(&got), vec![9], "{got:?}");
     }
 
     #[test]
@@ -477,8 +468,7 @@ module.exports = function (req, res, item) {
 }
 "#,
         );
-        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
-        assert_eq!(lines, vec![13, 17], "{got:?}");
+        assert_eq!(lines(&got), vec![13, 17], "{got:?}");
     }
 
     #[test]

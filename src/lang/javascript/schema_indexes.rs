@@ -121,7 +121,7 @@ impl<'t> Extractor<'t> {
             else {
                 continue;
             };
-            let owner = match self.schema_new_owner(n) {
+            let owner = match self.schema_new_owner(n, 0) {
                 Some(o) => o,
                 None => continue,
             };
@@ -348,11 +348,7 @@ impl<'t> Extractor<'t> {
     /// The owner of a `new Schema(..)`: the variable it is bound to, or the model it is passed to.
     /// Handed first to a helper that is no model (`schemaWrapper(new Schema({..}))`, erxes's
     /// 90 schema modules: it adds fields and returns the schema), it is what the helper returns.
-    fn schema_new_owner(&self, n: Node<'t>) -> Option<SchemaOwner> {
-        self.schema_owner_at(n, 0)
-    }
-
-    fn schema_owner_at(&self, n: Node<'t>, depth: usize) -> Option<SchemaOwner> {
+    fn schema_new_owner(&self, n: Node<'t>, depth: usize) -> Option<SchemaOwner> {
         let parent = self.parents.of(n)?;
         match parent.k() {
             "variable_declarator" | "assignment_expression" => {
@@ -367,7 +363,7 @@ impl<'t> Extractor<'t> {
                 match self.classify_call(call, 0) {
                     Thing::Collection(r) => Some(SchemaOwner::Collection(r)),
                     _ if depth < 4 && self.args(call).first() == Some(&n) => {
-                        self.schema_owner_at(call, depth + 1)
+                        self.schema_new_owner(call, depth + 1)
                     }
                     _ => None,
                 }
