@@ -607,13 +607,11 @@ fn stands_in_context(
             // A registry's models are capitalised (`models.Posts`; `models.configs` is not one).
             !bytes[start..end].starts_with(b"models") || bytes[end].is_ascii_uppercase()
         }
-        WordContext::Attribute => {
-            left_ok && right_ok && bytes[..start].trim_ascii_end().last() == Some(&b'.')
-        }
+        WordContext::Attribute => left_ok && right_ok && follows_dot(bytes, start),
         WordContext::MethodCall => {
             left_ok
                 && right_ok
-                && bytes[..start].trim_ascii_end().last() == Some(&b'.')
+                && follows_dot(bytes, start)
                 && is_called(bytes, end)
                 && !callback_first(bytes, end)
                 && !no_driver_arguments(lang, &bytes[start..end], bytes, end)
@@ -727,7 +725,7 @@ fn standing_as_code(
             Language::Python
                 if lang::vocabulary::py_operation(word.word).is_some_and(|m| m.driver_only) =>
             {
-                string || bytes[..start].trim_ascii_end().last() != Some(&b'.')
+                string || !follows_dot(bytes, start)
             }
             _ if is_js(lang) => {
                 string && lang::vocabulary::js_operation(word.word).is_some_and(|m| m.driver_only)
@@ -776,9 +774,7 @@ fn standing_as_code(
         {
             None
         }
-        WordContext::Call if bytes[..start].trim_ascii_end().last() != Some(&b'.') => {
-            Some(role.min(WordRole::Confirmation))
-        }
+        WordContext::Call if !follows_dot(bytes, start) => Some(role.min(WordRole::Confirmation)),
         WordContext::DbAttribute | WordContext::ShellDb => {
             let shell = word.context == WordContext::ShellDb;
             let mut declared = || *scan.declares_db.get_or_insert_with(|| declares_db(bytes));
@@ -789,7 +785,7 @@ fn standing_as_code(
             // collection method called on `db` itself needs its type, which a hint gives. A chain
             // (`db.users.find(..).toArray()`) may still be a driver call the frontend reads by
             // its shape.
-            let bare = bytes[..start].trim_ascii_end().last() != Some(&b'.');
+            let bare = !follows_dot(bytes, start);
             if shell
                 && bare
                 && !declared()
@@ -1559,7 +1555,7 @@ impl VerdictReading {
                     self.skip_call |= is_js(lang)
                         && word.context == WordContext::Skip
                         && word.word == "skip"
-                        && bytes[..start].trim_ascii_end().last() == Some(&b'.');
+                        && follows_dot(bytes, start);
                 }
                 Some(WordRole::Confirmation) => {
                     self.confirmation = true;
@@ -1611,6 +1607,12 @@ impl VerdictReading {
             Verdict::Skip
         }
     }
+}
+
+/// Whether the word at `start` follows a `.` (spaces and line breaks between): a method or an
+/// attribute (`db.users\n  .find_one(..)`), not a name of its own.
+fn follows_dot(bytes: &[u8], start: usize) -> bool {
+    bytes[..start].trim_ascii_end().last() == Some(&b'.')
 }
 
 /// Whether a JavaScript file spells what the frontend reads as an index declaration of a schema:
