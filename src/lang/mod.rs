@@ -539,9 +539,9 @@ pub(crate) fn exits_loop_after(
     let ends_in_exit = |block: tree_sitter::Node| {
         let last = parents
             .children(block)
-            .filter(|s| s.is_named() && s.kind() != "comment")
+            .filter(|s| s.is_named() && s.k() != "comment")
             .last();
-        last.is_some_and(|s| exits.contains(&s.kind()))
+        last.is_some_and(|s| exits.contains(&s.k()))
     };
     let mut exits_found = false;
     let mut cur = parents.of(call);
@@ -549,10 +549,10 @@ pub(crate) fn exits_loop_after(
         if crate::ir::Span::new(n.start_byte(), n.end_byte()) == loop_span {
             return exits_found;
         }
-        if is_function(n.kind()) {
+        if is_function(n.k()) {
             return false;
         }
-        if n.kind() == block_kind && !exits_found {
+        if n.k() == block_kind && !exits_found {
             exits_found = ends_in_exit(n);
         }
         cur = parents.of(n);
@@ -626,11 +626,11 @@ pub(crate) fn guard_conditions<'t, T>(
 ) -> Vec<T> {
     let named = |n: tree_sitter::Node<'t>| {
         flat.children(n)
-            .filter(|c| c.is_named() && !c.kind().contains("comment"))
+            .filter(|c| c.is_named() && !c.k().contains("comment"))
             .collect::<Vec<_>>()
     };
     // `return x;` in Rust is an expression statement.
-    let statement = |s: tree_sitter::Node<'t>| match s.kind() {
+    let statement = |s: tree_sitter::Node<'t>| match s.k() {
         "expression_statement" => named(s).into_iter().next().unwrap_or(s),
         _ => s,
     };
@@ -639,7 +639,7 @@ pub(crate) fn guard_conditions<'t, T>(
     let mut node = flat.of(n);
     for _ in 0..64 {
         let Some(p) = node else { break };
-        let kind = p.kind();
+        let kind = p.k();
         if syntax.boundaries.contains(&kind) {
             break;
         }
@@ -659,18 +659,18 @@ pub(crate) fn guard_conditions<'t, T>(
                     break;
                 }
                 let stmt = statement(stmt);
-                if !syntax.ifs.contains(&stmt.kind()) || flat.field(stmt, "alternative").is_some() {
+                if !syntax.ifs.contains(&stmt.k()) || flat.field(stmt, "alternative").is_some() {
                     continue;
                 }
                 let Some(body) = flat.field(stmt, "consequence") else {
                     continue;
                 };
-                let last = if syntax.blocks.contains(&body.kind()) {
+                let last = if syntax.blocks.contains(&body.k()) {
                     named(body).into_iter().last()
                 } else {
                     Some(body)
                 };
-                if last.is_some_and(|l| syntax.exits.contains(&statement(l).kind())) {
+                if last.is_some_and(|l| syntax.exits.contains(&statement(l).k())) {
                     if let Some(cond) = flat.field(stmt, "condition") {
                         read(cond, true, &mut out);
                     }
@@ -733,11 +733,11 @@ pub(crate) fn binary_sizes<'t>(
         if depth > 8 {
             return;
         }
-        match cond.kind() {
+        match cond.k() {
             "parenthesized_expression" => {
                 for c in flat
                     .children(cond)
-                    .filter(|c| c.is_named() && !c.kind().contains("comment"))
+                    .filter(|c| c.is_named() && !c.k().contains("comment"))
                 {
                     walk(flat, src, c, exit, depth + 1, out, size);
                 }
@@ -860,11 +860,11 @@ pub(crate) fn is_written_list(
     list_kinds: &[&str],
     spread_kinds: &[&str],
 ) -> bool {
-    list_kinds.contains(&list.kind())
+    list_kinds.contains(&list.k())
         && !items.is_empty()
         && items
             .iter()
-            .all(|i| !spread_kinds.contains(&i.kind()) && i.kind() != "comment")
+            .all(|i| !spread_kinds.contains(&i.k()) && i.k() != "comment")
 }
 
 /// [`loop_over`], with the loop variable's text when it is a plain identifier.
