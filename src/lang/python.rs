@@ -86,6 +86,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         index_targets: HashMap::default(),
         resolving_fields: std::cell::RefCell::new(Vec::new()),
         field_fuel: std::cell::Cell::new(0),
+        classify_memo: std::cell::RefCell::new(None),
     };
     let root = tree.root_node();
     x.collect_bindings(root);
@@ -297,6 +298,12 @@ struct Extractor<'t> {
     /// follow: attributes assigned from one another in many orders would otherwise be explored
     /// along every path (exponential), cycle guard or not.
     field_fuel: std::cell::Cell<u32>,
+    /// What `classify` gave for (node id, depth) from a clean start (no `self.x` being resolved:
+    /// the cycle guard and the fuel then depend on nothing but the node and the depth), while the
+    /// rest of the extractor's state is frozen (`Some` only in `collect_operations`' pass over the
+    /// references that name collections). The references of one function reach the same bindings
+    /// again and again: `db = get_db()`, then `db.users`, `db.orders`, ..
+    classify_memo: std::cell::RefCell<Option<HashMap<(usize, usize), Thing>>>,
     bindings: HashMap<String, Vec<Binding<'t>>>,
     /// `bindings` by scope, for `lookup`.
     scope_index: HashMap<String, super::scopes::ScopeIndex>,
@@ -1587,6 +1594,23 @@ impl<'t> Extractor<'t> {
         if depth > MAX_DEPTH {
             return Thing::Unknown;
         }
+        if !self.resolving_fields.borrow().is_empty() {
+            return self.classify_uncached(n, depth);
+        }
+        let key = (n.id(), depth);
+        if let Some(memo) = self.classify_memo.borrow().as_ref() {
+            if let Some(t) = memo.get(&key) {
+                return t.clone();
+            }
+        }
+        let t = self.classify_uncached(n, depth);
+        if let Some(memo) = self.classify_memo.borrow_mut().as_mut() {
+            memo.insert(key, t.clone());
+        }
+        t
+    }
+
+    fn classify_uncached(&self, n: Node<'t>, depth: usize) -> Thing {
         let n = self.unwrap_expr(n);
         match n.k() {
             "identifier" => {
@@ -3242,15 +3266,10 @@ impl<'t> Extractor<'t> {
             self.sliced_queryset(sub, ctx);
         }
         // A chain `a.b.c.d` is a reference at every level, and a level's object is the level below
-        // it, classified again when that level's own turn comes: each node is classified once
-        // (from the top, with an empty cycle guard and a full fuel budget, so the result depends
-        // on the node alone).
-        let mut memo: HashMap<usize, Thing> = HashMap::default();
-        let mut classified = |x: Node<'t>| {
-            memo.entry(x.id())
-                .or_insert_with(|| self.classify(x, 0))
-                .clone()
-        };
+        // it, classified again when that level's own turn comes; and the references of a function
+        // reach the same bindings: `classify_memo` answers each (node, depth) once.
+        *self.classify_memo.borrow_mut() = Some(HashMap::default());
+        let classified = |x: Node<'t>| self.classify(x, 0);
         let mut found = Vec::new();
         for n in named_refs {
             // Only naming sites: `db.orders`, `db["orders"]`, `client.shop.orders`.
@@ -3283,6 +3302,7 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+        *self.classify_memo.borrow_mut() = None;
         self.ir.collections.extend(found);
         self.document_indexes();
     }
