@@ -1267,6 +1267,73 @@ async function page(db, offset, size) {
     assert_eq!(got[0].0, line_of(src, "$facet"));
 }
 
+/// A pipeline written in a helper of the same file and returned by it (erxes's
+/// `aggregatePaginator(params)` spread into the pipeline; mongo-express's
+/// `exp._getAggregatePipeline(query, options)` bound to a name and passed to `aggregate`): the
+/// helper's `$skip` stage is the aggregate's. It is flagged where it is written, once however
+/// many reads use it.
+#[test]
+fn skip_stage_returned_by_a_helper_is_flagged() {
+    let src = r#"
+const paginator = (params) => {
+  const { perPage = 20, page = 1 } = params;
+  return [{ $skip: perPage * (page - 1) }, { $limit: perPage }];
+};
+export async function similar(models, filter, params) {
+  return models.Products.aggregate([{ $match: filter }, ...paginator(params)]);
+}
+export async function others(models, filter, params) {
+  return models.Products.aggregate([{ $sort: { code: 1 } }, ...paginator(params)]);
+}
+"#;
+    assert_flags_once(SP, "utils.ts", src, "$skip", "$skip");
+    let src = r#"
+const exp = {};
+exp._getAggregatePipeline = function (pipeline, queryOptions) {
+  return [
+    ...pipeline,
+    { $facet: { count: [{ $count: 'count' }], items: [{ $skip: queryOptions.skip }, { $limit: 20 }] } },
+  ];
+};
+exp.items = async function (req, query, queryOptions) {
+  const queryAggregate = exp._getAggregatePipeline(query, queryOptions);
+  const [result] = await req.db.collection("docs").aggregate(queryAggregate).toArray();
+  return result;
+};
+"#;
+    assert_flags_once(SP, "collection.js", src, "$skip", "$skip");
+    assert!(only(SP, "collection.js", src).message.contains("`docs`"));
+}
+
+/// A helper's pipeline is read only when the file says which function is called and what it
+/// returns: a constant skip is no paging; a function defined twice, or an array the helper
+/// builds step by step (its stages may depend on the caller's arguments), is not followed.
+#[test]
+fn helper_pipelines_that_do_not_page_are_not_flagged() {
+    let src = r#"
+function firstPage() {
+  return [{ $skip: 0 }, { $limit: 20 }];
+}
+async function list(db) {
+  return db.collection("posts").aggregate([{ $match: {} }, ...firstPage()]).toArray();
+}
+"#;
+    assert_not_flagged(SP, "list.js", src);
+    let src = r#"
+function build(options) {
+  const pipeline = [{ $match: {} }];
+  if (options.paged) {
+    pipeline.push({ $skip: options.offset });
+  }
+  return pipeline;
+}
+async function report(db, filters) {
+  return db.collection("conversations").aggregate(build({})).toArray();
+}
+"#;
+    assert_not_flagged(SP, "report.js", src);
+}
+
 #[test]
 fn mongoose_query_skip_is_flagged() {
     let src = format!(

@@ -1011,19 +1011,92 @@ impl<'t> Extractor<'t> {
         let [func] = self.functions.get(self.text(name))?.as_slice() else {
             return None;
         };
-        let body = self.field(*func, "body")?;
+        let returned = self.unwrap_expr(self.first_return(*func)?);
+        (returned.k() == "object").then_some(returned)
+    }
+
+    /// What function `func` returns first: its expression body (`(o) => [..]`) or the value of
+    /// its first `return` of its own.
+    fn first_return(&self, func: Node<'t>) -> Option<Node<'t>> {
+        let body = self.field(func, "body")?;
+        if body.k() != "statement_block" {
+            return Some(body);
+        }
         let mut found = None;
         self.parents.walk(body, |c, k, enter| {
             if enter
                 && found.is_none()
                 && k == "return_statement"
-                && self.enclosing_function(c) == *func
+                && self.enclosing_function(c) == func
             {
                 found = self.named_children(c).into_iter().next();
             }
         });
-        let returned = self.unwrap_expr(found?);
-        (returned.k() == "object").then_some(returned)
+        found
+    }
+
+    /// The one function of this file that `call` calls, if the file says which: a declaration or
+    /// method of that name (`pipelineFor(o)`, `this.pipelineFor(o)`), a constant bound to a
+    /// function (`const pipelineFor = (o) => [..]`), or a function assigned to the member of a
+    /// named object (`exp.pipelineFor = function (o) {..}`, then `exp.pipelineFor(o)`).
+    fn called_function(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let f = self.field(call, "function")?;
+        let is_fn = |v: Node<'t>| {
+            let v = self.unwrap_expr(v);
+            matches!(v.k(), "arrow_function" | "function_expression" | "function").then_some(v)
+        };
+        let (object, name) = match f.k() {
+            "identifier" => {
+                let name = self.text(f);
+                if let Some(b) = self.lookup(name, f.start_byte() as u32) {
+                    return b
+                        .value
+                        .filter(|_| self.is_constant(b, name))
+                        .and_then(is_fn);
+                }
+                (None, name)
+            }
+            "member_expression" => {
+                let o = self.field(f, "object")?;
+                (Some(self.text(o)), self.text(self.field(f, "property")?))
+            }
+            _ => return None,
+        };
+        if let Some([func]) = self.functions.get(name).map(Vec::as_slice) {
+            return Some(*func);
+        }
+        let object = object?;
+        let mut assigned = self
+            .member_assigns
+            .iter()
+            .filter(|(o, m, _, _)| *o == object && *m == name);
+        match (assigned.next(), assigned.next()) {
+            (Some(&(_, _, value, _)), None) => is_fn(value),
+            _ => None,
+        }
+    }
+
+    /// The pipeline that a call of one of the file's functions returns (`called_function`):
+    /// `exp._getAggregatePipeline(query, options)` whose `return [..., { $skip: options.skip }]`
+    /// is an array literal with at least one stage (an object whose first key is an operator).
+    /// The function's parameters are unknown values in it. Not an array the function builds
+    /// (`const p = []; if (options.paged) p.push({ $skip: .. }); return p`): its stages may
+    /// depend on what the caller passes, which is not read here.
+    fn returned_pipeline(&self, call: Node<'t>, depth: usize) -> Option<Value> {
+        let func = self.called_function(call)?;
+        let returned = self.unwrap_expr(self.first_return(func)?);
+        if returned.k() != "array" {
+            return None;
+        }
+        let value = self.lower(returned, depth + 1);
+        let ValueKind::Array(items) = &value.kind else {
+            return None;
+        };
+        let stage = |v: &Value| match &v.kind {
+            ValueKind::Document(fields) => fields.first().is_some_and(|f| f.key.starts_with('$')),
+            _ => false,
+        };
+        items.iter().any(stage).then_some(value)
     }
 
     /// The value of member `key` of an object literal: the shorthand name itself (`{ users }`)
@@ -2534,6 +2607,10 @@ impl<'t> Extractor<'t> {
             "member_expression" | "subscript_expression" => {
                 return Value::unknown(sp, self.text(inner), true);
             }
+            "call_expression" => match self.returned_pipeline(inner, depth) {
+                Some(v) => v.kind,
+                None => return Value::unknown(sp, self.text(inner), false),
+            },
             _ => return Value::unknown(sp, self.text(inner), false),
         };
         Value { span: sp, kind }
@@ -2627,6 +2704,12 @@ impl<'t> Extractor<'t> {
                         return v;
                     }
                     return self.lower(v, depth);
+                }
+                // `const pipeline = pipelineFor(options)`: what the file's function returns.
+                if vk == "call_expression" && depth <= MAX_DEPTH && self.is_constant(b, name) {
+                    if let Some(p) = self.returned_pipeline(self.unwrap_expr(v), depth) {
+                        return p;
+                    }
                 }
             }
         }
