@@ -1089,14 +1089,7 @@ impl<'t> Extractor<'t> {
             return None;
         }
         let value = self.lower(returned, depth + 1);
-        let ValueKind::Array(items) = &value.kind else {
-            return None;
-        };
-        let stage = |v: &Value| match &v.kind {
-            ValueKind::Document(fields) => fields.first().is_some_and(|f| f.key.starts_with('$')),
-            _ => false,
-        };
-        items.iter().any(stage).then_some(value)
+        super::has_stage(&value).then_some(value)
     }
 
     /// The value of member `key` of an object literal: the shorthand name itself (`{ users }`)

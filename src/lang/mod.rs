@@ -397,6 +397,18 @@ pub(crate) fn kind_name(names: &[&'static str], id: u16, n: tree_sitter::Node<'_
     }
 }
 
+/// Whether `v` is a list with at least one aggregation stage: a document whose first key is an
+/// operator (`[{ $skip: n }, { $limit: 20 }]`). What a helper of the file must return for its
+/// call to be read as the pipeline it builds.
+pub(crate) fn has_stage(v: &crate::ir::Value) -> bool {
+    v.items().iter().any(|item| match &item.kind {
+        crate::ir::ValueKind::Document(fields) => {
+            fields.first().is_some_and(|f| f.key.starts_with('$'))
+        }
+        _ => false,
+    })
+}
+
 /// Whether an operation's collection was imported from another module of the repository (the
 /// linker decides it): an operation without evidence of its own is kept for it.
 pub(crate) fn imported(collection: &Option<crate::ir::CollectionRef>) -> bool {

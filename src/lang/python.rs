@@ -2788,6 +2788,8 @@ impl<'t> Extractor<'t> {
                         });
                     }
                     ValueKind::Document(fields)
+                } else if let Some(pipeline) = self.returned_pipeline(inner, depth) {
+                    pipeline.kind
                 } else {
                     return Value::unknown(sp, self.text(inner), false);
                 }
@@ -2795,6 +2797,47 @@ impl<'t> Extractor<'t> {
             _ => return Value::unknown(sp, self.text(inner), false),
         };
         Value { span: sp, kind }
+    }
+
+    /// The pipeline that a call of one of this file's functions returns: `paginate(page, size)`
+    /// (a module function) or `self.pipeline(query)` (a method of the calling class), whose first
+    /// `return` is a list literal with at least one stage (a dictionary whose first key is an
+    /// operator, `[{"$skip": (page - 1) * size}, {"$limit": size}]`). Its parameters are unknown
+    /// values in it. Not a list the function builds step by step: which stages it appends may
+    /// depend on what the caller passes.
+    fn returned_pipeline(&self, call: Node<'t>, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let f = self.field(call, "function")?;
+        let func = match f.k() {
+            "identifier" => {
+                let func = *self.functions.get(self.text(f))?;
+                if self.enclosing_class(func).is_some() {
+                    return None;
+                }
+                func
+            }
+            "attribute" => {
+                let obj = self.field(f, "object")?;
+                if obj.k() != "identifier" || !matches!(self.text(obj), "self" | "cls") {
+                    return None;
+                }
+                let func = *self.functions.get(self.text(self.field(f, "attribute")?))?;
+                let class = self.enclosing_class(func)?;
+                if self.enclosing_class(call) != Some(class) {
+                    return None;
+                }
+                func
+            }
+            _ => return None,
+        };
+        let returned = self.unwrap_expr(self.returned_expr(func)?);
+        if returned.k() != "list" {
+            return None;
+        }
+        let value = self.lower(returned, depth + 1);
+        super::has_stage(&value).then_some(value)
     }
 
     fn lower_items(&self, list: Node<'t>, depth: usize) -> Vec<Value> {
@@ -6139,6 +6182,73 @@ def other(a, b, n):
         .unwrap();
         let ids: Vec<&str> = findings.iter().map(|f| f.rule).collect();
         assert_eq!(ids, ["skip-paging"], "{findings:#?}");
+    }
+
+    /// A pipeline returned by a module function or a method of the calling class is read as if
+    /// written at the call; the helper's `$skip` stage is the finding, once. A constant skip, a
+    /// method of another class and a list the helper builds step by step are not read as paging.
+    #[test]
+    fn pipelines_returned_by_helpers_of_the_file() {
+        let check = |src: &str| -> Vec<(String, String)> {
+            crate::analysis::check_source("app/reports.py", src, &crate::rules::Settings::default())
+                .unwrap()
+                .1
+                .iter()
+                .map(|f| (f.rule.to_string(), at(src, f.span).to_string()))
+                .collect()
+        };
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().shop
+
+def paginate(page, size):
+    return [{"$skip": (page - 1) * size}, {"$limit": size}]
+
+def orders(customer, page):
+    return list(db.orders.aggregate([{"$match": {"customer": customer}}, *paginate(page, 20)]))
+
+def invoices(customer, page):
+    pipeline = paginate(page, 50)
+    return list(db.invoices.aggregate(pipeline))
+
+class Reports:
+    def _pipeline(self, query, offset):
+        return [{"$match": query}, {"$facet": {"items": [{"$skip": offset}, {"$limit": 20}]}}]
+
+    def run(self, query, offset):
+        return list(db.reports.aggregate(self._pipeline(query, offset)))
+"#;
+        assert_eq!(
+            check(src),
+            vec![
+                ("skip-paging".to_string(), "\"$skip\"".to_string()),
+                ("skip-paging".to_string(), "\"$skip\"".to_string()),
+            ]
+        );
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().shop
+
+def first_page():
+    return [{"$skip": 0}, {"$limit": 20}]
+
+def build(options):
+    pipeline = [{"$match": {}}]
+    if options.get("paged"):
+        pipeline.append({"$skip": options["offset"]})
+    return pipeline
+
+class Other:
+    def _pipeline(self, offset):
+        return [{"$skip": offset}]
+
+class Reports:
+    def run(self, other):
+        db.a.aggregate(first_page())
+        db.b.aggregate(build({}))
+        return db.c.aggregate(other._pipeline(10))
+"#;
+        assert_eq!(check(src), vec![]);
     }
 
     #[test]
