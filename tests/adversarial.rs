@@ -464,6 +464,57 @@ fn ten_thousand_deep_nesting() {
 // bytes and encodings
 // ---------------------------------------------------------------------------------------------
 
+/// Helpers whose returned pipelines spread one another: three mutually recursive ones, and thirty
+/// each spreading every later one (2^29 paths if followed without bound). The run finishes, each
+/// file's `$skip` stage is still found, once, and the good file's findings stand.
+#[test]
+fn recursive_and_fanned_out_pipeline_helpers() {
+    let (_t, root) = temp();
+    good(&root);
+    write(
+        &root,
+        "src/rec.js",
+        "function p(n) { return [...p(n - 1), ...q(n), ...r(n), { $skip: n }]; }\n\
+         function q(n) { return [...p(n), ...q(n + 1), ...r(n), { $limit: n }]; }\n\
+         function r(n) { return [...p(n), ...q(n), ...r(n), { $sort: { a: 1 } }]; }\n\
+         async function f(db, n) { return db.collection(\"x\").aggregate(p(n)).toArray(); }\n",
+    );
+    write(
+        &root,
+        "src/rec.py",
+        "def p(n):\n    return [*p(n - 1), *q(n), {\"$skip\": n}]\n\
+         def q(n):\n    return [*p(n), *q(n + 1), {\"$limit\": n}]\n\
+         def f(db, n):\n    return db.items.aggregate(p(n))\n",
+    );
+    let mut fan = String::new();
+    for i in 0..30 {
+        let spread: String = (i + 1..30).map(|j| format!("...h{j}(n), ")).collect();
+        fan.push_str(&format!(
+            "function h{i}(n) {{ return [{spread}{{ $skip: n + {i} }}]; }}\n"
+        ));
+    }
+    fan.push_str(
+        "async function g(db, n) { return db.collection(\"y\").aggregate(h0(n)).toArray(); }\n",
+    );
+    write(&root, "src/fan.js", fan);
+    let r = run(&root, &["check", "--format", "concise"]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    for l in GOOD_FINDINGS.iter().chain(&[
+        "src/rec.js:1:58: warning[skip-paging]",
+        "src/rec.py:2:32: warning[skip-paging]",
+        "src/fan.js:1:",
+    ]) {
+        assert!(r.stdout.contains(l), "missing {l}:\n{}", r.stdout);
+    }
+    let count = |file: &str| r.stdout.lines().filter(|l| l.starts_with(file)).count();
+    assert_eq!(
+        (count("src/rec.js"), count("src/rec.py")),
+        (1, 1),
+        "{}",
+        r.stdout
+    );
+}
+
 #[test]
 fn invalid_utf8_is_reported_and_the_rest_analysed() {
     let (_t, root) = temp();

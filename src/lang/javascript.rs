@@ -58,6 +58,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         export_nodes: Vec::new(),
         member_assigns: Vec::new(),
         functions: HashMap::default(),
+        expanding: std::cell::RefCell::new(Vec::new()),
         uses_mongo: false,
         uses_firestore: false,
         file_periodic: path_is_periodic(ctx.display_path),
@@ -289,6 +290,9 @@ struct Extractor<'t> {
     member_assigns: Vec<(&'t str, &'t str, Node<'t>, u32)>,
     /// The file's named functions and methods, by name (see `returned_object`).
     functions: HashMap<&'t str, Vec<Node<'t>>>,
+    /// The functions whose returned pipelines are being read, innermost last (see
+    /// `returned_pipeline`): a cycle guard, and a bound on how deep helpers nest.
+    expanding: std::cell::RefCell<Vec<usize>>,
     uses_mongo: bool,
     uses_firestore: bool,
     file_periodic: bool,
@@ -1088,7 +1092,9 @@ impl<'t> Extractor<'t> {
         if returned.k() != "array" {
             return None;
         }
-        let value = self.lower(returned, depth + 1);
+        let value = super::expanding_pipeline(&self.expanding, func.id(), || {
+            self.lower(returned, depth + 1)
+        })?;
         super::has_stage(&value).then_some(value)
     }
 

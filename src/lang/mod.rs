@@ -409,6 +409,29 @@ pub(crate) fn has_stage(v: &crate::ir::Value) -> bool {
     })
 }
 
+/// `read()`, the lowering of the pipeline that function `func` (a node id) returns, unless `func`
+/// is already being read further up (`function p(n) { return [...p(n - 1), ..] }`) or helpers
+/// already nest `MAX_HELPERS` deep (`open`: the functions being read, innermost last). Each
+/// helper's pipeline may spread others', and mutually recursive helpers would otherwise be
+/// followed exponentially.
+pub(crate) fn expanding_pipeline(
+    open: &std::cell::RefCell<Vec<usize>>,
+    func: usize,
+    read: impl FnOnce() -> crate::ir::Value,
+) -> Option<crate::ir::Value> {
+    const MAX_HELPERS: usize = 4;
+    {
+        let open = open.borrow();
+        if open.len() >= MAX_HELPERS || open.contains(&func) {
+            return None;
+        }
+    }
+    open.borrow_mut().push(func);
+    let value = read();
+    open.borrow_mut().pop();
+    Some(value)
+}
+
 /// Whether an operation's collection was imported from another module of the repository (the
 /// linker decides it): an operation without evidence of its own is kept for it.
 pub(crate) fn imported(collection: &Option<crate::ir::CollectionRef>) -> bool {

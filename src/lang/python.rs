@@ -64,6 +64,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         appends: HashMap::default(),
         key_sets: HashMap::default(),
         functions: HashMap::default(),
+        expanding: std::cell::RefCell::new(Vec::new()),
         index_helper_calls: Vec::new(),
         index_table_calls: Vec::new(),
         documents: HashMap::default(),
@@ -318,6 +319,9 @@ struct Extractor<'t> {
     key_sets: HashMap<String, Vec<(Span, Node<'t>, Node<'t>)>>,
     /// Functions defined in this file, by name (for `get_db()` helpers returning a database).
     functions: HashMap<String, Node<'t>>,
+    /// The functions whose returned pipelines are being read, innermost last (see
+    /// `returned_pipeline`): a cycle guard, and a bound on how deep helpers nest.
+    expanding: std::cell::RefCell<Vec<usize>>,
     /// Calls of a function of this file named for indexes (`upsert_index("tasks", keys)`): the
     /// index declarations of a helper that calls `create_index` (see `expand_index_helpers`).
     index_helper_calls: Vec<(Node<'t>, OpContext)>,
@@ -2836,7 +2840,9 @@ impl<'t> Extractor<'t> {
         if returned.k() != "list" {
             return None;
         }
-        let value = self.lower(returned, depth + 1);
+        let value = super::expanding_pipeline(&self.expanding, func.id(), || {
+            self.lower(returned, depth + 1)
+        })?;
         super::has_stage(&value).then_some(value)
     }
 
