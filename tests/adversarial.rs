@@ -515,6 +515,30 @@ fn recursive_and_fanned_out_pipeline_helpers() {
     );
 }
 
+/// Constants that spread the one before twice, forty times over: lowering them in full would build
+/// 2^39 values. Each file lowers a bounded number of values (`lang::LOWER_FUEL`), so the run
+/// finishes in both languages and the good file's findings stand.
+#[test]
+fn exponential_spreads_of_constants() {
+    let (_t, root) = temp();
+    good(&root);
+    let mut js = String::from("const a0 = [{ $skip: x }];\n");
+    let mut py = String::from("a0 = [{\"$skip\": x}]\n");
+    for i in 1..40 {
+        js.push_str(&format!("const a{i} = [...a{p}, ...a{p}];\n", p = i - 1));
+        py.push_str(&format!("a{i} = [*a{p}, *a{p}]\n", p = i - 1));
+    }
+    js.push_str("async function f(db) { return db.collection(\"x\").aggregate(a39).toArray(); }\n");
+    py.push_str("def f(db):\n    return db.items.aggregate(a39)\n");
+    write(&root, "src/spread.js", js);
+    write(&root, "src/spread.py", py);
+    let r = run(&root, &["check", "--format", "concise"]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    for l in GOOD_FINDINGS {
+        assert!(r.stdout.contains(l), "missing {l}:\n{}", r.stdout);
+    }
+}
+
 #[test]
 fn invalid_utf8_is_reported_and_the_rest_analysed() {
     let (_t, root) = temp();

@@ -59,6 +59,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         member_assigns: Vec::new(),
         functions: HashMap::default(),
         expanding: std::cell::RefCell::new(Vec::new()),
+        lower_fuel: std::cell::Cell::new(super::LOWER_FUEL),
         uses_mongo: false,
         uses_firestore: false,
         file_periodic: path_is_periodic(ctx.display_path),
@@ -293,6 +294,8 @@ struct Extractor<'t> {
     /// The functions whose returned pipelines are being read, innermost last (see
     /// `returned_pipeline`): a cycle guard, and a bound on how deep helpers nest.
     expanding: std::cell::RefCell<Vec<usize>>,
+    /// How many more values `lower` may build in this file (see [`super::LOWER_FUEL`]).
+    lower_fuel: std::cell::Cell<u32>,
     uses_mongo: bool,
     uses_firestore: bool,
     file_periodic: bool,
@@ -2533,7 +2536,7 @@ impl<'t> Extractor<'t> {
     fn lower(&self, n: Node<'t>, depth: usize) -> Value {
         let sp = span(n);
         self.note_depth(depth);
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || !super::burn(&self.lower_fuel) {
             return Value::unknown(sp, self.text(n), false);
         }
         let inner = self.unwrap_expr(n);

@@ -65,6 +65,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         key_sets: HashMap::default(),
         functions: HashMap::default(),
         expanding: std::cell::RefCell::new(Vec::new()),
+        lower_fuel: std::cell::Cell::new(super::LOWER_FUEL),
         index_helper_calls: Vec::new(),
         index_table_calls: Vec::new(),
         documents: HashMap::default(),
@@ -322,6 +323,8 @@ struct Extractor<'t> {
     /// The functions whose returned pipelines are being read, innermost last (see
     /// `returned_pipeline`): a cycle guard, and a bound on how deep helpers nest.
     expanding: std::cell::RefCell<Vec<usize>>,
+    /// How many more values `lower` may build in this file (see [`super::LOWER_FUEL`]).
+    lower_fuel: std::cell::Cell<u32>,
     /// Calls of a function of this file named for indexes (`upsert_index("tasks", keys)`): the
     /// index declarations of a helper that calls `create_index` (see `expand_index_helpers`).
     index_helper_calls: Vec<(Node<'t>, OpContext)>,
@@ -2652,7 +2655,7 @@ impl<'t> Extractor<'t> {
 
     fn lower(&self, n: Node<'t>, depth: usize) -> Value {
         let sp = span(n);
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || !super::burn(&self.lower_fuel) {
             return Value::unknown(sp, self.text(n), false);
         }
         let inner = self.unwrap_expr(n);
