@@ -516,8 +516,8 @@ fn recursive_and_fanned_out_pipeline_helpers() {
 }
 
 /// Constants that spread the one before twice, forty times over: lowering them in full would build
-/// 2^39 values. Each file lowers a bounded number of values (`lang::LOWER_FUEL`), so the run
-/// finishes in both languages and the good file's findings stand.
+/// 2^39 values. A file lowers at most a number of values linear in its size (`lang::lower_fuel`),
+/// so the run finishes in both languages and the good file's findings stand.
 #[test]
 fn exponential_spreads_of_constants() {
     let (_t, root) = temp();

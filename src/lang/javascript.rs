@@ -59,7 +59,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         member_assigns: Vec::new(),
         functions: HashMap::default(),
         expanding: std::cell::RefCell::new(Vec::new()),
-        lower_fuel: std::cell::Cell::new(super::LOWER_FUEL),
+        lower_fuel: std::cell::Cell::new(super::lower_fuel(text.len())),
         uses_mongo: false,
         uses_firestore: false,
         file_periodic: path_is_periodic(ctx.display_path),
@@ -294,7 +294,7 @@ struct Extractor<'t> {
     /// The functions whose returned pipelines are being read, innermost last (see
     /// `returned_pipeline`): a cycle guard, and a bound on how deep helpers nest.
     expanding: std::cell::RefCell<Vec<usize>>,
-    /// How many more values `lower` may build in this file (see [`super::LOWER_FUEL`]).
+    /// How many more values `lower` may build in this file (see [`super::lower_fuel`]).
     lower_fuel: std::cell::Cell<u32>,
     uses_mongo: bool,
     uses_firestore: bool,

@@ -397,12 +397,16 @@ pub(crate) fn kind_name(names: &[&'static str], id: u16, n: tree_sitter::Node<'_
     }
 }
 
-/// How many values the JavaScript and Python frontends' `lower` may build in one file. Lowering
-/// follows names to the literals they are bound to, and a literal may spread others, so a
-/// generated file can make it exponential (`const a1 = [...a0, ...a0]; const a2 = [...a1,
-/// ...a1]; ..` forty times over). No file of the 34 applications read in session 28 lowered more
-/// than 566 values; once a file has used its fuel, what is left to lower in it is unknown.
-pub(crate) const LOWER_FUEL: u32 = 100_000;
+/// How many values the JavaScript and Python frontends' `lower` may build in a file of `bytes`
+/// bytes. Lowering follows names to the literals they are bound to, and a literal may spread
+/// others, so a generated file can make it exponential (`const a1 = [...a0, ...a0]; const a2 =
+/// [...a1, ...a1]; ..` forty times over). The budget keeps the work linear in the file's size with
+/// room to spare: no file of the 34 applications read in session 28 lowered more than 566 values,
+/// and the adversarial tests' 200,000-line files lower one value per 29 (Python) and 37
+/// (JavaScript) bytes. Once a file has used its fuel, what is left to lower in it is unknown.
+pub(crate) fn lower_fuel(bytes: usize) -> u32 {
+    u32::try_from(bytes.saturating_mul(16).saturating_add(100_000)).unwrap_or(u32::MAX)
+}
 
 /// Takes one unit of `fuel`: false when none is left.
 #[inline]

@@ -65,7 +65,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         key_sets: HashMap::default(),
         functions: HashMap::default(),
         expanding: std::cell::RefCell::new(Vec::new()),
-        lower_fuel: std::cell::Cell::new(super::LOWER_FUEL),
+        lower_fuel: std::cell::Cell::new(super::lower_fuel(text.len())),
         index_helper_calls: Vec::new(),
         index_table_calls: Vec::new(),
         documents: HashMap::default(),
@@ -323,7 +323,7 @@ struct Extractor<'t> {
     /// The functions whose returned pipelines are being read, innermost last (see
     /// `returned_pipeline`): a cycle guard, and a bound on how deep helpers nest.
     expanding: std::cell::RefCell<Vec<usize>>,
-    /// How many more values `lower` may build in this file (see [`super::LOWER_FUEL`]).
+    /// How many more values `lower` may build in this file (see [`super::lower_fuel`]).
     lower_fuel: std::cell::Cell<u32>,
     /// Calls of a function of this file named for indexes (`upsert_index("tasks", keys)`): the
     /// index declarations of a helper that calls `create_index` (see `expand_index_helpers`).
