@@ -292,7 +292,8 @@ struct Extractor<'t> {
     /// The file's named functions and methods, by name (see `returned_object`).
     functions: HashMap<&'t str, Vec<Node<'t>>>,
     /// The functions whose returned pipelines are being read, innermost last (see
-    /// `returned_pipeline`): a cycle guard, and a bound on how deep helpers nest.
+    /// `returned_pipeline`, `lang::helper_pipeline`): a cycle guard, and a bound on how deep
+    /// helpers nest.
     expanding: std::cell::RefCell<Vec<usize>>,
     /// How many more values `lower` may build in this file (see [`super::lower_fuel`]).
     lower_fuel: std::cell::Cell<u32>,
@@ -1095,10 +1096,9 @@ impl<'t> Extractor<'t> {
         if returned.k() != "array" {
             return None;
         }
-        let value = super::expanding_pipeline(&self.expanding, func.id(), || {
+        super::helper_pipeline(&self.expanding, func.id(), || {
             self.lower(returned, depth + 1)
-        })?;
-        super::has_stage(&value).then_some(value)
+        })
     }
 
     /// The value of member `key` of an object literal: the shorthand name itself (`{ users }`)

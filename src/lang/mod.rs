@@ -420,24 +420,13 @@ pub(crate) fn burn(fuel: &std::cell::Cell<u32>) -> bool {
     }
 }
 
-/// Whether `v` is a list with at least one aggregation stage: a document whose first key is an
-/// operator (`[{ $skip: n }, { $limit: 20 }]`). What a helper of the file must return for its
-/// call to be read as the pipeline it builds.
-pub(crate) fn has_stage(v: &crate::ir::Value) -> bool {
-    v.items().iter().any(|item| match &item.kind {
-        crate::ir::ValueKind::Document(fields) => {
-            fields.first().is_some_and(|f| f.key.starts_with('$'))
-        }
-        _ => false,
-    })
-}
-
-/// `read()`, the lowering of the pipeline that function `func` (a node id) returns, unless `func`
-/// is already being read further up (`function p(n) { return [...p(n - 1), ..] }`) or helpers
-/// already nest `MAX_HELPERS` deep (`open`: the functions being read, innermost last). Each
-/// helper's pipeline may spread others', and mutually recursive helpers would otherwise be
-/// followed exponentially.
-pub(crate) fn expanding_pipeline(
+/// The pipeline that helper function `func` (a node id) returns: `read()`, its returned list
+/// lowered, if that holds at least one aggregation stage (a document whose first key is an
+/// operator: `[{ $skip: n }, { $limit: 20 }]`). `None` without reading when `func` is already being
+/// read further up (`function p(n) { return [...p(n - 1), ..] }`) or helpers already nest
+/// `MAX_HELPERS` deep (`open`: the functions being read, innermost last): each helper's pipeline
+/// may spread others', and mutually recursive helpers would otherwise be followed exponentially.
+pub(crate) fn helper_pipeline(
     open: &std::cell::RefCell<Vec<usize>>,
     func: usize,
     read: impl FnOnce() -> crate::ir::Value,
@@ -452,7 +441,13 @@ pub(crate) fn expanding_pipeline(
     open.borrow_mut().push(func);
     let value = read();
     open.borrow_mut().pop();
-    Some(value)
+    let stage = |item: &crate::ir::Value| match &item.kind {
+        crate::ir::ValueKind::Document(fields) => {
+            fields.first().is_some_and(|f| f.key.starts_with('$'))
+        }
+        _ => false,
+    };
+    value.items().iter().any(stage).then_some(value)
 }
 
 /// Whether an operation's collection was imported from another module of the repository (the

@@ -321,7 +321,8 @@ struct Extractor<'t> {
     /// Functions defined in this file, by name (for `get_db()` helpers returning a database).
     functions: HashMap<String, Node<'t>>,
     /// The functions whose returned pipelines are being read, innermost last (see
-    /// `returned_pipeline`): a cycle guard, and a bound on how deep helpers nest.
+    /// `returned_pipeline`, `lang::helper_pipeline`): a cycle guard, and a bound on how deep
+    /// helpers nest.
     expanding: std::cell::RefCell<Vec<usize>>,
     /// How many more values `lower` may build in this file (see [`super::lower_fuel`]).
     lower_fuel: std::cell::Cell<u32>,
@@ -2843,10 +2844,9 @@ impl<'t> Extractor<'t> {
         if returned.k() != "list" {
             return None;
         }
-        let value = super::expanding_pipeline(&self.expanding, func.id(), || {
+        super::helper_pipeline(&self.expanding, func.id(), || {
             self.lower(returned, depth + 1)
-        })?;
-        super::has_stage(&value).then_some(value)
+        })
     }
 
     fn lower_items(&self, list: Node<'t>, depth: usize) -> Vec<Value> {
