@@ -1701,13 +1701,16 @@ const TEST_DIRS: &[&str] = &[
     "cypress",
 ];
 
-/// Test files by name: `x.test.js`, `x.spec.ts`, `test_x.py`, `x_test.py`, `x_tests.py`,
-/// `tests.py` (a Django application's test module), `conftest.py`.
+/// Test files by name: `x.test.js`, `x.spec.ts`, `x.e2e.ts`, `x.integ.ts` (GROWI's
+/// integration suites; not `x.integration.ts`, which may be the code of an integration),
+/// `test_x.py`, `x_test.py`, `x_tests.py`, `tests.py` (a Django application's test module),
+/// `conftest.py`.
 fn is_test_file(name: &str) -> bool {
     let stem = name.split('.').next().unwrap_or(name);
     name.contains(".test.")
         || name.contains(".spec.")
         || name.contains(".e2e.")
+        || name.contains(".integ.")
         || (name.ends_with(".py")
             && (stem.starts_with("test_")
                 || stem.ends_with("_test")
@@ -2713,6 +2716,7 @@ mod tests {
             "user.test.js",
             "user.spec.ts",
             "login.e2e.ts",
+            "page-bulk-export-job-clean-up-cron.integ.ts",
             "test_users.py",
             "users_test.py",
             "publish_service_tests.py",
@@ -2728,6 +2732,8 @@ mod tests {
             "latest.py",
             "tests.js",
             "attest_tests.rs",
+            "slack.integration.ts",
+            "integ.ts",
         ] {
             assert!(!is_test_file(name), "{name}");
         }
