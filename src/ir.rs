@@ -299,6 +299,30 @@ pub enum ExportTarget {
     /// (`export const userSchema = new Schema(..); userSchema.index(..)`): a module that compiles
     /// a model from it (see [`SchemaModel`]) gives those declarations their collection.
     Schema,
+    /// A module-level function that runs one driver operation on the collection a parameter
+    /// names (see [`Wrapper`]).
+    Wrapper {
+        wrapper: Box<Wrapper>,
+    },
+}
+
+/// A module-level function that runs one driver operation on the collection a parameter names,
+/// with what its other parameters give: `def mongo_find_one(collection, query, projection=None):
+/// return getattr(results_db, collection).find_one(query, projection)` (CAPEv2's
+/// `dev_utils/mongodb.py`). A call of it from another module, `mongo_find_one("analysis",
+/// {"info.id": 1})` ([`Operation::wrapped`]), is that operation on the collection the call names;
+/// the linker writes it out (`link::link_wrappers`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Wrapper {
+    /// The function's parameters, in order (`*args` and `**kwargs` left out).
+    pub params: Vec<String>,
+    /// The parameter that names the collection (`getattr(db, collection)`, `db[collection]`).
+    pub collection: String,
+    /// The parameter passed as an aggregation's pipeline (`.aggregate(pipeline)`), if any.
+    pub pipeline: Option<String>,
+    /// The operation as the function's body spells it: its values that are parameters
+    /// (`Unknown` names) are what the call gives them.
+    pub operation: Operation,
 }
 
 /// A Mongoose model compiled from a schema of another module: `mongoose.model("User",
@@ -556,6 +580,12 @@ pub struct Operation {
     /// Source text of the receiver (`this.users`, `mongo.comments()`), for messages when the
     /// collection cannot be resolved.
     pub receiver: String,
+    /// A call of a function imported from another module of the repository that may be a
+    /// [`Wrapper`]: `mongo_find_one("analysis", {"info.id": 1})`, its positional arguments in
+    /// `documents` and its keyword arguments in `options`. No operation (`Evidence::None`) until
+    /// the linker finds the wrapper and writes the operation it runs in its place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrapped: Option<ImportRef>,
 }
 
 impl Operation {
@@ -576,6 +606,7 @@ impl Operation {
             in_bulk: false,
             context: OpContext::default(),
             receiver: String::new(),
+            wrapped: None,
         }
     }
 

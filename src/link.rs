@@ -4,7 +4,8 @@
 use crate::analysis::SourceFile;
 use crate::ir::{
     ClassBase, CollectionName, CollectionRef, CollectionVia, Evidence, Export, ExportTarget,
-    ImportRef, Language, OpKind, Operation, PendingClass, Span, RUST_TYPES,
+    ImportRef, Language, OpKind, Operation, PendingClass, Span, Value, ValueKind, Wrapper,
+    RUST_TYPES,
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -364,7 +365,8 @@ impl<'a> Classes<'a> {
                 | ExportTarget::AssociatedCollection { .. }
                 | ExportTarget::IndexModels { .. }
                 | ExportTarget::Database
-                | ExportTarget::Schema => ClassKind::NotDocument,
+                | ExportTarget::Schema
+                | ExportTarget::Wrapper { .. } => ClassKind::NotDocument,
                 ExportTarget::AbstractDocument => ClassKind::Abstract,
                 // `from mongoengine import Document` in a module of the application (`app/db.py`),
                 // its classes deriving from `db.Document`.
@@ -1138,4 +1140,171 @@ pub fn link(files: &mut [SourceFile]) {
         });
         op.evidence = Evidence::Resolved;
     }
+    link_wrappers(files, &modules);
+}
+
+/// Writes out the operations that calls of other modules' wrappers run (see [`Wrapper`]): a
+/// call the linker finds no wrapper for stays no operation.
+fn link_wrappers(files: &mut [SourceFile], modules: &Modules) {
+    let wrapper = |t: &ExportTarget| match t {
+        ExportTarget::Wrapper { wrapper } => Some(wrapper.clone()),
+        _ => None,
+    };
+    let mut found: Vec<(usize, usize, Box<Wrapper>)> = Vec::new();
+    for (fi, f) in files.iter().enumerate() {
+        for (oi, op) in f.ir.operations.iter().enumerate() {
+            let Some(import) = &op.wrapped else {
+                continue;
+            };
+            let Some(target) = modules.resolve(&import.module, &f.display_path) else {
+                continue;
+            };
+            if let Some(w) = lookup_export(files, target, &import.export, modules, 0, &wrapper) {
+                found.push((fi, oi, w));
+            }
+        }
+    }
+    for (fi, oi, w) in found {
+        let op = &mut files[fi].ir.operations[oi];
+        *op = wrapped_operation(&w, op);
+    }
+}
+
+/// The operation a call of `w` runs: the wrapper's, on the collection the call names, each
+/// parameter of it what the call passes (a value the wrapper's body writes itself is placed at
+/// the call). What depends on a parameter the call does not pass is left out (an option, a
+/// modifier), as the wrapper's default is not read.
+fn wrapped_operation(w: &Wrapper, call: &Operation) -> Operation {
+    let given = |name: &str| -> Option<&Value> {
+        let at = w.params.iter().position(|p| p == name)?;
+        call.documents
+            .get(at)
+            .or_else(|| call.options.as_ref()?.get(name).map(|f| &f.value))
+    };
+    let at = call.span;
+    let put = |v: &Value| substitute(v, &w.params, &given, at);
+    let mut op = w.operation.clone();
+    op.span = call.span;
+    op.method_span = call.method_span;
+    op.context = call.context.clone();
+    op.receiver = call.receiver.clone();
+    op.wrapped = None;
+    let named = given(&w.collection);
+    op.evidence = match named.and_then(Value::as_str) {
+        Some(_) => Evidence::Resolved,
+        None => Evidence::Shaped,
+    };
+    op.collection = named.map(|v| CollectionRef {
+        name: match v.as_str() {
+            Some(name) => CollectionName::Literal {
+                name: name.to_string(),
+            },
+            None => CollectionName::Unknown {
+                text: match &v.kind {
+                    ValueKind::Unknown(u) => u.text.clone(),
+                    _ => w.collection.clone(),
+                },
+            },
+        },
+        span: v.span,
+        via: CollectionVia::Driver,
+        import: None,
+    });
+    op.filter = op.filter.as_ref().and_then(put);
+    if op.kind == OpKind::CreateIndex {
+        op.filter = op.filter.map(index_keys);
+    }
+    op.update = op.update.as_ref().and_then(put);
+    op.options = op.options.as_ref().and_then(put);
+    op.documents = op.documents.iter().filter_map(put).collect();
+    op.modifiers = std::mem::take(&mut op.modifiers)
+        .into_iter()
+        .filter_map(|mut m| {
+            m.args = m.args.iter().map(put).collect::<Option<Vec<_>>>()?;
+            m.span = at;
+            Some(m)
+        })
+        .collect();
+    op.pipeline = match &w.pipeline {
+        Some(p) => match given(p).map(|v| &v.kind) {
+            Some(ValueKind::Array(stages)) => Some(stages.clone()),
+            _ => None,
+        },
+        None => op
+            .pipeline
+            .as_ref()
+            .map(|stages| stages.iter().filter_map(put).collect()),
+    };
+    op
+}
+
+/// The keys of an index as pymongo's `create_index` takes them, as a document: a field's name
+/// (`"info.id"`, ascending) or a list of `(field, direction)` pairs. Anything else stays as it is
+/// (a declaration the model cannot read).
+fn index_keys(v: Value) -> Value {
+    let pair = |item: &Value| match item.items() {
+        [field, direction] if field.as_str().is_some() => Some(crate::ir::Field {
+            key: field.as_str()?.to_string(),
+            key_span: field.span,
+            value: direction.clone(),
+        }),
+        _ => None,
+    };
+    let keys = match &v.kind {
+        ValueKind::String(field) => Some(vec![crate::ir::Field {
+            key: field.clone(),
+            key_span: v.span,
+            value: Value {
+                span: v.span,
+                kind: ValueKind::Number(1.0),
+            },
+        }]),
+        ValueKind::Array(items) if !items.is_empty() => items.iter().map(pair).collect(),
+        _ => None,
+    };
+    match keys {
+        Some(fields) => Value {
+            span: v.span,
+            kind: ValueKind::Document(fields),
+        },
+        None => v,
+    }
+}
+
+/// `v`, a value of a wrapper's body, at a call of it: a parameter is what the call passes
+/// (`None` if it passes nothing), anything else is placed at the call (`at`), its fields and
+/// items that are parameters the call does not pass left out.
+fn substitute<'a>(
+    v: &Value,
+    params: &[String],
+    given: &dyn Fn(&str) -> Option<&'a Value>,
+    at: Span,
+) -> Option<Value> {
+    if let ValueKind::Unknown(u) = &v.kind {
+        if u.is_name && params.contains(&u.text) {
+            return given(&u.text).cloned();
+        }
+    }
+    let kind = match &v.kind {
+        ValueKind::Document(fields) => ValueKind::Document(
+            fields
+                .iter()
+                .filter_map(|f| {
+                    Some(crate::ir::Field {
+                        key: f.key.clone(),
+                        key_span: at,
+                        value: substitute(&f.value, params, given, at)?,
+                    })
+                })
+                .collect(),
+        ),
+        ValueKind::Array(items) => ValueKind::Array(
+            items
+                .iter()
+                .filter_map(|x| substitute(x, params, given, at))
+                .collect(),
+        ),
+        other => other.clone(),
+    };
+    Some(Value { span: at, kind })
 }

@@ -190,14 +190,20 @@ fn the_map_is_deterministic_and_has_a_text_form() {
     );
 }
 
-/// Writes `files` (path, text) under a fresh folder and returns the access map of that folder.
-fn map_of(files: &[(&str, &str)]) -> Value {
+/// A fresh folder holding `files` (path, text).
+fn repo_of(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
         let p = dir.path().join(path);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     }
+    dir
+}
+
+/// Writes `files` (path, text) under a fresh folder and returns the access map of that folder.
+fn map_of(files: &[(&str, &str)]) -> Value {
+    let dir = repo_of(files);
     map_in(Some(dir.path()), ".")
 }
 
@@ -1410,4 +1416,100 @@ fn a_schema_declared_in_one_module_gives_its_indexes_to_the_model_compiled_in_an
     let unresolved = m["unresolved"]["indexes"].to_string();
     assert!(unresolved.contains("ownerId"), "{unresolved}");
     assert!(!unresolved.contains("webId"), "{unresolved}");
+}
+
+/// The shape of CAPEv2's `dev_utils/mongodb.py`: module functions that run one driver operation on
+/// the collection their first parameter names, called from every other module with the
+/// collection's name (`mongo_find_one("analysis", {"info.id": 1})`).
+const WRAPPERS: &str = "from functools import wraps\n\
+from pymongo import MongoClient\n\
+results_db = MongoClient().cuckoo\n\
+\n\
+def reconnect(f):\n    @wraps(f)\n    def inner(*a, **k):\n        return f(*a, **k)\n    return inner\n\
+\n\
+@reconnect\n\
+def mongo_find_one(collection: str, query, projection=False, sort=None):\n    \
+if projection:\n        \
+return getattr(results_db, collection).find_one(query, projection, sort=sort)\n    \
+return getattr(results_db, collection).find_one(query, sort=sort)\n\
+\n\
+@reconnect\n\
+def mongo_update_one(collection, query, update):\n    \
+return results_db[collection].update_one(query, update, hint=[(\"_id\", 1)])\n\
+\n\
+def mongo_aggregate(collection, pipeline):\n    \
+return getattr(results_db, collection).aggregate(pipeline, maxTimeMS=1000)\n\
+\n\
+def mongo_create_index(collection, index, background=True):\n    \
+getattr(results_db, collection).create_index(index, background=background)\n\
+\n\
+def read_or_count(collection, query):\n    \
+if query:\n        return getattr(results_db, collection).find_one(query)\n    \
+return getattr(results_db, collection).count_documents({})\n\
+\n\
+def sessions(query):\n    name = \"sessions\"\n    return results_db[name].find_one(query)\n";
+
+#[test]
+fn calls_of_another_modules_wrappers_run_their_operations() {
+    let views = "from dev_utils.mongodb import mongo_find_one, mongo_update_one, mongo_aggregate\n\
+from dev_utils.mongodb import mongo_create_index, read_or_count\n\
+from slugify import slugify\n\
+\n\
+def calls_of(process):\n    out = []\n    for call in process[\"calls\"]:\n        \
+out.append(mongo_find_one(\"calls\", {\"_id\": call}, {\"calls\": 1}))\n    return out\n\
+\n\
+def comment(task_id, text):\n    \
+mongo_update_one(\"analysis\", {\"info.id\": task_id}, {\"$push\": {\"info.comments\": text}})\n\
+\n\
+def families():\n    \
+return list(mongo_aggregate(\"analysis\", [{\"$match\": {\"malfamily\": {\"$ne\": None}}}, {\"$group\": {\"_id\": \"$malfamily\"}}]))\n\
+\n\
+def setup():\n    mongo_create_index(\"analysis\", [(\"info.id\", 1), (\"info.started\", -1)])\n    \
+mongo_create_index(\"files\", \"sha256\")\n    return slugify(\"analysis\"), read_or_count(\"tasks\", {})\n";
+    let files = [("dev_utils/mongodb.py", WRAPPERS), ("web/views.py", views)];
+    let m = map_of(&files);
+    // `read_or_count` runs two methods (which one would a call run?) and `sessions` names its
+    // collection itself: neither is a wrapper; `slugify` is a package's function.
+    assert_eq!(
+        collection_names(&m),
+        vec!["analysis", "calls", "files", "sessions"]
+    );
+    assert_eq!(
+        sites(collection(&m, "calls")),
+        vec![("web/views.py".to_string(), "find_one".to_string())]
+    );
+    assert_eq!(
+        sites(collection(&m, "analysis")),
+        vec![
+            ("web/views.py".to_string(), "aggregate".to_string()),
+            ("web/views.py".to_string(), "update_one".to_string()),
+        ]
+    );
+    // pymongo's index keys, a list of pairs or one field's name.
+    assert_eq!(
+        index_keys(collection(&m, "analysis")),
+        vec!["info.id:1,info.started:-1"]
+    );
+    assert_eq!(index_keys(collection(&m, "files")), vec!["sha256:1"]);
+
+    // The findings are at the calls: the lookup per item of a loop, the unbounded `$push`.
+    let dir = repo_of(&files);
+    let o = Command::new(env!("CARGO_BIN_EXE_mongolint"))
+        .args(["check", ".", "--format", "concise"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("web/views.py:8:20: warning[query-in-loop] `find_one` on `calls`"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with(
+            "web/views.py:12:57: warning[unbounded-push] `$push` appends to array `info.comments` in `analysis`"
+        ),
+        "{out}"
+    );
 }

@@ -67,6 +67,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         expanding: std::cell::RefCell::new(Vec::new()),
         lower_fuel: std::cell::Cell::new(super::lower_fuel(text.len())),
         index_helper_calls: Vec::new(),
+        wrapper_ops: Vec::new(),
         index_table_calls: Vec::new(),
         documents: HashMap::default(),
         module_classes: HashMap::default(),
@@ -329,6 +330,10 @@ struct Extractor<'t> {
     /// Calls of a function of this file named for indexes (`upsert_index("tasks", keys)`): the
     /// index declarations of a helper that calls `create_index` (see `expand_index_helpers`).
     index_helper_calls: Vec<(Node<'t>, OpContext)>,
+    /// Operations on the collection a name names that may be a function's parameter
+    /// (`getattr(db, collection).find_one(query)`): (the call's start, that name, the name
+    /// passed as the pipeline, the operation), for the module's [`crate::ir::Wrapper`]s.
+    wrapper_ops: Vec<(u32, String, Option<String>, Operation)>,
     /// `create_index(*args, **kwargs)` calls: the declarations of a table of indexes, should the
     /// call be in a loop over one (see `expand_index_tables`).
     index_table_calls: Vec<Node<'t>>,
@@ -3522,6 +3527,8 @@ impl<'t> Extractor<'t> {
                 && self.functions.contains_key(ftext)
             {
                 self.index_helper_calls.push((call, ctx));
+            } else {
+                self.wrapper_call(call, f, ctx);
             }
             return;
         }
@@ -4061,6 +4068,130 @@ impl<'t> Extractor<'t> {
         })
     }
 
+    /// The name that names the collection of `obj` (`getattr(db, collection)`, `db[collection]`,
+    /// `db.get_collection(collection)`): a wrapper's parameter, perhaps (see `finish`).
+    fn collection_named_by(&self, obj: Node<'t>) -> Option<String> {
+        let obj = self.unwrap_expr(obj);
+        let name = match obj.k() {
+            "call" => {
+                let f = self.field(obj, "function")?;
+                let args = self.call_args(obj);
+                match f.k() {
+                    "identifier" if self.text(f) == "getattr" => args.positional.get(1).copied(),
+                    "attribute"
+                        if matches!(
+                            self.field(f, "attribute").map(|a| self.text(a)),
+                            Some("get_collection" | "collection")
+                        ) =>
+                    {
+                        args.positional.first().copied()
+                    }
+                    _ => None,
+                }
+            }
+            "subscript" => self.field(obj, "subscript"),
+            _ => None,
+        }?;
+        (name.k() == "identifier").then(|| self.text(name).to_string())
+    }
+
+    /// A call of a function imported from another module of the repository with a string first
+    /// and more arguments after it (`mongo_find_one("analysis", {"info.id": 1})`): a wrapper's,
+    /// if the linker finds one (see [`crate::ir::Wrapper`]); until then no operation.
+    fn wrapper_call(&mut self, call: Node<'t>, f: Node<'t>, ctx: OpContext) {
+        // Most calls of a name are not: the cheap tests first (a builtin, `len(x)`, is bound to
+        // nothing).
+        let name = self.text(f);
+        if !self
+            .bindings
+            .get(name)
+            .is_some_and(|list| list.iter().any(|b| b.import.is_some()))
+        {
+            return;
+        }
+        let Some(list) = self
+            .field(call, "arguments")
+            .filter(|a| a.k() == "argument_list")
+        else {
+            return;
+        };
+        let mut named = self.parents.children(list);
+        if named.next().is_none_or(|a| a.k() != "string") || named.next().is_none() {
+            return;
+        }
+        let Some(import) = self
+            .lookup(name, call.start_byte() as u32)
+            .and_then(|b| b.import.clone())
+            .filter(|i| i.export != "*")
+        else {
+            return;
+        };
+        let args = self.call_args(call);
+        if args.splat
+            || args.positional.len() + args.keywords.len() < 2
+            || args
+                .positional
+                .first()
+                .and_then(|a| self.string_value(*a))
+                .is_none()
+        {
+            return;
+        }
+        let mut op = Operation::new(OpKind::Other, name, span(call), span(f));
+        op.documents = args.positional.iter().map(|a| self.lower(*a, 0)).collect();
+        op.options = self.kwargs_doc(&args, &[], span(call));
+        op.receiver = name.to_string();
+        op.context = ctx;
+        op.wrapped = Some(import);
+        self.ir.operations.push(op);
+    }
+
+    /// The module-level functions that run a driver operation on the collection a parameter
+    /// names, each with its first such operation (see [`crate::ir::Wrapper`]); not one whose
+    /// operations of that kind call different methods (which would the call run?).
+    fn wrappers(&mut self, root: Node<'t>) -> Vec<Export> {
+        let mut out = Vec::new();
+        if self.wrapper_ops.is_empty() {
+            return out;
+        }
+        let ops = std::mem::take(&mut self.wrapper_ops);
+        for stmt in self.named_children(root) {
+            let def = match stmt.k() {
+                "decorated_definition" => self.field(stmt, "definition"),
+                _ => Some(stmt),
+            };
+            let Some(def) = def.filter(|d| d.k() == "function_definition") else {
+                continue;
+            };
+            let Some(name) = self.field(def, "name") else {
+                continue;
+            };
+            let params = self.parameter_names(def);
+            let within = span(def);
+            let mut runs = ops.iter().filter(|(at, coll, _, _)| {
+                within.start <= *at && *at < within.end && params.contains(&coll.as_str())
+            });
+            let Some((_, collection, pipeline, op)) = runs.next() else {
+                continue;
+            };
+            if runs.any(|(_, _, _, other)| other.method != op.method) {
+                continue;
+            }
+            out.push(Export {
+                name: self.text(name).to_string(),
+                target: ExportTarget::Wrapper {
+                    wrapper: Box::new(crate::ir::Wrapper {
+                        params: params.iter().map(|p| p.to_string()).collect(),
+                        collection: collection.clone(),
+                        pipeline: pipeline.clone().filter(|p| params.contains(&p.as_str())),
+                        operation: op.clone(),
+                    }),
+                },
+            });
+        }
+        out
+    }
+
     fn operation(
         &mut self,
         call: Node<'t>,
@@ -4070,6 +4201,13 @@ impl<'t> Extractor<'t> {
         ctx: OpContext,
     ) {
         let thing = self.classify(obj, 0);
+        let named_by = match &thing {
+            Thing::Unknown => self.collection_named_by(obj),
+            Thing::Collection(r) if matches!(r.name, CollectionName::Unknown { .. }) => {
+                self.collection_named_by(obj)
+            }
+            _ => None,
+        };
         if matches!(thing, Thing::QuerySet(..)) {
             self.note_queried(obj);
         }
@@ -4277,6 +4415,18 @@ impl<'t> Extractor<'t> {
             .is_some_and(|i| NOT_MONGO_PACKAGES.contains(&package_of(&i.module)))
         {
             return;
+        }
+        if let Some(name) = named_by {
+            let pipeline = matches!(m.args, Args::Pipeline)
+                .then(|| self.arg(&args, 0, &["pipeline"]))
+                .flatten()
+                .filter(|p| p.k() == "identifier")
+                .map(|p| self.text(p).to_string());
+            let mut template = op.clone();
+            template.collection = None;
+            template.evidence = Evidence::Shaped;
+            self.wrapper_ops
+                .push((call.start_byte() as u32, name, pipeline, template));
         }
         if evidence == Evidence::None {
             let shaped = m.driver_only
@@ -5492,6 +5642,7 @@ impl<'t> Extractor<'t> {
         self.ir.classes = self.pending_classes();
         self.ir.class_decls = self.class_decls();
         self.ir.name_imports = self.name_imports.take();
+        exports.extend(self.wrappers(root));
         exports.sort_by(|a, b| a.name.cmp(&b.name));
         self.ir.exports = exports;
         for d in self.documents.values() {
