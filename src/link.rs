@@ -1141,6 +1141,23 @@ pub fn link(files: &mut [SourceFile]) {
         op.evidence = Evidence::Resolved;
     }
     link_wrappers(files, &modules);
+    drop_commands(files);
+}
+
+/// `$cmd` and its `$cmd.sys.*` names are no collections: the legacy way to run a command
+/// through a query (`conn["admin"]["$cmd.sys.killop"].find_one({"op": id})`, CRITs' `killOp.py`).
+fn drop_commands(files: &mut [SourceFile]) {
+    let command = |c: Option<&CollectionRef>| {
+        c.is_some_and(|c| {
+            matches!(&c.name, CollectionName::Literal { name }
+                if name == "$cmd" || name.starts_with("$cmd."))
+        })
+    };
+    for f in files {
+        f.ir.operations
+            .retain(|op| !command(op.collection.as_ref()));
+        f.ir.collections.retain(|c| !command(Some(c)));
+    }
 }
 
 /// Writes out the operations that calls of other modules' wrappers run (see [`Wrapper`]): a

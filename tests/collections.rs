@@ -1513,3 +1513,16 @@ mongo_create_index(\"files\", \"sha256\")\n    return slugify(\"analysis\"), rea
         "{out}"
     );
 }
+
+#[test]
+fn command_pseudo_collections_are_no_collections() {
+    // CRITs' `contrib/killOp.py`: the legacy way to run `killOp` through a query.
+    let m = map_of(&[(
+        "contrib/kill_op.py",
+        "from pymongo import MongoClient\nconn = MongoClient()\n\
+         def kill(opids):\n    for op in opids:\n        \
+         conn['admin']['$cmd.sys.killop'].find_one({'op': op})\n        \
+         conn['admin']['jobs'].find_one({'op': op})\n",
+    )]);
+    assert_eq!(collection_names(&m), vec!["jobs"]);
+}
