@@ -1703,6 +1703,7 @@ const TEST_DIRS: &[&str] = &[
 
 /// Test files by name: `x.test.js`, `x.spec.ts`, `x.e2e.ts`, `x.integ.ts` (GROWI's
 /// integration suites; not `x.integration.ts`, which may be the code of an integration),
+/// `x-test.js` and `x_spec.ts` (LearningLocker's `timezones-test.js`),
 /// `test_x.py`, `x_test.py`, `x_tests.py`, `tests.py` (a Django application's test module),
 /// `conftest.py`.
 fn is_test_file(name: &str) -> bool {
@@ -1711,6 +1712,14 @@ fn is_test_file(name: &str) -> bool {
         || name.contains(".spec.")
         || name.contains(".e2e.")
         || name.contains(".integ.")
+        || (!name.ends_with(".py")
+            && ["-test", "_test", "-spec", "_spec"]
+                .iter()
+                .any(|t| stem.ends_with(t))
+            // An A/B test's code (`ab-test.js`, `split_test.ts`) is the application's.
+            && !["ab-test", "ab_test", "split-test", "split_test"]
+                .iter()
+                .any(|t| stem.ends_with(t)))
         || (name.ends_with(".py")
             && (stem.starts_with("test_")
                 || stem.ends_with("_test")
@@ -2717,6 +2726,8 @@ mod tests {
             "user.spec.ts",
             "login.e2e.ts",
             "page-bulk-export-job-clean-up-cron.integ.ts",
+            "timezones-test.js",
+            "user_spec.ts",
             "test_users.py",
             "users_test.py",
             "publish_service_tests.py",
@@ -2733,6 +2744,9 @@ mod tests {
             "tests.js",
             "attest_tests.rs",
             "slack.integration.ts",
+            "ab-test.js",
+            "split_test.ts",
+            "latest.js",
             "integ.ts",
         ] {
             assert!(!is_test_file(name), "{name}");
