@@ -21,7 +21,7 @@ fn query_in_loop_diagnostic(
     over: &LoopOver,
     outer: Option<&Operation>,
 ) -> Finding {
-    let read = is_read(op.kind);
+    let read = reads(op);
     let message = if read {
         format!(
             "`{}` on {} runs once per item of `{}`: N+1 queries, an application-side join",
@@ -80,6 +80,19 @@ fn is_read(kind: OpKind) -> bool {
         kind,
         OpKind::Find | OpKind::FindOne | OpKind::Aggregate | OpKind::Count | OpKind::Distinct
     )
+}
+
+/// Whether `op` reads documents for the application: a read, but not an aggregation that ends by
+/// writing its result to a collection (`$out`, `$merge`), which is a write per item (LearningLocker's
+/// nightly usage job runs one `$out` per organisation, then reads the collection's stats).
+fn reads(op: &Operation) -> bool {
+    is_read(op.kind)
+        && !op.pipeline.as_ref().is_some_and(|stages| {
+            stages
+                .last()
+                .and_then(|s| s.fields().first())
+                .is_some_and(|f| f.key == "$out" || f.key == "$merge")
+        })
 }
 
 /// The iterable is a list of collections or collection names (`collections`, `listCollectionNames()`).
@@ -247,7 +260,7 @@ impl Rule for QueryInLoop {
             // read of many documents: a name bound to `find_one(..)` or a count is not a list of
             // results).
             let outer = ops.iter().find(|o| {
-                is_read(o.kind)
+                reads(o)
                     && (over.span.contains(o.span)
                         || over.bound_to.is_some_and(|b| {
                             b.contains(o.span)
@@ -259,7 +272,7 @@ impl Rule for QueryInLoop {
             });
             // A write per item is flagged where the items are another query's results or ids;
             // other per-item writes are often conditional (claims, upserts of distinct keys).
-            if !is_read(op.kind) && outer.is_none() && !ids_like(&over.text) {
+            if !reads(op) && outer.is_none() && !ids_like(&over.text) {
                 continue;
             }
             out.push(query_in_loop_diagnostic(file, op, loop_span, over, outer));
@@ -288,6 +301,24 @@ mod tests {
     /// The lines of `findings`' results.
     fn lines(got: &[(usize, String, usize)]) -> Vec<usize> {
         got.iter().map(|g| g.0).collect()
+    }
+
+    /// LearningLocker's usage job: an aggregation per organisation that writes its result with
+    /// `$out` is a write per item, not an N+1 read; over a list that is no query's results, not
+    /// flagged at all. The same aggregation that returns its documents is.
+    #[test]
+    fn an_aggregation_that_writes_its_result_is_no_read_per_item() {
+        let src = r#"import StatementSample from "lib/models/statementSample";
+export default async function track(orgStatsList) {
+  for (const orgStats of orgStatsList) {
+    await StatementSample.aggregate([{ $match: { organisation: orgStats.id } }, { $out: "statementOrgSamples" }]).exec();
+  }
+  for (const orgStats of orgStatsList) {
+    await StatementSample.aggregate([{ $match: { organisation: orgStats.id } }, { $count: "n" }]).exec();
+  }
+}
+"#;
+        assert_eq!(lines(&findings("orgUsageTracker.js", src)), vec![7]);
     }
 
     /// A model imported from a module the linker cannot read is named where it is imported, not
