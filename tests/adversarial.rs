@@ -475,7 +475,7 @@ fn recursive_and_fanned_out_pipeline_helpers() {
         &root,
         "src/rec.js",
         "function p(n) { return [...p(n - 1), ...q(n), ...r(n), { $skip: n }]; }\n\
-         function q(n) { return [...p(n), ...q(n + 1), ...r(n), { $limit: n }]; }\n\
+         function q(n) { return [...p(n), ...q(n + 1), ...r(n), { $match: { n } }]; }\n\
          function r(n) { return [...p(n), ...q(n), ...r(n), { $sort: { a: 1 } }]; }\n\
          async function f(db, n) { return db.collection(\"x\").aggregate(p(n)).toArray(); }\n",
     );
@@ -483,7 +483,7 @@ fn recursive_and_fanned_out_pipeline_helpers() {
         &root,
         "src/rec.py",
         "def p(n):\n    return [*p(n - 1), *q(n), {\"$skip\": n}]\n\
-         def q(n):\n    return [*p(n), *q(n + 1), {\"$limit\": n}]\n\
+         def q(n):\n    return [*p(n), *q(n + 1), {\"$match\": {\"n\": n}}]\n\
          def f(db, n):\n    return db.items.aggregate(p(n))\n",
     );
     let mut fan = String::new();

@@ -1155,6 +1155,23 @@ export class Query {
 }
 
 /// A pagination helper that receives its cursor (Reaction Commerce's
+/// Reaction's `applyPaginationToMongoAggregate`: the page before is read as `$limit: skip + 1`
+/// then `$skip`, which reads no more than the limit; the offset page after it is flagged.
+#[test]
+fn a_skip_stage_after_a_limit_stage_is_not_paging() {
+    let src = r#"
+export default async function page(collection, pipeline, { skip, limit }) {
+  const prevPipeline = [...pipeline];
+  prevPipeline.push({ $limit: skip + 1 });
+  prevPipeline.push({ $skip: skip - 1 });
+  const before = await collection.aggregate(prevPipeline).toArray();
+  const pagePipeline = [...pipeline, { $match: { active: true } }, { $skip: skip }, { $limit: limit }];
+  return { before, page: await collection.aggregate(pagePipeline).toArray() };
+}
+"#;
+    assert_flags_once(SP, "paginate.js", src, "{ $skip: skip }", "$skip");
+}
+
 /// `applyOffsetPaginationToMongoCursor`): `cursor.limit(n)` and `cursor.skip(offset)` in
 /// statements of their own, the skip applied again after looking ahead on a clone.
 #[test]
@@ -1689,8 +1706,8 @@ module.exports = mongoose.model('Project', ProjectSchema);
     assert!(f.message.contains("in `projects`"), "{}", f.message);
 }
 
-/// A seeder or an upgrade script writes its arrays once, off the application's path: its `$push`
-/// is not the application's growth. The same update in a route is.
+/// A seeder, an upgrade script or a migration writes its arrays once, off the application's path:
+/// its `$push` is not the application's growth. The same update in a route is.
 #[test]
 fn pushes_in_seeders_and_scripts_are_not_growth() {
     let src = r#"const { MongoClient } = require("mongodb");
@@ -1701,6 +1718,13 @@ module.exports = { run };
 "#;
     assert_not_flagged("unbounded-push", "scripts/add_branches.js", src);
     assert_not_flagged("unbounded-push", "src/util/checkAndSeedDb.js", src);
+    // LearningLocker's `cli/src/commands/v2-migrations/`, Reaction's `migrations/2.js`.
+    assert_not_flagged(
+        "unbounded-push",
+        "cli/src/commands/v2-migrations/20171121153300_update_refs.js",
+        src,
+    );
+    assert_not_flagged("unbounded-push", "packages/plugin/migrations/2.js", src);
     assert_eq!(
         rule_hits("unbounded-push", "src/routes/projects.js", src).len(),
         1

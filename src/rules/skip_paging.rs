@@ -61,10 +61,15 @@ fn skip_stages<'a>(stages: &'a [Value], out: &mut Vec<(Span, &'a Value)>, depth:
     if depth > 8 {
         return;
     }
+    // A `$skip` after a `$limit` skips among the documents the limit kept: it reads no more
+    // than the limit, whatever it skips (Reaction's look-behind page, `$limit: n + 1` then
+    // `$skip: skip - 1`).
+    let mut limited = false;
     for stage in stages {
         for f in stage.fields() {
             match f.key.as_str() {
-                "$skip" => out.push((f.key_span, &f.value)),
+                "$limit" => limited = true,
+                "$skip" if !limited => out.push((f.key_span, &f.value)),
                 "$facet" => {
                     for sub in f.value.fields() {
                         skip_stages(sub.value.items(), out, depth + 1);

@@ -343,9 +343,12 @@ impl Rule for UnboundedPush {
             let ops = f.ir.operations.as_slice();
             ops.iter().map(move |op| (f.id, op, ops))
         }) {
-            // A seeder, an upgrade script or a tool writes its arrays once, off the application's
-            // path: the application's own `$push` to the same array is what grows it.
-            if !op.kind.is_update() || ctx.model.offline_files.contains(&file) {
+            // A seeder, an upgrade script, a migration or a tool writes its arrays once, off the
+            // application's path: the application's own `$push` to the same array is what grows it.
+            if !op.kind.is_update()
+                || ctx.model.offline_files.contains(&file)
+                || ctx.model.migration_files.contains(&file)
+            {
                 continue;
             }
             let Some(update) = op.update.as_ref() else {
