@@ -1526,3 +1526,31 @@ fn command_pseudo_collections_are_no_collections() {
     )]);
     assert_eq!(collection_names(&m), vec!["jobs"]);
 }
+
+#[test]
+fn modules_named_from_the_repository_root_resolve() {
+    // LearningLocker: `import Role from 'lib/models/role'`, resolved by its jsconfig's `baseUrl`
+    // and webpack from the repository's root; a package's own path (`lodash/map`) names no file.
+    let m = map_of(&[
+        (
+            "lib/models/role.js",
+            "import mongoose from 'mongoose';\n\
+             const schema = new mongoose.Schema({ organisation: { type: mongoose.Schema.ObjectId, index: true } });\n\
+             let Role;\nRole = mongoose.model('Role', schema, 'role');\nexport default Role;\n",
+        ),
+        (
+            "api/src/auth/jwt.js",
+            "import map from 'lodash/map';\nimport Role from 'lib/models/role';\n\
+             export const scopes = async (ids) => map(await Role.find({ _id: { $in: ids } }), 'scopes');\n",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "role")),
+        vec![("api/src/auth/jwt.js".to_string(), "find".to_string())]
+    );
+    assert!(
+        m["unresolved"]["operations"].as_array().unwrap().is_empty(),
+        "{}",
+        m["unresolved"]
+    );
+}

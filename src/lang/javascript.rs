@@ -1304,8 +1304,14 @@ impl<'t> Extractor<'t> {
         self.array_search(n, &["includes", "some", "find"], "includes")
     }
 
-    /// `arr.indexOf(v)` or `arr.findIndex(pred)`: the array and what it is searched for.
+    /// `arr.indexOf(v)` or `arr.findIndex(pred)`, or a name bound to one (`const i =
+    /// arr.findIndex(pred); if (i < 0) ..`): the array and what it is searched for.
     fn index_test(&self, n: Node<'t>) -> Option<(&'t str, Held<'t>)> {
+        let n = self.unwrap_expr(n);
+        if n.k() == "identifier" {
+            let value = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
+            return self.array_search(value, &["indexOf", "findIndex"], "indexOf");
+        }
         self.array_search(n, &["indexOf", "findIndex"], "indexOf")
     }
 
@@ -3834,14 +3840,16 @@ impl<'t> Extractor<'t> {
 
 /// A module the linker may find in the repository: a relative path, what may be a path alias
 /// (`@/models/user`, `~/models/user`; a scoped package such as `@nestjs/mongoose` also starts with
-/// `@` and is simply not found), SvelteKit's `$lib/..`, or Meteor's path from the application's root (`/models/boards`);
-/// never a plainly named package (`mongodb`, `lodash`).
+/// `@` and is simply not found), SvelteKit's `$lib/..`, Meteor's path from the application's root
+/// (`/models/boards`), or a path from a `baseUrl` (`lib/models/statement` in LearningLocker, whose
+/// jsconfig and webpack resolve from the repository's root; a package's own path, `lodash/map`, is
+/// simply not found); never a plainly named package (`mongodb`, `lodash`).
 fn is_repository_module(module: &str) -> bool {
     module.starts_with('.')
         || module.starts_with("$lib/")
         || module.starts_with('@')
         || module.starts_with('~')
-        || module.starts_with('/')
+        || module.contains('/')
 }
 
 /// A plain type name (`IModels`), no generic, member or union.
