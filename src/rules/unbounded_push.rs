@@ -276,17 +276,10 @@ fn swapped(op: &Operation, array: &str, ops: &[Operation]) -> bool {
         }
         _ => None,
     };
-    let same_target = |q: &Operation| {
-        q.receiver == op.receiver
-            && (!op.receiver.is_empty() || op.collection.is_some())
-            && q.collection_display() == op.collection_display()
-            && q.context.function == op.context.function
-            && q.context.enclosing_loop == op.context.enclosing_loop
-    };
     ops.iter().any(|q| {
         q.kind.is_update()
             && q.span.start > op.span.end
-            && same_target(q)
+            && same_target(q, op)
             && q.filter.as_ref().is_some_and(|qf| same_value(qf, filter))
             && q.update.as_ref().is_some_and(|u| {
                 u.fields()
@@ -298,6 +291,43 @@ fn swapped(op: &Operation, array: &str, ops: &[Operation]) -> bool {
                             && (same_value(&p.value, &held.value)
                                 || single.is_some_and(|x| same_value(&p.value, x)))
                     })
+            })
+    })
+}
+
+/// Whether `q` updates what `op` updates: the same receiver and collection, in the same function.
+fn same_function_target(q: &Operation, op: &Operation) -> bool {
+    q.receiver == op.receiver
+        && (!op.receiver.is_empty() || op.collection.is_some())
+        && q.collection_display() == op.collection_display()
+        && q.context.function == op.context.function
+}
+
+/// [`same_function_target`], in the same loop.
+fn same_target(q: &Operation, op: &Operation) -> bool {
+    same_function_target(q, op) && q.context.enclosing_loop == op.context.enclosing_loop
+}
+
+/// Is the array rebuilt? An earlier update of the same function, on the same receiver and with the
+/// same filter, clears it (`$unset`, or `$set` to a value): `{$unset: {visualNodes: ""}}` then
+/// `{$push: {visualNodes: {$each: nodes}}}` (Sefaria's sheet graph) replaces the array with what
+/// this function pushes.
+fn rebuilt(op: &Operation, array: &str, ops: &[Operation]) -> bool {
+    let Some(filter) = op.filter.as_ref() else {
+        return false;
+    };
+    // (The clearing may come before a loop that fills the array again.)
+    ops.iter().any(|q| {
+        q.kind.is_update()
+            && q.span.end <= op.span.start
+            && same_function_target(q, op)
+            && q.filter.as_ref().is_some_and(|qf| same_value(qf, filter))
+            && q.update.as_ref().is_some_and(|u| {
+                u.fields()
+                    .iter()
+                    .filter(|o| o.key == "$unset" || o.key == "$set")
+                    .flat_map(|o| o.value.fields())
+                    .any(|f| f.key == array)
             })
     })
 }
@@ -393,6 +423,7 @@ impl Rule for UnboundedPush {
                         || filter_bounds(op.filter.as_ref(), update, &f.key)
                         || guarded(op, &f.key)
                         || swapped(op, &f.key, ops)
+                        || rebuilt(op, &f.key, ops)
                     {
                         continue;
                     }
@@ -827,5 +858,34 @@ async function grow(oldId, newId, otherId) {
 "#;
         let lines: Vec<usize> = findings("merge.js", src).iter().map(|f| f.0).collect();
         assert_eq!(lines, [15, 17, 19]);
+    }
+
+    /// Sefaria's sheet graph: the array cleared (`$unset`, `$set`) and filled again by the same
+    /// function, on the same document (in a loop too), holds what that function pushes. Cleared
+    /// only after the push, on another filter or another array, it grows.
+    #[test]
+    fn an_array_cleared_then_filled_again_is_rebuilt() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient().sefaria
+
+def save_graph(sheet_id, nodes, zoom):
+    db.sheets.update_one({"id": sheet_id}, {"$unset": {"visualNodes": "", "zoom": ""}})
+    db.sheets.update_one({"id": sheet_id}, {"$push": {"visualNodes": {"$each": nodes}}, "$set": {"zoom": zoom}})
+
+def reset_tags(sheet_id, tags):
+    db.sheets.update_one({"id": sheet_id}, {"$set": {"tags": []}})
+    for t in tags:
+        db.sheets.update_one({"id": sheet_id}, {"$push": {"tags": t}})
+
+def grow(sheet_id, other_id, node):
+    db.sheets.update_one({"id": sheet_id}, {"$push": {"visualNodes": node}})
+    db.sheets.update_one({"id": sheet_id}, {"$unset": {"visualNodes": ""}})
+    db.sheets.update_one({"id": other_id}, {"$unset": {"visualNodes": ""}})
+    db.sheets.update_one({"id": sheet_id}, {"$push": {"visualNodes": node}})
+    db.sheets.update_one({"id": sheet_id}, {"$unset": {"zoom": ""}})
+    db.sheets.update_one({"id": sheet_id}, {"$push": {"history": node}})
+"#;
+        let lines: Vec<usize> = findings("sheets.py", src).iter().map(|f| f.0).collect();
+        assert_eq!(lines, [14, 19]);
     }
 }
