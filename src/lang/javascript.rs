@@ -1307,10 +1307,9 @@ impl<'t> Extractor<'t> {
     /// `arr.indexOf(v)` or `arr.findIndex(pred)`, or a name bound to one (`const i =
     /// arr.findIndex(pred); if (i < 0) ..`): the array and what it is searched for.
     fn index_test(&self, n: Node<'t>) -> Option<(&'t str, Held<'t>)> {
-        let n = self.unwrap_expr(n);
+        let mut n = self.unwrap_expr(n);
         if n.k() == "identifier" {
-            let value = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
-            return self.array_search(value, &["indexOf", "findIndex"], "indexOf");
+            n = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
         }
         self.array_search(n, &["indexOf", "findIndex"], "indexOf")
     }

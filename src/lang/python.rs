@@ -4146,6 +4146,23 @@ impl<'t> Extractor<'t> {
         self.ir.operations.push(op);
     }
 
+    /// The module's own functions, decorated or not: (the name, the definition).
+    fn module_functions(&self, root: Node<'t>) -> Vec<(Node<'t>, Node<'t>)> {
+        self.named_children(root)
+            .into_iter()
+            .filter_map(|stmt| {
+                let def = match stmt.k() {
+                    "decorated_definition" => self.field(stmt, "definition")?,
+                    _ => stmt,
+                };
+                if def.k() != "function_definition" {
+                    return None;
+                }
+                Some((self.field(def, "name")?, def))
+            })
+            .collect()
+    }
+
     /// The module-level functions that run a driver operation on the collection a parameter
     /// names, each with its first such operation (see [`crate::ir::Wrapper`]); not one whose
     /// operations of that kind call different methods (which would the call run?).
@@ -4155,17 +4172,7 @@ impl<'t> Extractor<'t> {
             return out;
         }
         let ops = std::mem::take(&mut self.wrapper_ops);
-        for stmt in self.named_children(root) {
-            let def = match stmt.k() {
-                "decorated_definition" => self.field(stmt, "definition"),
-                _ => Some(stmt),
-            };
-            let Some(def) = def.filter(|d| d.k() == "function_definition") else {
-                continue;
-            };
-            let Some(name) = self.field(def, "name") else {
-                continue;
-            };
+        for (name, def) in self.module_functions(root) {
             let params = self.parameter_names(def);
             let within = span(def);
             let mut runs = ops.iter().filter(|(at, coll, _, _)| {
@@ -5578,16 +5585,8 @@ impl<'t> Extractor<'t> {
         // modules that call it (see `Thing::CallResult`); one that returns what a function of
         // another module returns is that function's re-export.
         let mut functions: Vec<(String, Node<'t>)> = Vec::new();
-        for stmt in self.named_children(root) {
-            let def = match stmt.k() {
-                "decorated_definition" => self.field(stmt, "definition"),
-                _ => Some(stmt),
-            };
-            if let Some(def) = def.filter(|d| d.k() == "function_definition") {
-                if let Some(name) = self.field(def, "name") {
-                    functions.push((format!("{}()", self.text(name)), def));
-                }
-            }
+        for (name, def) in self.module_functions(root) {
+            functions.push((format!("{}()", self.text(name)), def));
         }
         for (class_name, class) in &self.module_classes {
             let Some(class) = class else {

@@ -276,36 +276,58 @@ fn swapped(op: &Operation, array: &str, ops: &[Operation]) -> bool {
         }
         _ => None,
     };
-    ops.iter().any(|q| {
-        q.kind.is_update()
-            && q.span.start > op.span.end
-            && same_target(q, op)
-            && q.filter.as_ref().is_some_and(|qf| same_value(qf, filter))
-            && q.update.as_ref().is_some_and(|u| {
-                u.fields()
-                    .iter()
-                    .filter(|o| o.key == "$pull" || o.key == "$pullAll")
-                    .flat_map(|o| o.value.fields())
-                    .any(|p| {
-                        p.key == array
-                            && (same_value(&p.value, &held.value)
-                                || single.is_some_and(|x| same_value(&p.value, x)))
-                    })
-            })
-    })
+    companion_updates(op, filter, ops, Companion::LaterInLoop)
+        .flat_map(|u| operands(u, &["$pull", "$pullAll"]))
+        .any(|p| {
+            p.key == array
+                && (same_value(&p.value, &held.value)
+                    || single.is_some_and(|x| same_value(&p.value, x)))
+        })
 }
 
-/// Whether `q` updates what `op` updates: the same receiver and collection, in the same function.
-fn same_function_target(q: &Operation, op: &Operation) -> bool {
-    q.receiver == op.receiver
-        && (!op.receiver.is_empty() || op.collection.is_some())
-        && q.collection_display() == op.collection_display()
-        && q.context.function == op.context.function
+/// Which other updates [`companion_updates`] lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Companion {
+    /// After `op`, in the same loop (or outside any, as `op`).
+    LaterInLoop,
+    /// Before `op`, in or outside its loop.
+    Earlier,
 }
 
-/// [`same_function_target`], in the same loop.
-fn same_target(q: &Operation, op: &Operation) -> bool {
-    same_function_target(q, op) && q.context.enclosing_loop == op.context.enclosing_loop
+/// The update documents of the other updates of `op`'s document in its function: on the same
+/// receiver and collection, with the same filter (`filter`, `op`'s), before or after it.
+fn companion_updates<'a>(
+    op: &'a Operation,
+    filter: &'a Value,
+    ops: &'a [Operation],
+    which: Companion,
+) -> impl Iterator<Item = &'a Value> {
+    ops.iter()
+        .filter(move |q| {
+            q.kind.is_update()
+                && match which {
+                    Companion::LaterInLoop => {
+                        q.span.start > op.span.end
+                            && q.context.enclosing_loop == op.context.enclosing_loop
+                    }
+                    Companion::Earlier => q.span.end <= op.span.start,
+                }
+                && q.receiver == op.receiver
+                && (!op.receiver.is_empty() || op.collection.is_some())
+                && q.collection_display() == op.collection_display()
+                && q.context.function == op.context.function
+                && q.filter.as_ref().is_some_and(|qf| same_value(qf, filter))
+        })
+        .filter_map(|q| q.update.as_ref())
+}
+
+/// The fields that the update operators `names` of `update` set (`$pull: {tags: id}`: `tags`).
+fn operands<'a>(update: &'a Value, names: &'a [&str]) -> impl Iterator<Item = &'a Field> {
+    update
+        .fields()
+        .iter()
+        .filter(move |o| names.contains(&o.key.as_str()))
+        .flat_map(|o| o.value.fields())
 }
 
 /// Is the array rebuilt? An earlier update of the same function, on the same receiver and with the
@@ -317,19 +339,9 @@ fn rebuilt(op: &Operation, array: &str, ops: &[Operation]) -> bool {
         return false;
     };
     // (The clearing may come before a loop that fills the array again.)
-    ops.iter().any(|q| {
-        q.kind.is_update()
-            && q.span.end <= op.span.start
-            && same_function_target(q, op)
-            && q.filter.as_ref().is_some_and(|qf| same_value(qf, filter))
-            && q.update.as_ref().is_some_and(|u| {
-                u.fields()
-                    .iter()
-                    .filter(|o| o.key == "$unset" || o.key == "$set")
-                    .flat_map(|o| o.value.fields())
-                    .any(|f| f.key == array)
-            })
-    })
+    companion_updates(op, filter, ops, Companion::Earlier)
+        .flat_map(|u| operands(u, &["$unset", "$set"]))
+        .any(|f| f.key == array)
 }
 
 /// The same value written the same way, wherever it is written.
