@@ -683,6 +683,27 @@ export async function load(uid: string, id: string) {
     assert_clean("fire.ts", ts);
 }
 
+/// `firebase-admin` imported for push notifications (erxes' tRPC routers) is not Firestore: the
+/// file's MongoDB reads are still read. The same file asking for `admin.firestore()` is.
+#[test]
+fn firebase_messaging_beside_mongodb_keeps_the_mongodb_calls() {
+    let src = r#"
+import * as admin from "firebase-admin";
+export async function notify(models, userIds: string[]) {
+  for (const userId of userIds) {
+    const user = await models.Users.findOne({ _id: userId, role: { $ne: "system" } });
+    await admin.messaging().send({ token: user.deviceToken, notification: {} });
+  }
+}
+"#;
+    assert_flags_once("query-in-loop", "notify.ts", src, "findOne", "findOne");
+    let firestore = src.replace(
+        "export async",
+        "const db = admin.firestore();\nexport async",
+    );
+    assert_not_flagged("query-in-loop", "notify.ts", &firestore);
+}
+
 // ---------------------------------------------------------------------------------------------
 // lookup-chain
 // ---------------------------------------------------------------------------------------------

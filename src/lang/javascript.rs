@@ -1150,9 +1150,14 @@ impl<'t> Extractor<'t> {
         {
             self.uses_mongo = true;
         }
-        if JS_FIRESTORE_MODULES.contains(&m)
+        // The umbrella packages (`firebase-admin`, `firebase`) also bring messaging, auth and
+        // storage: Firestore only where the file asks for it (`admin.firestore()`,
+        // `getFirestore()`), so that a file sending push notifications keeps its MongoDB calls.
+        let umbrella = matches!(m, "firebase" | "firebase-admin");
+        if (JS_FIRESTORE_MODULES.contains(&m)
             || m.starts_with("firebase/")
-            || m.starts_with("@firebase/")
+            || m.starts_with("@firebase/"))
+            && (!umbrella || self.src.contains("irestore"))
         {
             self.uses_firestore = true;
         }

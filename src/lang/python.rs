@@ -1955,6 +1955,23 @@ impl<'t> Extractor<'t> {
             if last.contains("db") || last.contains("database") {
                 return Thing::Db;
             }
+            // Eve's and Flask-PyMongo's `PyMongo` object, as their data layers hand it out
+            // (`app.data.mongo.pymongo("users")`, `driver.pymongo(prefix=px)`): its `db` is the
+            // database and its `cx` the client, as a client's attributes are read.
+            if last == "pymongo" {
+                return Thing::Client;
+            }
+            // `app.data.get_mongo_collection("attachments")`: the collection the argument names
+            // (the method's own name says so, not only its receiver's).
+            if last.contains("mongo")
+                && last.contains("collection")
+                && !last.contains("collections")
+            {
+                let args = self.call_args(call);
+                if let Some(name) = self.arg(&args, 0, &["name", "resource", "collection"]) {
+                    return Thing::Collection(self.collection_ref(name));
+                }
+            }
         }
         // `self.get_db()` in a module that imports pymongo: the application's accessor of its
         // database (alerta's `Database.get_db`, Flask's `get_db()` pattern).
@@ -5992,6 +6009,55 @@ def spent(conn, txid):
         let ir = self::ir(&without_mongo);
         assert!(
             ir.operations.iter().all(|o| coll(o) != "transactions"),
+            "{:?}",
+            ir.operations
+        );
+    }
+
+    /// Eve's data layer hands out its `PyMongo` object and its collections (superdesk's
+    /// `app.data.mongo.pymongo("desks").db["desks"]`, `app.data.get_mongo_collection("x")`): the
+    /// collections they name, with or without operators in the filter. Other getters and other
+    /// `pymongo` attributes name nothing.
+    #[test]
+    fn an_eve_data_layer_names_its_collections() {
+        let src = r#"
+from flask import current_app as app
+
+def remove_restriction(set_id):
+    desks_db = app.data.mongo.pymongo("desks").db["desks"]
+    for desk in desks_db.find({"sams_settings.allowed_sets": set_id}):
+        print(desk)
+
+def attachments(asset_id):
+    db_attachments = app.data.get_mongo_collection("attachments")
+    return db_attachments.find({"media": str(asset_id)})
+
+def users():
+    return app.data.pymongo().db.users.find_one({"username": "x"})
+
+def resource(name):
+    return app.data.get_mongo_collection(name).find_one({"_id": 1})
+
+def not_mongo(name):
+    return app.data.get_elastic_collection("items").find({"a": 1})
+
+def all_names():
+    return app.data.get_mongo_collections("items").find({"a": 1})
+"#;
+        let ir = ir(src);
+        let got: Vec<(String, String)> = ir
+            .operations
+            .iter()
+            .map(|o| (o.method.clone(), coll(o)))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("find".into(), "desks".into()),
+                ("find".into(), "attachments".into()),
+                ("find_one".into(), "users".into()),
+                ("find_one".into(), "<unknown>".into()),
+            ],
             "{:?}",
             ir.operations
         );
