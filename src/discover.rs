@@ -357,7 +357,8 @@ fn callback_first(bytes: &[u8], end: usize) -> bool {
 ///   `hash.update(data, 'utf8')`, Python's `params.update(other)`. The drivers' `update` takes a
 ///   filter and an update; mongoengine's takes keyword arguments (`update(set__name=n)`), which
 ///   still confirm;
-/// - for Python's `insert`, a number first: `items.insert(0, x)` of a list.
+/// - for Python's `insert`, a number first: `items.insert(0, x)` of a list;
+/// - for Python's `sort`, nothing or `key=`/`reverse=` first: `files.sort(reverse=True)`.
 fn no_driver_arguments(lang: Language, name: &[u8], bytes: &[u8], end: usize) -> bool {
     let python = lang == Language::Python;
     if !python && !is_js(lang) {
@@ -374,6 +375,12 @@ fn no_driver_arguments(lang: Language, name: &[u8], bytes: &[u8], end: usize) ->
     }
     if python && name == b"insert" && c.is_ascii_digit() {
         return true;
+    }
+    // A list's `sort()`, `sort(key=..)`, `sort(reverse=..)`: pymongo's cursor sort takes the
+    // key (or list) first, and mongoengine sorts with `order_by`.
+    if python && name == b"sort" {
+        let rest = &bytes[first..];
+        return c == b')' || rest.starts_with(b"key=") || rest.starts_with(b"reverse=");
     }
     if name != b"update" || c == b')' {
         return false;
@@ -3348,6 +3355,9 @@ class ActionDB(me.Document):
                     "path.find(f\"{sep}\")",
                     "text.count(rb'x')",
                     "items.insert(0, x)",
+                    "files.sort()",
+                    "files.sort(reverse=(order == DESC))",
+                    "files.sort(key=lambda f: f.name, reverse=True)",
                 ],
                 &[
                     "c.update(q, u)",
@@ -3362,6 +3372,8 @@ class ActionDB(me.Document):
                     "c.find({'a': 1})",
                     "c.insert(doc)",
                     "c.count()",
+                    "cursor.sort([('a', 1), ('b', -1)])",
+                    "cursor.sort(key_or_list)",
                 ],
             ),
         ];
