@@ -695,6 +695,11 @@ fn standing_as_code(
     {
         return None;
     }
+    // Flask-SQLAlchemy's `db`: `db.session.add(..)`, `db.Column(db.String)`, `db.relationship(..)`
+    // name no collection (unless the session is called with a collection's method).
+    if lang == Language::Python && word.word == "db." && is_sqlalchemy_db_attribute(bytes, end) {
+        return None;
+    }
     // `_getContentFromMongo(..)`, `Metrics.inc('compile-from-mongo')`: in JavaScript, `mongo`
     // names MongoDB where the frontend can read it, in a module specifier (`from 'mongodb'`,
     // `require('../lib/mongo.js')`, `import('./MongoManager')`) or as a name of its own
@@ -842,6 +847,57 @@ fn standing_as_code(
         }
         _ => Some(role),
     }
+}
+
+/// Whether the attribute at `at` (just after `db.`) is one of Flask-SQLAlchemy's: its session
+/// (`db.session.commit()`; not `db.session.find(..)`, a collection named `session`), its model
+/// base and column types, its relationship helpers, its engine and metadata.
+fn is_sqlalchemy_db_attribute(bytes: &[u8], at: usize) -> bool {
+    const NAMES: &[&[u8]] = &[
+        b"Model",
+        b"Column",
+        b"relationship",
+        b"backref",
+        b"ForeignKey",
+        b"Table",
+        b"String",
+        b"Integer",
+        b"BigInteger",
+        b"SmallInteger",
+        b"Text",
+        b"Unicode",
+        b"UnicodeText",
+        b"Boolean",
+        b"DateTime",
+        b"Date",
+        b"Float",
+        b"Numeric",
+        b"Enum",
+        b"JSON",
+        b"LargeBinary",
+        b"PrimaryKeyConstraint",
+        b"UniqueConstraint",
+        b"func",
+        b"engine",
+        b"metadata",
+        b"create_all",
+        b"drop_all",
+        b"get_engine",
+        b"configure_mappers",
+    ];
+    let name_end = ident_end(bytes, at);
+    let name = &bytes[at..name_end];
+    if name == b"session" {
+        return match next_non_space(bytes, name_end) {
+            Some((dot, b'.')) => {
+                let method_at = dot + 1;
+                !is_operation_name(&bytes[method_at..ident_end(bytes, method_at)])
+            }
+            Some((_, b'[')) => false,
+            _ => true,
+        };
+    }
+    NAMES.contains(&name)
 }
 
 /// Whether `word` occurs in `bytes` as a whole identifier.
@@ -3631,6 +3687,24 @@ class ActionDB(me.Document):
             "default_auto_field = 'django.db.models.BigAutoField'"
         ));
         assert!(matters(py, "print(f\"{db.users.find_one()}\")"));
+        // Flask-SQLAlchemy's `db` is no evidence; a collection of pymongo's `db` still is, even
+        // one named `session`.
+        for sql in [
+            "from redash.models import db\ndb.session.add(user)\ndb.session.commit()\n",
+            "class User(db.Model):\n    id = db.Column(db.Integer, primary_key=True)\n    org = db.relationship(Org)\n",
+            "with db.session.begin():\n    pass\nreturn render(db.session)\n",
+        ] {
+            assert!(!matters(py, sql), "{sql}");
+        }
+        for mongo in [
+            "db.session.find_one({'token': t})\n",
+            "db.sessions.delete_many({})\n",
+            "db.session['x'].insert_one(d)\n",
+            "db.users.find({})\n",
+            "db.Users.find({})\n",
+        ] {
+            assert!(matters(py, mongo), "{mongo}");
+        }
         assert!(!matters(
             py,
             "def run(self, liveaction):\n    \"\"\"\n    :type liveaction: ``st2common.models.db.liveaction.LiveActionDB``\n    Uses $push.\n    \"\"\"\n    return liveaction\n"
