@@ -308,6 +308,9 @@ impl<'t> Extractor<'t> {
                 self.class_schema_collection(obj, &args)
                     .map(SchemaOwner::Collection)
             }
+            // `new Schema({..}).index(a).index(b)`: the schema the chain starts from.
+            "new_expression" if self.is_schema_new(obj) => self.schema_new_owner(obj, 0),
+            "call_expression" => self.schema_owner(self.schema_chain_object(obj)?),
             "member_expression" => {
                 let prop = self.field(obj, "property")?;
                 if self.text(prop) != "schema" {
@@ -337,6 +340,9 @@ impl<'t> Extractor<'t> {
         match v.k() {
             "new_expression" => self.is_schema_new(v),
             "call_expression" if self.callee_method(v) == "createForClass" => true,
+            "call_expression" if depth < 8 && self.schema_chain_object(v).is_some() => self
+                .schema_chain_object(v)
+                .is_some_and(|o| self.is_schema_value(o, depth + 1)),
             "call_expression" if depth < 4 => self
                 .args(v)
                 .first()
@@ -349,6 +355,7 @@ impl<'t> Extractor<'t> {
     /// Handed first to a helper that is no model (`schemaWrapper(new Schema({..}))`, erxes's
     /// 90 schema modules: it adds fields and returns the schema), it is what the helper returns.
     fn schema_new_owner(&self, n: Node<'t>, depth: usize) -> Option<SchemaOwner> {
+        let n = self.schema_chain_top(n);
         let parent = self.parents.of(n)?;
         match parent.k() {
             "variable_declarator" | "assignment_expression" => {
@@ -370,6 +377,42 @@ impl<'t> Extractor<'t> {
             }
             _ => None,
         }
+    }
+
+    /// The schema a call of one of its chainable methods is made on: `x` of `x.index({..})`,
+    /// `x.plugin(p)`, `x.set(k, v)` (each returns the schema it is called on).
+    fn schema_chain_object(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let f = self.field(call, "function")?;
+        if f.k() != "member_expression" {
+            return None;
+        }
+        let prop = self.field(f, "property")?;
+        SCHEMA_CHAIN_METHODS
+            .contains(&self.text(prop))
+            .then(|| self.field(f, "object"))
+            .flatten()
+    }
+
+    /// The outermost call of the chain of schema methods that starts at `n`:
+    /// `new Schema({..}).index({..}).plugin(p)`, where `n` is the `new Schema(..)`.
+    fn schema_chain_top(&self, n: Node<'t>) -> Node<'t> {
+        let mut cur = n;
+        for _ in 0..32 {
+            let Some(member) = self.parents.of(cur) else {
+                break;
+            };
+            let Some(call) = self.parents.of(member) else {
+                break;
+            };
+            if member.k() != "member_expression"
+                || call.k() != "call_expression"
+                || self.schema_chain_object(call) != Some(cur)
+            {
+                break;
+            }
+            cur = call;
+        }
+        cur
     }
 
     fn callee_method(&self, call: Node<'t>) -> &'t str {
@@ -436,6 +479,20 @@ impl<'t> Extractor<'t> {
         None
     }
 }
+
+/// Mongoose's schema methods that return the schema, so that calls chain:
+/// `new Schema({..}).index({..}).plugin(p)` (not `virtual`, which returns the virtual).
+const SCHEMA_CHAIN_METHODS: &[&str] = &[
+    "index",
+    "plugin",
+    "set",
+    "pre",
+    "post",
+    "method",
+    "static",
+    "loadClass",
+    "add",
+];
 
 /// The variable a call's result is bound to: `const S = SchemaFactory.createForClass(C)`.
 fn declared_name<'t>(x: &Extractor<'t>, call: Node<'t>) -> Option<String> {
@@ -647,6 +704,40 @@ mod tests {
                 (o.collection_display(), keys, opts)
             })
             .collect()
+    }
+
+    /// A schema built and indexed in one expression (HyperDX's models): `.index(..)` chained on
+    /// `new Schema({..})`, through other schema methods, passed to `mongoose.model(..)` or bound
+    /// to a variable that is indexed again. A `.virtual(..)` returns no schema, and an `index`
+    /// method of something else declares nothing.
+    #[test]
+    fn indexes_chained_on_a_new_schema_land_on_its_model() {
+        let got = indexes(
+            r#"import mongoose, { Schema } from "mongoose";
+export default mongoose.model(
+  "Dashboard",
+  new Schema({ name: { type: String, unique: true }, team: Schema.Types.ObjectId })
+    .index({ name: 1, team: 1 }, { unique: true })
+    .plugin(timestamps)
+    .index({ team: 1, _id: 1 }),
+);
+const ConnectionSchema = new Schema({ team: String }).index({ team: 1 });
+ConnectionSchema.index({ host: 1 });
+export const Connection = mongoose.model("Connection", ConnectionSchema);
+new Schema({ a: String }).virtual("full").index({ a: 1 });
+const rows = table.index({ b: 1 });
+"#,
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("dashboards".into(), "name:1,team:1".into(), "unique".into()),
+                ("dashboards".into(), "team:1,_id:1".into(), "".into()),
+                ("dashboards".into(), "name:1".into(), "unique".into()),
+                ("connections".into(), "team:1".into(), "".into()),
+                ("connections".into(), "host:1".into(), "".into()),
+            ]
+        );
     }
 
     #[test]
