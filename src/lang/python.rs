@@ -1725,6 +1725,9 @@ impl<'t> Extractor<'t> {
                 };
                 match self.classify(obj, depth + 1) {
                     Thing::Client if !is_client_attr(attr_name) => Thing::Db,
+                    // `self._db.db` (IVRE's connection object, whose `db` property is the
+                    // database): the database a wrapper holds, not a collection named `db`.
+                    Thing::Db if matches!(attr_name, "db" | "database") => Thing::Db,
                     Thing::Db
                         if !is_db_attr(attr_name)
                             && !self.is_mongoengine_namespace(obj_text, attr_name) =>
@@ -6058,6 +6061,31 @@ def all_names():
                 ("find_one".into(), "users".into()),
                 ("find_one".into(), "<unknown>".into()),
             ],
+            "{:?}",
+            ir.operations
+        );
+    }
+
+    /// The `db` (or `database`) attribute of a database-like wrapper is its database, not a
+    /// collection named `db`: mirror-leech's `database.db.settings.config` is the collection
+    /// `settings.config`, IVRE's `self._db.db[name]` a collection named at run time.
+    #[test]
+    fn the_db_of_a_database_wrapper_is_the_database() {
+        let src = r#"
+from bot.helper.ext_utils.db_handler import database
+
+async def load():
+    return await database.db.settings.config.find_one({"_id": 1})
+
+class MongoDB:
+    def hosts(self, name):
+        return self._db.db[name].find_one({"addr": 1})
+"#;
+        let ir = ir(src);
+        let got: Vec<String> = ir.operations.iter().map(coll).collect();
+        assert_eq!(
+            got,
+            vec!["settings.config", "<unknown>"],
             "{:?}",
             ir.operations
         );
