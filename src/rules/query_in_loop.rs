@@ -120,8 +120,7 @@ fn fixed_iterable(text: &str) -> bool {
     t.starts_with(['[', '(', '{', '"', '\'', '`'])
         || t.starts_with(|c: char| c.is_ascii_digit())
         || t.starts_with("range(")
-        || t.starts_with("Object.entries(")
-        || t.starts_with("Object.keys(")
+        || object_keys_of_a_constant(t)
         || t.starts_with("enumerate([")
         || t.contains("..")
             && !t.contains("...")
@@ -131,6 +130,21 @@ fn fixed_iterable(text: &str) -> bool {
         || t.ends_with(".__subclasses__()")
         || is_constant_path(t)
         || repeats_a_value(t)
+}
+
+/// The keys or entries of an object written in the code (`Object.keys(STATUSES)`,
+/// `Object.entries({ a: 1 })`): fixed. Of a parameter or a variable (`Object.entries(alertsByTile)`,
+/// one alert per tile of a request), data.
+fn object_keys_of_a_constant(t: &str) -> bool {
+    let Some(arg) = ["Object.entries(", "Object.keys("]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .and_then(|rest| rest.strip_suffix(')'))
+    else {
+        return false;
+    };
+    let arg = arg.trim();
+    arg.starts_with('{') || is_constant_path(arg)
 }
 
 /// One value repeated a number of times: `stream::repeat(()).take(n)`, `iter::repeat_n(x, n)`,
@@ -500,6 +514,31 @@ module.exports = function (req, res, item) {
 "#,
         );
         assert_eq!(lines(&got), vec![13, 17], "{got:?}");
+    }
+
+    /// The keys of an object written in the code are a fixed list (`Object.keys(STATUSES)`); the
+    /// keys of a request's object are data (erxes's vouchers per product of `checkInfo`, HyperDX's
+    /// alerts per tile of `alertsByTile`).
+    #[test]
+    fn the_keys_of_a_data_object_are_data() {
+        let got = findings(
+            "vouchers.js",
+            r#"const { MongoClient } = require("mongodb");
+const db = client.db("shop");
+async function check(checkInfo) {
+  for (const productId of Object.keys(checkInfo)) {
+    await db.collection("vouchers").findOne({ _id: checkInfo[productId].voucherId });
+  }
+  for (const [state, n] of Object.entries(STATUSES)) {
+    await db.collection("orders").countDocuments({ state });
+  }
+  for (const k of Object.keys({ a: 1, b: 2 })) {
+    await db.collection("orders").findOne({ k });
+  }
+}
+"#,
+        );
+        assert_eq!(lines(&got), vec![5], "{got:?}");
     }
 
     #[test]
