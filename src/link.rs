@@ -1140,8 +1140,87 @@ pub fn link(files: &mut [SourceFile]) {
         });
         op.evidence = Evidence::Resolved;
     }
+    link_mixins(files, &modules);
     link_wrappers(files, &modules);
     drop_commands(files);
+}
+
+/// Handler mixins (scout's `class CaseHandler` reads `self.case_collection`, which it never
+/// binds): the class that combines them, in a module that imports theirs, binds the attribute
+/// (`class MongoAdapter(CaseHandler, ..)` with `self.case_collection = database.case`, exported
+/// as `MongoAdapter.self.case_collection`). An operation on `self.<attr>` with no collection
+/// takes the one the classes of the modules importing its own bind `self.<attr>` to, when they
+/// agree on one.
+fn link_mixins(files: &mut [SourceFile], modules: &Modules) {
+    // (file of the class, attribute, collection)
+    let mut bound: Vec<(usize, String, CollectionRef)> = Vec::new();
+    for (fi, f) in files.iter().enumerate() {
+        for e in &f.ir.exports {
+            let (Some((_, attr)), ExportTarget::Collection { collection }) =
+                (e.name.split_once(".self."), &e.target)
+            else {
+                continue;
+            };
+            bound.push((fi, attr.to_string(), collection.clone()));
+        }
+    }
+    if bound.is_empty() {
+        return;
+    }
+    // The modules each binding file imports from.
+    let mut imports: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &(fi, _, _) in &bound {
+        imports.entry(fi).or_insert_with(|| {
+            let f = &files[fi];
+            let mut to: Vec<usize> =
+                f.ir.exports
+                    .iter()
+                    .filter_map(|e| match &e.target {
+                        ExportTarget::Reexport { import } => {
+                            modules.resolve(&import.module, &f.display_path)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+            to.sort_unstable();
+            to.dedup();
+            to
+        });
+    }
+    for (fi, f) in files.iter_mut().enumerate() {
+        for op in &mut f.ir.operations {
+            if op.collection.is_some() {
+                continue;
+            }
+            let Some(attr) = op.receiver.strip_prefix("self.") else {
+                continue;
+            };
+            if attr.is_empty() || !attr.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                continue;
+            }
+            let mut found: Option<&CollectionRef> = None;
+            let mut agree = true;
+            for (bf, battr, c) in &bound {
+                if battr != attr || !imports[bf].contains(&fi) {
+                    continue;
+                }
+                match found {
+                    None => found = Some(c),
+                    Some(prev) if prev.name.display() == c.name.display() => {}
+                    Some(_) => agree = false,
+                }
+            }
+            if let (Some(c), true) = (found, agree) {
+                op.collection = Some(CollectionRef {
+                    name: c.name.clone(),
+                    span: crate::ir::Span::default(),
+                    via: c.via,
+                    import: None,
+                });
+                op.evidence = Evidence::Resolved;
+            }
+        }
+    }
 }
 
 /// `$cmd` and its `$cmd.sys.*` names are no collections: the legacy way to run a command

@@ -1554,3 +1554,57 @@ fn modules_named_from_the_repository_root_resolve() {
         m["unresolved"]
     );
 }
+
+/// Handler mixins (scout's adapter): each module's handler reads `self.<x>_collection`, which the
+/// class that combines the handlers binds in its `setup(self, database)`, in a module that
+/// imports theirs. The mixins' operations are on the collections it binds; an attribute two
+/// such classes bind to different collections stays unresolved, as does one bound by a class
+/// in a module that does not import the mixin's.
+#[test]
+fn handler_mixins_use_the_collections_their_combining_class_binds() {
+    let m = map_of(&[
+        (
+            "app/adapter/mongo/case.py",
+            "import pymongo\n\nclass CaseHandler:\n    def case(self, case_id):\n        \
+             return self.case_collection.find_one({'_id': case_id})\n\n    \
+             def events(self, case_id):\n        \
+             return list(self.event_collection.find({'case': case_id, 'verb': {'$in': ['a']}}))\n",
+        ),
+        (
+            "app/adapter/mongo/user.py",
+            "import pymongo\n\nclass UserHandler:\n    def user(self, email):\n        \
+             return self.user_collection.find_one({'email': email})\n",
+        ),
+        (
+            "app/adapter/mongo/base.py",
+            "from .case import CaseHandler\n\n\
+             class MongoAdapter(CaseHandler):\n    def setup(self, database):\n        \
+             self.db = database\n        self.case_collection = database.case\n        \
+             self.event_collection = database.event\n        \
+             self.user_collection = database.user\n",
+        ),
+        (
+            "app/adapter/mongo/other.py",
+            "from .case import CaseHandler\n\n\
+             class MongoAuditAdapter(CaseHandler):\n    def setup(self, database):\n        \
+             self.db = database\n        self.event_collection = database.audit\n",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "case")),
+        vec![(
+            "app/adapter/mongo/case.py".to_string(),
+            "find_one".to_string()
+        )]
+    );
+    let unresolved: Vec<&str> = m["unresolved"]["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["receiver"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        unresolved,
+        vec!["self.event_collection", "self.user_collection"]
+    );
+}

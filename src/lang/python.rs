@@ -78,6 +78,10 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         star_import: false,
         file_periodic: path_is_periodic(ctx.display_path),
         this_module: this_module(ctx.display_path),
+        mongo_path: ctx
+            .display_path
+            .split('/')
+            .any(|seg| matches!(seg.trim_end_matches(".py"), "mongo" | "mongodb")),
         name_imports: std::cell::RefCell::new(Vec::new()),
         ir: FileIr::default(),
         op_by_call: HashMap::default(),
@@ -354,6 +358,8 @@ struct Extractor<'t> {
     file_periodic: bool,
     /// This file as an import of itself (`./models`), for its pending classes.
     this_module: String,
+    /// The file is in a `mongo` package or is a `mongo` module (`scout/adapter/mongo/base.py`).
+    mongo_path: bool,
     /// Collection names spelt with another module's constants (see [`NameImport`]).
     name_imports: std::cell::RefCell<Vec<NameImport>>,
     ir: FileIr,
@@ -1928,7 +1934,9 @@ impl<'t> Extractor<'t> {
                 thing => return thing,
             }
         }
-        if b.kind == DeclKind::Param && self.uses_mongo {
+        // A parameter named `db` or `database` in a file that uses MongoDB, or in a `mongo`
+        // package (scout's `def setup(self, database)` in `adapter/mongo/base.py`).
+        if b.kind == DeclKind::Param && (self.uses_mongo || self.mongo_path) {
             let bare = name.trim_start_matches("self.");
             if DB_NAMES.contains(&bare) {
                 return Thing::Db;
@@ -5595,6 +5603,37 @@ impl<'t> Extractor<'t> {
                 if let Thing::Collection(r) = self.property_value(ret, 0) {
                     exports.push(Export {
                         name: format!("{class_name}.{prop}"),
+                        target: ExportTarget::Collection { collection: r },
+                    });
+                }
+            }
+        }
+        // `self.case_collection = database.case` in a module-level class (scout's `MongoAdapter`,
+        // which combines the handler mixins of other modules that read `self.case_collection`):
+        // `MongoAdapter.self.case_collection`, for the linker (see `link::link_mixins`).
+        let mut attrs: Vec<(&str, &String, &Binding<'t>)> = Vec::new();
+        for (class_name, class) in &self.module_classes {
+            let Some(class) = class else {
+                continue;
+            };
+            let class_span = span(*class);
+            for (key, list) in &self.bindings {
+                if !key.starts_with("self.") || key[5..].contains('.') {
+                    continue;
+                }
+                if let Some(b) = list.iter().find(|b| {
+                    b.value.is_some() && class_span.start <= b.pos && b.pos < class_span.end
+                }) {
+                    attrs.push((class_name, key, b));
+                }
+            }
+        }
+        attrs.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        for (class_name, key, b) in attrs {
+            if let Thing::Collection(r) = self.classify_binding(b, key, 0) {
+                if matches!(r.name, CollectionName::Literal { .. }) && r.import.is_none() {
+                    exports.push(Export {
+                        name: format!("{class_name}.{key}"),
                         target: ExportTarget::Collection { collection: r },
                     });
                 }
