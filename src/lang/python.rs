@@ -5612,18 +5612,31 @@ impl<'t> Extractor<'t> {
         // which combines the handler mixins of other modules that read `self.case_collection`):
         // `MongoAdapter.self.case_collection`, for the linker (see `link::link_mixins`).
         let mut attrs: Vec<(&str, &String, &Binding<'t>)> = Vec::new();
-        for (class_name, class) in &self.module_classes {
-            let Some(class) = class else {
+        let classes: Vec<(&str, Span)> = self
+            .module_classes
+            .iter()
+            .filter_map(|(name, c)| Some((*name, span((*c)?))))
+            .collect();
+        for (key, list) in &self.bindings {
+            if classes.is_empty() || !key.starts_with("self.") || key[5..].contains('.') {
                 continue;
-            };
-            let class_span = span(*class);
-            for (key, list) in &self.bindings {
-                if !key.starts_with("self.") || key[5..].contains('.') {
+            }
+            // A collection is an attribute, an item or a call's result (`database.case`,
+            // `db["case"]`, `db.get_collection("case")`), never a literal or a name.
+            let mut seen: Vec<&str> = Vec::new();
+            for b in list {
+                let Some(v) = b.value else { continue };
+                if !matches!(v.k(), "attribute" | "subscript" | "call") {
                     continue;
                 }
-                if let Some(b) = list.iter().find(|b| {
-                    b.value.is_some() && class_span.start <= b.pos && b.pos < class_span.end
-                }) {
+                let Some(&(class_name, _)) = classes
+                    .iter()
+                    .find(|(_, sp)| sp.start <= b.pos && b.pos < sp.end)
+                else {
+                    continue;
+                };
+                if !seen.contains(&class_name) {
+                    seen.push(class_name);
                     attrs.push((class_name, key, b));
                 }
             }
