@@ -310,7 +310,18 @@ impl<'t> Extractor<'t> {
             }
             // `new Schema({..}).index(a).index(b)`: the schema the chain starts from.
             "new_expression" if self.is_schema_new(obj) => self.schema_new_owner(obj, 0),
-            "call_expression" => self.schema_owner(self.schema_chain_object(obj)?),
+            "call_expression" => {
+                // Down the chain (bounded, as `schema_chain_top` is going up) to its first call's
+                // object: a schema variable, a `new Schema(..)`, a `createForClass(C)`.
+                let mut o = self.schema_chain_object(obj)?;
+                for _ in 0..32 {
+                    match self.schema_chain_object(self.unwrap_expr(o)) {
+                        Some(next) => o = next,
+                        None => return self.schema_owner(o),
+                    }
+                }
+                None
+            }
             "member_expression" => {
                 let prop = self.field(obj, "property")?;
                 if self.text(prop) != "schema" {
@@ -340,13 +351,17 @@ impl<'t> Extractor<'t> {
         match v.k() {
             "new_expression" => self.is_schema_new(v),
             "call_expression" if self.callee_method(v) == "createForClass" => true,
-            "call_expression" if depth < 8 && self.schema_chain_object(v).is_some() => self
-                .schema_chain_object(v)
-                .is_some_and(|o| self.is_schema_value(o, depth + 1)),
-            "call_expression" if depth < 4 => self
-                .args(v)
-                .first()
-                .is_some_and(|a| self.is_schema_value(*a, depth + 1)),
+            // `new Schema({..}).index({..})`: a chain of schema methods; else a helper's call.
+            "call_expression" => match self.schema_chain_object(v) {
+                Some(o) => depth < 8 && self.is_schema_value(o, depth + 1),
+                None => {
+                    depth < 4
+                        && self
+                            .args(v)
+                            .first()
+                            .is_some_and(|a| self.is_schema_value(*a, depth + 1))
+                }
+            },
             _ => false,
         }
     }
