@@ -9,10 +9,10 @@
 // tree-sitter version pinned in Cargo.toml (`=0.25.10`). The rules it follows are the cursor's,
 // quoted from tree_cursor.c; `flat.rs`'s tests compare the result with the cursor on every node of
 // every corpus file and on syntax errors, and `Flat::new` falls back to the cursor if the entry
-// layout differs or the tree has more nodes than `ts_node_descendant_count` said.
+// layout differs, the tree has more nodes than `ts_node_descendant_count` said, or it nests deeper
+// than `MAX_DEPTH`.
 
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "tree_sitter/api.h"
 #include "./language.h"
@@ -31,53 +31,131 @@ typedef struct {
   TSSymbol kind;
 } MongolintEntry;
 
-// The children of one subtree being visited.
+// What the visit of one tree shares.
 typedef struct {
-  const Subtree *children;
+  const TSTree *tree;
+  const TSLanguage *language;
+  MongolintEntry *out;
+  uint32_t capacity;
   uint32_t count;
-  uint32_t index;
-  // The index among the children that are not extras (what alias sequences and field maps count).
-  uint32_t structural;
-  // The start (after padding) of the child at `index`.
-  Length position;
-  const TSSymbol *alias_sequence;
-  const TSFieldMapEntry *field_map;
-  const TSFieldMapEntry *field_map_end;
-  // The entry of the nearest visible node at or above this subtree: the parent of the visible
-  // nodes found among these children.
-  uint32_t visible_parent;
-  // Whether the subtree itself is hidden (its children belong to `visible_parent`).
-  bool hidden;
-  // For a hidden subtree: the field by which its visible children are held when the subtree's
-  // own field map gives them none (`ts_tree_cursor_current_field_id` walks up through hidden
-  // ancestors until one is held by a field, stopping at an extra or a visible ancestor).
-  TSFieldId hidden_field;
-} Frame;
+  bool all;
+  TSSymbol keep_under;
+} Flattening;
+
+// Deeper subtrees (nesting that only generated or hostile code reaches) are not flattened here:
+// `mongolint_flatten` fails and flat.rs walks the tree with the cursor, whose stack is on the heap.
+#define MAX_DEPTH 2048
 
 size_t mongolint_flat_entry_size(void) { return sizeof(MongolintEntry); }
 
-static inline bool push(Frame **frames, uint32_t *size, uint32_t *capacity, const TSLanguage *language,
-                        const Subtree *subtree, Length position, uint32_t visible_parent, bool hidden,
-                        TSFieldId hidden_field) {
-  if (*size == *capacity) {
-    uint32_t grown = *capacity ? *capacity * 2 : 64;
-    Frame *more = realloc(*frames, grown * sizeof(Frame));
-    if (!more) return false;
-    *frames = more;
-    *capacity = grown;
+// As `ts_language_public_symbol` (language.c), inlined.
+static inline TSSymbol public_symbol(const TSLanguage *language, TSSymbol symbol) {
+  return symbol == ts_builtin_sym_error ? symbol : language->public_symbol_map[symbol];
+}
+
+// As `ts_language_symbol_metadata(language, symbol).named` (language.c), inlined.
+static inline bool symbol_named(const TSLanguage *language, TSSymbol symbol) {
+  if (symbol == ts_builtin_sym_error) return true;
+  if (symbol == ts_builtin_sym_error_repeat) return false;
+  return language->symbol_metadata[symbol].named;
+}
+
+// Visits the children of `subtree` (a node with children, starting at `position` after its
+// padding), as `ts_tree_cursor_child_iterator_next` steps through them, appending the visible
+// ones in preorder. `visible_parent` is the entry of the nearest visible node at or above
+// `subtree`; `hidden` says whether `subtree` itself is hidden (its visible children then belong to
+// `visible_parent`), and `hidden_field` is the field by which a hidden subtree's visible children
+// are held when its own field map gives them none (`ts_tree_cursor_current_field_id` walks up
+// through hidden ancestors until one is held by a field, stopping at an extra or a visible
+// ancestor). A recursive visit keeps each level's state in registers and on the machine stack,
+// where the explicit stack of frames it replaced reloaded it from memory for every child.
+static bool visit(Flattening *f, Subtree subtree, Length position, uint32_t visible_parent,
+                  bool hidden, TSFieldId hidden_field, unsigned depth) {
+  if (depth > MAX_DEPTH) return false;
+  const TSLanguage *language = f->language;
+  const Subtree *children = ts_subtree_children(subtree);
+  uint32_t child_count = subtree.ptr->child_count;
+  uint32_t production_id = subtree.ptr->production_id;
+  const TSSymbol *alias_sequence = ts_language_alias_sequence(language, production_id);
+  const TSFieldMapEntry *field_map, *field_map_end;
+  ts_language_field_map(language, production_id, &field_map, &field_map_end);
+  // The index among the children that are not extras (what alias sequences and field maps count).
+  uint32_t structural = 0;
+  for (uint32_t i = 0; i < child_count; i++) {
+    const Subtree *child = &children[i];
+    // The child's fields, read once: an inline subtree (a leaf) holds them in its bits, another
+    // behind its pointer (tree-sitter's accessors test which on every call).
+    Subtree c = *child;
+    bool visible, extra, named;
+    uint32_t grandchildren, visible_grandchildren;
+    TSSymbol symbol;
+    Length padding, size;
+    if (c.data.is_inline) {
+      visible = c.data.visible;
+      extra = c.data.extra;
+      named = c.data.named;
+      symbol = c.data.symbol;
+      grandchildren = 0;
+      visible_grandchildren = 0;
+      padding = (Length){c.data.padding_bytes, {c.data.padding_rows, c.data.padding_columns}};
+      size = (Length){c.data.size_bytes, {0, c.data.size_bytes}};
+    } else {
+      visible = c.ptr->visible;
+      extra = c.ptr->extra;
+      named = c.ptr->named;
+      symbol = c.ptr->symbol;
+      grandchildren = c.ptr->child_count;
+      visible_grandchildren = grandchildren > 0 ? c.ptr->visible_child_count : 0;
+      padding = c.ptr->padding;
+      size = c.ptr->size;
+    }
+    // The child's start: the parent's for the first child, then past the previous child and this
+    // one's padding.
+    if (i > 0) position = length_add(position, padding);
+    Length start = position;
+    position = length_add(position, size);
+    TSSymbol alias = 0;
+    TSFieldId field = 0;
+    if (!extra) {
+      if (alias_sequence) {
+        alias = alias_sequence[structural];
+        visible |= alias != 0;
+      }
+      // As `ts_tree_cursor_current_field_id`: an inherited entry is not the child's own field.
+      for (const TSFieldMapEntry *map = field_map; map < field_map_end; map++) {
+        if (!map->inherited && map->child_index == structural) {
+          field = map->field_id;
+          break;
+        }
+      }
+      structural++;
+      if (field == 0 && hidden) field = hidden_field;
+    }
+    if (visible) {
+      if (!f->all && field == 0 && grandchildren == 0 && !(alias ? symbol_named(language, alias) : named) &&
+          f->out[visible_parent].kind != f->keep_under) {
+        // An anonymous leaf outside any field: as `ts_node_is_named` is false for it.
+        continue;
+      }
+      if (f->count == f->capacity) return false;
+      uint32_t index = f->count++;
+      // As `ts_node_symbol`, and `ts_node_new` (as `ts_tree_cursor_current_node`: an extra has no
+      // alias).
+      f->out[index] = (MongolintEntry){
+          {{start.bytes, start.extent.row, start.extent.column, alias}, child, f->tree},
+          visible_parent,
+          index + 1,
+          field,
+          public_symbol(language, alias ? alias : symbol)};
+      if (grandchildren > 0) {
+        if (!visit(f, c, start, index, false, 0, depth + 1)) return false;
+        f->out[index].end = f->count;
+      }
+    } else if (visible_grandchildren > 0) {
+      // A hidden subtree with visible nodes below: the cursor steps through it.
+      if (!visit(f, c, start, visible_parent, true, extra ? 0 : field, depth + 1)) return false;
+    }
   }
-  uint32_t production_id = subtree->ptr->production_id;
-  Frame *frame = &(*frames)[(*size)++];
-  frame->children = ts_subtree_children(*subtree);
-  frame->count = subtree->ptr->child_count;
-  frame->index = 0;
-  frame->structural = 0;
-  frame->position = position;
-  frame->alias_sequence = ts_language_alias_sequence(language, production_id);
-  ts_language_field_map(language, production_id, &frame->field_map, &frame->field_map_end);
-  frame->visible_parent = visible_parent;
-  frame->hidden = hidden;
-  frame->hidden_field = hidden_field;
   return true;
 }
 
@@ -86,92 +164,18 @@ static inline bool push(Frame **frames, uint32_t *size, uint32_t *capacity, cons
 // node, and the field by which its parent holds it (0 for none). Unless `all`, the anonymous
 // leaves that no field holds (punctuation, keywords, operators outside fields: about 40% of a
 // tree's nodes) are left out, but for the children of nodes of kind `keep_under` (Rust's token
-// trees, read token by token). Returns the number of entries, or -1 if they do not fit or memory
-// runs out.
+// trees, read token by token). Returns the number of entries, or -1 if they do not fit or the
+// tree is nested deeper than `MAX_DEPTH`.
 int64_t mongolint_flatten(TSNode root, MongolintEntry *out, uint32_t capacity, bool all,
                           TSSymbol keep_under) {
   if (capacity == 0) return -1;
   const TSTree *tree = root.tree;
-  const TSLanguage *language = tree->language;
   const Subtree *top = (const Subtree *)root.id;
   out[0] = (MongolintEntry){root, UINT32_MAX, 1, 0, ts_node_symbol(root)};
-  uint32_t count = 1;
-  if (ts_subtree_child_count(*top) == 0) return count;
-
-  Frame *frames = NULL;
-  uint32_t size = 0, frames_capacity = 0;
+  if (ts_subtree_child_count(*top) == 0) return 1;
+  Flattening f = {tree, tree->language, out, capacity, 1, all, keep_under};
   Length start = {ts_node_start_byte(root), ts_node_start_point(root)};
-  if (!push(&frames, &size, &frames_capacity, language, top, start, 0, false, 0)) {
-    free(frames);
-    return -1;
-  }
-  while (size > 0) {
-    Frame *frame = &frames[size - 1];
-    if (frame->index == frame->count) {
-      if (!frame->hidden) out[frame->visible_parent].end = count;
-      size--;
-      continue;
-    }
-    // As `ts_tree_cursor_child_iterator_next`.
-    const Subtree *child = &frame->children[frame->index];
-    Length position = frame->position;
-    bool visible = ts_subtree_visible(*child);
-    bool extra = ts_subtree_extra(*child);
-    TSSymbol alias = 0;
-    TSFieldId field = 0;
-    if (!extra) {
-      if (frame->alias_sequence) {
-        alias = frame->alias_sequence[frame->structural];
-        visible |= alias != 0;
-      }
-      // As `ts_tree_cursor_current_field_id`: an inherited entry is not the child's own field.
-      for (const TSFieldMapEntry *map = frame->field_map; map < frame->field_map_end; map++) {
-        if (!map->inherited && map->child_index == frame->structural) {
-          field = map->field_id;
-          break;
-        }
-      }
-      frame->structural++;
-    }
-    frame->position = length_add(frame->position, ts_subtree_size(*child));
-    frame->index++;
-    if (frame->index < frame->count) {
-      frame->position =
-          length_add(frame->position, ts_subtree_padding(frame->children[frame->index]));
-    }
-    uint32_t visible_parent = frame->visible_parent;
-    if (!extra && field == 0 && frame->hidden) field = frame->hidden_field;
-    if (visible && !all && field == 0 && ts_subtree_child_count(*child) == 0 &&
-        !(alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(*child)) &&
-        out[visible_parent].kind != keep_under) {
-      // An anonymous leaf outside any field: as `ts_node_is_named` is false for it.
-      continue;
-    }
-    if (visible) {
-      if (count == capacity) {
-        free(frames);
-        return -1;
-      }
-      uint32_t index = count++;
-      // As `ts_node_symbol`.
-      TSSymbol kind = ts_language_public_symbol(language, alias ? alias : ts_subtree_symbol(*child));
-      // As `ts_tree_cursor_current_node`: an extra has no alias.
-      out[index] = (MongolintEntry){ts_node_new(tree, child, position, alias), visible_parent,
-                                    index + 1, field, kind};
-      if (ts_subtree_child_count(*child) > 0 &&
-          !push(&frames, &size, &frames_capacity, language, child, position, index, false, 0)) {
-        free(frames);
-        return -1;
-      }
-    } else if (ts_subtree_visible_child_count(*child) > 0) {
-      // A hidden subtree with visible nodes below: the cursor steps through it.
-      if (!push(&frames, &size, &frames_capacity, language, child, position, visible_parent,
-                true, extra ? 0 : field)) {
-        free(frames);
-        return -1;
-      }
-    }
-  }
-  free(frames);
-  return count;
+  if (!visit(&f, *top, start, 0, false, 0, 0)) return -1;
+  out[0].end = f.count;
+  return f.count;
 }
