@@ -884,13 +884,27 @@ impl<'t> Extractor<'t> {
         let Some(f) = self.field(n, "function") else {
             return;
         };
-        let args = self.call_args(n);
         if f.k() == "attribute" {
             let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute"))
             else {
                 return;
             };
             let method = self.text(attr);
+            // Only these methods' arguments are read below (most calls are none of them).
+            if !matches!(
+                method,
+                "append"
+                    | "extend"
+                    | "insert"
+                    | "add_job"
+                    | "do"
+                    | "scheduled_job"
+                    | "add_task"
+                    | "add_periodic_task"
+            ) {
+                return;
+            }
+            let args = self.call_args(n);
             if obj.k() == "identifier" {
                 let name = self.text(obj).to_string();
                 let kind = match method {
