@@ -63,6 +63,12 @@ def main():
             if len(known) != len(counts) or (known and min(known) < 0.95 * max(known)):
                 out.append(f"**Warning: {t}'s runs disagree on the findings ({', '.join(map(str, counts))}): "
                            "a run that stopped early makes its time meaningless; rerun it.**\n")
+        ir_path = os.path.join(work, f"{name}.instructions.json")
+        if os.path.exists(ir_path):
+            ir = json.load(open(ir_path))
+            out.append(f"Instructions (callgrind, 1 thread): mongolint {ir['mongolint'] / 1e6:,.1f} M, "
+                       f"floor {ir['floor'] / 1e6:,.1f} M: mongolint / floor = "
+                       f"**{ir['mongolint'] / ir['floor']:.3f}**.\n")
         out.append("")
     print("\n".join(out))
 

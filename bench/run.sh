@@ -2,7 +2,7 @@
 # The mongolint benchmark: mongolint, the floor, ast-grep and semgrep side by side on the same files.
 #
 #   bash bench/run.sh [--runs N] [--semgrep-runs N] [--semgrep-runs-synthetic N] [--files N]
-#                     [--no-semgrep] [--no-hyperfine] [PATH...]
+#                     [--no-semgrep] [--no-hyperfine] [--instructions] [PATH...]
 #
 # 1. installs the pinned peers (bench/install-peers.sh) and builds mongolint and the floor (release);
 # 2. generates the synthetic repository (bench/gen_repo.py: 30k files, ~3M lines) and a 1M-line one;
@@ -12,6 +12,8 @@
 # 4. lists the driver files (files where mongolint finds an operation or a collection reference) for
 #    the floor;
 # 5. runs every tool in interleaved rounds (bench/measure.py) and, for wall time, hyperfine;
+#    with --instructions, also counts the instructions of mongolint and of the floor, 1 thread
+#    each, under valgrind's callgrind: a ratio to the floor that the machine's load cannot move;
 # 6. writes the table of medians and ratios to $WORK/results.md (bench/report.py) and prints it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -23,6 +25,7 @@ HYPERFINE_RUNS=3
 FILES=30000
 SEMGREP=1
 HYPERFINE=1
+INSTRUCTIONS=0
 SYN=${MONGOLINT_BENCH_DIR:-/tmp/mongolint-bench}
 SYN1M=${SYN}-1m
 WORK=${MONGOLINT_BENCH_WORK:-/tmp/mongolint-bench-work}
@@ -35,11 +38,16 @@ while [ $# -gt 0 ]; do
     --files) FILES=$2; shift 2 ;;
     --no-semgrep) SEMGREP=0; shift ;;
     --no-hyperfine) HYPERFINE=0; shift ;;
-    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
+    --instructions) INSTRUCTIONS=1; shift ;;
+    -h|--help) sed -n 2,19p "$0"; exit 0 ;;
     *) paths+=("$(cd "$1" && pwd)"); shift ;;
   esac
 done
 
+if [ "$INSTRUCTIONS" = 1 ] && ! command -v valgrind >/dev/null; then
+  echo "run.sh: --instructions needs valgrind (Debian package valgrind)" >&2
+  exit 2
+fi
 [ -x "$here/.venv/bin/semgrep" ] && [ -x "$here/.venv/bin/ast-grep" ] && command -v hyperfine >/dev/null \
   || bash "$here/install-peers.sh"
 export PATH="$here/.venv/bin:$PATH"
@@ -106,6 +114,18 @@ for t in "${targets[@]}"; do
         -n floor "$FLOOR run --drivers $WORK/$name.drivers $dir")
     [ "$name" != "synthetic-1M" ] && hf+=(-n ast-grep "ast-grep scan -c $SGCONF --json=compact $dir")
     "${hf[@]}" > "$WORK/$name.hyperfine.txt" 2>&1 || true
+  fi
+  if [ "$INSTRUCTIONS" = 1 ]; then
+    # Instructions retired, 1 thread (callgrind's total is the same run after run, whatever else
+    # the machine is doing): mongolint against the floor on the same files.
+    # (mongolint exits 1 when it finds something; valgrind passes that on.)
+    irs() { { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null || true; } |
+              sed -n 's/.*I *refs: *//p' | tr -d ,; }
+    ml_ir=$(irs "$ML" check --threads 1 "$dir" --format json -o /dev/null)
+    floor_ir=$(irs "$FLOOR" run --threads 1 --drivers "$WORK/$name.drivers" "$dir")
+    echo "{\"mongolint\": $ml_ir, \"floor\": $floor_ir}" > "$WORK/$name.instructions.json"
+  else
+    rm -f "$WORK/$name.instructions.json"
   fi
   results+=("$name")
 done
