@@ -890,47 +890,30 @@ impl<'t> Extractor<'t> {
                 return;
             };
             let method = self.text(attr);
-            // Only these methods' arguments are read below (most calls are none of them).
-            if !matches!(
-                method,
-                "append"
-                    | "extend"
-                    | "insert"
-                    | "add_job"
-                    | "do"
-                    | "scheduled_job"
-                    | "add_task"
-                    | "add_periodic_task"
-            ) {
-                return;
-            }
-            let args = self.call_args(n);
-            if obj.k() == "identifier" {
-                let name = self.text(obj).to_string();
-                let kind = match method {
-                    "append" => Some((AppendKind::One, args.positional.first().copied())),
-                    "extend" => Some((AppendKind::Many, args.positional.first().copied())),
-                    "insert" if args.positional.len() == 2 => {
-                        let front = self.text(args.positional[0]) == "0";
-                        if front {
-                            Some((AppendKind::Front, args.positional.get(1).copied()))
-                        } else {
-                            Some((AppendKind::One, args.positional.get(1).copied()))
-                        }
+            // Read only for the methods below (most calls are none of them).
+            let call_args = std::cell::OnceCell::new();
+            let args = || call_args.get_or_init(|| self.call_args(n));
+            let appended = match method {
+                _ if obj.k() != "identifier" => None,
+                "append" => Some((AppendKind::One, args().positional.first().copied())),
+                "extend" => Some((AppendKind::Many, args().positional.first().copied())),
+                "insert" if args().positional.len() == 2 => {
+                    let front = self.text(args().positional[0]) == "0";
+                    if front {
+                        Some((AppendKind::Front, args().positional.get(1).copied()))
+                    } else {
+                        Some((AppendKind::One, args().positional.get(1).copied()))
                     }
-                    _ => None,
-                };
-                if let Some((k, Some(v))) = kind {
-                    self.appends.entry(name).or_default().push((pos, k, v));
                 }
-            }
+                _ => None,
+            };
             // Scheduler registrations: `scheduler.add_job(rollup, "cron", ..)`,
             // `schedule.every().day.do(job)`, `app.add_periodic_task(crontab(..), task.s())`.
             let target = match method {
-                "add_job" | "do" | "scheduled_job" => args.positional.first().copied(),
+                "add_job" | "do" | "scheduled_job" => args().positional.first().copied(),
                 // `task.add_task(TaskServer, seconds=range(0, 60, 5))`: a class run on a timer.
                 "add_task"
-                    if args.keywords.iter().any(|(k, _)| {
+                    if args().keywords.iter().any(|(k, _)| {
                         matches!(
                             self.text(*k),
                             "seconds"
@@ -944,11 +927,15 @@ impl<'t> Extractor<'t> {
                         )
                     }) =>
                 {
-                    args.positional.first().copied()
+                    args().positional.first().copied()
                 }
-                "add_periodic_task" => args.positional.get(1).copied(),
+                "add_periodic_task" => args().positional.get(1).copied(),
                 _ => None,
             };
+            if let Some((k, Some(v))) = appended {
+                let name = self.text(obj).to_string();
+                self.appends.entry(name).or_default().push((pos, k, v));
+            }
             if let Some(t) = target {
                 let t = self.text(t);
                 let t = t.split('(').next().unwrap_or(t);
