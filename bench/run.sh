@@ -58,6 +58,14 @@ SGCONF="$here/peers/ast-grep/sgconfig.yml"
 SEMCONF="$here/peers/semgrep"
 mkdir -p "$WORK"
 
+# The instructions a command retires (`--instructions`), 1 thread: callgrind's total is the same
+# run after run, whatever else the machine is doing. (mongolint exits 1 when it finds something;
+# valgrind passes that on.)
+irs() {
+  { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null || true; } |
+    sed -n 's/.*I *refs: *//p' | tr -d ,
+}
+
 generate() { # dest files seed
   local stamp="$1/.bench-stamp" want
   want="$(sha1sum "$here/gen_repo.py" | cut -c1-12) files=$2 seed=$3"
@@ -116,11 +124,7 @@ for t in "${targets[@]}"; do
     "${hf[@]}" > "$WORK/$name.hyperfine.txt" 2>&1 || true
   fi
   if [ "$INSTRUCTIONS" = 1 ]; then
-    # Instructions retired, 1 thread (callgrind's total is the same run after run, whatever else
-    # the machine is doing): mongolint against the floor on the same files.
-    # (mongolint exits 1 when it finds something; valgrind passes that on.)
-    irs() { { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null || true; } |
-              sed -n 's/.*I *refs: *//p' | tr -d ,; }
+    # mongolint against the floor on the same files.
     ml_ir=$(irs "$ML" check --threads 1 "$dir" --format json -o /dev/null)
     floor_ir=$(irs "$FLOOR" run --threads 1 --drivers "$WORK/$name.drivers" "$dir")
     echo "{\"mongolint\": $ml_ir, \"floor\": $floor_ir}" > "$WORK/$name.instructions.json"

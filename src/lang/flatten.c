@@ -132,7 +132,8 @@ static bool visit(Flattening *f, Subtree subtree, Length position, uint32_t visi
       if (field == 0 && hidden) field = hidden_field;
     }
     if (visible) {
-      if (!f->all && field == 0 && grandchildren == 0 && !(alias ? symbol_named(language, alias) : named) &&
+      if (!f->all && field == 0 && grandchildren == 0 &&
+          !(alias ? symbol_named(language, alias) : named) &&
           f->out[visible_parent].kind != f->keep_under) {
         // An anonymous leaf outside any field: as `ts_node_is_named` is false for it.
         continue;
