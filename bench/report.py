@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-TOOLS = ["mongolint", "mongolint-1t", "floor", "floor-1t", "floor-walk", "ast-grep", "semgrep"]
+TOOLS = ["mongolint", "mongolint-1t", "floor", "floor-1t", "floor-walk", "floor-extract", "ast-grep", "semgrep"]
 
 
 def fmt_s(x):
@@ -20,7 +20,7 @@ def main():
     out = []
     load = open(os.path.join(work, "load.txt")).read().strip().replace("\n", "; ")
     out.append(f"Medians; {load}. CPU = user + system. Ratios: other / mongolint (higher = mongolint faster), "
-               "except `/ floor` = mongolint / floor (`floor-walk`: the floor that also reads every node of each parsed tree) and `1t / 2t` = mongolint 1 thread / 2 threads.\n")
+               "except `/ floor` = mongolint / floor (`floor-walk`: the floor that also reads every node of each parsed tree; `floor-extract`: the floor that also runs mongolint's frontends on each parsed file, so that `floor-extract / floor` is what the frontends cost and `mongolint / floor-extract` the rest: prefilter, files parsed beyond the driver files, link, model, rules, report) and `1t / 2t` = mongolint 1 thread / 2 threads.\n")
     for name in names:
         meta = json.load(open(os.path.join(work, f"{name}.meta.json")))
         res = json.load(open(os.path.join(work, f"{name}.json")))["commands"]
@@ -44,9 +44,10 @@ def main():
             elif t == "floor":
                 ratio = (f"mongolint / floor = {ml['wall'] / r['wall']:.2f}",
                          f"{ml['cpu'] / r['cpu']:.2f}")
-            elif t == "floor-walk":
-                ratio = (f"mongolint / floor-walk = {ml['wall'] / r['wall']:.2f}",
-                         f"{ml['cpu'] / r['cpu']:.2f}")
+            elif t in ("floor-walk", "floor-extract"):
+                fl = res["floor"]
+                ratio = (f"{t} / floor = {r['wall'] / fl['wall']:.2f}; mongolint / {t} = {ml['wall'] / r['wall']:.2f}",
+                         f"{r['cpu'] / fl['cpu']:.2f}; {ml['cpu'] / r['cpu']:.2f}")
             elif t == "mongolint-1t":
                 ratio = (f"1t / 2t = {r['wall'] / ml['wall']:.2f}", "")
             elif t == "floor-1t":
@@ -66,8 +67,10 @@ def main():
         ir_path = os.path.join(work, f"{name}.instructions.json")
         if os.path.exists(ir_path):
             ir = json.load(open(ir_path))
+            stages = "".join(f", {t} {ir[t] / 1e6:,.1f} M ({ir[t] / ir['floor']:.3f})"
+                             for t in ("floor-walk", "floor-extract") if t in ir)
             out.append(f"Instructions (callgrind, 1 thread): mongolint {ir['mongolint'] / 1e6:,.1f} M, "
-                       f"floor {ir['floor'] / 1e6:,.1f} M: mongolint / floor = "
+                       f"floor {ir['floor'] / 1e6:,.1f} M{stages}: mongolint / floor = "
                        f"**{ir['mongolint'] / ir['floor']:.3f}**.\n")
         out.append("")
     print("\n".join(out))

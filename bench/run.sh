@@ -12,8 +12,11 @@
 # 4. lists the driver files (files where mongolint finds an operation or a collection reference) for
 #    the floor;
 # 5. runs every tool in interleaved rounds (bench/measure.py) and, for wall time, hyperfine;
-#    with --instructions, also counts the instructions of mongolint and of the floor, 1 thread
-#    each, under valgrind's callgrind: a ratio to the floor that the machine's load cannot move;
+#    the floor also runs in two further stages, floor-walk (reading every node of each tree) and
+#    floor-extract (mongolint's frontends on each driver file), which split mongolint's time beyond
+#    the floor into what its frontends cost and what the rest costs;
+#    with --instructions, also counts the instructions of mongolint and of the floor (and of its
+#    two stages), 1 thread each, under valgrind's callgrind: ratios that the machine's load cannot move;
 # 6. writes the table of medians and ratios to $WORK/results.md (bench/report.py) and prints it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -103,6 +106,7 @@ for t in "${targets[@]}"; do
     "floor=$FLOOR run --drivers $WORK/$name.drivers $dir"
     "floor-1t=$FLOOR run --threads 1 --drivers $WORK/$name.drivers $dir"
     "floor-walk=$FLOOR run --walk --drivers $WORK/$name.drivers $dir"
+    "floor-extract=$FLOOR run --extract --drivers $WORK/$name.drivers $dir"
   )
   if [ "$name" != "synthetic-1M" ]; then
     cmds+=("ast-grep=ast-grep scan -c $SGCONF --inspect summary --json=compact $dir > $WORK/$name.ast-grep.json 2> $WORK/$name.ast-grep.log")
@@ -127,7 +131,10 @@ for t in "${targets[@]}"; do
     # mongolint against the floor on the same files.
     ml_ir=$(irs "$ML" check --threads 1 "$dir" --format json -o /dev/null)
     floor_ir=$(irs "$FLOOR" run --threads 1 --drivers "$WORK/$name.drivers" "$dir")
-    echo "{\"mongolint\": $ml_ir, \"floor\": $floor_ir}" > "$WORK/$name.instructions.json"
+    walk_ir=$(irs "$FLOOR" run --walk --threads 1 --drivers "$WORK/$name.drivers" "$dir")
+    extract_ir=$(irs "$FLOOR" run --extract --threads 1 --drivers "$WORK/$name.drivers" "$dir")
+    echo "{\"mongolint\": $ml_ir, \"floor\": $floor_ir, \"floor-walk\": $walk_ir, \"floor-extract\": $extract_ir}" \
+      > "$WORK/$name.instructions.json"
   else
     rm -f "$WORK/$name.instructions.json"
   fi

@@ -15,7 +15,14 @@
 //!                                                  # driver files: bytes, verdict, path, words
 //! floor run --drivers LIST [--threads N] PATHS...  # the timed floor
 //! floor run --walk --drivers LIST PATHS...         # the floor, also reading every node of each tree
+//! floor run --extract --drivers LIST PATHS...      # the floor, also running mongolint's frontend on
+//!                                                  # each parsed file (the flat tree and the passes
+//!                                                  # that extract the IR, which is then dropped)
 //! ```
+//! The last two split mongolint's time beyond the floor into stages: `--walk` adds what reading
+//! every node costs, `--extract` what mongolint's frontends cost (their flattening included); what
+//! mongolint takes beyond `--extract` is its prefilter, the files it parses beyond the driver files,
+//! keeping the IR, and linking, the model, the rules and the report.
 //! Built as a Cargo example so that it shares mongolint's dependency versions and release profile:
 //! `cargo build --release --example floor`.
 
@@ -30,6 +37,35 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 thread_local! {
     static PARSERS: RefCell<Vec<(Language, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
     static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What `run` does with each driver file beyond reading it.
+#[derive(Clone, Copy, PartialEq)]
+enum Stage {
+    /// Parse it (the floor).
+    Parse,
+    /// Parse it and read every node of its tree (`--walk`).
+    Walk,
+    /// Run mongolint's frontend on it: parse, flatten, extract the IR (`--extract`).
+    Extract,
+}
+
+/// Runs `stage` on `text` (a file of `path` in `lang`); returns a number drawn from the result
+/// (the root's child count, `read_every_node`'s sum, the IR's operation count) so that the work
+/// cannot be optimised away.
+fn process(lang: Language, path: &std::path::Path, text: &[u8], stage: Stage) -> usize {
+    if stage == Stage::Extract {
+        // mongolint reads files as UTF-8 and skips the others; so does this stage.
+        let Ok(text) = std::str::from_utf8(text) else {
+            return 0;
+        };
+        let display = path.to_string_lossy();
+        let ctx = mongolint::lang::FileContext {
+            display_path: &display,
+        };
+        return mongolint::lang::extract(lang, text, &ctx).map_or(0, |ir| ir.operations.len() + 1);
+    }
+    parse(lang, text, stage == Stage::Walk)
 }
 
 /// Parses `text` with this thread's parser for `lang` (and, with `walk`, reads the whole tree);
@@ -83,8 +119,8 @@ struct Args {
     command: String,
     drivers: Option<PathBuf>,
     threads: usize,
-    /// `run --walk`: also read every node of each parsed tree (`mongolint::lang::read_every_node`).
-    walk: bool,
+    /// `run --walk` or `run --extract`.
+    stage: Stage,
     paths: Vec<PathBuf>,
 }
 
@@ -95,13 +131,14 @@ fn parse_args() -> Args {
         command,
         drivers: None,
         threads: 0,
-        walk: false,
+        stage: Stage::Parse,
         paths: Vec::new(),
     };
     while let Some(a) = it.next() {
         match a.as_str() {
             "--drivers" => args.drivers = it.next().map(PathBuf::from),
-            "--walk" => args.walk = true,
+            "--walk" => args.stage = Stage::Walk,
+            "--extract" => args.stage = Stage::Extract,
             "--threads" => {
                 args.threads = it.next().and_then(|n| n.parse().ok()).expect("--threads N")
             }
@@ -212,7 +249,7 @@ fn main() {
                                 if drivers.contains(e.path()) {
                                     parsed.fetch_add(1, Ordering::Relaxed);
                                     nodes.fetch_add(
-                                        parse(lang, &buf[..n], args.walk),
+                                        process(lang, e.path(), &buf[..n], args.stage),
                                         Ordering::Relaxed,
                                     );
                                 }
@@ -223,7 +260,7 @@ fn main() {
                 });
             writeln!(
                 out,
-                "read {} files ({} bytes), parsed {} driver files ({} top-level nodes)",
+                "read {} files ({} bytes), parsed {} driver files (checksum {})",
                 read.into_inner(),
                 bytes.into_inner(),
                 parsed.into_inner(),
@@ -233,7 +270,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: floor list-drivers|list-files|list-extra|run [--drivers LIST] [--threads N] [--walk] PATHS..."
+                "usage: floor list-drivers|list-files|list-extra|run [--drivers LIST] [--threads N] [--walk|--extract] PATHS..."
             );
             std::process::exit(2);
         }
