@@ -542,6 +542,12 @@ pub struct OpContext {
     /// getCollection({ slug }); await Model.find(q) }` may reach another collection each time.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub receiver_per_item: bool,
+    /// The call sends the same query on every iteration of its loop: nothing in its receiver or
+    /// arguments is bound, assigned or changed in place inside the loop (the loop's own variable
+    /// included). `for doc in docs: archive.find_one(req=None, _id=guid)`, `guid` read before the
+    /// loop: one query repeated, which could move out of the loop, not a query per item.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub same_each_iteration: bool,
     /// The arrays (by the last segment of their path) that the code checks do not hold the
     /// pushed value before the call: `if (!user.methods.includes(m)) user.methods.push(m)`, or
     /// `if (doc.tags.indexOf(t) !== -1) return;` before `{$push: {tags: t}}`. Such a push adds

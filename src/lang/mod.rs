@@ -632,6 +632,7 @@ pub(crate) fn call_context<'a>(
         size_guards: Vec::new(),
         exits_loop: false,
         receiver_per_item: false,
+        same_each_iteration: false,
         absent_checks: Vec::new(),
     }
 }

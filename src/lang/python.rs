@@ -3171,6 +3171,167 @@ impl<'t> Extractor<'t> {
             && values.iter().any(|&v| fixed(v))
     }
 
+    /// The names an expression reads (`guid`, `request`, `request.view_args`; not keyword or
+    /// attribute labels), or `None` when it holds code that runs apart from it (a lambda, a
+    /// comprehension) or binds a name (`:=`).
+    fn names_read(&self, root: Node<'t>) -> Option<Vec<&'t str>> {
+        let mut names: Vec<&'t str> = Vec::new();
+        let mut opaque = false;
+        self.parents.walk(root, |n, kind, enter| {
+            if !enter {
+                return;
+            }
+            match kind {
+                "lambda"
+                | "list_comprehension"
+                | "set_comprehension"
+                | "dictionary_comprehension"
+                | "generator_expression"
+                | "named_expression" => opaque = true,
+                "identifier" => {
+                    let label = self.parents.of(n).is_some_and(|p| {
+                        (p.k() == "keyword_argument" && self.field(p, "name") == Some(n))
+                            || (p.k() == "attribute" && self.field(p, "attribute") == Some(n))
+                    });
+                    if !label {
+                        names.push(self.text(n));
+                    }
+                }
+                // `self.guid`: bound as a whole (`self.guid = ..`).
+                "attribute" => names.push(self.text(n)),
+                _ => {}
+            }
+        });
+        (!opaque).then_some(names)
+    }
+
+    /// Whether the call `call`, in the loop `loop_span`, sends the same query on every iteration:
+    /// it is a method call, and no name its receiver and arguments read (`guid`, `self.guid`)
+    /// changes in the loop. A name changes when the loop binds it (its own variable, `with .. as`),
+    /// deletes it, changes it in place (`q["_id"] = ..`, `q.update(..)`, `ids.append(..)`,
+    /// `n += 1`), or assigns it from something that changes (`prev = doc["ref"]`); a name the loop
+    /// assigns from what does not change (`service = get_resource_service(ARCHIVE)`) does not.
+    /// `guid = request.view_args["guid"]` then `for doc in docs: archive.find_one(req=None,
+    /// _id=guid)`: one query repeated, not one per item.
+    fn same_each_iteration(&self, call: Node<'t>, loop_span: Span) -> bool {
+        let Some(func) = self
+            .field(call, "function")
+            .filter(|f| f.k() == "attribute")
+        else {
+            return false;
+        };
+        let (Some(receiver), Some(args)) =
+            (self.field(func, "object"), self.field(call, "arguments"))
+        else {
+            return false;
+        };
+        let (Some(mut names), Some(more)) = (self.names_read(receiver), self.names_read(args))
+        else {
+            return false;
+        };
+        names.extend(more);
+        // The loop itself: the call's ancestor that spans it.
+        let mut cur = self.parents.of(call);
+        let looped = loop {
+            match cur {
+                Some(n) if span(n) == loop_span => break n,
+                Some(n) if matches!(n.k(), "function_definition" | "lambda") => return false,
+                Some(n) => cur = self.parents.of(n),
+                None => return false,
+            }
+        };
+        const MUTATORS: &[&str] = &[
+            "append",
+            "extend",
+            "insert",
+            "update",
+            "setdefault",
+            "pop",
+            "popitem",
+            "clear",
+            "remove",
+            "add",
+            "discard",
+            "sort",
+            "reverse",
+            "__setitem__",
+        ];
+        // Every name a target holds: `q` and `q["_id"]` in `q["_id"] = ..`.
+        let target_names = |t: Node<'t>, out: &mut Vec<&'t str>| {
+            self.parents.walk(t, |n, kind, enter| {
+                if enter && matches!(kind, "identifier" | "attribute") {
+                    out.push(self.text(n));
+                }
+            });
+        };
+        // Names that change whatever they are given, and the names assigned plainly (`x = ..`)
+        // with what each is given (`None`: something that runs code of its own).
+        let mut changed: Vec<&'t str> = Vec::new();
+        let mut assigned: Vec<(&'t str, Option<Vec<&'t str>>)> = Vec::new();
+        self.parents.walk(looped, |n, kind, enter| {
+            if !enter {
+                return;
+            }
+            match kind {
+                "assignment" => {
+                    let (Some(left), right) = (self.field(n, "left"), self.field(n, "right"))
+                    else {
+                        return;
+                    };
+                    match right {
+                        Some(right) if left.k() == "identifier" => {
+                            assigned.push((self.text(left), self.names_read(right)))
+                        }
+                        _ => target_names(left, &mut changed),
+                    }
+                }
+                "augmented_assignment" | "for_statement" | "for_in_clause" => {
+                    if let Some(left) = self.field(n, "left") {
+                        target_names(left, &mut changed);
+                    }
+                }
+                "named_expression" => {
+                    if let Some(name) = self.field(n, "name") {
+                        target_names(name, &mut changed);
+                    }
+                }
+                "as_pattern_target" | "delete_statement" | "global_statement"
+                | "nonlocal_statement" => target_names(n, &mut changed),
+                "call" => {
+                    if let Some(f) = self.field(n, "function").filter(|f| f.k() == "attribute") {
+                        let method = self.field(f, "attribute").map(|a| self.text(a));
+                        if method.is_some_and(|m| MUTATORS.contains(&m)) {
+                            if let Some(obj) = self.field(f, "object") {
+                                target_names(obj, &mut changed);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        });
+        // A plain assignment changes its name when what it is given changes, or reads the name
+        // itself (`total = total + n`): until no more names change.
+        loop {
+            let before = changed.len();
+            for (name, value) in &assigned {
+                if changed.contains(name) {
+                    continue;
+                }
+                let changes = value
+                    .as_ref()
+                    .is_none_or(|v| v.iter().any(|r| r == name || changed.contains(r)));
+                if changes {
+                    changed.push(name);
+                }
+            }
+            if changed.len() == before {
+                break;
+            }
+        }
+        !names.iter().any(|n| changed.contains(n))
+    }
+
     /// Whether a call in the loop `loop_span` runs for one key of the items at most: it is under
     /// `if key == "spatial-text":` (or `elif`), where `key` is the key of a dictionary's items
     /// (`for key, value in extras.items()`) or each item's `"key"` (`key = extra["key"]`,
@@ -3346,6 +3507,8 @@ impl<'t> Extractor<'t> {
             };
             if self.keyed_once(call, l) {
                 self.ir.operations[i].context.exits_loop = true;
+            } else if self.same_each_iteration(call, l) {
+                self.ir.operations[i].context.same_each_iteration = true;
             }
         }
         for (sub, ctx) in slices {

@@ -247,6 +247,10 @@ impl Rule for QueryInLoop {
             if over.fixed || fixed_iterable(&over.text) || batched_by_item(op, over) {
                 continue;
             }
+            // The same read on every iteration: to move out of the loop, not a query per item.
+            if op.context.same_each_iteration && reads(op) {
+                continue;
+            }
             // A loop over collections (`for (const c of collections) c.deleteMany({})`) touches a
             // different collection each time: not a repeated query on one.
             let literal = matches!(
@@ -885,6 +889,53 @@ async function a(db, q) {
             vec![(5, 2), (6, 2)],
             "{js:?}"
         );
+    }
+
+    #[test]
+    fn the_same_read_on_every_iteration_is_no_query_per_item() {
+        // superdesk's duplication: the id comes from the request, read before the loop, and each
+        // iteration reads the same document again. One query repeated (it could move out of the
+        // loop), not one per item: no application-side join to replace with `$in`. A read whose
+        // query the loop changes is still flagged: the loop's variable, a name the loop assigns
+        // after the call (the next iteration sees it), a document filled in place or a list
+        // appended to. A write with the same arguments each time is left to the write rule.
+        let py = findings(
+            "apps/duplication.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().news
+def copy(request):
+    guid = request.view_args["guid"]
+    docs = db.items.find({"state": "new"})
+    for doc in docs:
+        original = db.archive.find_one({"_id": guid})
+        db.archive.find_one({"_id": "locators"})
+        db.users.find_one({"name": get_default_user()["name"]})
+        db.archive.find_one({"_id": doc["ref"]})
+def rebuilt():
+    q = {}
+    for doc in db.items.find({}):
+        q["_id"] = doc["ref"]
+        db.archive.find_one(q)
+def previous():
+    prev = None
+    for doc in db.items.find({}):
+        db.archive.find_one({"_id": prev})
+        prev = doc["ref"]
+def appended():
+    ids = []
+    for doc in db.items.find({}):
+        ids.append(doc["ref"])
+        db.archive.find({"_id": {"$in": ids}})
+def written(guid):
+    for doc in db.items.find({}):
+        db.archive.update_one({"_id": guid}, {"$inc": {"n": 1}})
+def items_of(self):
+    for doc in db.items.find({}):
+        self.current = doc
+        db.archive.find_one({"_id": self.current["ref"]})
+"#,
+        );
+        assert_eq!(lines(&py), vec![10, 15, 19, 25, 28, 32], "{py:?}");
     }
 
     #[test]

@@ -199,8 +199,9 @@ fn filter_bounds(filter: Option<&Value>, update: &Value, array: &str) -> bool {
 }
 
 /// Does the filter exclude documents whose array already holds the value (`{tags: {$ne: t}}`,
-/// `{challenges: {$nin: [id]}}`, `{"members.id": {$ne: m.id}}`)? Then the `$push` adds distinct
-/// values only, as `$addToSet` would.
+/// `{challenges: {$nin: [id]}}`, `{"members.id": {$ne: m.id}}`, or the same negated:
+/// `{"tags.type": {$not: {$eq: t.type}}}`, `{ignored: {$not: {$elemMatch: {id: u}}}}`)? Then the
+/// `$push` adds distinct values only, as `$addToSet` would.
 fn filter_excludes_present(filter: Option<&Value>, array: &str) -> bool {
     let Some(filter) = filter else { return false };
     filter.fields().iter().any(|f| {
@@ -208,7 +209,21 @@ fn filter_excludes_present(filter: Option<&Value>, array: &str) -> bool {
             || f.key
                 .strip_prefix(array)
                 .is_some_and(|rest| rest.starts_with('.'));
-        (on_array && (f.value.get("$ne").is_some() || f.value.get("$nin").is_some()))
+        // An element matched by equalities only (`{$elemMatch: {id: u}}`): one like the pushed
+        // value. Not a window (`{$elemMatch: {"from.finish": {$gt: now}}}`, "no active
+        // suspension"), which says nothing of the values already in the array.
+        let negated = f.value.get("$not").is_some_and(|not| {
+            not.value.get("$eq").is_some()
+                || not.value.get("$in").is_some()
+                || not.value.get("$elemMatch").is_some_and(|m| {
+                    !m.value.fields().is_empty()
+                        && m.value.fields().iter().all(|c| {
+                            !c.key.starts_with('$')
+                                && !c.value.fields().iter().any(|o| o.key.starts_with('$'))
+                        })
+                })
+        });
+        (on_array && (f.value.get("$ne").is_some() || f.value.get("$nin").is_some() || negated))
             || (f.key == "$and"
                 && f.value
                     .items()
@@ -664,6 +679,10 @@ async function join(db, chalId, uid, member, n) {
   await db.collection("users").updateMany({ "achievements.partyUp": { $ne: true } }, { $set: { "achievements.partyUp": true }, $push: { notifications: n } });
   await db.collection("users").updateMany({ "achievements.partyUp": { $ne: true } }, { $set: { "achievements.partyUp": false }, $push: { notifications: n } });
   await db.collection("users").updateOne({ _id: uid, tags: { $ne: "x" } }, { $push: { log: n } });
+  await db.collection("comments").updateOne({ id: uid, "tags.type": { $not: { $eq: n.type } } }, { $push: { tags: n } });
+  await db.collection("users").updateOne({ id: uid, ignored: { $not: { $elemMatch: { id: n.id } } } }, { $push: { ignored: n } });
+  await db.collection("users").updateOne({ id: uid, ignored: { $not: { $size: 3 } } }, { $push: { ignored: n } });
+  await db.collection("users").updateOne({ id: uid, history: { $not: { $elemMatch: { finish: { $gt: n.at } } } } }, { $push: { history: n } });
 }
 "#;
         let (_, found) =
@@ -687,7 +706,11 @@ async function join(db, chalId, uid, member, n) {
                 (4, Info, true),
                 (5, Info, false),
                 (6, Warning, false),
-                (7, Warning, false)
+                (7, Warning, false),
+                (8, Info, true),
+                (9, Info, true),
+                (10, Warning, false),
+                (11, Warning, false)
             ]
         );
     }
