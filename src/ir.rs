@@ -545,7 +545,8 @@ pub struct OpContext {
     /// The call sends the same query on every iteration of its loop: nothing in its receiver or
     /// arguments is bound, assigned or changed in place inside the loop (the loop's own variable
     /// included). `for doc in docs: archive.find_one(req=None, _id=guid)`, `guid` read before the
-    /// loop: one query repeated, which could move out of the loop, not a query per item.
+    /// loop: one query repeated, which could move out of the loop, not a query per item. Read
+    /// for reads only (the Python frontend; the others leave it false).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub same_each_iteration: bool,
     /// The arrays (by the last segment of their path) that the code checks do not hold the

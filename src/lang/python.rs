@@ -3213,7 +3213,13 @@ impl<'t> Extractor<'t> {
     /// assigns from what does not change (`service = get_resource_service(ARCHIVE)`) does not.
     /// `guid = request.view_args["guid"]` then `for doc in docs: archive.find_one(req=None,
     /// _id=guid)`: one query repeated, not one per item.
-    fn same_each_iteration(&self, call: Node<'t>, loop_span: Span) -> bool {
+    /// `cache` keeps [`Self::names_changed_in`] by loop: a loop holding many reads is walked once.
+    fn same_each_iteration(
+        &self,
+        call: Node<'t>,
+        loop_span: Span,
+        cache: &mut HashMap<Span, Vec<&'t str>>,
+    ) -> bool {
         let Some(func) = self
             .field(call, "function")
             .filter(|f| f.k() == "attribute")
@@ -3240,6 +3246,14 @@ impl<'t> Extractor<'t> {
                 None => return false,
             }
         };
+        let changed = cache
+            .entry(loop_span)
+            .or_insert_with(|| self.names_changed_in(looped));
+        !names.iter().any(|n| changed.contains(n))
+    }
+
+    /// The names that change in the loop `looped` (see [`Self::same_each_iteration`]).
+    fn names_changed_in(&self, looped: Node<'t>) -> Vec<&'t str> {
         const MUTATORS: &[&str] = &[
             "append",
             "extend",
@@ -3329,7 +3343,7 @@ impl<'t> Extractor<'t> {
                 break;
             }
         }
-        !names.iter().any(|n| changed.contains(n))
+        changed
     }
 
     /// Whether a call in the loop `loop_span` runs for one key of the items at most: it is under
@@ -3497,6 +3511,7 @@ impl<'t> Extractor<'t> {
         for (call, ctx) in calls {
             self.visit_call(call, ctx);
         }
+        let mut changed_in = HashMap::default();
         for i in before..self.ir.operations.len() {
             let op = &self.ir.operations[i];
             let (Some(l), false) = (op.context.enclosing_loop, op.context.exits_loop) else {
@@ -3507,7 +3522,15 @@ impl<'t> Extractor<'t> {
             };
             if self.keyed_once(call, l) {
                 self.ir.operations[i].context.exits_loop = true;
-            } else if self.same_each_iteration(call, l) {
+            } else if matches!(
+                self.ir.operations[i].kind,
+                OpKind::Find
+                    | OpKind::FindOne
+                    | OpKind::Aggregate
+                    | OpKind::Count
+                    | OpKind::Distinct
+            ) && self.same_each_iteration(call, l, &mut changed_in)
+            {
                 self.ir.operations[i].context.same_each_iteration = true;
             }
         }
