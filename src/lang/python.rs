@@ -3346,6 +3346,69 @@ impl<'t> Extractor<'t> {
         changed
     }
 
+    /// Whether a call in the loop `loop_span` fills a name that it is only called while empty:
+    /// `if not item: item = coll.find_one(..)` (or `if item is None:`), `item` bound nowhere else
+    /// in the loop. The first iteration that gets a document keeps it, so the call runs until
+    /// then, not once per item: a lookup made lazily, not a join.
+    fn set_once(&self, call: Node<'t>, loop_span: Span) -> bool {
+        let mut value = call;
+        let mut parent = self.parents.of(call);
+        if let Some(p) = parent.filter(|p| p.k() == "await") {
+            value = p;
+            parent = self.parents.of(p);
+        }
+        let Some(assign) =
+            parent.filter(|p| p.k() == "assignment" && self.field(*p, "right") == Some(value))
+        else {
+            return false;
+        };
+        let Some(name) = self.field(assign, "left").filter(|l| l.k() == "identifier") else {
+            return false;
+        };
+        let name = self.text(name);
+        let statement = self
+            .parents
+            .of(assign)
+            .filter(|s| s.k() == "expression_statement");
+        let block = statement
+            .and_then(|s| self.parents.of(s))
+            .filter(|b| b.k() == "block");
+        let Some(guard) = block
+            .and_then(|b| self.parents.of(b).map(|i| (b, i)))
+            .filter(|(b, i)| i.k() == "if_statement" && self.field(*i, "consequence") == Some(*b))
+            .map(|(_, i)| i)
+        else {
+            return false;
+        };
+        let Some(cond) = self.field(guard, "condition") else {
+            return false;
+        };
+        let empty_test = match cond.k() {
+            // `if not item:`
+            "not_operator" => self
+                .field(cond, "argument")
+                .is_some_and(|a| a.k() == "identifier" && self.text(a) == name),
+            // `if item is None:`, `if item == None:`
+            "comparison_operator" => {
+                let text: String = self
+                    .text(cond)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                text == format!("{name} is None") || text == format!("{name} == None")
+            }
+            _ => false,
+        };
+        // The loop binds the name here only: not its own variable, not reset per iteration.
+        empty_test
+            && self.bindings.get(name).is_some_and(|list| {
+                list.iter()
+                    .filter(|b| loop_span.start <= b.pos && b.pos <= loop_span.end)
+                    .count()
+                    == 1
+            })
+    }
+
     /// Whether a call in the loop `loop_span` runs for one key of the items at most: it is under
     /// `if key == "spatial-text":` (or `elif`), where `key` is the key of a dictionary's items
     /// (`for key, value in extras.items()`) or each item's `"key"` (`key = extra["key"]`,
@@ -3520,7 +3583,7 @@ impl<'t> Extractor<'t> {
             let Some(&call) = in_loops.get(&(op.span.start, op.span.end)) else {
                 continue;
             };
-            if self.keyed_once(call, l) {
+            if self.keyed_once(call, l) || self.set_once(call, l) {
                 self.ir.operations[i].context.exits_loop = true;
             } else if matches!(
                 self.ir.operations[i].kind,

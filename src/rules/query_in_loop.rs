@@ -939,6 +939,40 @@ def items_of(self):
     }
 
     #[test]
+    fn a_lookup_made_while_a_name_is_empty_is_no_query_per_item() {
+        // superdesk's mentions: `if not item: item = ..find_one(..)` keeps the first document it
+        // gets, so the read stops once one is found. Not when the loop empties the name each time,
+        // nor when the read fills another name.
+        let py = findings(
+            "apps/mentions.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().news
+def a(docs):
+    item = None
+    for doc in docs:
+        if not item:
+            item = db.archive.find_one({"_id": doc["item"]})
+def b(docs):
+    for doc in docs:
+        item = None
+        if not item:
+            item = db.archive.find_one({"_id": doc["item"]})
+def c(docs):
+    user = None
+    for doc in docs:
+        if user is None:
+            user = db.users.find_one({"_id": doc["user"]})
+def d(docs):
+    user = None
+    for doc in docs:
+        if user is None:
+            other = db.users.find_one({"_id": doc["user"]})
+"#,
+        );
+        assert_eq!(lines(&py), vec![12, 22], "{py:?}");
+    }
+
+    #[test]
     fn python_and_rust_loops() {
         let py = findings(
             "app/views.py",
