@@ -469,6 +469,14 @@ pub enum OpKind {
 }
 
 impl OpKind {
+    /// A read of documents: finds, aggregations, counts, `distinct`.
+    pub fn is_read(self) -> bool {
+        matches!(
+            self,
+            OpKind::Find | OpKind::FindOne | OpKind::Aggregate | OpKind::Count | OpKind::Distinct
+        )
+    }
+
     pub fn is_update(self) -> bool {
         matches!(
             self,

@@ -136,10 +136,7 @@ pub struct OpSummary {
 
 impl OpSummary {
     pub fn is_read(&self) -> bool {
-        matches!(
-            self.kind,
-            OpKind::Find | OpKind::FindOne | OpKind::Aggregate | OpKind::Count | OpKind::Distinct
-        )
+        self.kind.is_read()
     }
 }
 

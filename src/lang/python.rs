@@ -3585,14 +3585,8 @@ impl<'t> Extractor<'t> {
             };
             if self.keyed_once(call, l) || self.set_once(call, l) {
                 self.ir.operations[i].context.exits_loop = true;
-            } else if matches!(
-                self.ir.operations[i].kind,
-                OpKind::Find
-                    | OpKind::FindOne
-                    | OpKind::Aggregate
-                    | OpKind::Count
-                    | OpKind::Distinct
-            ) && self.same_each_iteration(call, l, &mut changed_in)
+            } else if self.ir.operations[i].kind.is_read()
+                && self.same_each_iteration(call, l, &mut changed_in)
             {
                 self.ir.operations[i].context.same_each_iteration = true;
             }

@@ -75,18 +75,11 @@ fn query_in_loop_diagnostic(
     }
 }
 
-fn is_read(kind: OpKind) -> bool {
-    matches!(
-        kind,
-        OpKind::Find | OpKind::FindOne | OpKind::Aggregate | OpKind::Count | OpKind::Distinct
-    )
-}
-
 /// Whether `op` reads documents for the application: a read, but not an aggregation that ends by
 /// writing its result to a collection (`$out`, `$merge`), which is a write per item (LearningLocker's
 /// nightly usage job runs one `$out` per organisation, then reads the collection's stats).
 fn reads(op: &Operation) -> bool {
-    is_read(op.kind)
+    op.kind.is_read()
         && !op.pipeline.as_ref().is_some_and(|stages| {
             stages
                 .last()
