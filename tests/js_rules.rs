@@ -895,6 +895,30 @@ fn one_populate_is_not_flagged() {
 }
 
 #[test]
+fn populate_of_a_name_the_code_does_not_resolve_is_not_counted() {
+    // overleaf's `getMemberSubscriptions(userOrId, populate = [])`: `.populate(populate)` names
+    // no path unless a caller passes one, so the query populates one known path.
+    let parameter = format!(
+        "{POST_MODEL}async function list(userId, populate = []) {{\n  return Post.find({{ owner: userId }}).populate(\"author\").populate(populate).exec();\n}}\n"
+    );
+    assert_not_flagged(LC, "list.js", &parameter);
+    let option = format!(
+        "{POST_MODEL}async function list(userId, opts) {{\n  return Post.find({{ owner: userId }}).populate(\"author\").populate(opts.populate);\n}}\n"
+    );
+    assert_not_flagged(LC, "list.js", &option);
+    // A constant the code binds is resolved, and its paths count.
+    let constant = format!(
+        "{POST_MODEL}async function show(id) {{\n  const paths = [\"author\", \"comments\"];\n  return Post.findById(id).populate(paths);\n}}\n"
+    );
+    let f = only(LC, "show.js", &constant);
+    assert!(
+        f.message.contains("`author`") && f.message.contains("`comments`"),
+        "message: {}",
+        f.message
+    );
+}
+
+#[test]
 fn populate_with_select_is_one_path() {
     let src = format!(
         "{POST_MODEL}async function show(id) {{\n  return Post.findById(id).populate(\"author\", \"name email\");\n}}\n"

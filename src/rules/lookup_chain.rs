@@ -103,7 +103,8 @@ fn collect_lookups(stages: &[Value], out: &mut Vec<Join>, depth: usize) {
     }
 }
 
-/// Populate paths in one `populate(..)` argument: `"a b"`, `["a", "b"]`, `{path, populate: {...}}`.
+/// Populate paths in one `populate(..)` argument: `"a b"`, `["a", "b"]`, `{path, populate: {...}}`;
+/// nothing for an argument the frontend could not evaluate.
 fn collect_populates(arg: &Value, out: &mut Vec<Join>, depth: usize) {
     if depth > 8 {
         return;
@@ -142,10 +143,10 @@ fn collect_populates(arg: &Value, out: &mut Vec<Join>, depth: usize) {
                 }
             }
         }
-        _ => out.push(Join {
-            span: arg.span,
-            target: super::value_text(arg),
-        }),
+        // A name the frontend could not resolve (a parameter: `populate(populate)` with
+        // `populate = []` by default, `opts.populate`) may name no path at all: not counted, as
+        // nothing here says it joins. A constant bound in the code is resolved to its value above.
+        _ => {}
     }
 }
 
