@@ -554,7 +554,7 @@ pub struct OpContext {
     /// arguments is bound, assigned or changed in place inside the loop (the loop's own variable
     /// included). `for doc in docs: archive.find_one(req=None, _id=guid)`, `guid` read before the
     /// loop: one query repeated, which could move out of the loop, not a query per item. Read
-    /// for reads only (the Python frontend; the others leave it false).
+    /// for reads only (the Python and JavaScript frontends; Rust's leaves it false).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub same_each_iteration: bool,
     /// The arrays (by the last segment of their path) that the code checks do not hold the

@@ -1503,6 +1503,227 @@ impl<'t> Extractor<'t> {
         super::scopes::lookup_latest_before(list, index, at, |b| b.pos, |b| b.value)
     }
 
+    /// A plain path: a name, `this`, or a chain of property names on one (`syncLog._id`,
+    /// `doc?.customerId` as `doc.customerId`, `this.users`); `None` for anything else.
+    fn plain_path(&self, n: Node<'t>) -> Option<String> {
+        match n.k() {
+            "identifier"
+            | "this"
+            | "shorthand_property_identifier"
+            | "shorthand_property_identifier_pattern" => Some(self.text(n).to_string()),
+            "member_expression" => {
+                let property = self.field(n, "property").filter(|p| {
+                    matches!(p.k(), "property_identifier" | "private_property_identifier")
+                })?;
+                let mut path = self.plain_path(self.field(n, "object")?)?;
+                path.push('.');
+                path.push_str(self.text(property));
+                Some(path)
+            }
+            _ => None,
+        }
+    }
+
+    /// The paths in `root` (see [`Self::plain_path`]), each the longest one (`doc.customerId`,
+    /// not also `doc`), and for `q[k]` the object `q`; with `reads`, also what the subscript
+    /// reads. Sets `opaque` on a function, or (with `reads`) on code that changes a name itself.
+    fn paths_in(&self, root: Node<'t>, reads: bool, opaque: &mut bool) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        // The end of the last path taken: the nodes inside it are part of it.
+        let mut inside = 0;
+        self.parents.walk(root, |n, kind, enter| {
+            if !enter || (n.start_byte() < inside) {
+                return;
+            }
+            match kind {
+                k if is_function(k) => *opaque = true,
+                "assignment_expression"
+                | "augmented_assignment_expression"
+                | "update_expression"
+                    if reads =>
+                {
+                    *opaque = true
+                }
+                "identifier"
+                | "this"
+                | "shorthand_property_identifier"
+                | "shorthand_property_identifier_pattern"
+                | "member_expression" => {
+                    if let Some(p) = self.plain_path(n) {
+                        out.push(p);
+                        inside = n.end_byte();
+                    }
+                }
+                // `q[k] = ..` changes `q`.
+                "subscript_expression" if !reads => {
+                    if let Some(p) = self.field(n, "object").and_then(|o| self.plain_path(o)) {
+                        out.push(p);
+                        inside = n.end_byte();
+                    }
+                }
+                _ => {}
+            }
+        });
+        out
+    }
+
+    /// The paths an expression reads (`userId`, `syncLog._id`, the `userId` of a shorthand
+    /// `{ userId }`; not property names or keys), or `None` when it holds code that runs apart
+    /// from it (a function) or changes a name itself (`x = ..`, `i++`).
+    fn names_read(&self, root: Node<'t>) -> Option<Vec<String>> {
+        let mut opaque = false;
+        let names = self.paths_in(root, true, &mut opaque);
+        (!opaque).then_some(names)
+    }
+
+    /// Whether the read `call`, in the loop `loop_span`, sends the same query on every iteration:
+    /// it is a method call, and no name that its receiver, its arguments and the arguments of the
+    /// calls chained onto it (`.sort(..)`, `.skip(..)`) read changes in the loop. A name changes
+    /// when the loop binds it (its own variable, a callback's parameters, `catch (e)`), changes it
+    /// in place (`q.a = ..`, `ids.push(..)`, `delete q.a`, `i++`), or assigns it from something
+    /// that changes; a name the loop assigns from what does not change (`const prev = await
+    /// Orders.findOne({ customerId })`) does not. `userId` read before the loop, then `for (const
+    /// activity of activities) { await Users.findOne({ _id: userId }) }`: one query repeated,
+    /// not one per item. `cache` keeps [`Self::names_changed_in`] by loop.
+    fn same_each_iteration(
+        &self,
+        call: Node<'t>,
+        loop_span: Span,
+        cache: &mut HashMap<Span, Vec<String>>,
+    ) -> bool {
+        let kinds = ("member_expression", "call_expression");
+        let Some(names) = super::query_names(&self.parents, call, kinds, |p| self.names_read(p))
+        else {
+            return false;
+        };
+        // The loop itself, through no function but the loop's own callback
+        // (`items.forEach((item) => ..)`).
+        let callback = |f: Node<'t>| {
+            self.parents
+                .of(f)
+                .filter(|a| a.k() == "arguments")
+                .and_then(|a| self.parents.of(a))
+                .is_some_and(|c| span(c) == loop_span)
+        };
+        let Some(looped) = super::ancestor_spanning(&self.parents, call, loop_span, |n| {
+            !is_function(n.k()) || callback(n)
+        }) else {
+            return false;
+        };
+        let changed = cache
+            .entry(loop_span)
+            .or_insert_with(|| self.names_changed_in(looped));
+        !names
+            .iter()
+            .any(|n| changed.iter().any(|c| super::paths_overlap(n, c)))
+    }
+
+    /// The names that change in the loop `looped` (see [`Self::same_each_iteration`]).
+    fn names_changed_in(&self, looped: Node<'t>) -> Vec<String> {
+        const MUTATORS: &[&str] = &[
+            "push", "pop", "shift", "unshift", "splice", "sort", "reverse", "fill", "set", "add",
+            "delete", "clear", "next", "assign",
+        ];
+        // The paths a target changes: `q.a` in `q.a = ..`, `q` in `q[k] = ..`, `slug` in `{ slug }`.
+        let target_names = |t: Node<'t>, out: &mut Vec<String>| {
+            out.extend(self.paths_in(t, false, &mut false));
+        };
+        // Names that change whatever they are given, and the names assigned plainly (`x = ..`,
+        // `const { a } = ..`) with what each is given (`None`: code that runs apart from it).
+        let mut changed: Vec<String> = Vec::new();
+        let mut assigned: Vec<(String, Option<Vec<String>>)> = Vec::new();
+        self.parents.walk(looped, |n, kind, enter| {
+            if !enter {
+                return;
+            }
+            match kind {
+                "variable_declarator" | "assignment_expression" => {
+                    let left = if kind == "variable_declarator" {
+                        self.field(n, "name")
+                    } else {
+                        self.field(n, "left")
+                    };
+                    let Some(left) = left else {
+                        return;
+                    };
+                    let right = self.field(n, "value").or_else(|| self.field(n, "right"));
+                    match right {
+                        Some(right)
+                            if matches!(
+                                left.k(),
+                                "identifier" | "object_pattern" | "array_pattern"
+                            ) =>
+                        {
+                            let value = self.names_read(right);
+                            let mut bound = Vec::new();
+                            target_names(left, &mut bound);
+                            for name in bound {
+                                assigned.push((name, value.clone()));
+                            }
+                        }
+                        // `let x;` each iteration, `q.a = ..`.
+                        _ => target_names(left, &mut changed),
+                    }
+                }
+                "augmented_assignment_expression" | "for_in_statement" => {
+                    if let Some(left) = self.field(n, "left") {
+                        target_names(left, &mut changed);
+                    }
+                }
+                "update_expression" => {
+                    if let Some(arg) = self.field(n, "argument") {
+                        target_names(arg, &mut changed);
+                    }
+                }
+                "unary_expression" => {
+                    let delete = self
+                        .field(n, "operator")
+                        .is_some_and(|o| self.text(o) == "delete");
+                    if let (true, Some(arg)) = (delete, self.field(n, "argument")) {
+                        target_names(arg, &mut changed);
+                    }
+                }
+                "catch_clause" => {
+                    if let Some(p) = self.field(n, "parameter") {
+                        target_names(p, &mut changed);
+                    }
+                }
+                k if is_function(k) => {
+                    for p in [self.field(n, "parameters"), self.field(n, "parameter")]
+                        .into_iter()
+                        .flatten()
+                    {
+                        target_names(p, &mut changed);
+                    }
+                }
+                "call_expression" => {
+                    let Some(f) = self
+                        .field(n, "function")
+                        .filter(|f| f.k() == "member_expression")
+                    else {
+                        return;
+                    };
+                    let method = self.field(f, "property").map(|p| self.text(p));
+                    if !method.is_some_and(|m| MUTATORS.contains(&m)) {
+                        return;
+                    }
+                    // `Object.assign(q, ..)` changes its first argument; `ids.push(..)` its
+                    // object, when that is a name (`find(q).sort(..)` sorts a new cursor).
+                    let target = if method == Some("assign") {
+                        self.args(n).first().copied()
+                    } else {
+                        self.field(f, "object")
+                    };
+                    changed.extend(target.and_then(|t| self.plain_path(t)));
+                }
+                _ => {}
+            }
+        });
+        // (Changing one property, `doc.total`, does not change another, `doc.customerId`.)
+        super::close_over_assignments(&mut changed, &assigned, |r, c| super::paths_overlap(r, c));
+        changed
+    }
+
     /// Whether `obj` is a name that the body of the loop `loop_span` binds from the loop's item:
     /// `const { Model } = getCollection({ collectionSlug })` inside `for (const { collectionSlug }
     /// of hops)` (or a per-item callback's parameters); or a call given such a name, or the item
@@ -1628,10 +1849,14 @@ impl<'t> Extractor<'t> {
     }
 
     /// `modes` in `for (const mode of modes)` after `const modes = ['draft', 'published']`: a
-    /// constant name bound to a non-empty array written in the code (no spread) or to a list read
-    /// from configuration (`const hosts = process.env.HOSTS.split(",")`), never pushed to.
+    /// constant name bound to a list written in the code (see [`Self::written_list`]) or to a list
+    /// read from configuration (`const hosts = process.env.HOSTS.split(",")`), never pushed to.
     fn names_fixed_array(&self, n: Node<'t>) -> bool {
-        if n.k() != "identifier" {
+        self.names_fixed_array_at(n, 0)
+    }
+
+    fn names_fixed_array_at(&self, n: Node<'t>, depth: usize) -> bool {
+        if n.k() != "identifier" || depth > 4 {
             return false;
         }
         let name = self.text(n);
@@ -1639,10 +1864,54 @@ impl<'t> Extractor<'t> {
             return false;
         };
         b.value.is_some_and(|v| {
-            super::is_written_list(v, &self.named_children(v), &["array"], &["spread_element"])
-                || super::naming::reads_configuration(self.text(v))
+            self.written_list(v, depth) || super::naming::reads_configuration(self.text(v))
         }) && self.is_constant(b, name)
             && !self.pushes.contains_key(name)
+    }
+
+    /// A non-empty array written in the code, its items whatever they are (`[a.x, a.y, a.z]`: three
+    /// at most), spreading only such lists (`['EBARIMT', ...SUB_CODES]`, `SUB_CODES` a constant
+    /// bound to one, or to `new Set([..])` of one), or such an array filtered, mapped or sliced
+    /// (`[a.x, a.y].filter(Boolean)`): a handful of iterations fixed by the code.
+    fn written_list(&self, v: Node<'t>, depth: usize) -> bool {
+        let v = self.unwrap_expr(v);
+        match v.k() {
+            "array" => {
+                let items = self.named_children(v);
+                !items.is_empty()
+                    && items.iter().all(|i| match i.k() {
+                        "comment" => false,
+                        "spread_element" => self.named_children(*i).first().is_some_and(|a| {
+                            let a = self.unwrap_expr(*a);
+                            self.names_fixed_array_at(a, depth + 1)
+                                || self.written_list(a, depth + 1)
+                        }),
+                        _ => true,
+                    })
+            }
+            "call_expression" => self
+                .field(v, "function")
+                .filter(|f| f.k() == "member_expression")
+                .filter(|f| {
+                    self.field(*f, "property")
+                        .is_some_and(|p| matches!(self.text(p), "filter" | "map" | "slice"))
+                })
+                .and_then(|f| self.field(f, "object"))
+                .is_some_and(|o| {
+                    let o = self.unwrap_expr(o);
+                    self.written_list(o, depth + 1) || self.names_fixed_array_at(o, depth + 1)
+                }),
+            // `new Set([..])`
+            "new_expression" => {
+                self.field(v, "constructor")
+                    .is_some_and(|c| self.text(c) == "Set")
+                    && self
+                        .field(v, "arguments")
+                        .and_then(|a| self.named_children(a).first().copied())
+                        .is_some_and(|a| self.written_list(a, depth + 1))
+            }
+            _ => false,
+        }
     }
 
     /// `docs = await coll.find(q).toArray()` for `docs` in `for (const d of docs)`: the expression
@@ -2840,6 +3109,9 @@ impl<'t> Extractor<'t> {
                     }
                 }
             });
+        // The calls in loops, to find their operations again below.
+        let in_loops = super::calls_in_loops(&calls);
+        let before = self.ir.operations.len();
         for (call, mut ctx) in calls {
             // A function of this file that a scheduled callback calls runs on that schedule.
             ctx.periodic |= ctx
@@ -2847,6 +3119,24 @@ impl<'t> Extractor<'t> {
                 .as_deref()
                 .is_some_and(|f| scheduled.contains(f.rsplit('.').next().unwrap_or(f)));
             self.visit_call(call, ctx);
+        }
+        // The reads in loops that send the same query on every iteration.
+        let mut changed_in = HashMap::default();
+        for i in before..self.ir.operations.len() {
+            let op = &self.ir.operations[i];
+            let (Some(l), false, true) = (
+                op.context.enclosing_loop,
+                op.context.exits_loop,
+                op.kind.is_read(),
+            ) else {
+                continue;
+            };
+            let Some(&call) = in_loops.get(&(op.span.start, op.span.end)) else {
+                continue;
+            };
+            if self.same_each_iteration(call, l, &mut changed_in) {
+                self.ir.operations[i].context.same_each_iteration = true;
+            }
         }
         // Meteor's `new Mongo.Collection("org")` names its collection as `mongoose.model("Org",
         // schema)` or `db.collection("org")` do, whether or not this file queries it.

@@ -574,6 +574,124 @@ pub(crate) fn op_context(
     )
 }
 
+/// What the query a method call sends is written in: its receiver, its arguments and the
+/// arguments of the calls chained onto it (`.sort(..)`, `.skip(n)` in `find(q).sort(..).skip(n)`),
+/// where `member` and `call_kind` are the grammar's kinds of `a.b` and `f(..)`; `None` when `call`
+/// is no method call.
+fn query_parts<'t>(
+    parents: &flat::Flat<'t>,
+    call: tree_sitter::Node<'t>,
+    member: &str,
+    call_kind: &str,
+) -> Option<Vec<tree_sitter::Node<'t>>> {
+    let func = parents
+        .field(call, "function")
+        .filter(|f| f.k() == member)?;
+    let mut out = vec![
+        parents.field(func, "object")?,
+        parents.field(call, "arguments")?,
+    ];
+    let mut top = call;
+    while let Some(m) = parents
+        .of(top)
+        .filter(|m| m.k() == member && parents.field(*m, "object") == Some(top))
+    {
+        let Some(chained) = parents
+            .of(m)
+            .filter(|c| c.k() == call_kind && parents.field(*c, "function") == Some(m))
+        else {
+            break;
+        };
+        out.extend(parents.field(chained, "arguments"));
+        top = chained;
+    }
+    Some(out)
+}
+
+/// The names the query of a method call reads (see [`query_parts`]), as `names_read` gives each
+/// part's; `None` when `call` is no method call or a part holds code of its own.
+pub(crate) fn query_names<'t, T>(
+    parents: &flat::Flat<'t>,
+    call: tree_sitter::Node<'t>,
+    kinds: (&str, &str),
+    names_read: impl Fn(tree_sitter::Node<'t>) -> Option<Vec<T>>,
+) -> Option<Vec<T>> {
+    let parts = query_parts(parents, call, kinds.0, kinds.1)?;
+    let read: Option<Vec<Vec<T>>> = parts.into_iter().map(names_read).collect();
+    read.map(|r| r.into_iter().flatten().collect())
+}
+
+/// The ancestor of `n` whose span is `target` (the loop a call is in), climbing only through
+/// nodes that `pass` lets through (a function between them: the call runs apart from the loop).
+pub(crate) fn ancestor_spanning<'t>(
+    parents: &flat::Flat<'t>,
+    n: tree_sitter::Node<'t>,
+    target: crate::ir::Span,
+    pass: impl Fn(tree_sitter::Node<'t>) -> bool,
+) -> Option<tree_sitter::Node<'t>> {
+    let mut cur = parents.of(n)?;
+    loop {
+        if crate::ir::Span::new(cur.start_byte(), cur.end_byte()) == target {
+            return Some(cur);
+        }
+        if !pass(cur) {
+            return None;
+        }
+        cur = parents.of(cur)?;
+    }
+}
+
+/// The calls that run in a loop and do not leave it, by their byte range: to find a call again
+/// from its operation once the calls are operations.
+pub(crate) fn calls_in_loops<'t>(
+    calls: &[(tree_sitter::Node<'t>, crate::ir::OpContext)],
+) -> HashMap<(u32, u32), tree_sitter::Node<'t>> {
+    calls
+        .iter()
+        .filter(|(_, c)| c.enclosing_loop.is_some() && !c.exits_loop)
+        .map(|(n, _)| ((n.start_byte() as u32, n.end_byte() as u32), *n))
+        .collect()
+}
+
+/// Adds to `changed` the names that plain assignments in a loop (`assigned`: each name with the
+/// names its value reads, `None` for a value that runs code of its own) change: those given
+/// something that changes, or that read themselves (`total = total + n`), until no more do.
+/// `touches(read, changed)` says whether a name read is a name changed.
+pub(crate) fn close_over_assignments<T: Clone + PartialEq>(
+    changed: &mut Vec<T>,
+    assigned: &[(T, Option<Vec<T>>)],
+    touches: impl Fn(&T, &T) -> bool,
+) {
+    loop {
+        let before = changed.len();
+        for (name, value) in assigned {
+            if changed.contains(name) {
+                continue;
+            }
+            let changes = value.as_ref().is_none_or(|v| {
+                v.iter()
+                    .any(|r| touches(r, name) || changed.iter().any(|c| touches(r, c)))
+            });
+            if changes {
+                changed.push(name.clone());
+            }
+        }
+        if changed.len() == before {
+            break;
+        }
+    }
+}
+
+/// Whether a path read and a path changed touch the same value: the same path, or one holds the
+/// other (`doc` and `doc.customerId`, either way); `doc.total` and `doc.customerId` do not.
+pub(crate) fn paths_overlap(read: &str, changed: &str) -> bool {
+    let within = |long: &str, short: &str| {
+        long.strip_prefix(short)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+    };
+    within(read, changed) || within(changed, read)
+}
+
 /// Whether a call in a loop runs at most once per loop: a block between the call and the loop (a
 /// `block_kind` node, with no function in between) ends with one of `exits` (`break`, `return`,
 /// `throw` / `raise`): `for (const p of list) { if (p.sku === sku) { await Receipt.findOne(..);

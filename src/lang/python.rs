@@ -3206,8 +3206,9 @@ impl<'t> Extractor<'t> {
     }
 
     /// Whether the call `call`, in the loop `loop_span`, sends the same query on every iteration:
-    /// it is a method call, and no name its receiver and arguments read (`guid`, `self.guid`)
-    /// changes in the loop. A name changes when the loop binds it (its own variable, `with .. as`),
+    /// it is a method call, and no name that its receiver, its arguments and the arguments of the
+    /// calls chained onto it (`.skip(n)`, `.sort(..)`) read (`guid`, `self.guid`) changes in the
+    /// loop. A name changes when the loop binds it (its own variable, `with .. as`),
     /// deletes it, changes it in place (`q["_id"] = ..`, `q.update(..)`, `ids.append(..)`,
     /// `n += 1`), or assigns it from something that changes (`prev = doc["ref"]`); a name the loop
     /// assigns from what does not change (`service = get_resource_service(ARCHIVE)`) does not.
@@ -3220,31 +3221,16 @@ impl<'t> Extractor<'t> {
         loop_span: Span,
         cache: &mut HashMap<Span, Vec<&'t str>>,
     ) -> bool {
-        let Some(func) = self
-            .field(call, "function")
-            .filter(|f| f.k() == "attribute")
+        let kinds = ("attribute", "call");
+        let Some(names) = super::query_names(&self.parents, call, kinds, |p| self.names_read(p))
         else {
             return false;
         };
-        let (Some(receiver), Some(args)) =
-            (self.field(func, "object"), self.field(call, "arguments"))
-        else {
+        // The loop itself, through no function.
+        let Some(looped) = super::ancestor_spanning(&self.parents, call, loop_span, |n| {
+            !matches!(n.k(), "function_definition" | "lambda")
+        }) else {
             return false;
-        };
-        let (Some(mut names), Some(more)) = (self.names_read(receiver), self.names_read(args))
-        else {
-            return false;
-        };
-        names.extend(more);
-        // The loop itself: the call's ancestor that spans it.
-        let mut cur = self.parents.of(call);
-        let looped = loop {
-            match cur {
-                Some(n) if span(n) == loop_span => break n,
-                Some(n) if matches!(n.k(), "function_definition" | "lambda") => return false,
-                Some(n) => cur = self.parents.of(n),
-                None => return false,
-            }
         };
         let changed = cache
             .entry(loop_span)
@@ -3315,7 +3301,10 @@ impl<'t> Extractor<'t> {
                     if let Some(f) = self.field(n, "function").filter(|f| f.k() == "attribute") {
                         let method = self.field(f, "attribute").map(|a| self.text(a));
                         if method.is_some_and(|m| MUTATORS.contains(&m)) {
-                            if let Some(obj) = self.field(f, "object") {
+                            // (Not `find(q).sort(..)`: a new cursor is sorted, not `q`.)
+                            if let Some(obj) = self.field(f, "object").filter(|o| {
+                                matches!(o.k(), "identifier" | "attribute" | "subscript")
+                            }) {
                                 target_names(obj, &mut changed);
                             }
                         }
@@ -3324,25 +3313,7 @@ impl<'t> Extractor<'t> {
                 _ => {}
             }
         });
-        // A plain assignment changes its name when what it is given changes, or reads the name
-        // itself (`total = total + n`): until no more names change.
-        loop {
-            let before = changed.len();
-            for (name, value) in &assigned {
-                if changed.contains(name) {
-                    continue;
-                }
-                let changes = value
-                    .as_ref()
-                    .is_none_or(|v| v.iter().any(|r| r == name || changed.contains(r)));
-                if changes {
-                    changed.push(name);
-                }
-            }
-            if changed.len() == before {
-                break;
-            }
-        }
+        super::close_over_assignments(&mut changed, &assigned, |r, c| r == c);
         changed
     }
 
@@ -3565,11 +3536,7 @@ impl<'t> Extractor<'t> {
             self.note_model_targets(*call);
         }
         // The calls in loops, to read their conditions once they are operations (`keyed_once`).
-        let in_loops: HashMap<(u32, u32), Node<'t>> = calls
-            .iter()
-            .filter(|(_, c)| c.enclosing_loop.is_some() && !c.exits_loop)
-            .map(|(n, _)| ((n.start_byte() as u32, n.end_byte() as u32), *n))
-            .collect();
+        let in_loops = super::calls_in_loops(&calls);
         let before = self.ir.operations.len();
         for (call, ctx) in calls {
             self.visit_call(call, ctx);

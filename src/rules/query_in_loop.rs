@@ -633,11 +633,25 @@ async function lookup(db, email, ids) {
   grown = ids;
   for (const id of grown) { await db.collection("docs").findOne({ _id: id }); }
 }
+// erxes: the three parents of a closing entry, and a migration's codes with a constant set's.
+const SUB_CODES = new Set(["A", "B"]);
+const codes = ["EBARIMT", ...SUB_CODES, "ERKHET"];
+async function closing(db, entry, ids) {
+  const parentIds = [entry.closePeriodTrId, entry.earningTrId].filter((p) => Boolean(p));
+  for (const parentId of parentIds) { await db.collection("tx").findOne({ parentId }); }
+  for (const code of codes) { await db.collection("configs").findOne({ code }); }
+  const mixed = [entry.id, ...ids];
+  for (const id of mixed) { await db.collection("tx").findOne({ _id: id }); }
+  const picked = ids.filter((i) => Boolean(i));
+  for (const id of picked) { await db.collection("tx").findOne({ _id: id }); }
+}
 "#,
         );
+        // A list written in the code stays fixed when filtered, or when it spreads another such
+        // list (a `Set` of one included); spreading a parameter, or filtering one, is data.
         assert_eq!(
             js.iter().map(|f| f.0).collect::<Vec<_>>(),
-            vec![11, 14],
+            vec![11, 14, 24, 26],
             "{js:?}"
         );
         let py = findings(
@@ -926,9 +940,74 @@ def items_of(self):
     for doc in db.items.find({}):
         self.current = doc
         db.archive.find_one({"_id": self.current["ref"]})
+def paged(q, numbers):
+    for page in numbers:
+        list(db.items.find(q).skip(page * 10))
+def sorted_cursor(q, docs):
+    for doc in docs:
+        db.items.find(q).sort("x")
 "#,
         );
-        assert_eq!(lines(&py), vec![10, 15, 19, 25, 28, 32], "{py:?}");
+        // A modifier chained onto the read (`.skip(page * 10)`) is part of its query; sorting
+        // the cursor it returns changes nothing the loop reads.
+        assert_eq!(lines(&py), vec![10, 15, 19, 25, 28, 32, 35], "{py:?}");
+    }
+
+    #[test]
+    fn the_same_read_on_every_iteration_is_no_query_per_item_in_javascript() {
+        // erxes: the user of the request, the order's customer, a sync log fetched before the
+        // loop, read again for every item; and the result of such a read (`prev`), which does
+        // not change either. Still flagged: the loop's variable and what is bound from it, a
+        // callback's parameter, a filter filled in place or pushed to, a name the loop assigns
+        // after the call, a chained modifier that reads the item, a write, and a read inside a
+        // function of its own.
+        let js = findings(
+            "services/orders.ts",
+            r#"import mongoose from "mongoose";
+const Users = mongoose.model("User", new mongoose.Schema({}));
+const Orders = mongoose.model("Order", new mongoose.Schema({}));
+const OrderItems = mongoose.model("OrderItem", new mongoose.Schema({}));
+const Logs = mongoose.model("Log", new mongoose.Schema({}));
+export async function handle(userId, doc, items, activities, syncLog) {
+  doc.totalAmount = 0;
+  for (const { kind, target } of activities) {
+    doc.totalAmount += 1;
+    const user = await Users.findOne({ _id: userId });
+    const prev = await Orders.findOne({ customerId: doc?.customerId }).sort({ createdAt: -1 }).lean();
+    const first = await OrderItems.findOne({ orderId: prev._id, closeDate: { $gte: new Date() } });
+    await Logs.findOne({ _id: syncLog._id });
+    await Users.findOne({ _id: target });
+    const ref = kind.ref;
+    await Orders.findOne({ ref });
+  }
+  items.forEach(async (item) => {
+    await OrderItems.find({ orderId: item.orderId });
+    await Users.findOne({ _id: userId });
+  });
+  const q = {};
+  let last = null;
+  const ids = [];
+  for (const item of items) {
+    q.orderId = item.orderId;
+    await Orders.findOne(q);
+    ids.push(item.id);
+    await Orders.find({ _id: { $in: ids } });
+    await Orders.findOne({ _id: last });
+    last = item.id;
+    await Orders.find({ owner: userId }).skip(item.n);
+    const load = async () => Users.findOne({ _id: userId });
+  }
+  for (const order of await Orders.find({ open: true })) {
+    await Users.updateOne({ _id: userId }, { $set: { seen: true } });
+  }
+}
+"#,
+        );
+        assert_eq!(
+            lines(&js),
+            vec![14, 16, 19, 27, 29, 30, 32, 33, 36],
+            "{js:?}"
+        );
     }
 
     #[test]
