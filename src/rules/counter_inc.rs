@@ -203,6 +203,17 @@ impl Rule for CounterInc {
                 continue;
             }
             for operator in update.fields().iter().filter(|f| f.key == "$inc") {
+                // A batch's rollup: a computed amount beside the literal steps (`{processedBatches:
+                // 1, successCount: stats.ok}`) adds up a batch; its `1` counts batches, not events.
+                // (A slot of a map of counts, `[`users.${key}.count`]`, is no total, nor what a
+                // spread, `...inc`, adds.)
+                if operator.value.fields().iter().any(|f| {
+                    matches!(f.value.kind, ValueKind::Unknown(_))
+                        && !f.key.starts_with(['[', '.'])
+                        && !f.key.contains("${")
+                }) {
+                    continue;
+                }
                 let counters: Vec<(&str, f64)> = operator
                     .value
                     .fields()
@@ -258,6 +269,27 @@ def remove(sid, iid, n, ids):
         let got = messages(src);
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].contains("`restarts` by 1"), "{got:?}");
+    }
+
+    /// erxes's broadcast workers add up each batch of recipients: `{processedBatches: 1,
+    /// successCount: STATS.ok}`, one update per batch whose `1` counts batches beside the totals
+    /// it adds. Not a per-event counter; a `$inc` of literal steps alone still is.
+    #[test]
+    fn a_batch_rollup_with_computed_amounts_is_not_a_counter() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().app
+def finish(cid, stats):
+    db.campaigns.update_one({"_id": cid},
+        {"$inc": {"progress.processed_batches": 1, "progress.success_count": stats["ok"]}})
+    db.campaigns.update_one({"_id": cid}, {"$inc": {"progress.processed_batches": 1, "sent": 1}})
+"#;
+        let got = messages(src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(
+            got[0].contains("`progress.processed_batches` by 1"),
+            "{got:?}"
+        );
     }
 
     /// An `$or` whose every clause selects one document by equality (alerta's API key, looked up
