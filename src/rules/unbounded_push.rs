@@ -54,6 +54,13 @@ fn unbounded_push_diagnostic(
                 "`$push` grows array {list} in {coll} only with values the code checks are not in it yet (an `includes`, `indexOf`, `some` or `find` test before the push), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
             ),
         )
+    } else if growth == Growth::Replaced {
+        (
+            Severity::Info,
+            format!(
+                "`$push` grows array {list} in {coll} only with entries whose key an earlier update of the same document `$pull`s first (one entry per key), so like `$addToSet` with no bound other than the number of distinct keys; documents keep growing toward the 16 MB limit"
+            ),
+        )
     } else if operator.key == "$addToSet" {
         (
             Severity::Info,
@@ -132,6 +139,8 @@ enum Growth<'a> {
     Checked,
     /// Once per change of a flag: the filter asks `{k: {$ne: v}}` and the update sets `k: v`.
     OncePerChange(&'a str),
+    /// With entries whose key an earlier update pulls first (see [`replaced`]).
+    Replaced,
 }
 
 /// A value written in the code (`"email"`, `3`, `true`, or `{$each: ["a", "b"]}` of such): an
@@ -359,6 +368,33 @@ fn rebuilt(op: &Operation, array: &str, ops: &[Operation]) -> bool {
         .any(|f| f.key == array)
 }
 
+/// Does the push replace an entry? An earlier update of the same function, on the same receiver
+/// and with the same filter, pulls from the same array the entries that share a key with the
+/// pushed one, a name: `{$pull: {customPermissions: {module: permission.module}}}` then `{$push:
+/// {customPermissions: permission}}` (erxes's permissions): one entry per key, as a map keyed by
+/// it would hold. (Not a document written out, `{$push: {watchers: {userId, level}}}`: Wekan pulls
+/// `{userId}` in a branch that returns instead, and the IR does not say which runs first.)
+fn replaced(op: &Operation, array: &str, pushed: &Value, ops: &[Operation]) -> bool {
+    let (Some(filter), ValueKind::Unknown(name)) = (op.filter.as_ref(), &pushed.kind) else {
+        return false;
+    };
+    if !name.is_name {
+        return false;
+    }
+    // `permission.module` for the key `module` of `permission`.
+    let key_of_pushed = |key: &str, v: &Value| matches!(&v.kind, ValueKind::Unknown(w) if w.text == format!("{}.{key}", name.text));
+    companion_updates(op, filter, ops, Companion::Earlier)
+        .flat_map(|u| operands(u, &["$pull"]))
+        .any(|p| {
+            p.key == array
+                && !p.value.fields().is_empty()
+                && p.value
+                    .fields()
+                    .iter()
+                    .all(|k| !k.key.starts_with('$') && key_of_pushed(&k.key, &k.value))
+        })
+}
+
 /// The same value written the same way, wherever it is written.
 fn same_value(a: &Value, b: &Value) -> bool {
     match (&a.kind, &b.kind) {
@@ -442,7 +478,8 @@ impl Rule for UnboundedPush {
                         continue;
                     }
                 }
-                let (mut growing, mut distinct, mut checked) = (Vec::new(), Vec::new(), Vec::new());
+                let (mut growing, mut distinct, mut checked, mut replacing) =
+                    (Vec::new(), Vec::new(), Vec::new(), Vec::new());
                 for f in operator.value.fields() {
                     // `...`: keys spread or filled in at run time, not an array name.
                     if f.key == "..."
@@ -463,6 +500,8 @@ impl Rule for UnboundedPush {
                         Growth::Distinct
                     } else if op.context.absent_checks.iter().any(|a| a == last) {
                         Growth::Checked
+                    } else if replaced(op, &f.key, &f.value, ops) {
+                        Growth::Replaced
                     } else {
                         Growth::Always
                     };
@@ -474,6 +513,7 @@ impl Rule for UnboundedPush {
                     match growth {
                         Growth::Distinct => distinct.push(f.key.as_str()),
                         Growth::Checked => checked.push(f.key.as_str()),
+                        Growth::Replaced => replacing.push(f.key.as_str()),
                         _ => growing.push(f.key.as_str()),
                     }
                 }
@@ -482,6 +522,7 @@ impl Rule for UnboundedPush {
                     (growing, growing_as),
                     (distinct, Growth::Distinct),
                     (checked, Growth::Checked),
+                    (replacing, Growth::Replaced),
                 ] {
                     if !fields.is_empty() {
                         out.push(unbounded_push_diagnostic(
@@ -867,6 +908,37 @@ async fn near(boards: &Collection<Board>, board: &Board, item: i64, force: bool)
     /// the old one with the same filter, on the same receiver, in the same function. The array
     /// does not grow: not flagged. Without the `$pull`, with a `$pull` of another value or under
     /// another filter, or on another receiver, it grows: flagged.
+    /// erxes's permissions: the entry for a module is pulled, then the new one pushed, so the
+    /// array holds one entry per module: info, as an `$addToSet`. A pull of another value's key,
+    /// or one after the push, leaves the push growing the array.
+    #[test]
+    fn a_push_after_pulling_its_key_replaces_an_entry() {
+        let src = r#"import mongoose from "mongoose";
+const Users = mongoose.model("User", new mongoose.Schema({}));
+export async function setPermission(userId, permission) {
+  await Users.updateOne({ _id: userId }, { $pull: { customPermissions: { module: permission.module } } });
+  await Users.updateOne({ _id: userId }, { $push: { customPermissions: permission } });
+}
+export async function addGrant(userId, grant, other) {
+  await Users.updateOne({ _id: userId }, { $pull: { grants: { module: other.module } } });
+  await Users.updateOne({ _id: userId }, { $push: { grants: grant } });
+}
+export async function addLog(userId, entry) {
+  await Users.updateOne({ _id: userId }, { $push: { logs: entry } });
+  await Users.updateOne({ _id: userId }, { $pull: { logs: { id: entry.id } } });
+}
+"#;
+        let got = judged("permissions.ts", src);
+        use crate::diagnostic::Severity::{Info, Warning};
+        let summary: Vec<_> = got.iter().map(|g| (g.0, g.1)).collect();
+        assert_eq!(
+            summary,
+            vec![(5, Info), (9, Warning), (12, Warning)],
+            "{got:?}"
+        );
+        assert!(got[0].2.contains("`$pull`s first"), "{got:?}");
+    }
+
     #[test]
     fn a_value_swapped_for_the_one_pulled_does_not_grow_the_array() {
         let src = r#"const mongoose = require("mongoose");
