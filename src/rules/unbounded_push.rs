@@ -357,15 +357,23 @@ fn operands<'a>(update: &'a Value, names: &'a [&str]) -> impl Iterator<Item = &'
 /// Is the array rebuilt? An earlier update of the same function, on the same receiver and with the
 /// same filter, clears it (`$unset`, or `$set` to a value): `{$unset: {visualNodes: ""}}` then
 /// `{$push: {visualNodes: {$each: nodes}}}` (Sefaria's sheet graph) replaces the array with what
-/// this function pushes.
+/// this function pushes. An earlier update under an empty filter, of every document, does too.
 fn rebuilt(op: &Operation, array: &str, ops: &[Operation]) -> bool {
     let Some(filter) = op.filter.as_ref() else {
         return false;
     };
+    // An update of every document clears this one's too: `updateMany({}, {$unset: {sameMasks:
+    // ""}})` before a loop of `$addToSet: {sameMasks: mask}` (erxes's product similarity groups).
+    let every = Value {
+        span: Default::default(),
+        kind: ValueKind::Document(Vec::new()),
+    };
     // (The clearing may come before a loop that fills the array again.)
-    companion_updates(op, filter, ops, Companion::Earlier)
+    let cleared = companion_updates(op, filter, ops, Companion::Earlier)
+        .chain(companion_updates(op, &every, ops, Companion::Earlier))
         .flat_map(|u| operands(u, &["$unset", "$set"]))
-        .any(|f| f.key == array)
+        .any(|f| f.key == array);
+    cleared
 }
 
 /// Does the push replace an entry? An earlier update of the same function, on the same receiver
@@ -968,8 +976,8 @@ async function grow(oldId, newId, otherId) {
     }
 
     /// Sefaria's sheet graph: the array cleared (`$unset`, `$set`) and filled again by the same
-    /// function, on the same document (in a loop too), holds what that function pushes. Cleared
-    /// only after the push, on another filter or another array, it grows.
+    /// function, on the same document (in a loop too), or in every document, holds what that
+    /// function pushes. Cleared only after the push, on another filter or another array, it grows.
     #[test]
     fn an_array_cleared_then_filled_again_is_rebuilt() {
         let src = r#"from pymongo import MongoClient
@@ -991,8 +999,18 @@ def grow(sheet_id, other_id, node):
     db.sheets.update_one({"id": sheet_id}, {"$push": {"visualNodes": node}})
     db.sheets.update_one({"id": sheet_id}, {"$unset": {"zoom": ""}})
     db.sheets.update_one({"id": sheet_id}, {"$push": {"history": node}})
+
+def regroup(groups):
+    db.products.update_many({}, {"$unset": {"same_masks": ""}})
+    for mask, ids in groups:
+        db.products.update_many({"_id": {"$in": ids}}, {"$addToSet": {"same_masks": mask}})
+def regroup_some(groups):
+    db.products.update_many({"kind": "a"}, {"$unset": {"same_masks": ""}})
+    for mask, ids in groups:
+        db.products.update_many({"_id": {"$in": ids}}, {"$addToSet": {"same_masks": mask}})
 "#;
+        // (erxes's product similarity groups: cleared in every document, `{}`, then filled.)
         let lines: Vec<usize> = findings("sheets.py", src).iter().map(|f| f.0).collect();
-        assert_eq!(lines, [14, 19]);
+        assert_eq!(lines, [14, 19, 28]);
     }
 }
