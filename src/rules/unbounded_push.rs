@@ -376,6 +376,32 @@ fn rebuilt(op: &Operation, array: &str, ops: &[Operation]) -> bool {
     cleared
 }
 
+/// Is the push the second half of a move? The same update pulls what it pushes from another array:
+/// `{$pull: {depends: id}, $push: {resolved: id}}`, or `{$pull: {depends: {$in: ids}}, $push:
+/// {resolved: {$each: ids}}}` (`$pullAll: {depends: ids}` too): a job's dependencies moved as they
+/// resolve, an entry moved between two lists. The array grows only by what the other one loses.
+fn moved(update: &Value, array: &str, pushed: &Value) -> bool {
+    let each = pushed.get("$each").map(|f| &f.value);
+    update.fields().iter().any(|o| {
+        let values = o.value.fields().iter().filter(|p| p.key != array);
+        match o.key.as_str() {
+            "$pull" => {
+                values
+                    .into_iter()
+                    .any(|p| match (each, p.value.get("$in").map(|f| &f.value)) {
+                        (Some(e), Some(i)) => p.value.fields().len() == 1 && same_value(e, i),
+                        (None, None) => same_value(pushed, &p.value),
+                        _ => false,
+                    })
+            }
+            "$pullAll" => values
+                .into_iter()
+                .any(|p| each.is_some_and(|e| same_value(e, &p.value))),
+            _ => false,
+        }
+    })
+}
+
 /// Does the push replace an entry? An earlier update of the same function, on the same receiver
 /// and with the same filter, pulls from the same array the entries that share a key with the
 /// pushed one, a name: `{$pull: {customPermissions: {module: permission.module}}}` then `{$push:
@@ -496,6 +522,7 @@ impl Rule for UnboundedPush {
                         || guarded(op, &f.key)
                         || swapped(op, &f.key, ops)
                         || rebuilt(op, &f.key, ops)
+                        || (operator.key == "$push" && moved(update, &f.key, &f.value))
                     {
                         continue;
                     }
@@ -916,6 +943,28 @@ async fn near(boards: &Collection<Board>, board: &Board, item: i64, force: bool)
     /// the old one with the same filter, on the same receiver, in the same function. The array
     /// does not grow: not flagged. Without the `$pull`, with a `$pull` of another value or under
     /// another filter, or on another receiver, it grows: flagged.
+    /// Reaction's job queue moves each resolved dependency from `depends` to `resolved` in one
+    /// update: `resolved` grows only by what `depends` loses. What else the update pushes (`log`),
+    /// or a push of another value than the one pulled, still grows.
+    #[test]
+    fn a_value_moved_from_another_array_does_not_grow_it() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient().jobs
+def resolve(jid, ids, dep, other, entries):
+    db.jobs.update_one({"_id": jid}, {"$pull": {"depends": {"$in": ids}}, "$push": {"resolved": {"$each": ids}, "log": {"$each": entries}}})
+    db.jobs.update_one({"_id": jid}, {"$pull": {"depends": dep}, "$push": {"resolved": dep}})
+    db.jobs.update_one({"_id": jid}, {"$pullAll": {"depends": ids}, "$push": {"resolved": {"$each": ids}}})
+    db.jobs.update_one({"_id": jid}, {"$pull": {"depends": dep}, "$push": {"resolved": other}})
+"#;
+        let got = judged("jobs.py", src);
+        let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
+        assert_eq!(lines, [4, 7], "{got:?}");
+        assert!(
+            got[0].2.contains("`log`") && !got[0].2.contains("`resolved`"),
+            "{got:?}"
+        );
+    }
+
     /// erxes's permissions: the entry for a module is pulled, then the new one pushed, so the
     /// array holds one entry per module: info, as an `$addToSet`. A pull of another value's key,
     /// or one after the push, leaves the push growing the array.
