@@ -1767,11 +1767,7 @@ impl<'t> Extractor<'t> {
             return false;
         }
         // Up from the receiver to the loop.
-        let mut lp = self.parents.of(obj);
-        while let Some(p) = lp.filter(|p| span(*p) != loop_span) {
-            lp = self.parents.of(p);
-        }
-        let Some(lp) = lp else {
+        let Some(lp) = super::ancestor_spanning(&self.parents, obj, loop_span, |_| true) else {
             return false;
         };
         // The names the loop's header binds: `for (const [i, { slug }] of ..)`, or the parameters

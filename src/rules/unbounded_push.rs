@@ -1,6 +1,6 @@
 use super::{collection_label, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
-use crate::ir::{Field, Operation, Value, ValueKind};
+use crate::ir::{Field, Operation, Span, Value, ValueKind};
 
 pub struct UnboundedPush;
 
@@ -364,16 +364,15 @@ fn rebuilt(op: &Operation, array: &str, ops: &[Operation]) -> bool {
     };
     // An update of every document clears this one's too: `updateMany({}, {$unset: {sameMasks:
     // ""}})` before a loop of `$addToSet: {sameMasks: mask}` (erxes's product similarity groups).
-    let every = Value {
-        span: Default::default(),
+    static EVERY: Value = Value {
+        span: Span { start: 0, end: 0 },
         kind: ValueKind::Document(Vec::new()),
     };
     // (The clearing may come before a loop that fills the array again.)
-    let cleared = companion_updates(op, filter, ops, Companion::Earlier)
-        .chain(companion_updates(op, &every, ops, Companion::Earlier))
+    companion_updates(op, filter, ops, Companion::Earlier)
+        .chain(companion_updates(op, &EVERY, ops, Companion::Earlier))
         .flat_map(|u| operands(u, &["$unset", "$set"]))
-        .any(|f| f.key == array);
-    cleared
+        .any(|f| f.key == array)
 }
 
 /// Is the push the second half of a move? The same update pulls what it pushes from another array:
