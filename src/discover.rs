@@ -1603,10 +1603,12 @@ impl VerdictReading {
         for (word, start, end) in matches {
             // Once the file has a hint, another hint word can add nothing: `standing` only lowers
             // a role, except that a Python module name inside a client or database call is
-            // evidence.
+            // evidence, and that a JavaScript `.skip(` still marks a pagination helper (see
+            // `end`) in a file that already has a hint (`import { MongoClient } from "mongodb"`).
             if self.strong_hint
                 && word.role == WordRole::Hint
                 && word.context != WordContext::PyModule
+                && (word.context != WordContext::Skip || self.skip_call)
             {
                 continue;
             }
@@ -2689,6 +2691,9 @@ mod tests {
         let js = Language::JavaScript;
         let helper = "export default function page(cursor, offset) {\n  cursor.limit(20);\n  cursor.skip(offset);\n}";
         assert_eq!(verdict_of(js, helper), Parse);
+        // Also after another hint, which otherwise ends the reading of hint words.
+        let imported = format!("import {{ MongoClient }} from \"mongodb\";\n{helper}");
+        assert_eq!(verdict_of(js, &imported), Parse);
         // A literal skip, a skip without a limit, a `skip` that is no method call: not parsed.
         assert_ne!(verdict_of(js, "cursor.limit(20);\ncursor.skip(1);"), Parse);
         assert_ne!(verdict_of(js, "list.skip(offset);"), Parse);

@@ -1227,6 +1227,7 @@ export default async function applyOffsetPagination(cursor, { first, offset } = 
   cursor.limit(limit);
   cursor.skip(offset);
   const nextCursor = cursor.clone();
+  nextCursor.skip(offset + limit);
   nextCursor.limit(1);
   const hasNextPage = await nextCursor.hasNext();
   cursor.limit(limit);
@@ -1234,6 +1235,8 @@ export default async function applyOffsetPagination(cursor, { first, offset } = 
   return { hasNextPage };
 }
 "#;
+    // One finding: the same paging again, and the look-ahead on a copy of the cursor, are the
+    // paging already reported.
     assert_flags_once(
         SP,
         "paginate.js",
@@ -1242,6 +1245,24 @@ export default async function applyOffsetPagination(cursor, { first, offset } = 
         "skip(offset)",
     );
     assert!(only(SP, "paginate.js", src).message.contains("`cursor`"));
+    // Copies of a cursor that the function itself does not page: one finding, the first copy's.
+    let src = r#"
+export async function hasPrevious(cursor, skip, limit) {
+  const prev = cursor.clone();
+  prev.limit(limit + 1);
+  prev.skip(skip - 1);
+  const again = prev.clone();
+  again.skip(skip - 2).limit(1);
+  return (await prev.count()) > limit;
+}
+"#;
+    assert_flags_once(
+        SP,
+        "previous.js",
+        src,
+        "prev.skip(skip - 1)",
+        "skip(skip - 1)",
+    );
     // A skip without a limit on the same variable is not evidence of a cursor; nor is a skip
     // on a name bound to something that is not a call.
     let src = r#"

@@ -307,7 +307,9 @@ struct Extractor<'t> {
     pending_modifiers: Vec<(usize, Vec<Modifier>)>,
     /// Offset paging on a variable bound to no operation call (see `note_loose_skip`), with the
     /// id of the call it is bound to, if any.
-    loose_skips: Vec<(Option<usize>, Operation)>,
+    /// With each, the cursor it pages when its variable holds a copy of it (`const next =
+    /// cursor.clone()`): `cursor`.
+    loose_skips: Vec<(Option<usize>, Operation, Option<String>)>,
     /// `classify`'s results by node id, with how much deeper than its start the computation
     /// looked (see `classify`); `None` while the bindings are being collected, when a result may
     /// still change.
@@ -3321,7 +3323,39 @@ impl<'t> Extractor<'t> {
         op.evidence = Evidence::Shaped;
         op.context = ctx;
         op.receiver = name.to_string();
-        self.loose_skips.push((bound, op));
+        let copied = self.cloned_from(root);
+        self.loose_skips.push((bound, op, copied));
+    }
+
+    /// The cursor that the variable `n` holds a copy of: `cursor` for `next` in `const next =
+    /// cursor.clone()` (through copies of copies); None when `n` holds no such copy.
+    fn cloned_from(&self, n: Node<'t>) -> Option<String> {
+        let mut name = None;
+        let mut n = n;
+        for _ in 0..MAX_DEPTH {
+            let value = self
+                .lookup(self.text(n), n.start_byte() as u32)
+                .and_then(|b| b.value)
+                .map(|v| self.unwrap_expr(v))
+                .filter(|v| v.k() == "call_expression")
+                .and_then(|v| self.field(v, "function"))
+                .filter(|f| f.k() == "member_expression")
+                .filter(|f| {
+                    self.field(*f, "property")
+                        .is_some_and(|p| self.text(p) == "clone")
+                })
+                .and_then(|f| self.field(f, "object"))
+                .map(|o| self.unwrap_expr(o))
+                .filter(|o| o.k() == "identifier" && self.text(*o) != self.text(n));
+            match value {
+                Some(original) => {
+                    name = Some(self.text(original).to_string());
+                    n = original;
+                }
+                None => break,
+            }
+        }
+        name
     }
 
     /// The function around `n`, or the program.
@@ -4102,20 +4136,39 @@ impl<'t> Extractor<'t> {
             }
         }
         // One finding for the same paging applied twice in a function (`cursor.skip(offset)`
-        // again after a `cursor.clone()` has looked ahead).
+        // again after a `cursor.clone()` has looked ahead), and none for a copy of a cursor the
+        // function pages (`next = cursor.clone(); next.skip(offset + limit).limit(1)`, which
+        // looks for a next page): that copy's paging is the same. Copies of a cursor the function
+        // does not page are one finding, the first.
+        let loose: Vec<_> = std::mem::take(&mut self.loose_skips)
+            .into_iter()
+            .filter(|(bound, ..)| !bound.is_some_and(|id| self.op_by_call.contains_key(&id)))
+            .collect();
+        let paged: crate::lang::HashSet<(Option<&str>, &str)> = loose
+            .iter()
+            .filter(|(.., copied)| copied.is_none())
+            .map(|(_, op, _)| (op.context.function.as_deref(), op.receiver.as_str()))
+            .collect();
         let mut seen = crate::lang::HashSet::default();
-        for (bound, op) in std::mem::take(&mut self.loose_skips) {
-            let skip = op.modifiers.iter().find(|m| m.name == "skip");
-            let key = (
-                op.context.function.clone(),
-                op.receiver.clone(),
-                skip.and_then(|m| m.args.first())
-                    .and_then(|a| self.src.get(a.span.start as usize..a.span.end as usize)),
-            );
-            if !bound.is_some_and(|id| self.op_by_call.contains_key(&id)) && seen.insert(key) {
-                self.ir.operations.push(op);
+        let mut kept = Vec::new();
+        for (_, op, copied) in &loose {
+            let function = op.context.function.as_deref();
+            let key = match copied {
+                Some(original) if paged.contains(&(function, original.as_str())) => continue,
+                Some(original) => (function, original.as_str(), None),
+                None => {
+                    let skip = op.modifiers.iter().find(|m| m.name == "skip");
+                    let amount = skip
+                        .and_then(|m| m.args.first())
+                        .and_then(|a| self.src.get(a.span.start as usize..a.span.end as usize));
+                    (function, op.receiver.as_str(), amount)
+                }
+            };
+            if seen.insert(key) {
+                kept.push(op.clone());
             }
         }
+        self.ir.operations.extend(kept);
         self.registry_exports();
         for (name, node) in std::mem::take(&mut self.export_nodes) {
             match export_target(self.classify(node, 0)) {
