@@ -1458,6 +1458,21 @@ impl<'t> Extractor<'t> {
         match *held {
             Held::Value(v) => self.plain_text(pushed) == v,
             Held::Keyed(key, v) => {
+                // `if (table.filters.some((f) => f.id === filter.id)) throw ..;` then a push of
+                // `filter` (read as the object it is bound to): the pushed value's own key.
+                if let Some((name, _)) = v.rsplit_once('.').filter(|(_, k)| *k == key) {
+                    // (`const filter = {..}`: the declarator of the object pushed.)
+                    let bound_to_pushed = || {
+                        self.parents
+                            .of(pushed)
+                            .filter(|d| d.k() == "variable_declarator")
+                            .and_then(|d| self.field(d, "name"))
+                            .is_some_and(|n| self.text(n) == name)
+                    };
+                    if self.plain_text(pushed) == name || bound_to_pushed() {
+                        return true;
+                    }
+                }
                 let Some(object) = self.through_binding(pushed) else {
                     return false;
                 };

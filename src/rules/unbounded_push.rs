@@ -379,8 +379,34 @@ fn rebuilt(op: &Operation, array: &str, ops: &[Operation]) -> bool {
 /// `{$pull: {depends: id}, $push: {resolved: id}}`, or `{$pull: {depends: {$in: ids}}, $push:
 /// {resolved: {$each: ids}}}` (`$pullAll: {depends: ids}` too): a job's dependencies moved as they
 /// resolve, an entry moved between two lists. The array grows only by what the other one loses.
-fn moved(update: &Value, array: &str, pushed: &Value) -> bool {
+/// So does a single value pushed while the same update pulls from another array an element that
+/// the filter requires it to hold: `findOneAndUpdate({id, "invites.key": key}, {$pull: {invites:
+/// {key}}, $push: {members: member}})` (growthbook's accepted invitation) turns an invitation into
+/// a member.
+fn moved(filter: Option<&Value>, update: &Value, array: &str, pushed: &Value) -> bool {
     let each = pushed.get("$each").map(|f| &f.value);
+    // The filter requires `from` to hold an element matching `pulled`: `{"invites.key": key}` for
+    // `{key: key}`, `{invites: id}` for `id`, each an equality.
+    let required = |from: &str, pulled: &Value| {
+        let Some(filter) = filter else { return false };
+        let equal = |k: &str, v: &Value| {
+            filter.fields().iter().any(|f| {
+                f.key == k
+                    && !f.value.fields().iter().any(|o| o.key.starts_with('$'))
+                    && same_value(&f.value, v)
+            })
+        };
+        match &pulled.kind {
+            ValueKind::Document(conds) => {
+                !conds.is_empty()
+                    && conds.iter().all(|c| {
+                        !c.key.starts_with('$') && equal(&format!("{from}.{}", c.key), &c.value)
+                    })
+            }
+            ValueKind::Unknown(_) | ValueKind::String(_) => equal(from, pulled),
+            _ => false,
+        }
+    };
     update.fields().iter().any(|o| {
         let values = o.value.fields().iter().filter(|p| p.key != array);
         match o.key.as_str() {
@@ -389,7 +415,7 @@ fn moved(update: &Value, array: &str, pushed: &Value) -> bool {
                     .into_iter()
                     .any(|p| match (each, p.value.get("$in").map(|f| &f.value)) {
                         (Some(e), Some(i)) => p.value.fields().len() == 1 && same_value(e, i),
-                        (None, None) => same_value(pushed, &p.value),
+                        (None, None) => same_value(pushed, &p.value) || required(&p.key, &p.value),
                         _ => false,
                     })
             }
@@ -521,7 +547,8 @@ impl Rule for UnboundedPush {
                         || guarded(op, &f.key)
                         || swapped(op, &f.key, ops)
                         || rebuilt(op, &f.key, ops)
-                        || (operator.key == "$push" && moved(update, &f.key, &f.value))
+                        || (operator.key == "$push"
+                            && moved(op.filter.as_ref(), update, &f.key, &f.value))
                     {
                         continue;
                     }
@@ -631,7 +658,8 @@ async function grant(id) {
     /// A push under a check that the array does not hold the value (`!arr.includes(v)`, the
     /// `else` of `arr.find((t) => t.kind === k)` pushing an element of kind `k`, after `if
     /// (arr.some((l) => l.toString() === v.toString())) return;`, `indexOf(v) === -1` around a
-    /// driver `$push`) adds distinct values only: info, as `$addToSet`. A check of another value,
+    /// driver `$push`, `arr.some((f) => f.id === filter.id)` before pushing `filter`) adds
+    /// distinct values only: info, as `$addToSet`. A check of another value,
     /// or of the value being present, does not count.
     #[test]
     fn a_push_the_code_checks_is_absent_is_like_add_to_set() {
@@ -678,6 +706,16 @@ async function settings(req) {
   }
   await user.save();
 }
+async function addFilter(db, table, data) {
+  const filter = { id: data.id, name: data.name };
+  if (table.filters.some((f) => f.id === filter.id)) {
+    throw new Error("exists");
+  }
+  await db.collection("tables").updateOne({ id: table.id }, { $push: { filters: filter } });
+  if (table.filters.some((f) => f.id === data.id)) return;
+  const other = { id: data.other, name: data.name };
+  await db.collection("tables").updateOne({ id: table.id }, { $push: { filters: other } });
+}
 "#;
         use crate::diagnostic::Severity::{Info, Warning};
         let got = judged("links.js", src);
@@ -693,7 +731,11 @@ async function settings(req) {
                 (26, Warning),
                 (29, Warning),
                 (36, Info),
-                (40, Warning)
+                (40, Warning),
+                // Checked by the pushed object's own key (growthbook's fact filters); then an
+                // object whose key is not the one checked.
+                (49, Info),
+                (52, Warning)
             ],
             "{got:?}"
         );
@@ -954,10 +996,19 @@ def resolve(jid, ids, dep, other, entries):
     db.jobs.update_one({"_id": jid}, {"$pull": {"depends": dep}, "$push": {"resolved": dep}})
     db.jobs.update_one({"_id": jid}, {"$pullAll": {"depends": ids}, "$push": {"resolved": {"$each": ids}}})
     db.jobs.update_one({"_id": jid}, {"$pull": {"depends": dep}, "$push": {"resolved": other}})
+def accept(org, key, member, other):
+    db.orgs.update_one({"id": org, "invites.key": key}, {"$pull": {"invites": {"key": key}}, "$push": {"members": member}})
+    db.orgs.update_one({"id": org, "invites": key}, {"$pull": {"invites": key}, "$push": {"members": member}})
+    db.orgs.update_one({"id": org, "invites.key": other}, {"$pull": {"invites": {"key": key}}, "$push": {"members": member}})
+    db.orgs.update_one({"id": org}, {"$pull": {"invites": {"key": key}}, "$push": {"members": member}})
+    db.orgs.update_one({"id": org, "invites.key": key}, {"$pull": {"invites": {"key": key}}, "$push": {"members": {"$each": member}}})
 "#;
         let got = judged("jobs.py", src);
         let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
-        assert_eq!(lines, [4, 7], "{got:?}");
+        // An invitation accepted: the filter requires the element the update pulls, so the
+        // member pushed replaces it (lines 9, 10). Not when the filter requires another element,
+        // none, or when more than one value is pushed.
+        assert_eq!(lines, [4, 7, 11, 12, 13], "{got:?}");
         assert!(
             got[0].2.contains("`log`") && !got[0].2.contains("`resolved`"),
             "{got:?}"
