@@ -3171,14 +3171,24 @@ impl<'t> Extractor<'t> {
             && values.iter().any(|&v| fixed(v))
     }
 
-    /// The names an expression reads (`guid`, `request`, `request.view_args`; not keyword or
-    /// attribute labels), or `None` when it holds code that runs apart from it (a lambda, a
-    /// comprehension) or binds a name (`:=`).
-    fn names_read(&self, root: Node<'t>) -> Option<Vec<&'t str>> {
-        let mut names: Vec<&'t str> = Vec::new();
+    /// The value paths an expression reads (`guid`, `self.guid`, `doc.customer_id` for
+    /// `doc["customer_id"]`; not keyword or attribute labels; a method call reads its object:
+    /// `doc` for `doc.get("x")`), or `None` when it holds code that runs apart from it (a lambda,
+    /// a comprehension) or binds a name (`:=`).
+    fn names_read(&self, root: Node<'t>) -> Option<Vec<String>> {
         let mut opaque = false;
+        let names = self.paths_in(root, true, &mut opaque);
+        (!opaque).then_some(names)
+    }
+
+    /// The value paths in `root` (see [`Self::names_read`]); with `reads` false, the paths that a
+    /// target changes: `q._id` in `q["_id"] = ..`, `q` in `q[k] = ..`.
+    fn paths_in(&self, root: Node<'t>, reads: bool, opaque: &mut bool) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        // The end of the last path taken: the nodes inside it are part of it.
+        let mut inside = 0;
         self.parents.walk(root, |n, kind, enter| {
-            if !enter {
+            if !enter || n.start_byte() < inside {
                 return;
             }
             match kind {
@@ -3187,22 +3197,72 @@ impl<'t> Extractor<'t> {
                 | "set_comprehension"
                 | "dictionary_comprehension"
                 | "generator_expression"
-                | "named_expression" => opaque = true,
+                | "named_expression" => *opaque = true,
                 "identifier" => {
                     let label = self.parents.of(n).is_some_and(|p| {
                         (p.k() == "keyword_argument" && self.field(p, "name") == Some(n))
                             || (p.k() == "attribute" && self.field(p, "attribute") == Some(n))
                     });
                     if !label {
-                        names.push(self.text(n));
+                        out.push(self.text(n).to_string());
                     }
                 }
-                // `self.guid`: bound as a whole (`self.guid = ..`).
-                "attribute" => names.push(self.text(n)),
+                "attribute" | "subscript" => {
+                    // `doc.get("x")`: the call reads `doc` as a whole.
+                    let method = kind == "attribute"
+                        && self.parents.of(n).is_some_and(|p| {
+                            p.k() == "call" && self.field(p, "function") == Some(n)
+                        });
+                    let path = if method {
+                        self.field(n, "object").and_then(|o| self.value_path(o))
+                    } else {
+                        self.value_path(n)
+                    };
+                    match path {
+                        Some(p) => {
+                            out.push(p);
+                            inside = n.end_byte();
+                        }
+                        // `q[k] = ..` changes `q`; `q[k]` read reads `q` and `k`, found below.
+                        None if kind == "subscript" && !reads => {
+                            if let Some(p) = self.field(n, "value").and_then(|o| self.value_path(o))
+                            {
+                                out.push(p);
+                                inside = n.end_byte();
+                            }
+                        }
+                        None => {}
+                    }
+                }
                 _ => {}
             }
         });
-        (!opaque).then_some(names)
+        out
+    }
+
+    /// The path of a value: `doc`, `self.guid`, `doc.customer_id` for `doc["customer_id"]` (a
+    /// string key written out); `None` for anything else.
+    fn value_path(&self, n: Node<'t>) -> Option<String> {
+        match n.k() {
+            "identifier" => Some(self.text(n).to_string()),
+            "attribute" => {
+                let object = self.value_path(self.field(n, "object")?)?;
+                Some(format!(
+                    "{object}.{}",
+                    self.text(self.field(n, "attribute")?)
+                ))
+            }
+            "subscript" => {
+                let object = self.value_path(self.field(n, "value")?)?;
+                // One key: `doc["a", "b"]` is a tuple.
+                if self.named_children(n).len() != 2 {
+                    return None;
+                }
+                let key = self.field(n, "subscript")?;
+                Some(format!("{object}.{}", self.string_value(key)?))
+            }
+            _ => None,
+        }
     }
 
     /// Whether the call `call`, in the loop `loop_span`, sends the same query on every iteration:
@@ -3219,7 +3279,7 @@ impl<'t> Extractor<'t> {
         &self,
         call: Node<'t>,
         loop_span: Span,
-        cache: &mut HashMap<Span, Vec<&'t str>>,
+        cache: &mut HashMap<Span, Vec<String>>,
     ) -> bool {
         let kinds = ("attribute", "call");
         let Some(names) = super::query_names(&self.parents, call, kinds, |p| self.names_read(p))
@@ -3235,11 +3295,14 @@ impl<'t> Extractor<'t> {
         let changed = cache
             .entry(loop_span)
             .or_insert_with(|| self.names_changed_in(looped));
-        !names.iter().any(|n| changed.contains(n))
+        // (Changing one key, `doc["total"]`, does not change another, `doc["customer_id"]`.)
+        !names
+            .iter()
+            .any(|n| changed.iter().any(|c| super::paths_overlap(n, c)))
     }
 
     /// The names that change in the loop `looped` (see [`Self::same_each_iteration`]).
-    fn names_changed_in(&self, looped: Node<'t>) -> Vec<&'t str> {
+    fn names_changed_in(&self, looped: Node<'t>) -> Vec<String> {
         const MUTATORS: &[&str] = &[
             "append",
             "extend",
@@ -3256,18 +3319,14 @@ impl<'t> Extractor<'t> {
             "reverse",
             "__setitem__",
         ];
-        // Every name a target holds: `q` and `q["_id"]` in `q["_id"] = ..`.
-        let target_names = |t: Node<'t>, out: &mut Vec<&'t str>| {
-            self.parents.walk(t, |n, kind, enter| {
-                if enter && matches!(kind, "identifier" | "attribute") {
-                    out.push(self.text(n));
-                }
-            });
+        // The paths a target changes: `q._id` in `q["_id"] = ..`, `a` and `b` in `a, b = ..`.
+        let target_names = |t: Node<'t>, out: &mut Vec<String>| {
+            out.extend(self.paths_in(t, false, &mut false));
         };
         // Names that change whatever they are given, and the names assigned plainly (`x = ..`)
         // with what each is given (`None`: something that runs code of its own).
-        let mut changed: Vec<&'t str> = Vec::new();
-        let mut assigned: Vec<(&'t str, Option<Vec<&'t str>>)> = Vec::new();
+        let mut changed: Vec<String> = Vec::new();
+        let mut assigned: Vec<(String, Option<Vec<String>>)> = Vec::new();
         self.parents.walk(looped, |n, kind, enter| {
             if !enter {
                 return;
@@ -3280,7 +3339,7 @@ impl<'t> Extractor<'t> {
                     };
                     match right {
                         Some(right) if left.k() == "identifier" => {
-                            assigned.push((self.text(left), self.names_read(right)))
+                            assigned.push((self.text(left).to_string(), self.names_read(right)))
                         }
                         _ => target_names(left, &mut changed),
                     }
@@ -3313,7 +3372,7 @@ impl<'t> Extractor<'t> {
                 _ => {}
             }
         });
-        super::close_over_assignments(&mut changed, &assigned, |r, c| r == c);
+        super::close_over_assignments(&mut changed, &assigned, |r, c| super::paths_overlap(r, c));
         changed
     }
 

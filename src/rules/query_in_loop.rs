@@ -946,11 +946,23 @@ def paged(q, numbers):
 def sorted_cursor(q, docs):
     for doc in docs:
         db.items.find(q).sort("x")
+def totals(doc, items):
+    for item in items:
+        doc["total"] = item["n"]
+        db.users.find_one({"_id": doc["customer_id"]})
+        db.users.find_one({"n": doc.get("total")})
+        db.users.find_one({"n": doc["total"]})
 "#,
         );
         // A modifier chained onto the read (`.skip(page * 10)`) is part of its query; sorting
-        // the cursor it returns changes nothing the loop reads.
-        assert_eq!(lines(&py), vec![10, 15, 19, 25, 28, 32, 35], "{py:?}");
+        // the cursor it returns changes nothing the loop reads. Changing one key of a document
+        // (`doc["total"]`) changes reads of that key, and of the whole document through a method
+        // (`doc.get(..)`), not of another key (`doc["customer_id"]`).
+        assert_eq!(
+            lines(&py),
+            vec![10, 15, 19, 25, 28, 32, 35, 43, 44],
+            "{py:?}"
+        );
     }
 
     #[test]
