@@ -1864,8 +1864,100 @@ impl<'t> Extractor<'t> {
     /// `modes` in `for (const mode of modes)` after `const modes = ['draft', 'published']`: a
     /// constant name bound to a list written in the code (see [`Self::written_list`]) or to a list
     /// read from configuration (`const hosts = process.env.HOSTS.split(",")`), never pushed to.
+    ///
+    /// Also an object written in the code with constant keys, never changed in its scope,
+    /// iterated through `Object.keys(..)`, `Object.values(..)` or `Object.entries(..)` (or its
+    /// keys by `for .. in`): `for (const [field, cv] of Object.entries(LOCAL_CV))` after `const
+    /// LOCAL_CV = { place: "locators", calendars: "event_calendars" }`.
     fn names_fixed_array(&self, n: Node<'t>) -> bool {
-        self.names_fixed_array_at(n, 0)
+        let n = self.unwrap_expr(n);
+        match self.object_view_of(n) {
+            Some(object) => self.names_fixed_object(object),
+            None => self.names_fixed_array_at(n, 0) || self.names_fixed_object(n),
+        }
+    }
+
+    /// `o` for `Object.keys(o)`, `Object.values(o)` or `Object.entries(o)`.
+    fn object_view_of(&self, n: Node<'t>) -> Option<Node<'t>> {
+        if n.k() != "call_expression" {
+            return None;
+        }
+        let f = self
+            .field(n, "function")
+            .filter(|f| f.k() == "member_expression")?;
+        let on_object = self
+            .field(f, "object")
+            .is_some_and(|o| self.text(o) == "Object");
+        let view = self.field(f, "property").map(|p| self.text(p));
+        let [arg] = self.args(n)[..] else {
+            return None;
+        };
+        (on_object && matches!(view, Some("keys" | "values" | "entries")))
+            .then(|| self.unwrap_expr(arg))
+    }
+
+    /// A constant name bound to an object written in the code whose keys are all constants
+    /// (`{ place: "locators", "a-b": 1, 2: x }`: no spread, no computed key, no method), which
+    /// its scope never changes (`o.k = ..`, `o[k] = ..`, `delete o.k`, `Object.assign(o, ..)`).
+    fn names_fixed_object(&self, n: Node<'t>) -> bool {
+        if n.k() != "identifier" {
+            return false;
+        }
+        let name = self.text(n);
+        let Some(b) = self.lookup(name, n.start_byte() as u32) else {
+            return false;
+        };
+        let Some(object) = b.value.map(|v| self.unwrap_expr(v)) else {
+            return false;
+        };
+        let entries: Vec<Node<'t>> = self
+            .named_children(object)
+            .into_iter()
+            .filter(|e| e.k() != "comment")
+            .collect();
+        let constant_keys = object.k() == "object"
+            && !entries.is_empty()
+            && entries.iter().all(|e| {
+                e.k() == "pair"
+                    && self.field(*e, "key").is_some_and(|k| {
+                        matches!(k.k(), "property_identifier" | "string" | "number")
+                    })
+            });
+        if !constant_keys || !self.is_constant(b, name) {
+            return false;
+        }
+        let Some(scope) = super::ancestor_spanning(&self.parents, n, b.scope, |_| true) else {
+            return false;
+        };
+        let member_of_it = |t: Node<'t>| {
+            matches!(t.k(), "member_expression" | "subscript_expression")
+                && self
+                    .field(t, "object")
+                    .is_some_and(|o| o.k() == "identifier" && self.text(o) == name)
+        };
+        let mut changed = false;
+        self.parents.walk(scope, |c, kind, enter| {
+            if !enter || changed {
+                return;
+            }
+            changed = match kind {
+                "assignment_expression" | "augmented_assignment_expression" => {
+                    self.field(c, "left").is_some_and(member_of_it)
+                }
+                "unary_expression" => {
+                    self.field(c, "operator")
+                        .is_some_and(|o| self.text(o) == "delete")
+                        && self.field(c, "argument").is_some_and(member_of_it)
+                }
+                "call_expression" => {
+                    self.field(c, "function")
+                        .is_some_and(|f| self.text(f) == "Object.assign")
+                        && self.args(c).first().is_some_and(|a| self.text(*a) == name)
+                }
+                _ => false,
+            };
+        });
+        !changed
     }
 
     fn names_fixed_array_at(&self, n: Node<'t>, depth: usize) -> bool {
@@ -3101,6 +3193,15 @@ impl<'t> Extractor<'t> {
                                 "statement_block",
                                 &["break_statement", "return_statement", "throw_statement"],
                                 is_function,
+                                |k| {
+                                    matches!(
+                                        k,
+                                        "for_statement"
+                                            | "for_in_statement"
+                                            | "while_statement"
+                                            | "do_statement"
+                                    )
+                                },
                             )
                         });
                         calls.push((n, c));

@@ -548,6 +548,72 @@ pub(crate) fn walk<'t>(
     }
 }
 
+/// A loop over a literal list, a range, a number or a class's subclasses: a handful of fixed
+/// iterations, not data.
+pub(crate) fn fixed_iterable(text: &str) -> bool {
+    let t = text
+        .trim()
+        .trim_start_matches("&mut ")
+        .trim_start_matches('&');
+    // (Not a comprehension, `[r for r in renditions.values() if r]`, nor a spread, `[...ids]`:
+    // data. A spread of fixed lists is the frontend's `LoopOver::fixed`.)
+    // (`...` at the end marks a text cut at 80 characters.)
+    let built =
+        t.contains(" for ") && t.contains(" in ") || t.trim_end_matches("...").contains("...");
+    t.starts_with(['[', '(', '{', '"', '\'', '`']) && !built
+        || t.starts_with(|c: char| c.is_ascii_digit())
+        || t.starts_with("range(")
+        || object_keys_of_a_constant(t)
+        || t.starts_with("enumerate([")
+        || t.contains("..")
+            && !t.contains("...")
+            && t.split("..")
+                .all(|p| !p.contains('(') || p.contains("len()"))
+        || t.ends_with("Names()")
+        || t.ends_with(".__subclasses__()")
+        || is_constant_path(t)
+        || repeats_a_value(t)
+}
+
+/// The keys or entries of an object written in the code (`Object.keys(STATUSES)`,
+/// `Object.entries({ a: 1 })`): fixed. Of a parameter or a variable (`Object.entries(alertsByTile)`,
+/// one alert per tile of a request), data.
+fn object_keys_of_a_constant(t: &str) -> bool {
+    let Some(arg) = ["Object.entries(", "Object.keys("]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .and_then(|rest| rest.strip_suffix(')'))
+    else {
+        return false;
+    };
+    let arg = arg.trim();
+    arg.starts_with('{') || is_constant_path(arg)
+}
+
+/// One value repeated a number of times: `stream::repeat(()).take(n)`, `iter::repeat_n(x, n)`,
+/// `itertools.repeat(None, n)`. A count, like a range (openstream splits a scan into batches so).
+fn repeats_a_value(t: &str) -> bool {
+    let Some((callee, _)) = t.split_once('(') else {
+        return false;
+    };
+    callee
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':'))
+        && matches!(
+            callee.rsplit(['.', ':']).next(),
+            Some("repeat" | "repeat_n" | "repeat_with")
+        )
+}
+
+/// A module constant (`CALL_STATES`, `constants.TASK_TYPES`, `Status::ALL`): a list written in the
+/// code, a handful of fixed iterations (one count per state), not data.
+fn is_constant_path(t: &str) -> bool {
+    let last = t.rsplit(['.', ':']).next().unwrap_or(t);
+    t.chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':'))
+        && naming::is_constant_name(last)
+}
+
 /// The context of a call met inside `loops` (innermost last: the loop's span and what it iterates
 /// over) and `functions` (innermost last: the name, empty for an anonymous function, and whether it
 /// is periodic), as the JavaScript and Python operation passes track them.
@@ -563,10 +629,20 @@ pub(crate) fn op_context(
     file_periodic: bool,
     call: crate::ir::Span,
 ) -> crate::ir::OpContext {
-    let innermost = loops
+    // A loop over a handful of fixed values inside a loop over data (`for gene in genes: for cat
+    // in CATEGORIES: find_one(..)`) repeats the call per item of the loop around it: the innermost
+    // loop that is not fixed is the one that counts, if any.
+    let mut around = loops
         .iter()
         .rev()
-        .find(|l| !l.1.as_ref().is_some_and(|over| over.span.contains(call)));
+        .filter(|l| !l.1.as_ref().is_some_and(|over| over.span.contains(call)));
+    let first = around.clone().next();
+    let innermost = around
+        .find(|l| {
+            !l.1.as_ref()
+                .is_some_and(|over| over.fixed || fixed_iterable(&over.text))
+        })
+        .or(first);
     call_context(
         innermost.map(|l| (l.0, l.1.as_ref())),
         functions.iter().map(|f| f.0.as_str()),
@@ -704,27 +780,34 @@ pub(crate) fn exits_loop_after(
     block_kind: &str,
     exits: &[&str],
     is_function: impl Fn(&str) -> bool,
+    is_loop: impl Fn(&str) -> bool,
 ) -> bool {
     // The block's children from the flat tree: a cursor's walk of every sibling, for every block
     // around every call in a loop, was 1.5% of a run on superdesk-core.
-    let ends_in_exit = |block: tree_sitter::Node| {
-        let last = parents
+    let exit_of = |block: tree_sitter::Node<'_>| {
+        parents
             .children(block)
             .filter(|s| s.is_named() && s.k() != "comment")
-            .last();
-        last.is_some_and(|s| exits.contains(&s.k()))
+            .last()
+            .map(|s| s.k())
+            .filter(|k| exits.contains(k))
     };
-    let mut exits_found = false;
+    // The exit found, by its kind: a `break` or `continue` leaves only the loop it is in, so it
+    // counts only when that is the loop `loop_span` (a loop over a fixed list may be between).
+    let mut exit: Option<&str> = None;
     let mut cur = parents.of(call);
     while let Some(n) = cur {
         if crate::ir::Span::new(n.start_byte(), n.end_byte()) == loop_span {
-            return exits_found;
+            return exit.is_some();
         }
         if is_function(n.k()) {
             return false;
         }
-        if n.k() == block_kind && !exits_found {
-            exits_found = ends_in_exit(n);
+        if is_loop(n.k()) && matches!(exit, Some("break_statement" | "continue_statement")) {
+            exit = None;
+        }
+        if n.k() == block_kind && exit.is_none() {
+            exit = exit_of(n);
         }
         cur = parents.of(n);
     }

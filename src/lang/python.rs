@@ -3137,7 +3137,12 @@ impl<'t> Extractor<'t> {
     /// a list read from configuration (`pools = settings.app.dh_param_bits_pool`), and never
     /// appended to; or assigned more than once in its scope, each time to such a list or to an
     /// empty one (a fallback).
+    ///
+    /// Also a dict written in the code with constant keys, never changed in the scope, iterated
+    /// itself or through `.keys()`, `.values()` or `.items()`: `for field in
+    /// assign_from_local_cv.keys():` after `assign_from_local_cv = {"place": "locators", ..}`.
     fn names_fixed_list(&self, n: Node<'t>) -> bool {
+        let n = self.dict_view_of(n).unwrap_or(n);
         if n.k() != "identifier" {
             return false;
         }
@@ -3154,7 +3159,9 @@ impl<'t> Extractor<'t> {
             return false;
         }
         if self.is_constant(b, name) {
-            return b.value.is_some_and(fixed);
+            return b.value.is_some_and(|v| {
+                fixed(v) || (self.constant_keyed_dict(v) && !self.dict_changed(n, name, b.scope))
+            });
         }
         // `try: hooks = config.HOOKS.get(region, []) except AttributeError: hooks = []`: every
         // assignment in the scope is such a list or an empty one, and one is not empty.
@@ -3169,6 +3176,82 @@ impl<'t> Extractor<'t> {
         assigned == Some(&(values.len() as u32))
             && values.iter().all(|&v| fixed(v) || empty(v))
             && values.iter().any(|&v| fixed(v))
+    }
+
+    /// `d` for `d.keys()`, `d.values()` or `d.items()`.
+    fn dict_view_of(&self, n: Node<'t>) -> Option<Node<'t>> {
+        if n.k() != "call" || !self.named_children(self.field(n, "arguments")?).is_empty() {
+            return None;
+        }
+        let f = self.field(n, "function").filter(|f| f.k() == "attribute")?;
+        let view = self.text(self.field(f, "attribute")?);
+        matches!(view, "keys" | "values" | "items")
+            .then(|| self.field(f, "object"))
+            .flatten()
+    }
+
+    /// A dict written in the code whose keys are all constants: `{"place": "locators", 1: x}`.
+    fn constant_keyed_dict(&self, v: Node<'t>) -> bool {
+        let entries: Vec<Node<'t>> = self
+            .named_children(v)
+            .into_iter()
+            .filter(|e| e.k() != "comment")
+            .collect();
+        v.k() == "dictionary"
+            && !entries.is_empty()
+            && entries.iter().all(|e| {
+                e.k() == "pair"
+                    && self
+                        .field(*e, "key")
+                        .is_some_and(|k| k.k() == "integer" || self.string_value(k).is_some())
+            })
+    }
+
+    /// Whether the scope `scope` (the span of the function or module `name` is bound in, around
+    /// its use `at`) changes the dict `name`: `d[k] = ..`, `del d[k]`, `d |= ..`, `d.update(..)`,
+    /// `d.setdefault(..)`, `d.pop(..)`, `d.popitem()`, `d.clear()`.
+    fn dict_changed(&self, at: Node<'t>, name: &str, scope: Span) -> bool {
+        let Some(root) = super::ancestor_spanning(&self.parents, at, scope, |_| true) else {
+            return true;
+        };
+        let names_it = |t: Node<'t>| t.k() == "identifier" && self.text(t) == name;
+        let subscript_of_it =
+            |t: Node<'t>| t.k() == "subscript" && self.field(t, "value").is_some_and(names_it);
+        let mut changed = false;
+        self.parents.walk(root, |n, kind, enter| {
+            if !enter || changed {
+                return;
+            }
+            changed = match kind {
+                "assignment" | "augmented_assignment" => self
+                    .field(n, "left")
+                    .is_some_and(|l| subscript_of_it(l) || (kind != "assignment" && names_it(l))),
+                "delete_statement" => self.named_children(n).into_iter().any(|t| {
+                    subscript_of_it(t)
+                        || (t.k() == "expression_list"
+                            && self.named_children(t).into_iter().any(subscript_of_it))
+                }),
+                "call" => self
+                    .field(n, "function")
+                    .filter(|f| f.k() == "attribute")
+                    .is_some_and(|f| {
+                        self.field(f, "object").is_some_and(names_it)
+                            && self.field(f, "attribute").is_some_and(|m| {
+                                matches!(
+                                    self.text(m),
+                                    "update"
+                                        | "setdefault"
+                                        | "pop"
+                                        | "popitem"
+                                        | "clear"
+                                        | "__setitem__"
+                                )
+                            })
+                    }),
+                _ => false,
+            };
+        });
+        changed
     }
 
     /// The value paths an expression reads (`guid`, `self.guid`, `doc.customer_id` for
@@ -3570,6 +3653,7 @@ impl<'t> Extractor<'t> {
                                 "block",
                                 &["break_statement", "return_statement", "raise_statement"],
                                 |k| matches!(k, "function_definition" | "lambda"),
+                                |k| matches!(k, "for_statement" | "while_statement"),
                             )
                         });
                         calls.push((n, c));

@@ -103,58 +103,6 @@ fn ids_like(text: &str) -> bool {
     last == "ids" || last.ends_with("Ids") || last.ends_with("_ids") || last.ends_with("IDs")
 }
 
-/// A loop over a literal list, a range, a number or a class's subclasses: a handful of fixed
-/// iterations, not data.
-fn fixed_iterable(text: &str) -> bool {
-    let t = text
-        .trim()
-        .trim_start_matches("&mut ")
-        .trim_start_matches('&');
-    t.starts_with(['[', '(', '{', '"', '\'', '`'])
-        || t.starts_with(|c: char| c.is_ascii_digit())
-        || t.starts_with("range(")
-        || object_keys_of_a_constant(t)
-        || t.starts_with("enumerate([")
-        || t.contains("..")
-            && !t.contains("...")
-            && t.split("..")
-                .all(|p| !p.contains('(') || p.contains("len()"))
-        || t.ends_with("Names()")
-        || t.ends_with(".__subclasses__()")
-        || is_constant_path(t)
-        || repeats_a_value(t)
-}
-
-/// The keys or entries of an object written in the code (`Object.keys(STATUSES)`,
-/// `Object.entries({ a: 1 })`): fixed. Of a parameter or a variable (`Object.entries(alertsByTile)`,
-/// one alert per tile of a request), data.
-fn object_keys_of_a_constant(t: &str) -> bool {
-    let Some(arg) = ["Object.entries(", "Object.keys("]
-        .iter()
-        .find_map(|p| t.strip_prefix(p))
-        .and_then(|rest| rest.strip_suffix(')'))
-    else {
-        return false;
-    };
-    let arg = arg.trim();
-    arg.starts_with('{') || is_constant_path(arg)
-}
-
-/// One value repeated a number of times: `stream::repeat(()).take(n)`, `iter::repeat_n(x, n)`,
-/// `itertools.repeat(None, n)`. A count, like a range (openstream splits a scan into batches so).
-fn repeats_a_value(t: &str) -> bool {
-    let Some((callee, _)) = t.split_once('(') else {
-        return false;
-    };
-    callee
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':'))
-        && matches!(
-            callee.rsplit(['.', ':']).next(),
-            Some("repeat" | "repeat_n" | "repeat_with")
-        )
-}
-
 /// `for page in paginate(ids): coll.find({"_id": {"$in": page}})`: one query per batch of ids, the
 /// remedy for N+1 queries rather than an instance of it.
 /// Also a loop over the pages of a batching helper (`for group in paginate(units)`,
@@ -201,15 +149,6 @@ fn iterates_batches(text: &str) -> bool {
         .any(|w| name.contains(w))
 }
 
-/// A module constant (`CALL_STATES`, `constants.TASK_TYPES`, `Status::ALL`): a list written in the
-/// code, a handful of fixed iterations (one count per state), not data.
-fn is_constant_path(t: &str) -> bool {
-    let last = t.rsplit(['.', ':']).next().unwrap_or(t);
-    t.chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':'))
-        && crate::lang::naming::is_constant_name(last)
-}
-
 impl Rule for QueryInLoop {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -237,7 +176,7 @@ impl Rule for QueryInLoop {
             if over.span.contains(op.span) || op.span.contains(over.span) {
                 continue;
             }
-            if over.fixed || fixed_iterable(&over.text) || batched_by_item(op, over) {
+            if over.fixed || crate::lang::fixed_iterable(&over.text) || batched_by_item(op, over) {
                 continue;
             }
             // The same read on every iteration: to move out of the loop, not a query per item.
@@ -654,6 +593,40 @@ async function closing(db, entry, ids) {
             vec![11, 14, 24, 26],
             "{js:?}"
         );
+        // An object written in the code with constant keys, iterated through `Object.entries`,
+        // `Object.keys` or `Object.values`, or by `for .. in`, is fixed too; one its scope changes,
+        // one that spreads another, or a parameter is data.
+        let js = findings(
+            "cv.js",
+            r#"const { MongoClient } = require("mongodb");
+const LOCAL_CV = { place: "locators", "calendars": "event_calendars" };
+async function parse(db, event, extra) {
+  for (const [field, cv] of Object.entries(LOCAL_CV)) {
+    await db.collection("vocabularies").findOne({ _id: cv });
+  }
+  for (const field in LOCAL_CV) {
+    await db.collection("vocabularies").findOne({ _id: LOCAL_CV[field] });
+  }
+  const cvs = { place: "locators" };
+  cvs[extra] = extra;
+  for (const k of Object.keys(cvs)) {
+    await db.collection("vocabularies").findOne({ _id: cvs[k] });
+  }
+  const spread = { place: "locators", ...extra };
+  for (const v of Object.values(spread)) {
+    await db.collection("vocabularies").findOne({ _id: v });
+  }
+  for (const v of Object.values(extra)) {
+    await db.collection("vocabularies").findOne({ _id: v });
+  }
+}
+"#,
+        );
+        assert_eq!(
+            js.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![13, 17, 20],
+            "{js:?}"
+        );
         let py = findings(
             "trend.py",
             r#"from pymongo import MongoClient
@@ -673,6 +646,46 @@ def stats(uid, user_ids):
         assert_eq!(
             py.iter().map(|f| f.0).collect::<Vec<_>>(),
             vec![10, 12],
+            "{py:?}"
+        );
+        // superdesk-planning's event ingest: one vocabulary per entry of a dict written in the
+        // code with constant keys, iterated itself or through `.keys()`, `.values()`, `.items()`.
+        // A dict the scope changes (`cvs[k] = ..`, `cvs.update(..)`) or keyed at run time is data.
+        let py = findings(
+            "feed_parsers/event_json.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().news
+LOCAL_CV = {"place": "locators", "calendars": "event_calendars"}
+def parse(event):
+    assign_from_local_cv = {
+        "anpa_category": "categories",
+        "place": "locators",
+    }
+    for field in assign_from_local_cv.keys():
+        db.vocabularies.find_one({"_id": assign_from_local_cv[field]})
+    for field, cv in assign_from_local_cv.items():
+        db.vocabularies.find_one({"_id": cv})
+    for field in LOCAL_CV:
+        db.vocabularies.find_one({"_id": LOCAL_CV[field]})
+def grown(event, extra):
+    cvs = {"place": "locators"}
+    cvs[extra] = extra
+    for field in cvs:
+        db.vocabularies.find_one({"_id": cvs[field]})
+def updated(event, extra):
+    cvs = {"place": "locators"}
+    cvs.update(extra)
+    for field, cv in cvs.items():
+        db.vocabularies.find_one({"_id": cv})
+def keyed(event, extra):
+    cvs = {extra: "locators"}
+    for field, cv in cvs.values():
+        db.vocabularies.find_one({"_id": cv})
+"#,
+        );
+        assert_eq!(
+            py.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![19, 24, 28],
             "{py:?}"
         );
     }
@@ -773,6 +786,61 @@ def provision(region):
             vec![16],
             "{py:?}"
         );
+    }
+
+    #[test]
+    fn a_fixed_loop_inside_a_loop_over_data_repeats_the_call_per_item() {
+        // scout's variant hits: one read per gene of a panel and per category of a constant
+        // list. The inner loop is a handful of fixed iterations, but the loop around it walks
+        // data: the call runs once per gene (times the categories), and the finding names the
+        // genes. A `break` leaves the inner loop only. Alone, the fixed loop is not flagged; a
+        // comprehension or a spread is data, not a list written in the code.
+        let py = findings(
+            "panels/controllers.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().app
+CATEGORIES = ["str", "dark_regions"]
+def hits(case, panel):
+    q = {"case_id": case["_id"]}
+    for gene in panel.get("genes", []):
+        q["hgnc_ids"] = gene["hgnc_id"]
+        for cat in CATEGORIES:
+            q["category"] = cat
+            db.variant.find_one(q)
+def first(panel):
+    for gene in panel.get("genes", []):
+        for cat in CATEGORIES:
+            if gene["cat"] == cat:
+                db.variant.find_one({"gene": gene["id"], "cat": cat})
+                break
+def only(panel):
+    for cat in CATEGORIES:
+        db.variant.find_one({"cat": cat})
+def built(rows):
+    for r in [r for r in rows if r]:
+        db.variant.find_one({"_id": r})
+"#,
+        );
+        assert_eq!(lines(&py), vec![10, 15, 22], "{py:?}");
+        assert!(py[0].1.contains("`panel.get(\"genes\", [])`"), "{py:?}");
+        let js = findings(
+            "kinds.js",
+            r#"const { MongoClient } = require("mongodb");
+const KINDS = ["a", "b"];
+async function f(db, ids) {
+  for (const id of ids) {
+    for (const kind of KINDS) {
+      await db.collection("x").findOne({ _id: id, kind });
+    }
+  }
+  for (const id of [...ids]) {
+    await db.collection("x").findOne({ _id: id });
+  }
+}
+"#,
+        );
+        assert_eq!(lines(&js), vec![6, 10], "{js:?}");
+        assert!(js[0].1.contains("`ids`"), "{js:?}");
     }
 
     #[test]
