@@ -1937,7 +1937,7 @@ pub fn analyse_files(opts: &Options) -> Discovered {
                                 Outcome::Parsed(f) => {
                                     parsed.fetch_add(1, Ordering::Relaxed);
                                     if let Some(f) = f {
-                                        shared.lock().unwrap().files.push(f);
+                                        shared.lock().unwrap().files.push(*f);
                                     }
                                 }
                                 Outcome::Failed(err) => shared.lock().unwrap().errors.push(err),
@@ -2102,7 +2102,7 @@ fn parse_imported_deferred(
             match outcome {
                 Outcome::Parsed(f) => {
                     *parsed += 1;
-                    s.files.extend(f);
+                    s.files.extend(f.map(|f| *f));
                 }
                 Outcome::Failed(err) => s.errors.push(err),
                 Outcome::Skipped | Outcome::Unhinted | Outcome::Deferred => {}
@@ -2364,7 +2364,7 @@ enum Outcome {
     /// Not parsed yet: only hints in it (see [`Verdict::Defer`]).
     Deferred,
     /// Parsed; `Some` when it produced IR worth keeping.
-    Parsed(Option<SourceFile>),
+    Parsed(Option<Box<SourceFile>>),
     Failed(FileError),
 }
 
@@ -2511,13 +2511,13 @@ fn parse_text(path: &Path, lang: Language, base: &Path, text: &str) -> Outcome {
             {
                 return Outcome::Parsed(None);
             }
-            Outcome::Parsed(Some(SourceFile {
+            Outcome::Parsed(Some(Box::new(SourceFile {
                 display_path: shown,
                 path: path.to_path_buf(),
                 language: lang,
                 text: Some(Arc::from(text)),
                 ir,
-            }))
+            })))
         }
         Ok(Err(e)) => failed(path, base, e.0),
         Err(_) => failed(

@@ -698,6 +698,16 @@ pub struct FileIr {
     /// Models compiled from other modules' schemas; the linker empties this list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub schema_models: Vec<SchemaModel>,
+    /// Mongoose models this file registers under a collection named otherwise than by the model
+    /// (`mongoose.model("Whatsup", new Schema(spec, { collection: "messages" }))`): (model,
+    /// collection).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub model_collections: Vec<(String, String)>,
+    /// Mongoose models this file looks up by name only (`mongoose.model("Whatsup")`): the span
+    /// that names each (its collection references' span) and the model. The linker names them
+    /// as the module that registers the model does.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub model_lookups: Vec<(Span, String)>,
 }
 
 impl FileIr {

@@ -1088,6 +1088,7 @@ fn link_schemas(files: &mut [SourceFile], modules: &Modules) {
 
 pub fn link(files: &mut [SourceFile]) {
     link_rust(files);
+    link_model_names(files);
     let paths: Vec<String> = files.iter().map(|f| normalise(&f.display_path)).collect();
     let modules = Modules::new(&paths);
     link_schemas(files, &modules);
@@ -1143,6 +1144,66 @@ pub fn link(files: &mut [SourceFile]) {
     link_mixins(files, &modules);
     link_wrappers(files, &modules);
     drop_commands(files);
+}
+
+/// Mongoose models looked up by name in one module (`Whatsup = mongoose.model("Whatsup")`) and
+/// registered in another under a collection of their own (`mongoose.model("Whatsup", new
+/// Schema(spec, { collection: "messages" }))`): the look-up's references name that collection,
+/// not the one Mongoose would derive from the model's name (`whatsups`). A model registered under
+/// two different collections keeps the derived name.
+fn link_model_names(files: &mut [SourceFile]) {
+    let mut registered: HashMap<String, Option<String>> = HashMap::default();
+    for f in files.iter() {
+        for (model, collection) in &f.ir.model_collections {
+            registered
+                .entry(model.clone())
+                .and_modify(|c| {
+                    if c.as_ref() != Some(collection) {
+                        *c = None;
+                    }
+                })
+                .or_insert_with(|| Some(collection.clone()));
+        }
+    }
+    if registered.is_empty() {
+        return;
+    }
+    for f in files.iter_mut() {
+        if f.ir.model_lookups.is_empty() {
+            continue;
+        }
+        let lookups: HashMap<crate::ir::Span, &str> =
+            f.ir.model_lookups
+                .iter()
+                .filter_map(|(span, model)| {
+                    registered
+                        .get(model)
+                        .and_then(|c| c.as_deref())
+                        .map(|c| (*span, c))
+                })
+                .collect();
+        let rename = |c: &mut CollectionRef| {
+            if c.via != CollectionVia::MongooseModel || c.import.is_some() {
+                return;
+            }
+            if let Some(name) = lookups.get(&c.span) {
+                c.name = CollectionName::Literal {
+                    name: name.to_string(),
+                };
+            }
+        };
+        let ir = &mut f.ir;
+        ir.collections.iter_mut().for_each(rename);
+        ir.operations
+            .iter_mut()
+            .filter_map(|op| op.collection.as_mut())
+            .for_each(rename);
+        for e in &mut ir.exports {
+            if let ExportTarget::Collection { collection } = &mut e.target {
+                rename(collection);
+            }
+        }
+    }
 }
 
 /// Handler mixins (scout's `class CaseHandler` reads `self.case_collection`, which it never

@@ -1608,3 +1608,50 @@ fn handler_mixins_use_the_collections_their_combining_class_binds() {
         vec!["self.event_collection", "self.user_collection"]
     );
 }
+
+#[test]
+fn a_mongoose_model_looked_up_by_name_takes_the_collection_its_registration_names() {
+    // openpaas-esn: `models/whatsup.js` registers the model on the `messages` collection (the
+    // schema's `collection` option); `message/whatsup.js` looks it up with `mongoose.model(name)`.
+    // Its queries are on `messages`, where the schema declares its indexes, not on `whatsups`. A
+    // model registered without the option, or under two collections, keeps the derived name.
+    let m = map_of(&[
+        (
+            "models/whatsup.js",
+            "const mongoose = require('mongoose');\n\
+             const Schema = new mongoose.Schema({ author: String }, { collection: 'messages' });\n\
+             Schema.index({ author: 1 });\n\
+             module.exports = mongoose.model('Whatsup', Schema);\n",
+        ),
+        (
+            "models/poll.js",
+            "const mongoose = require('mongoose');\n\
+             module.exports = mongoose.model('Poll', new mongoose.Schema({ q: String }));\n",
+        ),
+        (
+            "models/twice.js",
+            "const mongoose = require('mongoose');\n\
+             mongoose.model('Note', new mongoose.Schema({ a: String }, { collection: 'notes_a' }));\n\
+             mongoose.model('Note', new mongoose.Schema({ a: String }, { collection: 'notes_b' }));\n",
+        ),
+        (
+            "message/whatsup.js",
+            "const mongoose = require('mongoose');\n\
+             const Whatsup = mongoose.model('Whatsup');\n\
+             const Poll = mongoose.model('Poll');\n\
+             const Note = mongoose.model('Note');\n\
+             module.exports.get = (id, cb) => Whatsup.findById(id).exec(cb);\n\
+             module.exports.poll = (id, cb) => Poll.findById(id).exec(cb);\n\
+             module.exports.note = (id, cb) => Note.findById(id).exec(cb);\n",
+        ),
+    ]);
+    let messages = collection(&m, "messages");
+    assert_eq!(
+        sites(messages),
+        vec![("message/whatsup.js".to_string(), "findById".to_string())]
+    );
+    assert_eq!(index_keys(messages), vec!["author:1".to_string()]);
+    assert!(!collection_names(&m).contains(&"whatsups"), "{m}");
+    assert_eq!(sites(collection(&m, "polls")).len(), 1);
+    assert_eq!(sites(collection(&m, "notes")).len(), 1);
+}

@@ -3284,6 +3284,7 @@ impl<'t> Extractor<'t> {
         if f.k() == "identifier" {
             // `model("User", schema)` imported from mongoose.
             if let Thing::Collection(r) = self.classify_call(call, 0) {
+                self.note_model(call, &r);
                 self.ir.collections.push(r);
                 return;
             }
@@ -3299,6 +3300,7 @@ impl<'t> Extractor<'t> {
         let method = self.text(prop);
         if matches!(method, "collection" | "getCollection" | "model") {
             if let Thing::Collection(r) = self.classify_call(call, 0) {
+                self.note_model(call, &r);
                 self.ir.collections.push(r);
             }
             return;
@@ -3376,6 +3378,25 @@ impl<'t> Extractor<'t> {
             return;
         };
         self.operation(call, obj, prop, m, ctx);
+    }
+
+    /// A Mongoose model's registration under a collection of its own, or a look-up by its name
+    /// alone (see `FileIr::model_collections`, `FileIr::model_lookups`).
+    fn note_model(&mut self, call: Node<'t>, r: &CollectionRef) {
+        if r.via != CollectionVia::MongooseModel {
+            return;
+        }
+        let args = self.args(call);
+        let Some(model) = args.first().and_then(|a| self.string_value(*a)) else {
+            return;
+        };
+        match (args.len(), &r.name) {
+            (1, _) => self.ir.model_lookups.push((r.span, model)),
+            (_, CollectionName::Literal { name }) if *name != mongoose_collection_name(&model) => {
+                self.ir.model_collections.push((model, name.clone()))
+            }
+            _ => {}
+        }
     }
 
     /// An application's index helper named for the driver's method, called with the collection
