@@ -1608,7 +1608,7 @@ impl VerdictReading {
             if self.strong_hint
                 && word.role == WordRole::Hint
                 && word.context != WordContext::PyModule
-                && (word.context != WordContext::Skip || self.skip_call)
+                && (word.context != WordContext::Skip || self.skip_call || !is_js(lang))
             {
                 continue;
             }

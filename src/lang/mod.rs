@@ -638,10 +638,7 @@ pub(crate) fn op_context(
         .filter(|l| !l.1.as_ref().is_some_and(|over| over.span.contains(call)));
     let first = around.clone().next();
     let innermost = around
-        .find(|l| {
-            !l.1.as_ref()
-                .is_some_and(|over| over.fixed || fixed_iterable(&over.text))
-        })
+        .find(|l| !l.1.as_ref().is_some_and(|over| over.fixed))
         .or(first);
     call_context(
         innermost.map(|l| (l.0, l.1.as_ref())),
@@ -1021,8 +1018,9 @@ pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
         one_line
     };
     crate::ir::LoopOver {
-        // A list read from configuration (`settings.pools`, `process.env.HOSTS.split(",")`).
-        fixed: naming::reads_configuration(t),
+        // A list read from configuration (`settings.pools`, `process.env.HOSTS.split(",")`), or
+        // written in the code (see `fixed_iterable`): decided once per loop, for every call in it.
+        fixed: naming::reads_configuration(t) || fixed_iterable(&text),
         text,
         span,
         item: None,

@@ -176,7 +176,7 @@ impl Rule for QueryInLoop {
             if over.span.contains(op.span) || op.span.contains(over.span) {
                 continue;
             }
-            if over.fixed || crate::lang::fixed_iterable(&over.text) || batched_by_item(op, over) {
+            if over.fixed || batched_by_item(op, over) {
                 continue;
             }
             // The same read on every iteration: to move out of the loop, not a query per item.
