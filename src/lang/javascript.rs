@@ -1296,7 +1296,27 @@ impl<'t> Extractor<'t> {
                     out.push(held);
                 }
             }
-            _ => {}
+            // `arr.every((d) => d.domain_id !== domain)`: no element is the value.
+            _ => {
+                let call = self.unwrap_expr(cond);
+                let every = (call.k() == "call_expression")
+                    .then(|| self.field(call, "function"))
+                    .flatten()
+                    .filter(|f| f.k() == "member_expression")
+                    .filter(|f| {
+                        self.field(*f, "property")
+                            .is_some_and(|p| self.text(p) == "every")
+                    });
+                if let Some(f) = every {
+                    let arr = self.field(f, "object").map(|o| self.text(o));
+                    let pred = self.args(call).first().copied();
+                    if let (Some(arr), Some(pred)) = (arr, pred) {
+                        if let Some(held) = self.predicate_compares(pred, &["!==", "!="], false) {
+                            out.push((arr, held));
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -1350,7 +1370,19 @@ impl<'t> Extractor<'t> {
     /// What an element predicate looks for: `(t) => t.kind === k` is an element whose `kind` is
     /// `k`, `(id) => id.equals(uid)` or `(l) => l.toString() === uid` the value `uid` itself.
     fn predicate_held(&self, pred: Node<'t>) -> Option<Held<'t>> {
-        if pred.k() != "arrow_function" {
+        self.predicate_compares(pred, &["===", "=="], true)
+    }
+
+    /// What an element predicate compares the element (or one key of it) with, by one of
+    /// `operators` (`(t) => t.kind === k`, `(d) => d.domain_id !== domain`), and, with `equals`,
+    /// by `a.equals(b)`.
+    fn predicate_compares(
+        &self,
+        pred: Node<'t>,
+        operators: &[&str],
+        equals: bool,
+    ) -> Option<Held<'t>> {
+        if !matches!(pred.k(), "arrow_function" | "function_expression") {
             return None;
         }
         let param = match self.field(pred, "parameter") {
@@ -1365,19 +1397,25 @@ impl<'t> Extractor<'t> {
             }
         };
         let param = self.text(param);
-        let body = self.unwrap_expr(self.field(pred, "body")?);
+        let mut body = self.unwrap_expr(self.field(pred, "body")?);
+        // `function (d) { return d.domain_id !== domain; }`: its one statement's value.
+        if body.k() == "statement_block" {
+            let [ret] = self.named_children(body)[..] else {
+                return None;
+            };
+            body = self.unwrap_expr(*self.named_children(ret).first()?);
+        }
         // The two sides compared: `a === b`, `a == b`, or `a.equals(b)`.
         let (a, b) = match body.k() {
             "binary_expression"
-                if matches!(
-                    body.child_by_field_name("operator")
-                        .and_then(|o| self.src.get(o.byte_range())),
-                    Some("===" | "==")
-                ) =>
+                if body
+                    .child_by_field_name("operator")
+                    .and_then(|o| self.src.get(o.byte_range()))
+                    .is_some_and(|o| operators.contains(&o)) =>
             {
                 (self.field(body, "left")?, self.field(body, "right")?)
             }
-            "call_expression" => {
+            "call_expression" if equals => {
                 let f = self.field(body, "function")?;
                 if f.k() != "member_expression"
                     || self.field(f, "property").map(|p| self.text(p)) != Some("equals")

@@ -51,7 +51,7 @@ fn unbounded_push_diagnostic(
         (
             Severity::Info,
             format!(
-                "`$push` grows array {list} in {coll} only with values the code checks are not in it yet (an `includes`, `indexOf`, `some` or `find` test before the push), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
+                "`$push` grows array {list} in {coll} only with values the code checks are not in it yet (an `includes`, `indexOf`, `some`, `every` or `find` test before the push), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
             ),
         )
     } else if growth == Growth::Replaced {
@@ -716,6 +716,14 @@ async function addFilter(db, table, data) {
   const other = { id: data.other, name: data.name };
   await db.collection("tables").updateOne({ id: table.id }, { $push: { filters: other } });
 }
+function joinDomain(user, domain, callback) {
+  if (user.domains.every(function (d) { return d.domain_id !== domain; })) {
+    return User.findOneAndUpdate({ _id: user._id }, { $push: { domains: { domain_id: domain } } }, callback);
+  }
+  if (user.domains.every((d) => d.domain_id === domain)) {
+    return User.findOneAndUpdate({ _id: user._id }, { $push: { domains: { domain_id: domain } } }, callback);
+  }
+}
 "#;
         use crate::diagnostic::Severity::{Info, Warning};
         let got = judged("links.js", src);
@@ -735,7 +743,11 @@ async function addFilter(db, table, data) {
                 // Checked by the pushed object's own key (growthbook's fact filters); then an
                 // object whose key is not the one checked.
                 (49, Info),
-                (52, Warning)
+                (52, Warning),
+                // openpaas's domains: `every` element differs (a function's `return` too); an
+                // `every` that all are equal says nothing.
+                (56, Info),
+                (59, Warning)
             ],
             "{got:?}"
         );
