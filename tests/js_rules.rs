@@ -728,6 +728,7 @@ async function feed(db) {
     assert_flags_once(LC, "feed.js", src, "from: \"tags\"", "$lookup");
     let f = only(LC, "feed.js", src);
     assert!(f.message.contains('2'), "message counts: {}", f.message);
+    assert!(f.help.contains("`foreignField`"), "help: {}", f.help);
     assert!(f.message.contains("users"), "message: {}", f.message);
     assert!(f.message.contains("tags"), "message: {}", f.message);
     assert!(f.message.contains("posts"), "message: {}", f.message);
@@ -851,6 +852,9 @@ fn chained_populate_is_flagged() {
     );
     assert!(f.message.contains('2'), "message counts: {}", f.message);
     assert_eq!(f.related.len(), 1, "related: the other populate");
+    // populate queries by `_id`: no `foreignField` to index, unlike a `$lookup` chain's help.
+    assert!(!f.help.contains("foreignField"), "help: {}", f.help);
+    assert!(f.help.contains("extended reference"), "help: {}", f.help);
 }
 
 #[test]

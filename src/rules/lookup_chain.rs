@@ -61,7 +61,12 @@ fn lookup_chain_diagnostic(
         file,
         span: primary.span,
         message,
-        help: "embed the data that is read together, or copy the few fields you display into this document (extended reference pattern); make sure every `foreignField` is indexed".to_string(),
+        // (`populate` queries each referenced collection by `_id`, always indexed.)
+        help: if populate {
+            "embed the data that is read together, or copy the few fields you display into this document (extended reference pattern), so that one query returns them".to_string()
+        } else {
+            "embed the data that is read together, or copy the few fields you display into this document (extended reference pattern); make sure every `foreignField` is indexed".to_string()
+        },
         related,
     }
 }
