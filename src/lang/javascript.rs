@@ -1647,10 +1647,7 @@ impl<'t> Extractor<'t> {
         cache: &mut HashMap<Span, Vec<String>>,
     ) -> bool {
         let kinds = ("member_expression", "call_expression");
-        let Some(names) = super::query_names(&self.parents, call, kinds, |p| self.names_read(p))
-        else {
-            return false;
-        };
+        let names = super::query_names(&self.parents, call, kinds, |p| self.names_read(p));
         // The loop itself, through no function but the loop's own callback
         // (`items.forEach((item) => ..)`).
         let callback = |f: Node<'t>| {
@@ -1660,17 +1657,15 @@ impl<'t> Extractor<'t> {
                 .and_then(|a| self.parents.of(a))
                 .is_some_and(|c| span(c) == loop_span)
         };
-        let Some(looped) = super::ancestor_spanning(&self.parents, call, loop_span, |n| {
-            !is_function(n.k()) || callback(n)
-        }) else {
-            return false;
-        };
-        let changed = cache
-            .entry(loop_span)
-            .or_insert_with(|| self.names_changed_in(looped));
-        !names
-            .iter()
-            .any(|n| changed.iter().any(|c| super::paths_overlap(n, c)))
+        super::same_query_each_iteration(
+            &self.parents,
+            call,
+            loop_span,
+            names,
+            |n| !is_function(n.k()) || callback(n),
+            cache,
+            |looped| self.names_changed_in(looped),
+        )
     }
 
     /// The names that change in the loop `looped` (see [`Self::same_each_iteration`]).
@@ -4325,24 +4320,30 @@ impl<'t> Extractor<'t> {
             .map(|(_, op, _)| (op.context.function.as_deref(), op.receiver.as_str()))
             .collect();
         let mut seen = crate::lang::HashSet::default();
-        let mut kept = Vec::new();
-        for (_, op, copied) in &loose {
-            let function = op.context.function.as_deref();
-            let key = match copied {
-                Some(original) if paged.contains(&(function, original.as_str())) => continue,
-                Some(original) => (function, original.as_str(), None),
-                None => {
-                    let skip = op.modifiers.iter().find(|m| m.name == "skip");
-                    let amount = skip
-                        .and_then(|m| m.args.first())
-                        .and_then(|a| self.src.get(a.span.start as usize..a.span.end as usize));
-                    (function, op.receiver.as_str(), amount)
-                }
-            };
-            if seen.insert(key) {
-                kept.push(op.clone());
-            }
-        }
+        let keep: Vec<bool> = loose
+            .iter()
+            .map(|(_, op, copied)| {
+                let function = op.context.function.as_deref();
+                let key = match copied {
+                    Some(original) if paged.contains(&(function, original.as_str())) => {
+                        return false;
+                    }
+                    Some(original) => (function, original.as_str(), None),
+                    None => {
+                        let skip = op.modifiers.iter().find(|m| m.name == "skip");
+                        let amount = skip
+                            .and_then(|m| m.args.first())
+                            .and_then(|a| self.src.get(a.span.start as usize..a.span.end as usize));
+                        (function, op.receiver.as_str(), amount)
+                    }
+                };
+                seen.insert(key)
+            })
+            .collect();
+        let kept = loose
+            .into_iter()
+            .zip(keep)
+            .filter_map(|((_, op, _), k)| k.then_some(op));
         self.ir.operations.extend(kept);
         self.registry_exports();
         for (name, node) in std::mem::take(&mut self.export_nodes) {

@@ -694,6 +694,32 @@ pub(crate) fn query_names<'t, T>(
     read.map(|r| r.into_iter().flatten().collect())
 }
 
+/// Whether a call in the loop `loop_span` sends the same query on every iteration: its query reads
+/// the paths `names` (see [`query_names`]; `None`: it cannot say), the call reaches the loop
+/// through nodes that `pass` lets through, and none of those paths overlaps one that the loop
+/// changes (`changed_in` of the loop's node, kept in `cache` by loop: a loop holding many calls is
+/// walked once). Shared by the JavaScript and Python frontends, which differ in what they read.
+pub(crate) fn same_query_each_iteration<'t>(
+    parents: &flat::Flat<'t>,
+    call: tree_sitter::Node<'t>,
+    loop_span: crate::ir::Span,
+    names: Option<Vec<String>>,
+    pass: impl Fn(tree_sitter::Node<'t>) -> bool,
+    cache: &mut HashMap<crate::ir::Span, Vec<String>>,
+    changed_in: impl FnOnce(tree_sitter::Node<'t>) -> Vec<String>,
+) -> bool {
+    let Some(names) = names else {
+        return false;
+    };
+    let Some(looped) = ancestor_spanning(parents, call, loop_span, pass) else {
+        return false;
+    };
+    let changed = cache.entry(loop_span).or_insert_with(|| changed_in(looped));
+    !names
+        .iter()
+        .any(|n| changed.iter().any(|c| paths_overlap(n, c)))
+}
+
 /// The ancestor of `n` whose span is `target` (the loop a call is in), climbing only through
 /// nodes that `pass` lets through (a function between them: the call runs apart from the loop).
 pub(crate) fn ancestor_spanning<'t>(
@@ -789,8 +815,8 @@ pub(crate) fn exits_loop_after(
             .map(|s| s.k())
             .filter(|k| exits.contains(k))
     };
-    // The exit found, by its kind: a `break` or `continue` leaves only the loop it is in, so it
-    // counts only when that is the loop `loop_span` (a loop over a fixed list may be between).
+    // The exit found, by its kind: a `break` leaves only the loop it is in, so it counts only
+    // when that is the loop `loop_span` (a loop over a fixed list may be between).
     let mut exit: Option<&str> = None;
     let mut cur = parents.of(call);
     while let Some(n) = cur {
@@ -800,7 +826,7 @@ pub(crate) fn exits_loop_after(
         if is_function(n.k()) {
             return false;
         }
-        if is_loop(n.k()) && matches!(exit, Some("break_statement" | "continue_statement")) {
+        if is_loop(n.k()) && exit == Some("break_statement") {
             exit = None;
         }
         if n.k() == block_kind && exit.is_none() {

@@ -205,6 +205,26 @@ enum Thing {
     Unknown,
 }
 
+/// The methods that change a list, dict or set in place (`ids.append(..)`, `q.update(..)`,
+/// `d.setdefault(..)`): what a loop changes, and what keeps a dict written in the code from being
+/// a fixed list.
+const MUTATORS: &[&str] = &[
+    "append",
+    "extend",
+    "insert",
+    "update",
+    "setdefault",
+    "pop",
+    "popitem",
+    "clear",
+    "remove",
+    "add",
+    "discard",
+    "sort",
+    "reverse",
+    "__setitem__",
+];
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum AppendKind {
     /// `xs.append(v)`
@@ -3208,8 +3228,8 @@ impl<'t> Extractor<'t> {
     }
 
     /// Whether the scope `scope` (the span of the function or module `name` is bound in, around
-    /// its use `at`) changes the dict `name`: `d[k] = ..`, `del d[k]`, `d |= ..`, `d.update(..)`,
-    /// `d.setdefault(..)`, `d.pop(..)`, `d.popitem()`, `d.clear()`.
+    /// its use `at`) changes the dict `name`: `d[k] = ..`, `del d[k]`, `d |= ..`, or one of the
+    /// [`MUTATORS`] (`d.update(..)`, `d.setdefault(..)`, `d.pop(..)`, `d.clear()`).
     fn dict_changed(&self, at: Node<'t>, name: &str, scope: Span) -> bool {
         let Some(root) = super::ancestor_spanning(&self.parents, at, scope, |_| true) else {
             return true;
@@ -3236,17 +3256,9 @@ impl<'t> Extractor<'t> {
                     .filter(|f| f.k() == "attribute")
                     .is_some_and(|f| {
                         self.field(f, "object").is_some_and(names_it)
-                            && self.field(f, "attribute").is_some_and(|m| {
-                                matches!(
-                                    self.text(m),
-                                    "update"
-                                        | "setdefault"
-                                        | "pop"
-                                        | "popitem"
-                                        | "clear"
-                                        | "__setitem__"
-                                )
-                            })
+                            && self
+                                .field(f, "attribute")
+                                .is_some_and(|m| MUTATORS.contains(&self.text(m)))
                     }),
                 _ => false,
             };
@@ -3365,43 +3377,22 @@ impl<'t> Extractor<'t> {
         cache: &mut HashMap<Span, Vec<String>>,
     ) -> bool {
         let kinds = ("attribute", "call");
-        let Some(names) = super::query_names(&self.parents, call, kinds, |p| self.names_read(p))
-        else {
-            return false;
-        };
-        // The loop itself, through no function.
-        let Some(looped) = super::ancestor_spanning(&self.parents, call, loop_span, |n| {
-            !matches!(n.k(), "function_definition" | "lambda")
-        }) else {
-            return false;
-        };
-        let changed = cache
-            .entry(loop_span)
-            .or_insert_with(|| self.names_changed_in(looped));
-        // (Changing one key, `doc["total"]`, does not change another, `doc["customer_id"]`.)
-        !names
-            .iter()
-            .any(|n| changed.iter().any(|c| super::paths_overlap(n, c)))
+        let names = super::query_names(&self.parents, call, kinds, |p| self.names_read(p));
+        // The loop itself, through no function. (Changing one key, `doc["total"]`, does not
+        // change another, `doc["customer_id"]`.)
+        super::same_query_each_iteration(
+            &self.parents,
+            call,
+            loop_span,
+            names,
+            |n| !matches!(n.k(), "function_definition" | "lambda"),
+            cache,
+            |looped| self.names_changed_in(looped),
+        )
     }
 
     /// The names that change in the loop `looped` (see [`Self::same_each_iteration`]).
     fn names_changed_in(&self, looped: Node<'t>) -> Vec<String> {
-        const MUTATORS: &[&str] = &[
-            "append",
-            "extend",
-            "insert",
-            "update",
-            "setdefault",
-            "pop",
-            "popitem",
-            "clear",
-            "remove",
-            "add",
-            "discard",
-            "sort",
-            "reverse",
-            "__setitem__",
-        ];
         // The paths a target changes: `q._id` in `q["_id"] = ..`, `a` and `b` in `a, b = ..`.
         let target_names = |t: Node<'t>, out: &mut Vec<String>| {
             out.extend(self.paths_in(t, false, &mut false));
