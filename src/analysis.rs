@@ -83,7 +83,8 @@ pub fn run(opts: &Options) -> Analysis {
     }
     let threads = crate::discover::worker_threads(opts);
     let model = crate::model::AccessModel::build(&files, threads);
-    let findings = crate::rules::run_all(&model, &files, &opts.settings, threads);
+    let projects = crate::rules::Projects::new(discovered.project_roots);
+    let findings = crate::rules::run_all(&model, &files, &opts.settings, &projects, threads);
     let mut errors = discovered.errors;
     errors.sort_by(|a, b| {
         a.display_path
@@ -124,7 +125,8 @@ pub fn check_source(
     let mut files = [file];
     crate::link::link(&mut files);
     let model = crate::model::AccessModel::build(&files, 1);
-    let findings = crate::rules::run_all(&model, &files, settings, 1);
+    let projects = crate::rules::Projects::default();
+    let findings = crate::rules::run_all(&model, &files, settings, &projects, 1);
     let [file] = files;
     Ok((file.ir, findings))
 }

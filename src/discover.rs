@@ -46,12 +46,28 @@ pub struct Discovered {
     pub errors: Vec<FileError>,
     pub scanned: usize,
     pub parsed: usize,
+    /// The folders holding a project manifest ([`MANIFESTS`]), as display paths, sorted: the roots
+    /// of the projects in the walked trees (see [`crate::rules::Projects`]).
+    pub project_roots: Vec<String>,
 }
+
+/// Files that make their folder the root of a project: a package of its own, built and deployed
+/// on its own (`package.json`, `pyproject.toml`, `setup.py`, `setup.cfg`, `requirements.txt`,
+/// `Cargo.toml`).
+const MANIFESTS: &[&str] = &[
+    "package.json",
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "requirements.txt",
+    "Cargo.toml",
+];
 
 #[derive(Default)]
 struct Shared {
     files: Vec<SourceFile>,
     errors: Vec<FileError>,
+    project_roots: Vec<String>,
     /// Files with only hints (see [`Verdict::Defer`]), parsed after the walk if imported.
     deferred: Vec<(PathBuf, Language)>,
     /// Python files without a hint, parsed after the walk only if an operation's receiver is
@@ -1904,6 +1920,7 @@ pub fn analyse_files(opts: &Options) -> Discovered {
             errors: s.errors,
             scanned: 0,
             parsed: 0,
+            project_roots: Vec::new(),
         };
     }
     let builder = walk_builder(&roots, opts);
@@ -1919,6 +1936,13 @@ pub fn analyse_files(opts: &Options) -> Discovered {
             match entry {
                 Ok(e) => {
                     if e.file_type().is_some_and(|t| t.is_file()) {
+                        // `setup.py` is a manifest and a Python file.
+                        if MANIFESTS.iter().any(|m| e.file_name() == *m) {
+                            if let Some(dir) = e.path().parent() {
+                                let dir = display_path(dir, &base);
+                                shared.lock().unwrap().project_roots.push(dir);
+                            }
+                        }
                         if let Some(lang) = lang::language_for(e.path()) {
                             scanned.fetch_add(1, Ordering::Relaxed);
                             // The lock is taken only for the few files that produce something.
@@ -1960,11 +1984,14 @@ pub fn analyse_files(opts: &Options) -> Discovered {
     let mut parsed = parsed.into_inner();
     let threads = worker_threads(opts);
     parse_imported_deferred(&mut s, &base, no_ignore, max_size, threads, &mut parsed);
+    s.project_roots.sort();
+    s.project_roots.dedup();
     Discovered {
         files: s.files,
         errors: s.errors,
         scanned: scanned.into_inner(),
         parsed,
+        project_roots: s.project_roots,
     }
 }
 

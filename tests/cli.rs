@@ -596,3 +596,74 @@ fn a_script_that_creates_an_index_again_is_not_a_duplicate_declaration() {
     assert_eq!(out.matches("redundant-index").count(), 1, "{out}");
     assert!(out.starts_with("sefaria/models.py:3:"), "{out}");
 }
+
+/// A repository that holds copies of one application, each a project of its own (a book's code at
+/// each chapter, each with its `package.json`), declares each index once per copy: each copy runs
+/// against its own database. The same declarations in two folders of one project are still
+/// duplicates, and so are two files of a monorepo's services at different paths.
+#[test]
+fn copies_of_one_application_do_not_duplicate_each_others_indexes() {
+    let (_t, root) = temp();
+    let user = |extra: &str| {
+        format!(
+            "const mongoose = require('mongoose');\n\
+             const UserSchema = new mongoose.Schema({{ email: String, name: String }});\n\
+             UserSchema.index({{ email: 1 }});\n{extra}\
+             module.exports = mongoose.model('User', UserSchema);\n"
+        )
+    };
+    for copy in ["book/1-begin", "book/1-end", "builderbook"] {
+        write(&root, &format!("{copy}/package.json"), "{}\n");
+    }
+    write(&root, "book/1-begin/server/models/User.js", user(""));
+    write(&root, "book/1-end/server/models/User.js", user(""));
+    // A later copy adds a compound index that starts with an earlier copy's.
+    write(
+        &root,
+        "builderbook/server/models/User.js",
+        user("UserSchema.index({ email: 1, name: 1 });\n"),
+    );
+    let (c, out) = concise(&root, &["."]);
+    // Only the later copy's own prefix: its {email: 1} is served by its {email: 1, name: 1}.
+    let redundant: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("redundant-index"))
+        .collect();
+    assert_eq!(c, 1, "{out}");
+    assert_eq!(redundant.len(), 1, "{out}");
+    assert!(
+        redundant[0].starts_with("builderbook/server/models/User.js:3:"),
+        "{out}"
+    );
+    assert!(
+        redundant[0].contains("are a prefix of {email: 1, name: 1}"),
+        "{out}"
+    );
+    // Run from inside the repository on one part of it: the same.
+    let (_, out) = concise(&root.join("book"), &["."]);
+    assert!(!out.contains("redundant-index"), "{out}");
+
+    // Two folders of one project: the same file twice is a duplicate.
+    let (_t, root) = temp();
+    write(&root, "package.json", "{}\n");
+    write(&root, "server/models/User.js", user(""));
+    write(&root, "legacy/server/models/User.js", user(""));
+    let (_, out) = concise(&root, &["."]);
+    let redundant: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("redundant-index"))
+        .collect();
+    assert_eq!(redundant.len(), 1, "{out}");
+    assert!(redundant[0].contains("declared twice"), "{out}");
+
+    // A monorepo's services, each a project, declaring one collection's index in files at
+    // different paths: one database, one index declared twice.
+    let (_t, root) = temp();
+    for svc in ["services/web", "services/api"] {
+        write(&root, &format!("{svc}/package.json"), "{}\n");
+    }
+    write(&root, "services/web/app/models/User.js", user(""));
+    write(&root, "services/api/src/user.js", user(""));
+    let (_, out) = concise(&root, &["."]);
+    assert_eq!(out.matches("redundant-index").count(), 1, "{out}");
+}

@@ -50,6 +50,8 @@ impl Default for Settings {
 /// One analysed file as the rules see it.
 pub struct FileView<'a> {
     pub id: FileId,
+    /// As shown to users: relative to the repository root, with `/` separators.
+    pub path: &'a str,
     pub ir: &'a FileIr,
 }
 
@@ -58,6 +60,64 @@ pub struct RuleContext<'a> {
     pub settings: &'a Settings,
     /// The repository-wide access model, for the rules that need more than one operation.
     pub model: &'a crate::model::AccessModel,
+    pub projects: &'a Projects,
+}
+
+impl RuleContext<'_> {
+    /// Whether files `a` and `b` are one file of two copies of an application: see
+    /// [`Projects::are_copies`].
+    pub fn are_copies(&self, a: FileId, b: FileId) -> bool {
+        match (self.files.get(a), self.files.get(b)) {
+            (Some(a), Some(b)) => self.projects.are_copies(a.path, b.path),
+            _ => false,
+        }
+    }
+}
+
+/// The projects of the walked trees: the folders that hold a manifest of their own
+/// (`package.json`, `pyproject.toml`, `Cargo.toml`, ..), as display paths. A repository can hold
+/// several copies of one application (a book's or a course's code at each chapter, each with its
+/// own `package.json`; an example kept beside the application it was copied from): each is
+/// deployed on its own, against a database of its own.
+#[derive(Clone, Debug, Default)]
+pub struct Projects {
+    /// Sorted; `.` is the root of the walk.
+    roots: Vec<String>,
+}
+
+impl Projects {
+    pub fn new(mut roots: Vec<String>) -> Projects {
+        roots.sort();
+        roots.dedup();
+        Projects { roots }
+    }
+
+    /// The innermost project root that holds `path`, and `path` below it.
+    fn locate<'p>(&self, path: &'p str) -> Option<(&str, &'p str)> {
+        self.roots
+            .iter()
+            .filter_map(|root| {
+                if root == "." {
+                    return Some((root.as_str(), path));
+                }
+                let below = path.strip_prefix(root.as_str())?.strip_prefix('/')?;
+                Some((root.as_str(), below))
+            })
+            .max_by_key(|(root, _)| root.len())
+    }
+
+    /// Whether `a` and `b` are one file of two copies of an application: each lies in a project
+    /// of its own, at the same path below the project's root (`book/2-end/server/models/User.js`
+    /// and `builderbook/server/models/User.js`, with a `package.json` in `book/2-end` and in
+    /// `builderbook`).
+    pub fn are_copies(&self, a: &str, b: &str) -> bool {
+        match (self.locate(a), self.locate(b)) {
+            (Some((root_a, below_a)), Some((root_b, below_b))) => {
+                root_a != root_b && below_a == below_b
+            }
+            _ => false,
+        }
+    }
 }
 
 pub trait Rule: Sync {
@@ -91,6 +151,7 @@ pub fn run_all(
     model: &crate::model::AccessModel,
     files: &[crate::analysis::SourceFile],
     settings: &Settings,
+    projects: &Projects,
     threads: usize,
 ) -> Vec<Finding> {
     let ctx = RuleContext {
@@ -98,9 +159,14 @@ pub fn run_all(
         files: files
             .iter()
             .enumerate()
-            .map(|(id, f)| FileView { id, ir: &f.ir })
+            .map(|(id, f)| FileView {
+                id,
+                path: &f.display_path,
+                ir: &f.ir,
+            })
             .collect(),
         settings,
+        projects,
     };
     // Rules in parallel, claimed from the end of the catalogue, where the costliest
     // (`unindexed-query`) sits, so that it starts first; their findings in catalogue order.

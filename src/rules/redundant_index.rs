@@ -141,7 +141,8 @@ impl Rule for RedundantIndex {
                 // later declaration is reported (the first one is the index).
                 let mut found: Option<(&IndexDecl, Cover)> = None;
                 for (j, long) in ix.iter().enumerate() {
-                    if i == j {
+                    // Two copies of one application declare their indexes on two databases.
+                    if i == j || ctx.are_copies(short.site.file, long.site.file) {
                         continue;
                     }
                     match covers(short, long) {
