@@ -1144,6 +1144,65 @@ pub fn link(files: &mut [SourceFile]) {
     link_mixins(files, &modules);
     link_wrappers(files, &modules);
     drop_commands(files);
+    merge_unique_field_indexes(files);
+}
+
+/// A mongoengine document's `meta` index on exactly the keys of a field's unique index
+/// (`name = StringField(unique=True)` or a field class that makes its fields unique, and
+/// `"indexes": ["name"]`) is merged into it (`_build_index_specs`, `merge_index_specs`): one
+/// unique index on the server, so the `meta` entry declares nothing more. An entry with options of
+/// its own is kept: what the merged index keeps of them is not modelled. Runs once the linker has
+/// put every inherited declaration and every unique field of a class of another module on its
+/// document's collection.
+fn merge_unique_field_indexes(files: &mut [SourceFile]) {
+    fn keys(op: &Operation) -> Option<Vec<(&str, f64)>> {
+        match &op.filter.as_ref()?.kind {
+            ValueKind::Document(keys) => keys
+                .iter()
+                .map(|k| match k.value.kind {
+                    ValueKind::Number(n) => Some((k.key.as_str(), n)),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        }
+    }
+    let python = |f: &SourceFile| f.language == crate::ir::Language::Python;
+    let is_index =
+        |op: &Operation, method: &str| op.kind == OpKind::CreateIndex && op.method == method;
+    let mut unique: Vec<(String, Vec<(String, f64)>)> = Vec::new();
+    for f in files.iter().filter(|f| python(f)) {
+        for op in f.ir.operations.iter().filter(|op| is_index(op, "unique")) {
+            if let (Some(c), Some(k)) = (&op.collection, keys(op)) {
+                let k = k.into_iter().map(|(n, d)| (n.to_string(), d)).collect();
+                unique.push((c.name.display(), k));
+            }
+        }
+    }
+    if unique.is_empty() {
+        return;
+    }
+    let no_options = |op: &Operation| match &op.options {
+        None => true,
+        Some(v) => matches!(&v.kind, ValueKind::Document(fs) if fs.is_empty()),
+    };
+    for f in files.iter_mut().filter(|f| python(f)) {
+        f.ir.operations.retain(|op| {
+            let merged = is_index(op, "indexes")
+                && no_options(op)
+                && op.collection.as_ref().is_some_and(|c| {
+                    let name = c.name.display();
+                    keys(op).is_some_and(|k| {
+                        unique.iter().any(|(n, u)| {
+                            *n == name
+                                && u.len() == k.len()
+                                && u.iter().zip(&k).all(|(a, b)| a.0 == b.0 && a.1 == b.1)
+                        })
+                    })
+                });
+            !merged
+        });
+    }
 }
 
 /// Mongoose models looked up by name in one module (`Whatsup = mongoose.model("Whatsup")`) and

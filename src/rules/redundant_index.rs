@@ -226,6 +226,28 @@ class Action(me.Document, Tagged):
         );
     }
 
+    /// mongoengine merges a `meta` index on exactly a unique field's keys into the field's unique
+    /// index: one index. A `meta` index in the other direction, or on more keys, is one more.
+    #[test]
+    fn a_mongoengine_meta_index_on_a_unique_field_is_that_fields_index() {
+        let src = r#"import mongoengine as me
+class Tag(me.Document):
+    name = me.StringField(required=True, unique=True)
+    key_hash = me.StringField(unique=True)
+    meta = {"indexes": ["name", {"fields": ["key_hash"]}, "-total"]}
+class Role(me.Document):
+    name = me.StringField(unique=True)
+    meta = {"indexes": ["-name", ("name", "system")]}
+"#;
+        let got = findings("models.py", src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 8, "{got:?}");
+        assert!(
+            got[0].1.contains("{name: -1} on `role` is redundant"),
+            "{got:?}"
+        );
+    }
+
     /// A duplicate's help says to delete a declaration: dropping the index would drop the one
     /// index both create. A prefix's says to drop the index.
     #[test]
