@@ -1052,7 +1052,13 @@ fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
     if ops.iter().any(|o| {
         matches!(
             *o,
-            "$near" | "$nearSphere" | "$geoWithin" | "$geoIntersects" | "$within"
+            "$near"
+                | "$nearSphere"
+                | "$geoWithin"
+                | "$geoIntersects"
+                | "$within"
+                | "$maxDistance"
+                | "$minDistance"
         )
     }) {
         q.opaque

@@ -6171,30 +6171,55 @@ fn prefix_cls(op: &mut Operation, entry: &Value) {
 }
 
 /// A mongoengine filter keyword: `id=x` → `{_id: x}`, `views__gte=10` → `{views: {$gte: 10}}`,
-/// `author__name=n` → `{"author.name": n}`.
+/// `author__name=n` → `{"author.name": n}`. Its string operators (`title__icontains=q`,
+/// `name__startswith=p`, `exact`, `regex`, `wholeword`, ..) match a regular expression, and its
+/// geo operators (`loc__near=p`, `loc__geo_within_box=b`, `max_distance`, ..) are the query
+/// operators they stand for (mongoengine's `queryset/transform.py`).
 fn mongoengine_filter_field(name: &str, key_span: Span, value: Value) -> Field {
-    const OPS: &[&str] = &[
-        "ne",
-        "lt",
-        "lte",
-        "gt",
-        "gte",
-        "in",
-        "nin",
-        "mod",
-        "all",
-        "size",
-        "exists",
-        "not",
-        "elemMatch",
-        "match",
-        "type",
-    ];
+    let query_operator = |o: &str| -> Option<&'static str> {
+        Some(match o {
+            "ne" => "$ne",
+            "lt" => "$lt",
+            "lte" => "$lte",
+            "gt" => "$gt",
+            "gte" => "$gte",
+            "in" => "$in",
+            "nin" => "$nin",
+            "mod" => "$mod",
+            "all" => "$all",
+            "size" => "$size",
+            "exists" => "$exists",
+            "not" => "$not",
+            "elemMatch" => "$elemMatch",
+            "match" => "$elemMatch",
+            "type" => "$type",
+            "contains" | "icontains" | "startswith" | "istartswith" | "endswith" | "iendswith"
+            | "exact" | "iexact" | "regex" | "iregex" | "wholeword" | "iwholeword" => "$regex",
+            "near" => "$near",
+            "near_sphere" => "$nearSphere",
+            "max_distance" => "$maxDistance",
+            "min_distance" => "$minDistance",
+            "within_distance"
+            | "within_spherical_distance"
+            | "within_box"
+            | "within_polygon"
+            | "geo_within"
+            | "geo_within_box"
+            | "geo_within_polygon"
+            | "geo_within_center"
+            | "geo_within_sphere" => "$geoWithin",
+            "geo_intersects" => "$geoIntersects",
+            _ => return None,
+        })
+    };
     let mut segs: Vec<&str> = name.split("__").collect();
     let op = match segs.last() {
-        Some(l) if segs.len() > 1 && OPS.contains(l) => segs.pop(),
+        Some(l) if segs.len() > 1 => query_operator(l),
         _ => None,
     };
+    if op.is_some() {
+        segs.pop();
+    }
     let mut path = segs.join(".");
     if path == "id" || path == "pk" {
         path = "_id".into();
@@ -6203,7 +6228,7 @@ fn mongoengine_filter_field(name: &str, key_span: Span, value: Value) -> Field {
         Some(o) => Value {
             span: value.span,
             kind: ValueKind::Document(vec![Field {
-                key: format!("${o}"),
+                key: o.to_string(),
                 key_span,
                 value,
             }]),

@@ -204,6 +204,42 @@ mod tests {
             .collect()
     }
 
+    /// mongoengine's string operators (`title__icontains=q`) match a regular expression on the
+    /// field, a range, not an equality on a field named `title.icontains`; its geo operators are
+    /// geospatial queries, which the rule does not judge.
+    #[test]
+    fn mongoengine_string_and_geo_operators_are_operators_not_paths() {
+        let got = findings(
+            "reuse.py",
+            r#"from mongoengine import Document, StringField, IntField, PointField
+class Reuse(Document):
+    title = StringField()
+    owner = StringField()
+    loc = PointField()
+    meta = {"indexes": ["-followers"]}
+
+def suggest(q, owner, p):
+    a = Reuse.objects(owner=owner, title__icontains=q).order_by("-followers")
+    b = Reuse.objects(loc__near=p, loc__max_distance=500, owner=owner)
+    c = Reuse.objects(owner=owner, title__startswith=q)
+"#,
+        );
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].0, 9, "{got:?}");
+        assert!(
+            got[0]
+                .1
+                .contains("filters by `owner` (equality), by `title` (range)"),
+            "{got:?}"
+        );
+        assert_eq!(got[1].0, 11, "{got:?}");
+        assert!(got.iter().all(|(_, m)| !m.contains("icontains")), "{got:?}");
+        assert!(
+            got.iter().all(|(_, m)| !m.contains("startswith")),
+            "{got:?}"
+        );
+    }
+
     #[test]
     fn esr_decides_which_queries_are_served() {
         let got = findings(
