@@ -520,6 +520,12 @@ pub struct LoopOver {
     /// loop walks is written, as it is in the iterable itself for `for s in db.sheets.find(q):`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bound_to: Option<Span>,
+    /// Each item is a batch of items: the iterable, or the expression its name is bound to, is a
+    /// batching helper's call (`paginate(ids)`, `chunks(ids, 100)`, `batched(ids, 50)`,
+    /// `grouper(ids, n)`) or a call asked for batches (`doc_feeder(coll, step=1000,
+    /// inbatch=True)`, `iterate(docs, batch=True)`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub batches: bool,
 }
 
 /// Where in the code an operation sits, for rules that care about control flow.

@@ -1047,11 +1047,47 @@ pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
         // A list read from configuration (`settings.pools`, `process.env.HOSTS.split(",")`), or
         // written in the code (see `fixed_iterable`): decided once per loop, for every call in it.
         fixed: naming::reads_configuration(t) || fixed_iterable(&text),
+        batches: iterates_batches(t),
         text,
         span,
         item: None,
         bound_to: None,
     }
+}
+
+/// Whether iterating over the value of expression `t` gives batches (see `LoopOver::batches`):
+/// a call of a batching helper (`paginate(units)`, `plugin_misc.paginate(ids, 100)`,
+/// `chunks(ids)`, `batched(ids, 50)`, `grouper(ids, n)`), or a call given `batch=True`,
+/// `inbatch=True`, `in_batch=True`, `batched=True` or `chunked=True` (or `{ batch: true }`). A batch size alone
+/// (`find(q, batch_size=100)`, `.batchSize(100)`) sets how a cursor fetches, not what it yields.
+pub(crate) fn iterates_batches(t: &str) -> bool {
+    let t = t.trim_start_matches("await ").trim();
+    let Some((callee, args)) = t.split_once('(') else {
+        return false;
+    };
+    let name = callee
+        .rsplit(['.', ':'])
+        .next()
+        .unwrap_or(callee)
+        .to_ascii_lowercase();
+    if ["paginate", "chunk", "batch", "grouper"]
+        .iter()
+        .any(|w| name.contains(w))
+    {
+        return true;
+    }
+    // Python's keyword arguments, JavaScript's options (`{ batch: true }`).
+    args.split([',', '(', ')'])
+        .filter_map(|a| a.split_once(['=', ':']))
+        .any(|(k, v)| {
+            let k = k.trim_matches(|c: char| c.is_whitespace() || c == '{');
+            let k = k.to_ascii_lowercase().replace('_', "");
+            matches!(k.as_str(), "batch" | "inbatch" | "batched" | "chunked")
+                && matches!(
+                    v.trim_matches(|c: char| c.is_whitespace() || c == '}'),
+                    "True" | "true"
+                )
+        })
 }
 
 /// The index declarations and drops of a database command document, run with

@@ -3129,6 +3129,7 @@ impl<'t> Extractor<'t> {
         let mut over = super::loop_over_with_item(self.text(r), span(r), item);
         over.fixed |= self.names_fixed_list(r);
         over.bound_to = self.bound_in_function(r);
+        over.batches |= self.bound_to_batches(over.bound_to);
         Some(over)
     }
 
@@ -3150,6 +3151,16 @@ impl<'t> Extractor<'t> {
         }
         (self.is_constant(b, name) && b.scope == span(scope) && !span(value).contains(span(n)))
             .then(|| span(value))
+    }
+
+    /// Whether the expression a loop's iterable is bound to (see [`Self::bound_in_function`])
+    /// gives batches: `batches = doc_feeder(coll, step=1000, inbatch=True)`.
+    fn bound_to_batches(&self, bound: Option<Span>) -> bool {
+        bound.is_some_and(|b| {
+            self.src
+                .get(b.start as usize..b.end as usize)
+                .is_some_and(super::iterates_batches)
+        })
     }
 
     /// `windows` in `for w in windows:` after `windows = [DateRange.alltime(), DateRange.currently()]`:

@@ -122,7 +122,7 @@ fn batched_by_item(op: &Operation, over: &LoopOver) -> bool {
             _ => false,
         }
     }
-    let item = if iterates_batches(&over.text) {
+    let item = if over.batches {
         None
     } else {
         match over.item.as_deref() {
@@ -131,22 +131,6 @@ fn batched_by_item(op: &Operation, over: &LoopOver) -> bool {
         }
     };
     op.filter.as_ref().is_some_and(|f| has_in_of(f, item))
-}
-
-/// Whether a loop iterates over the pages of a batching helper: `paginate(units)`,
-/// `plugin_misc.paginate(ids, 100)`, `chunks(ids)`, `batched(ids, 50)`, `grouper(ids, n)`.
-fn iterates_batches(text: &str) -> bool {
-    let Some((callee, _)) = text.split_once('(') else {
-        return false;
-    };
-    let name = callee
-        .rsplit(['.', ':'])
-        .next()
-        .unwrap_or(callee)
-        .to_ascii_lowercase();
-    ["paginate", "chunk", "batch", "grouper"]
-        .iter()
-        .any(|w| name.contains(w))
 }
 
 impl Rule for QueryInLoop {
@@ -246,6 +230,49 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// A loop over the batches a call is asked for (`inbatch=True`, `batch=True`), directly or
+    /// through a name bound to the call, makes one `$in` query per batch: the remedy. A batch
+    /// size alone sets how a cursor fetches, and its items are documents.
+    #[test]
+    fn a_call_asked_for_batches_gives_batches() {
+        let py = findings(
+            "diff.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().hub
+def common(new, doc_feeder, iterate, rows):
+    batches = doc_feeder(new, step=10000, inbatch=True)
+    for batch in batches:
+        ids = [d["_id"] for d in batch]
+        db.old.find({"_id": {"$in": ids}})
+    for docs in iterate(rows, batch=True, batch_size=100):
+        db.old.find({"_id": {"$in": [d["_id"] for d in docs]}})
+    for doc in db.new.find({}, batch_size=100):
+        db.old.find({"_id": {"$in": doc["refs"]}})
+    for doc in iterate(rows, batch=False):
+        db.old.find({"_id": {"$in": doc["refs"]}})
+"#,
+        );
+        assert_eq!(py.iter().map(|f| f.0).collect::<Vec<_>>(), vec![11, 13]);
+        let js = findings(
+            "diff.js",
+            r#"const { MongoClient } = require("mongodb");
+async function common(db, rows) {
+  const pages = iterate(rows, { batched: true });
+  for (const page of pages) {
+    await db.collection("old").find({ _id: { $in: page.map((d) => d._id) } }).toArray();
+  }
+  for (const page of iterate(rows, { batch: true, size: 100 })) {
+    await db.collection("old").find({ _id: { $in: page.map((d) => d._id) } }).toArray();
+  }
+  for (const row of iterate(rows, { batchSize: 100 })) {
+    await db.collection("old").find({ _id: { $in: row.refs } }).toArray();
+  }
+}
+"#,
+        );
+        assert_eq!(js.iter().map(|f| f.0).collect::<Vec<_>>(), vec![11]);
     }
 
     /// The lines of `findings`' results.
