@@ -1221,6 +1221,33 @@ export default async function page(collection, pipeline, { skip, limit }) {
     assert_flags_once(SP, "paginate.js", src, "{ $skip: skip }", "$skip");
 }
 
+/// A `$skip` after a `$group` skips among groups that the stage computed from every document it
+/// was given, whatever the page (GROWI's tag counts, NodeBB's sorted-set unions): no scan of its
+/// own, in the pipeline, in a `$facet` after the group, or in the Mongoose builder. A `$skip`
+/// before the group, or in a `$lookup`'s own pipeline, is paging.
+#[test]
+fn a_skip_stage_after_a_group_is_not_paging() {
+    let src = r#"
+const { MongoClient } = require("mongodb");
+async function tagCounts(db, Rel, offset) {
+  await db.collection("rels").aggregate([
+    { $match: { trashed: false } },
+    { $group: { _id: "$tag", count: { $sum: 1 } } },
+    { $sort: { count: -1 } },
+    { $skip: offset },
+    { $limit: 50 },
+  ]).toArray();
+  await db.collection("posts").aggregate([
+    { $group: { _id: "$postId", at: { $max: "$at" } } },
+    { $facet: { total: [{ $count: "n" }], list: [{ $sort: { at: -1 } }, { $skip: offset }] } },
+  ]).toArray();
+  await Rel.aggregate().match({ trashed: false }).group({ _id: "$tag", n: { $sum: 1 } }).sort({ n: -1 }).skip(offset).limit(10).exec();
+  return db.collection("rels").aggregate([{ $skip: offset }, { $group: { _id: "$tag" } }]).toArray();
+}
+"#;
+    assert_flags_once(SP, "tags.js", src, "[{ $skip: offset }", "$skip");
+}
+
 /// `applyOffsetPaginationToMongoCursor`): `cursor.limit(n)` and `cursor.skip(offset)` in
 /// statements of their own, the skip applied again after looking ahead on a clone.
 #[test]

@@ -57,7 +57,12 @@ fn is_constant(v: &Value) -> bool {
     }
 }
 
-fn skip_stages<'a>(stages: &'a [Value], out: &mut Vec<(Span, &'a Value)>, depth: usize) {
+fn skip_stages<'a>(
+    stages: &'a [Value],
+    out: &mut Vec<(Span, &'a Value)>,
+    grouped: bool,
+    depth: usize,
+) {
     if depth > 8 {
         return;
     }
@@ -65,19 +70,25 @@ fn skip_stages<'a>(stages: &'a [Value], out: &mut Vec<(Span, &'a Value)>, depth:
     // than the limit, whatever it skips (Reaction's look-behind page, `$limit: n + 1` then
     // `$skip: skip - 1`).
     let mut limited = false;
+    // A `$skip` after a `$group` (or `$bucket`, `$bucketAuto`, `$sortByCount`) skips among the
+    // groups: the stage has read every document it is given before the first group comes out,
+    // whatever the page, so the skip is no scan of its own (GROWI's tag counts, `$group`,
+    // `$sort`, `$skip`). Computing the groups on every request is the cost there.
+    let mut grouped = grouped;
     for stage in stages {
         for f in stage.fields() {
             match f.key.as_str() {
                 "$limit" => limited = true,
-                "$skip" if !limited => out.push((f.key_span, &f.value)),
+                "$group" | "$bucket" | "$bucketAuto" | "$sortByCount" => grouped = true,
+                "$skip" if !limited && !grouped => out.push((f.key_span, &f.value)),
                 "$facet" => {
                     for sub in f.value.fields() {
-                        skip_stages(sub.value.items(), out, depth + 1);
+                        skip_stages(sub.value.items(), out, grouped || limited, depth + 1);
                     }
                 }
                 "$lookup" | "$unionWith" => {
                     if let Some(p) = f.value.get("pipeline") {
-                        skip_stages(p.value.items(), out, depth + 1);
+                        skip_stages(p.value.items(), out, false, depth + 1);
                     }
                 }
                 _ => {}
@@ -105,7 +116,7 @@ impl Rule for SkipPaging {
             }
             if let Some(stages) = &op.pipeline {
                 let mut skips = Vec::new();
-                skip_stages(stages, &mut skips, 0);
+                skip_stages(stages, &mut skips, false, 0);
                 for (span, amount) in skips {
                     if !is_constant(amount) {
                         out.push(skip_paging_diagnostic(file, op, span, amount));
