@@ -2050,11 +2050,32 @@ fn parse_imported_deferred(
         // wanted, or the bases of a class that matters (see `classes_to_decide`).
         for (i, f) in s.files.iter().enumerate() {
             for e in &f.ir.exports {
-                let ExportTarget::Reexport { import } = &e.target else {
-                    continue;
-                };
-                if wanted.wants(&f.path, &e.name) && followed.insert((i, e.name.clone())) {
-                    wanted.add(import, &f.path);
+                match &e.target {
+                    ExportTarget::Reexport { import }
+                        if wanted.wants(&f.path, &e.name)
+                            && followed.insert((i, e.name.clone())) =>
+                    {
+                        wanted.add(import, &f.path);
+                    }
+                    // `from .documents import *`: what is wanted of the file may be there.
+                    ExportTarget::Star { import } => {
+                        let names: Vec<String> = wanted
+                            .python_names(&f.path)
+                            .flatten()
+                            .flatten()
+                            .cloned()
+                            .collect();
+                        for name in names {
+                            if followed.insert((i, format!("{}*{name}", import.module))) {
+                                let import = crate::ir::ImportRef {
+                                    module: import.module.clone(),
+                                    export: name,
+                                };
+                                wanted.add(&import, &f.path);
+                            }
+                        }
+                    }
+                    _ => {}
                 }
             }
             // The classes whose index declarations a document inherits or names (see

@@ -29,6 +29,11 @@ pub struct Value {
     pub kind: ValueKind,
 }
 
+/// An operator of mongolint's own beside a `$regex` in a filter: the frontend knows the
+/// expression is not anchored at the start (mongoengine's `name__contains=q` builds the pattern
+/// from `q` itself), though its text is not written in the code. No MongoDB operator is spelt so.
+pub const UNANCHORED: &str = "$mongolintUnanchored";
+
 #[derive(Clone, Debug, Serialize)]
 pub enum ValueKind {
     Document(Vec<Field>),
@@ -290,6 +295,13 @@ pub enum ExportTarget {
         /// says nothing more than its implementations: the trait's default method returns no
         /// index (`vec![]`), or it has none. The linker then drops it.
         replaced: bool,
+    },
+    /// Every public name of another module (`from udata.core.dataset.models import *` in a
+    /// package's `models/__init__.py`), exported as `*`: a name the module does not export
+    /// itself is looked up there.
+    Star {
+        /// The module; `export` is `*`.
+        import: ImportRef,
     },
     /// A function (or a class's class method or static method) that returns a database: the
     /// export is named for the call (`get_db()`, `Configuration.getMongoConnection()`, see

@@ -265,19 +265,33 @@ fn lookup_export_in<T>(
         return None;
     }
     let f = &files[file];
-    let named = |name: &str| f.ir.exports.iter().find(|e| e.name == name);
+    let named = |name: &str| {
+        f.ir.exports
+            .iter()
+            .find(|e| e.name == name && !matches!(e.target, ExportTarget::Star { .. }))
+    };
     // `User.collection` of a package that re-exports `User` (`from .user import User`), or
     // `get_db()` of one that re-exports `get_db`: the member of the class (the call of the
     // function) where the class (the function) is defined. `member` keeps its `.` or `()`.
-    let (found, member) = match named(export) {
-        Some(e) => (e, None),
-        None => {
-            let at = export
-                .find('.')
-                .or_else(|| export.strip_suffix("()").map(str::len))?;
-            let (head, member) = export.split_at(at);
-            (named(head)?, Some(member))
-        }
+    let own = match named(export) {
+        Some(e) => Some((e, None)),
+        None => export
+            .find('.')
+            .or_else(|| export.strip_suffix("()").map(str::len))
+            .and_then(|at| {
+                let (head, member) = export.split_at(at);
+                Some((named(head)?, Some(member)))
+            }),
+    };
+    let Some((found, member)) = own else {
+        // A name the module does not export itself: the modules it star-imports, in order.
+        return f.ir.exports.iter().find_map(|e| match &e.target {
+            ExportTarget::Star { import } => {
+                let next = modules.resolve(&import.module, &f.display_path)?;
+                lookup_export_in(files, next, export, modules, depth + 1, pick)
+            }
+            _ => None,
+        });
     };
     match (&found.target, member) {
         (ExportTarget::Reexport { import }, _) => {
@@ -366,7 +380,8 @@ impl<'a> Classes<'a> {
                 | ExportTarget::IndexModels { .. }
                 | ExportTarget::Database
                 | ExportTarget::Schema
-                | ExportTarget::Wrapper { .. } => ClassKind::NotDocument,
+                | ExportTarget::Wrapper { .. }
+                | ExportTarget::Star { .. } => ClassKind::NotDocument,
                 ExportTarget::AbstractDocument => ClassKind::Abstract,
                 // `from mongoengine import Document` in a module of the application (`app/db.py`),
                 // its classes deriving from `db.Document`.
@@ -383,7 +398,22 @@ impl<'a> Classes<'a> {
         } else if let Some(i) = f.ir.classes.iter().position(|c| c.name == name) {
             self.pending(file, i, depth)
         } else {
-            ClassKind::NotDocument
+            // A class of a module the file star-imports (`from .documents import *`).
+            let stars: Vec<usize> =
+                f.ir.exports
+                    .iter()
+                    .filter_map(|e| match &e.target {
+                        ExportTarget::Star { import } => {
+                            modules.resolve(&import.module, &f.display_path)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+            stars
+                .into_iter()
+                .map(|next| self.kind(next, name, depth + 1))
+                .find(|k| !matches!(k, ClassKind::NotDocument))
+                .unwrap_or(ClassKind::NotDocument)
         };
         if self.cut {
             self.known.remove(&key);

@@ -1022,7 +1022,15 @@ fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
         .filter(|k| k.starts_with('$'))
         .collect();
     if ops.is_empty() {
-        push(&mut q.equality);
+        // `{name: /abc/i}`: a regular expression, not an equality.
+        match regex_literal(v) {
+            Some(bounds) if !bounds => {}
+            Some(_) => push(&mut q.range),
+            None => push(&mut q.equality),
+        }
+        return;
+    }
+    if ops.contains(&"$regex") && regex_bounds_nothing(v) {
         return;
     }
     // `{projects: {$elemMatch: {name: n, level: {$gte: l}}}}` selects by `projects.name` (an index
@@ -1069,6 +1077,44 @@ fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
         push(&mut q.equality);
     } else {
         push(&mut q.range);
+    }
+}
+
+/// A regular expression literal (`/^abc/`, `/abc/i`): whether an index on the field bounds its
+/// scan (the pattern is anchored at the start and case-sensitive). `None`: no such literal.
+fn regex_literal(v: &Value) -> Option<bool> {
+    let ValueKind::Unknown(u) = &v.kind else {
+        return None;
+    };
+    let body = u.text.strip_prefix('/')?;
+    let (pattern, flags) = body.rsplit_once('/')?;
+    if pattern.is_empty() || !flags.chars().all(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    Some(pattern.starts_with('^') && !flags.contains('i'))
+}
+
+/// A `{$regex: ..}` predicate that no index bounds: the pattern is written and not anchored at
+/// the start (`{$regex: "abc"}`, `/abc/`), or it is case-insensitive (`$options: "i"`, `/^abc/i`),
+/// or the frontend knows it is not anchored (`crate::ir::UNANCHORED`: mongoengine's `contains`).
+/// The field is then read from every key of an index, or every document: it filters, and no index
+/// serves it. A pattern the code computes may be anchored: a range, as any other operator.
+fn regex_bounds_nothing(v: &Value) -> bool {
+    if v.get(crate::ir::UNANCHORED).is_some() {
+        return true;
+    }
+    if v.get("$options")
+        .is_some_and(|o| matches!(&o.value.kind, ValueKind::String(s) if s.contains('i')))
+    {
+        return true;
+    }
+    match v.get("$regex").map(|r| &r.value) {
+        Some(Value {
+            kind: ValueKind::String(p),
+            ..
+        }) => !p.starts_with('^'),
+        Some(r) => regex_literal(r) == Some(false),
+        None => false,
     }
 }
 

@@ -667,3 +667,50 @@ fn copies_of_one_application_do_not_duplicate_each_others_indexes() {
     let (_, out) = concise(&root, &["."]);
     assert_eq!(out.matches("redundant-index").count(), 1, "{out}");
 }
+
+/// A package that re-exports its documents with `from x import *` (udata's `udata/models`, which
+/// star-imports every `core/*/models.py`): a document imported from the package is the one the
+/// star-imported module defines, a class of it, and its collection's indexes judge the queries.
+#[test]
+fn a_document_imported_through_a_star_reexport_is_resolved() {
+    let (_t, root) = temp();
+    write(&root, "pkg/__init__.py", "");
+    write(&root, "pkg/core/__init__.py", "");
+    write(
+        &root,
+        "pkg/core/models.py",
+        "from mongoengine import Document, StringField\n\n\
+         class Dataset(Document):\n    \
+         title = StringField()\n    \
+         source_id = StringField()\n    \
+         meta = {\"indexes\": [\"title\"]}\n",
+    );
+    write(
+        &root,
+        "pkg/models/__init__.py",
+        "from pkg.core.other import *  # noqa\nfrom pkg.core.models import *  # noqa\n",
+    );
+    write(&root, "pkg/core/other.py", "VERSION = 2\n");
+    write(
+        &root,
+        "pkg/actions.py",
+        "from pkg.models import Dataset\n\n\
+         def purge(source_id):\n    \
+         for ds in Dataset.objects.filter(source_id=source_id):\n        \
+         ds.delete()\n\n\
+         def by_title(title):\n    \
+         return Dataset.objects(title=title).first()\n",
+    );
+    let (c, out) = concise(&root, &["."]);
+    assert_eq!(c, 1, "{out}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("pkg/actions.py"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].starts_with("pkg/actions.py:4:"), "{out}");
+    assert!(
+        lines[0].contains("`objects` on `dataset` filters by `source_id` (equality)"),
+        "{out}"
+    );
+}

@@ -76,6 +76,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         uses_mongo: false,
         uses_mongoengine: false,
         star_import: false,
+        star_reexports: Vec::new(),
         file_periodic: path_is_periodic(ctx.display_path),
         this_module: this_module(ctx.display_path),
         mongo_path: ctx
@@ -375,6 +376,8 @@ struct Extractor<'t> {
     uses_mongoengine: bool,
     /// The module has a `from x import *`: a name it never binds may come from there.
     star_import: bool,
+    /// The modules a module-level `from x import *` names.
+    star_reexports: Vec<ImportRef>,
     file_periodic: bool,
     /// This file as an import of itself (`./models`), for its pending classes.
     this_module: String,
@@ -694,6 +697,14 @@ impl<'t> Extractor<'t> {
                     .any(|c| c.k() == "wildcard_import")
                 {
                     self.star_import = true;
+                    // At module level, a re-export of every public name (see `ExportTarget::Star`).
+                    if self.parents.of(n).is_some_and(|p| p.k() == "module") {
+                        let module = self.module_specifier(&module);
+                        self.star_reexports.push(ImportRef {
+                            module,
+                            export: "*".into(),
+                        });
+                    }
                 }
                 let mut c = n.walk();
                 let names: Vec<Node<'t>> = n.children_by_field_name("name", &mut c).collect();
@@ -5941,6 +5952,14 @@ impl<'t> Extractor<'t> {
                 _ => {}
             }
         }
+        for import in &self.star_reexports {
+            exports.push(Export {
+                name: "*".into(),
+                target: ExportTarget::Star {
+                    import: import.clone(),
+                },
+            });
+        }
         // `Host.collection`: a module-level class's property that returns a collection.
         for (class_name, class) in &self.module_classes {
             let Some(class) = class else {
@@ -6224,9 +6243,9 @@ fn mongoengine_filter_field(name: &str, key_span: Span, value: Value) -> Field {
         })
     };
     let mut segs: Vec<&str> = name.split("__").collect();
-    let op = match segs.last() {
-        Some(l) if segs.len() > 1 => query_operator(l),
-        _ => None,
+    let (op, string_op) = match segs.last() {
+        Some(l) if segs.len() > 1 => (query_operator(l), Some(*l)),
+        _ => (None, None),
     };
     if op.is_some() {
         segs.pop();
@@ -6236,14 +6255,37 @@ fn mongoengine_filter_field(name: &str, key_span: Span, value: Value) -> Field {
         path = "_id".into();
     }
     let value = match op {
-        Some(o) => Value {
-            span: value.span,
-            kind: ValueKind::Document(vec![Field {
+        Some(o) => {
+            let mut fields = vec![Field {
                 key: o.to_string(),
                 key_span,
                 value,
-            }]),
-        },
+            }];
+            // The regular expression mongoengine builds: case-insensitive (`$options: "i"`), or
+            // not anchored at the start (see `crate::model::regex_bounds_nothing`).
+            let regex = string_op.filter(|_| o == "$regex").unwrap_or("");
+            let options = match regex {
+                "icontains" | "istartswith" | "iendswith" | "iexact" | "iregex" | "iwholeword" => {
+                    Some(("$options", ValueKind::String("i".into())))
+                }
+                "contains" | "endswith" | "wholeword" => {
+                    Some((crate::ir::UNANCHORED, ValueKind::Bool(true)))
+                }
+                _ => None,
+            };
+            if let Some((key, kind)) = options {
+                let span = fields[0].value.span;
+                fields.push(Field {
+                    key: key.to_string(),
+                    key_span,
+                    value: Value { span, kind },
+                });
+            }
+            Value {
+                span: fields[0].value.span,
+                kind: ValueKind::Document(fields),
+            }
+        }
         None => value,
     };
     Field {

@@ -224,20 +224,55 @@ def suggest(q, owner, p):
     c = Reuse.objects(owner=owner, title__startswith=q)
 "#,
         );
+        // `icontains` is a case-insensitive regular expression, which no index bounds: it
+        // filters, and the query is judged on the rest. `startswith` is a prefix: a range.
         assert_eq!(got.len(), 2, "{got:?}");
         assert_eq!(got[0].0, 9, "{got:?}");
         assert!(
-            got[0]
+            got[0].1.contains("filters by `owner` (equality), sorts by"),
+            "{got:?}"
+        );
+        assert_eq!(got[1].0, 11, "{got:?}");
+        assert!(
+            got[1]
                 .1
                 .contains("filters by `owner` (equality), by `title` (range)"),
             "{got:?}"
         );
-        assert_eq!(got[1].0, 11, "{got:?}");
         assert!(got.iter().all(|(_, m)| !m.contains("icontains")), "{got:?}");
         assert!(
             got.iter().all(|(_, m)| !m.contains("startswith")),
             "{got:?}"
         );
+    }
+
+    /// A regular expression bounds an index scan only when it is anchored at the start and
+    /// case-sensitive (`/^abc/`, `{$regex: "^abc"}`): a range. Any other (`/abc/i`, `{$regex:
+    /// q, $options: "i"}`, `{$regex: "abc"}`) is read from every key: the field is no equality
+    /// and no range, and the query is judged on the rest. A pattern the code computes may be
+    /// anchored: a range.
+    #[test]
+    fn only_an_anchored_case_sensitive_regex_bounds_a_scan() {
+        let got = findings(
+            "users.js",
+            r#"const { MongoClient } = require("mongodb");
+const users = new MongoClient().db("x").collection("users");
+await users.createIndex({ createdAt: -1 });
+await users.createIndex({ name: 1 });
+await users.find({ deleted: false, name: /abc/i }).sort({ createdAt: -1 }).toArray();
+await users.find({ deleted: false, name: { $regex: q, $options: "i" } }).sort({ createdAt: -1 }).toArray();
+await users.find({ deleted: false, name: { $regex: "abc" } }).sort({ createdAt: -1 }).toArray();
+await users.find({ deleted: false, name: /^abc/ }).sort({ createdAt: -1 }).toArray();
+await users.find({ deleted: false, name: { $regex: q } }).sort({ createdAt: -1 }).toArray();
+"#,
+        );
+        let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
+        assert_eq!(lines, vec![5, 6, 7, 8, 9], "{got:?}");
+        for (line, message) in &got {
+            let named = message.contains("by `name` (range)");
+            assert_eq!(named, *line >= 8, "{line}: {message}");
+            assert!(!message.contains("`name` (equality)"), "{message}");
+        }
     }
 
     #[test]
