@@ -1649,6 +1649,40 @@ export const model = mongoose.model("User", schema);
     }
 }
 
+/// A class loaded into a schema (`schema.loadClass(BookClass)`, builderbook's models): its static
+/// methods are the model's statics, so `this` there is the model and the finding names its
+/// collection. An instance method's `this` is a document; a class no schema loads is not a model.
+#[test]
+fn this_in_a_static_of_a_loaded_class_is_the_model() {
+    let src = r#"const mongoose = require("mongoose");
+const mongoSchema = new mongoose.Schema({ name: String, tags: [String] });
+class BookClass {
+  static async list({ offset = 0, limit = 10 } = {}) {
+    return this.find({}).sort({ createdAt: -1 }).skip(offset).limit(limit);
+  }
+  async tag(t) { return this.updateOne({ $push: { tags: t } }); }
+}
+class Other {
+  static async page(offset) { return this.find({}).skip(offset); }
+}
+mongoSchema.loadClass(BookClass);
+const Book = mongoose.model("Book", mongoSchema);
+module.exports = Book;
+"#;
+    let found = findings("book.js", src);
+    let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(found.len(), 3, "{messages:?}");
+    assert!(
+        messages[0].starts_with("offset paging on `books`"),
+        "{messages:?}"
+    );
+    assert!(!messages[1].contains("`books`"), "{messages:?}");
+    assert!(
+        messages[2].starts_with("offset paging on the collection behind `this`"),
+        "{messages:?}"
+    );
+}
+
 /// Mongoose `doc.updateOne(update)`: a loaded document's update takes no filter.
 #[test]
 fn a_documents_own_update_one_is_read_as_an_update() {

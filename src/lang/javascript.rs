@@ -2242,6 +2242,12 @@ impl<'t> Extractor<'t> {
         if !is_function(f.k()) || f.k() == "arrow_function" {
             return None;
         }
+        // `static list() {..}` of a class the schema loads (`schema.loadClass(BookClass)`).
+        if f.k() == "method_definition" {
+            return (holder == "statics" && self.text(f).starts_with("static"))
+                .then(|| self.class_loaded_by(f))
+                .flatten();
+        }
         let statics_of = |target: Node<'t>| -> Option<&'t str> {
             // `schema.statics`
             let target = self.unwrap_expr(target);
@@ -2285,6 +2291,29 @@ impl<'t> Extractor<'t> {
             }
             _ => None,
         }
+    }
+
+    /// The schema variable that loads the class of method `method` (`schema.loadClass(BookClass)`
+    /// in the file): Mongoose makes the class's static methods the model's statics.
+    fn class_loaded_by(&self, method: Node<'t>) -> Option<&'t str> {
+        const LOAD: &str = ".loadClass(";
+        if !self.src.contains(LOAD) {
+            return None;
+        }
+        let body = self.parents.of(method)?;
+        let class = self.parents.of(body)?;
+        let name = self.text(self.field(class, "name")?);
+        let src: &'t str = self.src;
+        src.match_indices(LOAD).find_map(|(at, _)| {
+            let rest = &src[at + LOAD.len()..];
+            let arg = rest[..rest.find(')')?].trim();
+            let receiver = &src[..at];
+            let start = receiver
+                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .map_or(0, |i| i + 1);
+            let receiver = &receiver[start..];
+            (arg == name && !receiver.is_empty()).then_some(receiver)
+        })
     }
 
     /// The model a binding or an export of the file compiles from the schema variable `schema`.
