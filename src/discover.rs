@@ -63,6 +63,17 @@ const MANIFESTS: &[&str] = &[
     "Cargo.toml",
 ];
 
+/// Whether `path` names a [`MANIFESTS`] file: its last bytes, without parsing its components
+/// (`Path::file_name` walks them from the end, for every file of the walk).
+fn is_manifest(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    MANIFESTS.iter().any(|m| {
+        bytes.len() > m.len()
+            && bytes.ends_with(m.as_bytes())
+            && matches!(bytes[bytes.len() - m.len() - 1], b'/' | b'\\')
+    })
+}
+
 #[derive(Default)]
 struct Shared {
     files: Vec<SourceFile>,
@@ -1937,7 +1948,7 @@ pub fn analyse_files(opts: &Options) -> Discovered {
                 Ok(e) => {
                     if e.file_type().is_some_and(|t| t.is_file()) {
                         // `setup.py` is a manifest and a Python file.
-                        if MANIFESTS.iter().any(|m| e.file_name() == *m) {
+                        if is_manifest(e.path()) {
                             if let Some(dir) = e.path().parent() {
                                 let dir = display_path(dir, &base);
                                 shared.lock().unwrap().project_roots.push(dir);

@@ -44,10 +44,14 @@ const JS_GUARDS: super::GuardSyntax = super::GuardSyntax {
 
 const MAX_DEPTH: usize = 48;
 
+/// Mongoose's `schema.loadClass(C)`, as written.
+const LOAD_CLASS: &str = ".loadClass(";
+
 /// Called through `lang::extract`, which sets this thread's grammar tables.
 pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
         src: text,
+        loads_classes: text.contains(LOAD_CLASS),
         bindings: HashMap::default(),
         scope_index: HashMap::default(),
         parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
@@ -272,6 +276,8 @@ enum Thing {
 
 struct Extractor<'t> {
     src: &'t str,
+    /// The text calls `.loadClass(` (see [`Extractor::class_loaded_by`]).
+    loads_classes: bool,
     bindings: HashMap<String, Vec<Binding<'t>>>,
     /// `bindings` by scope, for `lookup`.
     scope_index: HashMap<String, super::scopes::ScopeIndex>,
@@ -2296,16 +2302,15 @@ impl<'t> Extractor<'t> {
     /// The schema variable that loads the class of method `method` (`schema.loadClass(BookClass)`
     /// in the file): Mongoose makes the class's static methods the model's statics.
     fn class_loaded_by(&self, method: Node<'t>) -> Option<&'t str> {
-        const LOAD: &str = ".loadClass(";
-        if !self.src.contains(LOAD) {
+        if !self.loads_classes {
             return None;
         }
         let body = self.parents.of(method)?;
         let class = self.parents.of(body)?;
         let name = self.text(self.field(class, "name")?);
         let src: &'t str = self.src;
-        src.match_indices(LOAD).find_map(|(at, _)| {
-            let rest = &src[at + LOAD.len()..];
+        src.match_indices(LOAD_CLASS).find_map(|(at, _)| {
+            let rest = &src[at + LOAD_CLASS.len()..];
             let arg = rest[..rest.find(')')?].trim();
             let receiver = &src[..at];
             let start = receiver

@@ -141,11 +141,15 @@ impl Rule for RedundantIndex {
                 // later declaration is reported (the first one is the index).
                 let mut found: Option<(&IndexDecl, Cover)> = None;
                 for (j, long) in ix.iter().enumerate() {
-                    // Two copies of one application declare their indexes on two databases.
-                    if i == j || ctx.are_copies(short.site.file, long.site.file) {
+                    if i == j {
                         continue;
                     }
-                    match covers(short, long) {
+                    let cover = covers(short, long);
+                    // Two copies of one application declare their indexes on two databases.
+                    if cover.is_some() && ctx.are_copies(short.site.file, long.site.file) {
+                        continue;
+                    }
+                    match cover {
                         Some(Cover::Prefix) if short.keys.len() < long.keys.len() || j < i => {
                             found = Some((long, Cover::Prefix));
                             break;
