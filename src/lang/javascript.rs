@@ -2249,7 +2249,9 @@ impl<'t> Extractor<'t> {
             return None;
         }
         // `static list() {..}` of a class the schema loads (`schema.loadClass(BookClass)`).
-        if f.k() == "method_definition" {
+        // (A method of an object literal is one of `schema.statics = { .. }`, below.)
+        if f.k() == "method_definition" && self.parents.of(f).is_some_and(|b| b.k() == "class_body")
+        {
             return (holder == "statics" && self.text(f).starts_with("static"))
                 .then(|| self.class_loaded_by(f))
                 .flatten();
