@@ -464,6 +464,32 @@ impl<'t> Extractor<'t> {
         out
     }
 
+    /// The keyword arguments a dictionary splat passes (`**{"a__gt": 1}`, or `**q` with `q`
+    /// bound once to such a literal): each string key (its node, whose text is the key in quotes)
+    /// and value; `None` when one is not written out (a computed key, a nested `**`, a name bound
+    /// to something else or assigned again).
+    fn literal_kwargs(&self, d: Node<'t>) -> Option<Vec<(Node<'t>, Node<'t>)>> {
+        let literal = match d.k() {
+            "dictionary" => d,
+            "identifier" => {
+                let name = self.text(d);
+                let b = self.lookup(name, d.start_byte() as u32)?;
+                if !self.is_constant(b, name) || self.key_sets.contains_key(name) {
+                    return None;
+                }
+                b.value.filter(|v| v.k() == "dictionary")?
+            }
+            _ => return None,
+        };
+        self.named_children(literal)
+            .into_iter()
+            .map(|pair| {
+                let (k, v) = (self.field(pair, "key")?, self.field(pair, "value")?);
+                (pair.k() == "pair" && self.string_value(k).is_some()).then_some((k, v))
+            })
+            .collect()
+    }
+
     fn arg(&self, a: &CallArgs<'t>, i: usize, names: &[&str]) -> Option<Node<'t>> {
         a.positional
             .get(i)
@@ -4427,16 +4453,38 @@ impl<'t> Extractor<'t> {
                         None => unreadable = true,
                     }
                 }
-                unreadable |= args.splat;
-                for (k, v) in &args.keywords {
-                    let value = self.lower(*v, 0);
-                    match (self.text(*k), value.kind) {
+                // `objects(**{"harvest__domain": d})`, or a name bound once to such a literal:
+                // its keywords as written; any other splat may hold anything.
+                let splats = args.dict_splats.iter().map(|&d| self.literal_kwargs(d));
+                let splats: Option<Vec<Vec<(Node<'t>, Node<'t>)>>> = splats.collect();
+                let spread = match splats {
+                    Some(s) if args.splat && args.dict_splats.len() == s.len() => {
+                        let written = self.call_args(cur);
+                        // A `*args` beside them reads nothing.
+                        unreadable |= written.positional.len() != args.positional.len();
+                        s.into_iter().flatten().collect()
+                    }
+                    _ => {
+                        unreadable |= args.splat;
+                        Vec::new()
+                    }
+                };
+                let written = args
+                    .keywords
+                    .iter()
+                    .map(|&(k, v)| (self.text(k).to_string(), k, v));
+                let spread = spread
+                    .into_iter()
+                    .filter_map(|(k, v)| Some((self.string_value(k)?, k, v)));
+                for (name, k, v) in written.chain(spread) {
+                    let value = self.lower(v, 0);
+                    match (name.as_str(), value.kind) {
                         // `objects(__raw__={"a.b": 1})`: a pymongo filter as it is.
                         ("__raw__", ValueKind::Document(raw)) => own.extend(raw),
                         ("__raw__", _) => unreadable = true,
                         (key, kind) => own.push(mongoengine_filter_field(
                             key,
-                            span(*k),
+                            span(k),
                             Value {
                                 span: value.span,
                                 kind,

@@ -246,6 +246,43 @@ def suggest(q, owner, p):
         );
     }
 
+    /// mongoengine filters given as a dictionary splat: a literal (`objects(**{"harvest__domain":
+    /// d})`) or a name bound once to one is read as the keywords it holds; a parameter, or a
+    /// dictionary filled elsewhere, may hold anything and is not judged.
+    #[test]
+    fn a_literal_dictionary_splat_is_read_as_keywords() {
+        let got = findings(
+            "harvest.py",
+            r#"from mongoengine import Document, StringField, DictField
+class Dataset(Document):
+    title = StringField()
+    harvest = DictField()
+    meta = {"indexes": ["title"]}
+
+def attach(domain, remote, filters):
+    Dataset.objects(**{"harvest__domain": domain, "harvest__remote_id": remote}).first()
+    q = {"harvest__source_id": domain, "harvest__last_update__lt": remote}
+    Dataset.objects.filter(**q).delete()
+    Dataset.objects(**filters).first()
+    Dataset.objects(**{"title": domain}).first()
+"#,
+        );
+        let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
+        assert_eq!(lines, vec![8, 10], "{got:?}");
+        assert!(
+            got[0]
+                .1
+                .contains("filters by `harvest.domain`, `harvest.remote_id` (equality)"),
+            "{got:?}"
+        );
+        assert!(
+            got[1]
+                .1
+                .contains("by `harvest.source_id` (equality), by `harvest.last_update` (range)"),
+            "{got:?}"
+        );
+    }
+
     /// A regular expression bounds an index scan only when it is anchored at the start and
     /// case-sensitive (`/^abc/`, `{$regex: "^abc"}`): a range. Any other (`/abc/i`, `{$regex:
     /// q, $options: "i"}`, `{$regex: "abc"}`) is read from every key: the field is no equality
