@@ -128,6 +128,22 @@ fn filter_may_bound(filter: Option<&Value>) -> bool {
     })
 }
 
+/// A `$where` predicate written as a string that keeps `array` below a bound:
+/// `this.<array>.length < x` or `<= x` (or `x > this.<array>.length`, `x >= ..`).
+fn where_bounds(v: &Value, array: &str) -> bool {
+    let ValueKind::String(js) = &v.kind else {
+        return false;
+    };
+    let length = format!("this.{array}.length");
+    js.match_indices(&length).any(|(at, _)| {
+        let after = js[at + length.len()..].trim_start();
+        let before = js[..at].trim_end();
+        (after.starts_with('<') && !after.starts_with("<<"))
+            || (before.ends_with('>') && !before.ends_with(">>") && !before.ends_with("=>"))
+            || before.ends_with(">=")
+    })
+}
+
 /// How an array the rule reports grows.
 #[derive(Clone, Copy, PartialEq)]
 enum Growth<'a> {
@@ -188,6 +204,11 @@ fn filter_bounds(filter: Option<&Value>, update: &Value, array: &str) -> bool {
         }
         // `{$expr: {$lt: [{$size: "$arr"}, N]}}` (any comparison involving `$size`)
         if f.key == "$expr" && mentions_size(&f.value, 0) {
+            return true;
+        }
+        // `{$where: "this.students.length < this.size"}`: the JavaScript predicate compares the
+        // array's length with an upper bound.
+        if f.key == "$where" && where_bounds(&f.value, array) {
             return true;
         }
         // Bucket: `{count: {$lt: N}}` with `$inc: {count: 1}`
@@ -612,6 +633,29 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// A `$where` predicate that keeps the array below a bound (`this.students.length <
+    /// this.size`, INGInious's group join) bounds it, as `$expr` with `$size` does; one about
+    /// another array, or that only reads the length, does not.
+    #[test]
+    fn a_where_predicate_on_the_arrays_length_bounds_it() {
+        let got = findings(
+            "groups.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().app
+def join(gid, username):
+    db.groups.find_one_and_update({"_id": gid, "$where": "this.students.length < this.size"}, {"$push": {"students": username}})
+    db.groups.update_one({"_id": gid, "$where": "this.size >= this.tutors.length + 1"}, {"$push": {"tutors": username}})
+    db.groups.update_one({"_id": gid, "$where": "this.tutors.length < 3"}, {"$push": {"students": username}})
+    db.groups.update_one({"_id": gid, "$where": "this.students.length > 0"}, {"$push": {"students": username}})
+"#,
+        );
+        assert_eq!(
+            got.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![6, 7],
+            "{got:?}"
+        );
     }
 
     /// (line, severity, message) of each unbounded-push finding.
