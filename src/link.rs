@@ -285,13 +285,8 @@ fn lookup_export_in<T>(
     };
     let Some((found, member)) = own else {
         // A name the module does not export itself: the modules it star-imports, in order.
-        return f.ir.exports.iter().find_map(|e| match &e.target {
-            ExportTarget::Star { import } => {
-                let next = modules.resolve(&import.module, &f.display_path)?;
-                lookup_export_in(files, next, export, modules, depth + 1, pick)
-            }
-            _ => None,
-        });
+        return star_imported(f, modules)
+            .find_map(|next| lookup_export_in(files, next, export, modules, depth + 1, pick));
     };
     match (&found.target, member) {
         (ExportTarget::Reexport { import }, _) => {
@@ -305,6 +300,15 @@ fn lookup_export_in<T>(
         (target, None) => pick(file, export, target),
         (_, Some(_)) => None,
     }
+}
+
+/// The modules file `f` star-imports at module level (`from .documents import *`, see
+/// [`ExportTarget::Star`]) that the repository holds, in the order written.
+fn star_imported<'a>(f: &'a SourceFile, modules: &'a Modules) -> impl Iterator<Item = usize> + 'a {
+    f.ir.exports.iter().filter_map(|e| match &e.target {
+        ExportTarget::Star { import } => modules.resolve(&import.module, &f.display_path),
+        _ => None,
+    })
 }
 
 /// The collection or model an export names.
@@ -399,16 +403,7 @@ impl<'a> Classes<'a> {
             self.pending(file, i, depth)
         } else {
             // A class of a module the file star-imports (`from .documents import *`).
-            let stars: Vec<usize> =
-                f.ir.exports
-                    .iter()
-                    .filter_map(|e| match &e.target {
-                        ExportTarget::Star { import } => {
-                            modules.resolve(&import.module, &f.display_path)
-                        }
-                        _ => None,
-                    })
-                    .collect();
+            let stars: Vec<usize> = star_imported(f, modules).collect();
             stars
                 .into_iter()
                 .map(|next| self.kind(next, name, depth + 1))

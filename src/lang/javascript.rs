@@ -2072,16 +2072,6 @@ impl<'t> Extractor<'t> {
             .then(|| span(value))
     }
 
-    /// Whether the expression a loop's iterable is bound to (see [`Self::bound_in_function`])
-    /// gives batches: `batches = doc_feeder(coll, step=1000, inbatch=True)`.
-    fn bound_to_batches(&self, bound: Option<Span>) -> bool {
-        bound.is_some_and(|b| {
-            self.src
-                .get(b.start as usize..b.end as usize)
-                .is_some_and(super::iterates_batches)
-        })
-    }
-
     // ---------------------------------------------------------------- resolution
 
     fn unwrap_expr(&self, mut n: Node<'t>) -> Node<'t> {
@@ -3227,7 +3217,7 @@ impl<'t> Extractor<'t> {
                                     super::loop_over_with_item(self.text(r), span(r), item);
                                 over.fixed |= self.names_fixed_array(r);
                                 over.bound_to = self.bound_in_function(r);
-                                over.batches |= self.bound_to_batches(over.bound_to);
+                                over.batches |= super::bound_to_batches(self.src, over.bound_to);
                                 over
                             });
                             loops.push((span(n), over))
@@ -3245,7 +3235,8 @@ impl<'t> Extractor<'t> {
                                     let mut over = super::loop_over(self.text(r), span(r));
                                     over.fixed |= self.names_fixed_array(r);
                                     over.bound_to = self.bound_in_function(r);
-                                    over.batches |= self.bound_to_batches(over.bound_to);
+                                    over.batches |=
+                                        super::bound_to_batches(self.src, over.bound_to);
                                     over
                                 });
                                 loops.push((l, over));

@@ -1055,6 +1055,15 @@ pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
     }
 }
 
+/// Whether the expression a loop's iterable is bound to (`LoopOver::bound_to`, spanned in `src`)
+/// gives batches: `batches = doc_feeder(coll, step=1000, inbatch=True)`.
+pub(crate) fn bound_to_batches(src: &str, bound: Option<crate::ir::Span>) -> bool {
+    bound.is_some_and(|b| {
+        src.get(b.start as usize..b.end as usize)
+            .is_some_and(iterates_batches)
+    })
+}
+
 /// Whether iterating over the value of expression `t` gives batches (see `LoopOver::batches`):
 /// a call of a batching helper (`paginate(units)`, `plugin_misc.paginate(ids, 100)`,
 /// `chunks(ids)`, `batched(ids, 50)`, `grouper(ids, n)`), or a call given `batch=True`,

@@ -409,6 +409,8 @@ struct CallArgs<'t> {
     keywords: Vec<(Node<'t>, Node<'t>)>,
     /// `f(*args)` or `f(**kwargs)`: arguments not read.
     splat: bool,
+    /// `f(*args)`: positional arguments not read.
+    list_splat: bool,
     /// The dictionaries splatted: `kw` in `f(**kw)`.
     dict_splats: Vec<Node<'t>>,
 }
@@ -435,6 +437,7 @@ impl<'t> Extractor<'t> {
             positional: Vec::new(),
             keywords: Vec::new(),
             splat: false,
+            list_splat: false,
             dict_splats: Vec::new(),
         };
         let Some(a) = self.field(call, "arguments") else {
@@ -452,7 +455,10 @@ impl<'t> Extractor<'t> {
                         out.keywords.push((k, v));
                     }
                 }
-                "list_splat" => out.splat = true,
+                "list_splat" => {
+                    out.splat = true;
+                    out.list_splat = true;
+                }
                 "dictionary_splat" => {
                     out.splat = true;
                     out.dict_splats
@@ -3166,7 +3172,7 @@ impl<'t> Extractor<'t> {
         let mut over = super::loop_over_with_item(self.text(r), span(r), item);
         over.fixed |= self.names_fixed_list(r);
         over.bound_to = self.bound_in_function(r);
-        over.batches |= self.bound_to_batches(over.bound_to);
+        over.batches |= super::bound_to_batches(self.src, over.bound_to);
         Some(over)
     }
 
@@ -3188,16 +3194,6 @@ impl<'t> Extractor<'t> {
         }
         (self.is_constant(b, name) && b.scope == span(scope) && !span(value).contains(span(n)))
             .then(|| span(value))
-    }
-
-    /// Whether the expression a loop's iterable is bound to (see [`Self::bound_in_function`])
-    /// gives batches: `batches = doc_feeder(coll, step=1000, inbatch=True)`.
-    fn bound_to_batches(&self, bound: Option<Span>) -> bool {
-        bound.is_some_and(|b| {
-            self.src
-                .get(b.start as usize..b.end as usize)
-                .is_some_and(super::iterates_batches)
-        })
     }
 
     /// `windows` in `for w in windows:` after `windows = [DateRange.alltime(), DateRange.currently()]`:
@@ -4459,9 +4455,8 @@ impl<'t> Extractor<'t> {
                 let splats: Option<Vec<Vec<(Node<'t>, Node<'t>)>>> = splats.collect();
                 let spread = match splats {
                     Some(s) if args.splat && args.dict_splats.len() == s.len() => {
-                        let written = self.call_args(cur);
                         // A `*args` beside them reads nothing.
-                        unreadable |= written.positional.len() != args.positional.len();
+                        unreadable |= args.list_splat;
                         s.into_iter().flatten().collect()
                     }
                     _ => {

@@ -265,6 +265,7 @@ def attach(domain, remote, filters):
     Dataset.objects.filter(**q).delete()
     Dataset.objects(**filters).first()
     Dataset.objects(**{"title": domain}).first()
+    Dataset.objects(*extra, **{"harvest__domain": domain}).first()
 "#,
         );
         let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
