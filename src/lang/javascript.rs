@@ -1650,28 +1650,30 @@ impl<'t> Extractor<'t> {
         &self,
         call: Node<'t>,
         loop_span: Span,
+        callbacks: &[Span],
         cache: &mut HashMap<Span, Vec<String>>,
     ) -> bool {
         let kinds = ("member_expression", "call_expression");
         let names = super::query_names(&self.parents, call, kinds, |p| self.names_read(p));
-        // The loop itself, through no function but the loop's own callback
-        // (`items.forEach((item) => ..)`).
-        let callback = |f: Node<'t>| {
-            self.parents
-                .of(f)
-                .filter(|a| a.k() == "arguments")
-                .and_then(|a| self.parents.of(a))
-                .is_some_and(|c| span(c) == loop_span)
-        };
         super::same_query_each_iteration(
             &self.parents,
             call,
             loop_span,
             names,
-            |n| !is_function(n.k()) || callback(n),
+            |n| !is_function(n.k()) || self.loop_callback(n, callbacks),
             cache,
             |looped| self.names_changed_in(looped),
         )
+    }
+
+    /// Whether the function `f` is the per-item callback of one of the loops `loops`
+    /// (`items.forEach((item) => ..)`): a call in it runs in that loop, not apart from it.
+    fn loop_callback(&self, f: Node<'t>, loops: &[Span]) -> bool {
+        self.parents
+            .of(f)
+            .filter(|a| a.k() == "arguments")
+            .and_then(|a| self.parents.of(a))
+            .is_some_and(|c| loops.contains(&span(c)))
     }
 
     /// The names that change in the loop `looped` (see [`Self::same_each_iteration`]).
@@ -3196,6 +3198,7 @@ impl<'t> Extractor<'t> {
         let mut news: Vec<Node<'t>> = Vec::new();
         // (loop span, what it iterates over).
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
+        let mut nested = super::NestedLoops::default();
         let mut functions: Vec<(String, bool)> = Vec::new();
         // Beside `functions`: whether each function pushed a loop (a per-item callback), so that
         // its exit pops it without deciding again.
@@ -3276,6 +3279,10 @@ impl<'t> Extractor<'t> {
                                 },
                             )
                         });
+                        if loops.len() > 1 {
+                            let key = (n.start_byte() as u32, n.end_byte() as u32);
+                            nested.insert(key, loops.clone());
+                        }
                         calls.push((n, c));
                     }
                     if f & kinds::MEMBER != 0 {
@@ -3320,8 +3327,31 @@ impl<'t> Extractor<'t> {
             let Some(&call) = in_loops.get(&(op.span.start, op.span.end)) else {
                 continue;
             };
-            if self.same_each_iteration(call, l, &mut changed_in) {
-                self.ir.operations[i].context.same_each_iteration = true;
+            if !self.same_each_iteration(call, l, &[l], &mut changed_in) {
+                continue;
+            }
+            // Repeated on each item of a loop around its own: a read per item of that one.
+            let key = (call.start_byte() as u32, call.end_byte() as u32);
+            let outer = nested.get(&key).and_then(|loops| {
+                super::loop_that_varies(loops, l, span(call), |o| {
+                    // Through the callbacks of the loops from `o` in.
+                    let within: Vec<Span> = loops
+                        .iter()
+                        .map(|l| l.0)
+                        .filter(|s| o.contains(*s))
+                        .collect();
+                    let pass = |n: Node<'t>| !is_function(n.k()) || self.loop_callback(n, &within);
+                    super::ancestor_spanning(&self.parents, call, o, pass)?;
+                    Some(!self.same_each_iteration(call, o, &within, &mut changed_in))
+                })
+            });
+            let context = &mut self.ir.operations[i].context;
+            match outer {
+                Some((o, over)) => {
+                    context.enclosing_loop = Some(o);
+                    context.loop_over = Some(over.clone());
+                }
+                None => context.same_each_iteration = true,
             }
         }
         // Meteor's `new Mongo.Collection("org")` names its collection as `mongoose.model("Org",

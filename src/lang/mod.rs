@@ -720,6 +720,43 @@ pub(crate) fn same_query_each_iteration<'t>(
         .any(|n| changed.iter().any(|c| paths_overlap(n, c)))
 }
 
+/// The loops around each call that sits in two loops or more (all of them, outermost first, as
+/// the walk's stack holds them), by the call's byte range: for the reads that send the same query
+/// on every iteration of their innermost loop (see [`loop_that_varies`]).
+pub(crate) type NestedLoops =
+    HashMap<(u32, u32), Vec<(crate::ir::Span, Option<crate::ir::LoopOver>)>>;
+
+/// For a read `call` that sends the same query on every iteration of its loop `inner`: the
+/// nearest loop around that one whose iterations change the query, where the read is repeated
+/// once per item (`for u in updates: for p in u["patch"]: find_one({"_id": u["_id"]})` reads
+/// once per update, on each of its patches). Loops over fixed values and loops whose iterable
+/// holds the call are passed over, as [`op_context`] does. `varies(span)` says whether the query
+/// changes in the loop `span`, or `None` when the call runs apart from it (a function between):
+/// then, or when every loop around sends the same query, or when the loop where it changes has
+/// no iterable the frontend knows (`while`), `None`.
+pub(crate) fn loop_that_varies(
+    loops: &[(crate::ir::Span, Option<crate::ir::LoopOver>)],
+    inner: crate::ir::Span,
+    call: crate::ir::Span,
+    mut varies: impl FnMut(crate::ir::Span) -> Option<bool>,
+) -> Option<(crate::ir::Span, &crate::ir::LoopOver)> {
+    for (span, over) in loops.iter().rev() {
+        if *span == inner || !span.contains(inner) {
+            continue;
+        }
+        if over
+            .as_ref()
+            .is_some_and(|o| o.fixed || o.span.contains(call))
+        {
+            continue;
+        }
+        if varies(*span)? {
+            return over.as_ref().map(|o| (*span, o));
+        }
+    }
+    None
+}
+
 /// The ancestor of `n` whose span is `target` (the loop a call is in), climbing only through
 /// nodes that `pass` lets through (a function between them: the call runs apart from the loop).
 pub(crate) fn ancestor_spanning<'t>(

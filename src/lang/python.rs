@@ -3652,6 +3652,7 @@ impl<'t> Extractor<'t> {
         let mut named_refs: Vec<Node<'t>> = Vec::new();
         let mut slices: Vec<(Node<'t>, OpContext)> = Vec::new();
         let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
+        let mut nested = super::NestedLoops::default();
         let mut functions: Vec<(String, bool)> = Vec::new();
         let file_periodic = self.file_periodic;
         let flags = kinds::FLAGS.table();
@@ -3691,6 +3692,12 @@ impl<'t> Extractor<'t> {
                                 |k| matches!(k, "for_statement" | "while_statement"),
                             )
                         });
+                        if loops.len() > 1 {
+                            nested.insert(
+                                (n.start_byte() as u32, n.end_byte() as u32),
+                                loops.clone(),
+                            );
+                        }
                         calls.push((n, c));
                     }
                     if f & kinds::NAMED_REF != 0 {
@@ -3733,7 +3740,24 @@ impl<'t> Extractor<'t> {
             } else if self.ir.operations[i].kind.is_read()
                 && self.same_each_iteration(call, l, &mut changed_in)
             {
-                self.ir.operations[i].context.same_each_iteration = true;
+                // Repeated on each item of a loop around its own: a read per item of that one.
+                let key = (call.start_byte() as u32, call.end_byte() as u32);
+                let outer = nested.get(&key).and_then(|loops| {
+                    super::loop_that_varies(loops, l, span(call), |o| {
+                        let plain =
+                            |n: Node<'t>| !matches!(n.k(), "function_definition" | "lambda");
+                        super::ancestor_spanning(&self.parents, call, o, plain)?;
+                        Some(!self.same_each_iteration(call, o, &mut changed_in))
+                    })
+                });
+                let context = &mut self.ir.operations[i].context;
+                match outer {
+                    Some((o, over)) => {
+                        context.enclosing_loop = Some(o);
+                        context.loop_over = Some(over.clone());
+                    }
+                    None => context.same_each_iteration = true,
+                }
             }
         }
         for (sub, ctx) in slices {

@@ -504,6 +504,76 @@ async function check(checkInfo) {
         assert_eq!(lines(&got), vec![5], "{got:?}");
     }
 
+    /// A read in an inner loop keyed on the outer loop's item (biothings' differ: a document
+    /// looked up per update, inside the loop over its patches) repeats per patch but changes per
+    /// update: one query per item of the outer loop. Not when no loop around changes it, when the
+    /// loop where it changes is a `while`, or when a function (not a loop's callback) runs it.
+    #[test]
+    fn a_read_keyed_on_an_outer_loop_s_item_runs_once_per_item_of_that_loop() {
+        let py = findings(
+            "differ.py",
+            r#"from pymongo import MongoClient
+db = MongoClient()["hub"]
+def fix(data, uid):
+    for updt in data["update"]:
+        for patch in updt["patch"]:
+            if patch["op"] == "remove":
+                print(db.cold.find_one({"_id": updt["_id"]}))
+            print(db.users.find_one({"_id": uid}))
+    for org in data["orgs"]:
+        for team in org["teams"]:
+            for member in team["members"]:
+                print(db.teams.find_one({"_id": team["_id"]}), member)
+    while True:
+        updt = next_update()
+        for patch in updt["patch"]:
+            print(db.cold.find_one({"_id": updt["_id"]}), patch)
+"#,
+        );
+        let got: Vec<(usize, &str)> = py
+            .iter()
+            .map(|(l, m, _)| (*l, m.rsplit("item of ").next().unwrap()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    7,
+                    "`data[\"update\"]`: N+1 queries, an application-side join"
+                ),
+                (
+                    12,
+                    "`org[\"teams\"]`: N+1 queries, an application-side join"
+                ),
+            ],
+            "{py:?}"
+        );
+        let js = findings(
+            "fix.js",
+            r#"const { MongoClient } = require("mongodb");
+const db = new MongoClient(url).db("hub");
+async function fix(updates, userId) {
+  for (const updt of updates) {
+    for (const patch of updt.patches) {
+      await db.collection("cold").findOne({ _id: updt._id });
+      await db.collection("users").findOne({ _id: userId });
+    }
+  }
+  updates.forEach((updt) => {
+    updt.patches.forEach(async (patch) => {
+      await db.collection("cold").findOne({ _id: updt._id });
+    });
+  });
+}
+"#,
+        );
+        assert_eq!(lines(&js), [6, 12], "{js:?}");
+        assert!(
+            js.iter().all(|(_, m, _)| m.contains("item of `updates`")),
+            "{js:?}"
+        );
+    }
+
     #[test]
     fn iterables_literals_while_loops_and_batches_stay_quiet() {
         let got = findings(
