@@ -1057,6 +1057,30 @@ async function nightlyRollup(db, id) {
     assert_not_flagged(CI, "rollup.js", src);
 }
 
+/// sorry-cypress resets a spec of a run's group: `-1` on its claimed count beside the totals it
+/// takes away (`-stats.tests`), each under a computed path to a named total. A rollback of
+/// totals, not a counter bumped per event; the same `-1` alone still counts as one, and a
+/// computed amount in a slot of a map of counts (`[`byUser.${id}`]`) is no total.
+#[test]
+fn a_rollup_under_computed_paths_to_named_totals_is_not_a_counter() {
+    let src = r#"
+const { MongoClient } = require("mongodb");
+const db = new MongoClient(url).db("app");
+async function reset(runId, group, stats) {
+  const path = `progress.groups.${group}`;
+  await db.collection("runs").updateOne({ runId }, {
+    $inc: { [`${path}.instances.claimed`]: -1, [`${path}.tests.overall`]: -stats.tests },
+  });
+  await db.collection("runs").updateOne({ runId }, { $inc: { [`${path}.instances.claimed`]: -1 } });
+  await db.collection("runs").updateOne({ runId }, {
+    $inc: { [`${path}.instances.claimed`]: -1, [`byUser.${stats.user}`]: stats.tests },
+  });
+}
+"#;
+    let got: Vec<usize> = rule_hits(CI, "reset.js", src).iter().map(|h| h.0).collect();
+    assert_eq!(got, [9, 11], "{got:?}");
+}
+
 #[test]
 fn inc_in_cron_callback_is_not_flagged() {
     let src = r#"

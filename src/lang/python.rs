@@ -959,7 +959,9 @@ impl<'t> Extractor<'t> {
             let appended = match method {
                 _ if obj.k() != "identifier" => None,
                 "append" => Some((AppendKind::One, args().positional.first().copied())),
-                "extend" => Some((AppendKind::Many, args().positional.first().copied())),
+                // A set's (`names.add(..)`, `names.update(..)`), which stops it being fixed.
+                "extend" | "update" => Some((AppendKind::Many, args().positional.first().copied())),
+                "add" => Some((AppendKind::One, args().positional.first().copied())),
                 "insert" if args().positional.len() == 2 => {
                     let front = self.text(args().positional[0]) == "0";
                     if front {
@@ -3216,7 +3218,7 @@ impl<'t> Extractor<'t> {
         };
         let fixed = |v: Node<'t>| {
             let items = self.named_children(v);
-            super::is_written_list(v, &items, &["list", "tuple"], &["list_splat"])
+            super::is_written_list(v, &items, &["list", "tuple", "set"], &["list_splat"])
                 || super::naming::reads_configuration(self.text(v))
         };
         if self.appends.contains_key(name) {

@@ -205,12 +205,13 @@ impl Rule for CounterInc {
             for operator in update.fields().iter().filter(|f| f.key == "$inc") {
                 // A batch's rollup: a computed amount beside the literal steps (`{processedBatches:
                 // 1, successCount: stats.ok}`) adds up a batch; its `1` counts batches, not events.
-                // (A slot of a map of counts, `[`users.${key}.count`]`, is no total, nor what a
-                // spread, `...inc`, adds.)
+                // A computed path to a named total counts (`[`${group}.tests.overall`]:
+                // -stats.tests`, sorry-cypress's reset of a run's group). (A slot of a map of
+                // counts, `[`users.${key}`]`, is no total, nor what a spread, `...inc`, adds.)
                 if operator.value.fields().iter().any(|f| {
                     matches!(f.value.kind, ValueKind::Unknown(_))
-                        && !f.key.starts_with(['[', '.'])
-                        && !f.key.contains("${")
+                        && !f.key.starts_with('.')
+                        && !counts_by_computed_key(&f.key)
                 }) {
                     continue;
                 }

@@ -738,11 +738,24 @@ def stats(uid, user_ids):
         db.user_history.find_one({"uid": x})
     for u in user_ids:
         db.user_history.find_one({"uid": u})
+    legacy = {"staging", "production"}
+    for name in legacy:
+        db.users.find_one({"username": name})
+    grown = {"staging"}
+    grown.add(uid)
+    for name in grown:
+        db.users.find_one({"username": name})
+    merged = {"staging"}
+    merged.update(user_ids)
+    for name in merged:
+        db.users.find_one({"username": name})
 "#,
         );
+        // A set written in the code (kernelci's legacy user names) is as fixed as a list; one
+        // the scope adds to is data.
         assert_eq!(
             py.iter().map(|f| f.0).collect::<Vec<_>>(),
-            vec![10, 12],
+            vec![10, 12, 19, 23],
             "{py:?}"
         );
         // superdesk-planning's event ingest: one vocabulary per entry of a dict written in the
