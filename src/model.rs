@@ -677,7 +677,10 @@ fn index_keys(v: &Value) -> (Vec<IndexKey>, bool) {
                     dynamic = true;
                     continue;
                 }
-                let kind = if f.key.ends_with("$**") {
+                // `{"$**": "text"}` is a text index over every string field: it serves `$text`
+                // searches, not the predicates a wildcard index serves.
+                let text = matches!(&f.value.kind, ValueKind::String(s) if s == "text");
+                let kind = if f.key.ends_with("$**") && !text {
                     KeyKind::Wildcard
                 } else {
                     match &f.value.kind {

@@ -28,7 +28,8 @@ fn shape_text(q: &Query) -> String {
         parts.push(format!("filters by {} (equality)", list(&q.equality)));
     }
     if !q.range.is_empty() {
-        parts.push(format!("by {} (range)", list(&q.range)));
+        let by = if parts.is_empty() { "filters by" } else { "by" };
+        parts.push(format!("{by} {} (range)", list(&q.range)));
     }
     if !q.sort.is_empty() {
         let s = q
@@ -202,6 +203,29 @@ mod tests {
             .filter(|f| f.rule == "unindexed-query")
             .map(|f| (src[..f.span.start as usize].lines().count(), f.message))
             .collect()
+    }
+
+    /// A text index over every string field (`[("$**", TEXT)]`, alerta's alerts) serves `$text`
+    /// searches only: the other queries on the collection are judged on its other indexes, as
+    /// they would not be beside a wildcard index (`{"$**": 1}`), which serves any one field.
+    #[test]
+    fn a_text_index_on_every_field_is_no_wildcard_index() {
+        let src = |key: &str| {
+            format!(
+                r#"from pymongo import ASCENDING, TEXT, MongoClient
+db = MongoClient().monitoring
+db.alerts.create_index([("environment", ASCENDING), ("resource", ASCENDING)], unique=True)
+db.alerts.create_index([("$**", {key})])
+def old(cutoff):
+    return list(db.alerts.find({{"status": "closed"}}))
+"#
+            )
+        };
+        let got = findings("alerts.py", &src("TEXT"));
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 6, "{got:?}");
+        assert!(got[0].1.contains("filters by `status`"), "{got:?}");
+        assert!(findings("alerts.py", &src("ASCENDING")).is_empty());
     }
 
     /// mongoengine's string operators (`title__icontains=q`) match a regular expression on the
