@@ -726,6 +726,12 @@ pub struct FileIr {
     /// as the module that registers the model does.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub model_lookups: Vec<(Span, String)>,
+    /// Collections this file sets as members of a named object (`db.products =
+    /// db.collection("products")`, an Express app's database module): (object, member,
+    /// collection). The linker names by them the operations on `db.products` (`req.app.db.products`)
+    /// that no file resolves otherwise, and empties this list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub member_collections: Vec<(String, String, CollectionRef)>,
 }
 
 impl FileIr {

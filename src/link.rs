@@ -1111,6 +1111,57 @@ fn link_schemas(files: &mut [SourceFile], modules: &Modules) {
     }
 }
 
+/// Operations on a member of a named object that a file sets to a collection
+/// (`FileIr::member_collections`): `db.products.findOne(..)` where `lib/db.js` says
+/// `db.products = db.collection("products")`, through whatever path reaches the object
+/// (`req.app.db.products`). Only operations no file resolved otherwise; a member set to different
+/// collections in different files names none.
+fn link_member_collections(files: &mut [SourceFile]) {
+    let mut known: HashMap<(String, String), Option<CollectionRef>> = HashMap::default();
+    for f in files.iter_mut() {
+        for (object, member, c) in std::mem::take(&mut f.ir.member_collections) {
+            known
+                .entry((object, member))
+                .and_modify(|k| {
+                    if k.as_ref()
+                        .is_some_and(|k| k.name.display() != c.name.display())
+                    {
+                        *k = None;
+                    }
+                })
+                .or_insert(Some(c));
+        }
+    }
+    if known.is_empty() {
+        return;
+    }
+    for f in files.iter_mut() {
+        for op in
+            f.ir.operations
+                .iter_mut()
+                .filter(|o| o.collection.is_none())
+        {
+            let Some((path, member)) = op.receiver.rsplit_once('.') else {
+                continue;
+            };
+            let object = path.rsplit('.').next().unwrap_or(path);
+            let object = object.strip_suffix('?').unwrap_or(object);
+            let key = (object.to_string(), member.to_string());
+            let Some(Some(c)) = known.get(&key) else {
+                continue;
+            };
+            op.collection = Some(CollectionRef {
+                name: c.name.clone(),
+                // Named in the module that sets the member, not by an expression of this file.
+                span: crate::ir::Span::default(),
+                via: c.via,
+                import: None,
+            });
+            op.evidence = Evidence::Resolved;
+        }
+    }
+}
+
 pub fn link(files: &mut [SourceFile]) {
     link_rust(files);
     link_model_names(files);
@@ -1166,6 +1217,7 @@ pub fn link(files: &mut [SourceFile]) {
         });
         op.evidence = Evidence::Resolved;
     }
+    link_member_collections(files);
     link_mixins(files, &modules);
     link_wrappers(files, &modules);
     drop_commands(files);

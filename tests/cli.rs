@@ -714,3 +714,58 @@ fn a_document_imported_through_a_star_reexport_is_resolved() {
         "{out}"
     );
 }
+
+/// An Express application that sets its collections as members of the database object in one
+/// module (`db.products = db.collection("products")`, expressCart's `lib/db.js`) and queries
+/// them elsewhere through whatever reaches that object (`req.app.db.products`): the operations
+/// are on those collections, judged against their indexes. A member set to two different
+/// collections in two modules names neither, and a member no module sets stays unresolved.
+#[test]
+fn collections_set_as_members_of_the_database_object_are_resolved() {
+    let (_t, root) = temp();
+    write(
+        &root,
+        "lib/db.js",
+        "const { MongoClient } = require('mongodb');\n\
+         async function connect(url) {\n  \
+         const db = (await MongoClient.connect(url)).db();\n  \
+         db.products = db.collection('products');\n  \
+         db.orders = db.collection('orders');\n  \
+         db.carts = db.collection('carts');\n  \
+         await db.orders.createIndex({ customer: 1 });\n  \
+         return db;\n}\nmodule.exports = { connect };\n",
+    );
+    write(
+        &root,
+        "lib/legacy.js",
+        "function attach(db) {\n  db.carts = db.collection('baskets');\n}\nmodule.exports = attach;\n",
+    );
+    write(
+        &root,
+        "routes/orders.js",
+        "async function pay(req, res) {\n  \
+         const db = req.app.db;\n  \
+         const order = await db.orders.findOne({ email: req.body.email });\n  \
+         for (const id of order.productIds) {\n    \
+         const product = await req.app.db.products.findOne({ _id: id });\n    \
+         const cart = await db.carts.findOne({ _id: id });\n    \
+         const item = await db.items.findOne({ _id: id });\n    \
+         res.write(String(product && cart && item));\n  \
+         }\n}\nmodule.exports = pay;\n",
+    );
+    let (c, out) = concise(&root, &["."]);
+    assert_eq!(c, 1, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("routes/orders.js:3:")
+            && lines[0].contains("unindexed-query")
+            && lines[0].contains("`findOne` on `orders` filters by `email`"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("routes/orders.js:5:")
+            && lines[1].contains("`findOne` on `products` runs once per item"),
+        "{out}"
+    );
+}

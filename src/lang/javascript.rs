@@ -4002,7 +4002,7 @@ impl<'t> Extractor<'t> {
                 });
             if shaped {
                 evidence = Evidence::Shaped;
-            } else if !crate::lang::imported(&collection) {
+            } else if !crate::lang::imported(&collection) && !self.member_of_named_object(obj) {
                 return;
             }
         }
@@ -4241,6 +4241,56 @@ impl<'t> Extractor<'t> {
     /// `createGenerateModels<IModels>(..)` or `(): Promise<IModels> =>`), which is what the
     /// importers' names look up (see `imported_type`). A member assigned two different
     /// collections is exported as neither.
+    /// `db.products`, `req.app.db.products`: a member of a named object, which a module of the
+    /// repository may set to a collection (`FileIr::member_collections`). An operation on it is
+    /// kept for the linker, which drops it unless it finds that module.
+    fn member_of_named_object(&self, obj: Node<'t>) -> bool {
+        let named = |m: Node<'t>| {
+            self.field(m, "property")
+                .is_some_and(|p| p.k() == "property_identifier")
+        };
+        if obj.k() != "member_expression" || !named(obj) {
+            return false;
+        }
+        let Some(object) = self.field(obj, "object") else {
+            return false;
+        };
+        match object.k() {
+            "identifier" => true,
+            "member_expression" => named(object),
+            _ => false,
+        }
+    }
+
+    /// `db.products = db.collection("products")`: a collection, named by a literal, set as a
+    /// member of a named object (see `FileIr::member_collections`). A member set to two
+    /// collections is neither.
+    fn member_collections(&mut self) {
+        let mut out: Vec<(String, String, CollectionRef)> = Vec::new();
+        let mut conflicting: Vec<(&'t str, &'t str)> = Vec::new();
+        for &(object, member, value, _) in &self.member_assigns {
+            // Only a call can be a collection (most member assignments store values).
+            if self.unwrap_expr(value).k() != "call_expression" {
+                continue;
+            }
+            let Thing::Collection(c) = self.classify(value, 0) else {
+                continue;
+            };
+            if !matches!(c.name, CollectionName::Literal { .. }) {
+                continue;
+            }
+            match out.iter().find(|(o, m, _)| o == object && m == member) {
+                Some((_, _, known)) if known.name.display() != c.name.display() => {
+                    conflicting.push((object, member))
+                }
+                Some(_) => {}
+                None => out.push((object.to_string(), member.to_string(), c)),
+            }
+        }
+        out.retain(|(o, m, _)| !conflicting.contains(&(o.as_str(), m.as_str())));
+        self.ir.member_collections = out;
+    }
+
     fn registry_exports(&mut self) {
         let mut members: Vec<(&'t str, &'t str, CollectionRef)> = Vec::new();
         let mut conflicting: Vec<(&'t str, &'t str)> = Vec::new();
@@ -4415,6 +4465,7 @@ impl<'t> Extractor<'t> {
             .filter_map(|((_, op, _), k)| k.then_some(op));
         self.ir.operations.extend(kept);
         self.registry_exports();
+        self.member_collections();
         for (name, node) in std::mem::take(&mut self.export_nodes) {
             match export_target(self.classify(node, 0)) {
                 Some(target) => self.ir.exports.push(Export { name, target }),
