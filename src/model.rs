@@ -1076,7 +1076,8 @@ fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
             .get_or_insert_with(|| format!("geospatial query on `{field}`"));
         return;
     }
-    if ops.iter().all(|o| matches!(*o, "$eq" | "$in")) {
+    // `$all` of values is an equality on each: an index on the array takes the first as its bounds.
+    if ops.iter().all(|o| matches!(*o, "$eq" | "$in" | "$all")) {
         push(&mut q.equality);
     } else {
         push(&mut q.range);

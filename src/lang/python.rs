@@ -3316,6 +3316,97 @@ impl<'t> Extractor<'t> {
     /// `doc["customer_id"]`; not keyword or attribute labels; a method call reads its object:
     /// `doc` for `doc.get("x")`), or `None` when it holds code that runs apart from it (a lambda,
     /// a comprehension) or binds a name (`:=`).
+    /// Whether the receiver `obj` of a call in the loop `loop_span` is the loop's item, or a name
+    /// the loop binds from it, or reached from either (`for db in databases: db.messages.count_documents(..)`,
+    /// `for col in collections: col.find(..)`): another collection each time, as far as this file
+    /// can tell.
+    fn receiver_per_item(&self, obj: Node<'t>, loop_span: Span) -> bool {
+        let mut head = obj;
+        for _ in 0..MAX_DEPTH {
+            match head.k() {
+                "attribute" => head = self.field(head, "object").unwrap_or(head),
+                "subscript" => head = self.field(head, "value").unwrap_or(head),
+                _ => break,
+            }
+        }
+        if head.k() != "identifier" {
+            return false;
+        }
+        let Some(looped) = super::ancestor_spanning(&self.parents, obj, loop_span, |_| true) else {
+            return false;
+        };
+        let Some(left) = self.field(looped, "left") else {
+            return false;
+        };
+        // The items of a query's results are its documents, of one collection
+        // (`for search in SavedSearch.objects(..): search.update(..)`).
+        if self
+            .field(looped, "right")
+            .is_some_and(|r| self.reads_documents(r, 0))
+        {
+            return false;
+        }
+        let mut items: Vec<&str> = Vec::new();
+        self.parents.walk(left, |n, kind, enter| {
+            if enter && kind == "identifier" {
+                items.push(self.text(n));
+            }
+        });
+        let name = self.text(head);
+        if items.contains(&name) {
+            return true;
+        }
+        // `col = db[spec["name"]]` in the loop, `spec` the item.
+        self.lookup(name, head.start_byte() as u32)
+            .is_some_and(|b| {
+                loop_span.contains(Span::new(b.pos as usize, b.pos as usize))
+                    && b.value.is_some_and(|v| {
+                        self.names_read(v).is_some_and(|read| {
+                            read.iter()
+                                .any(|r| items.contains(&r.split('.').next().unwrap_or(r)))
+                        })
+                    })
+            })
+    }
+
+    /// Whether the expression `n` is a read of documents, as far as its spelling says: a chain
+    /// through a read method or a mongoengine manager (`SavedSearch.objects(..)`,
+    /// `db.users.find(q).sort(..)`), or a name bound to one.
+    fn reads_documents(&self, n: Node<'t>, depth: usize) -> bool {
+        let mut n = n;
+        if n.k() == "identifier" {
+            return depth == 0
+                && self
+                    .lookup(self.text(n), n.start_byte() as u32)
+                    .and_then(|b| b.value)
+                    .is_some_and(|v| self.reads_documents(v, depth + 1));
+        }
+        for _ in 0..MAX_DEPTH {
+            let f = match n.k() {
+                "call" => match self.field(n, "function") {
+                    Some(f) if f.k() == "attribute" => f,
+                    _ => return false,
+                },
+                "attribute" => n,
+                _ => return false,
+            };
+            let name = self
+                .field(f, "attribute")
+                .map(|a| self.text(a))
+                .unwrap_or("");
+            if name == "objects"
+                || crate::lang::vocabulary::py_operation(name).is_some_and(|m| m.kind.is_read())
+            {
+                return true;
+            }
+            match self.field(f, "object") {
+                Some(o) => n = o,
+                None => return false,
+            }
+        }
+        false
+    }
+
     fn names_read(&self, root: Node<'t>) -> Option<Vec<String>> {
         let mut opaque = false;
         let names = self.paths_in(root, true, &mut opaque);
@@ -4684,6 +4775,11 @@ impl<'t> Extractor<'t> {
         }
         let args = self.call_args(call);
         let mut queryset = false;
+        // (A document or a query set of a loop over a query is one collection's, whatever item.)
+        let may_vary = matches!(
+            thing,
+            Thing::Unknown | Thing::Collection(_) | Thing::CallResult(_)
+        );
         let (collection, mut evidence) = match thing {
             // A collection of another module's call's result is one if the linker says so.
             Thing::Collection(r) if r.import.is_some() => (Some(r), Evidence::None),
@@ -4714,6 +4810,12 @@ impl<'t> Extractor<'t> {
         let mut op = Operation::new(m.kind, m.name, span(call), span(attr));
         op.receiver = crate::lang::receiver_text(self.text(obj));
         op.context = ctx;
+        if let Some(l) = op.context.enclosing_loop {
+            let literal = collection
+                .as_ref()
+                .is_some_and(|c| matches!(c.name, CollectionName::Literal { .. }));
+            op.context.receiver_per_item = may_vary && !literal && self.receiver_per_item(obj, l);
+        }
 
         // mongoengine keyword updates: `push__comments=c`, `inc__views=1`.
         let me_update = self.mongoengine_update(&args);

@@ -574,6 +574,32 @@ async function fix(updates, userId) {
         );
     }
 
+    /// zaqar's health report counts each partition's `messages` collection: the receiver is
+    /// the loop's item, or a name bound from it, so each pass reaches another collection (as in
+    /// JavaScript). The documents of a query's results are one collection's, whatever the item.
+    #[test]
+    fn a_python_receiver_taken_from_the_item_is_another_collection_each_time() {
+        let py = findings(
+            "driver.py",
+            r#"import pymongo
+from app.models import SavedSearch
+def health(databases, cols, specs, client):
+    for db in [d for d in databases]:
+        print(db.messages.count_documents({}))
+    for col in cols:
+        print(col.count_documents({}))
+    for spec in specs:
+        coll = client.app[spec["name"]]
+        print(coll.count_documents({}))
+    for search in SavedSearch.objects(dashboard=1):
+        search.update(unset__col=1)
+    for uid in cols:
+        print(client.app.users.find_one({"_id": uid}))
+"#,
+        );
+        assert_eq!(lines(&py), [12, 14], "{py:?}");
+    }
+
     #[test]
     fn iterables_literals_while_loops_and_batches_stay_quiet() {
         let got = findings(

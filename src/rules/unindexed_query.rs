@@ -228,6 +228,30 @@ def old(cutoff):
         assert!(findings("alerts.py", &src("ASCENDING")).is_empty());
     }
 
+    /// `$all` of values is an equality on each (an index on the array bounds the scan by the
+    /// first): lets-chat's private messages between two users, sorted by date, on a collection
+    /// indexed by date only, walk the whole index.
+    #[test]
+    fn all_of_values_is_an_equality() {
+        let got = findings(
+            "usermessages.js",
+            r#"const mongoose = require("mongoose");
+const schema = new mongoose.Schema({ users: [String], posted: { type: Date, index: true } });
+const Message = mongoose.model("Message", schema);
+async function between(a, b) {
+  return Message.find({ users: { $all: [a, b] } }).sort({ posted: -1 });
+}
+"#,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(
+            got[0]
+                .1
+                .contains("filters by `users` (equality), sorts by `posted: -1`"),
+            "{got:?}"
+        );
+    }
+
     /// mongoengine's string operators (`title__icontains=q`) match a regular expression on the
     /// field, a range, not an equality on a field named `title.icontains`; its geo operators are
     /// geospatial queries, which the rule does not judge.
