@@ -1791,6 +1791,13 @@ const TEST_DIRS: &[&str] = &[
     "specs",
     "e2e",
     "cypress",
+    // Helpers for the tests (gitter's `modules/test-utils/`: fixture users with `$push`ed
+    // identities).
+    "test-utils",
+    "test_utils",
+    "testutils",
+    "test-helpers",
+    "test_helpers",
 ];
 
 /// Test files by name: `x.test.js`, `x.spec.ts`, `x.e2e.ts`, `x.integ.ts` (GROWI's

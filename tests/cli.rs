@@ -769,3 +769,36 @@ fn collections_set_as_members_of_the_database_object_are_resolved() {
         "{out}"
     );
 }
+
+/// A report run by hand from `scripts/` may join as it likes (gitter's `scripts/useful-queries/`):
+/// lookup-chain judges the application's pipelines. Helpers for the tests (`test-utils/`) are
+/// tests: skipped unless `--include-tests`.
+#[test]
+fn scripts_may_chain_lookups_and_test_utils_are_tests() {
+    let (_t, root) = temp();
+    let report = "const { MongoClient } = require('mongodb');\n\
+                  async function report(db) {\n  \
+                  return db.collection('rooms').aggregate([\n    \
+                  { $lookup: { from: 'users', localField: 'u', foreignField: '_id', as: 'u' } },\n    \
+                  { $lookup: { from: 'groups', localField: 'g', foreignField: '_id', as: 'g' } },\n  \
+                  ]).toArray();\n}\nmodule.exports = report;\n";
+    write(&root, "scripts/useful-queries/report.js", report);
+    write(&root, "src/report.js", report);
+    write(
+        &root,
+        "modules/test-utils/lib/users.js",
+        "const { MongoClient } = require('mongodb');\n\
+         async function addIdentity(db, id, identity) {\n  \
+         await db.collection('users').updateOne({ _id: id }, { $push: { identities: identity } });\n}\n\
+         module.exports = addIdentity;\n",
+    );
+    let (c, out) = concise(&root, &["."]);
+    assert_eq!(c, 1, "{out}");
+    assert_eq!(flagged_paths(&out), ["src/report.js"], "{out}");
+    let (_, out) = concise(&root, &["--include-tests", "."]);
+    assert_eq!(
+        flagged_paths(&out),
+        ["modules/test-utils/lib/users.js", "src/report.js"],
+        "{out}"
+    );
+}
