@@ -1204,6 +1204,34 @@ async function page(db, page, n) {
     );
 }
 
+/// A skip the code computes from numbers it writes (adminMongo keeps a day of samples:
+/// `(24 * 60) * 60 / 30`) is a fixed offset, not a page; a counter the loop increments
+/// (`page++`) is paging, though it starts at a literal.
+#[test]
+fn a_skip_of_arithmetic_on_literals_is_no_page() {
+    let src = r#"
+const { MongoClient } = require("mongodb");
+const BATCH = 500;
+async function trim(db) {
+  const keep = (24 * 60) * 60 / 30;
+  return db.collection("samples").find({}).sort({ at: -1 }).skip(keep).toArray();
+}
+async function backfill(db) {
+  for (let page = 0; ; page++) {
+    const batch = await db.collection("orders").find({}).sort({ _id: 1 }).skip(page * BATCH).limit(BATCH).toArray();
+    if (batch.length === 0) break;
+  }
+  let n = 0;
+  while (n < 10) {
+    await db.collection("orders").find({}).skip(n).limit(1).toArray();
+    n++;
+  }
+}
+"#;
+    let got: Vec<usize> = rule_hits(SP, "trim.js", src).iter().map(|h| h.0).collect();
+    assert_eq!(got, [10, 15], "{got:?}");
+}
+
 /// A query helper that reassigns its cursor once per option, each under its own `if` (coral's
 /// `Query.exec`): the skip is the find's however many reassignments come before it.
 #[test]

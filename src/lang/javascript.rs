@@ -188,6 +188,7 @@ mod kinds {
                 | "import_statement"
                 | "assignment_expression"
                 | "augmented_assignment_expression"
+                | "update_expression"
                 | "field_definition"
                 | "public_field_definition"
                 | "required_parameter"
@@ -619,6 +620,12 @@ impl<'t> Extractor<'t> {
                         }
                         _ => {}
                     }
+                }
+            }
+            // `page++`: the name is assigned, not a constant.
+            "update_expression" => {
+                if let Some(arg) = self.field(n, "argument").filter(|a| a.k() == "identifier") {
+                    *self.assigned.entry(self.text(arg).to_string()).or_default() += 1;
                 }
             }
             "assignment_expression" | "augmented_assignment_expression" => {
@@ -3057,6 +3064,27 @@ impl<'t> Extractor<'t> {
                     _ => return Value::unknown(sp, self.text(inner), false),
                 }
             }
+            // Arithmetic on numbers written in the code: `(24 * 60) * 60 / 30` is 2880.
+            "binary_expression" => {
+                let op = self.field(inner, "operator").map(|o| self.text(o));
+                let number = |side: &'static str| {
+                    let v = self.field(inner, side)?;
+                    match self.lower(v, depth + 1).kind {
+                        ValueKind::Number(x) => Some(x),
+                        _ => None,
+                    }
+                };
+                let folded = match op {
+                    Some(op @ ("+" | "-" | "*" | "/" | "%")) => number("left")
+                        .zip(number("right"))
+                        .and_then(|(a, b)| super::fold_arithmetic(op, a, b)),
+                    _ => None,
+                };
+                match folded {
+                    Some(x) => ValueKind::Number(x),
+                    None => return Value::unknown(sp, self.text(inner), false),
+                }
+            }
             "true" => ValueKind::Bool(true),
             "false" => ValueKind::Bool(false),
             "null" | "undefined" => ValueKind::Null,
@@ -3161,6 +3189,13 @@ impl<'t> Extractor<'t> {
                         return v;
                     }
                     return self.lower(v, depth);
+                }
+                // `const keep = (24 * 60) * 60 / 30`: a number the code computes from numbers.
+                if vk == "binary_expression" && depth <= MAX_DEPTH && self.is_constant(b, name) {
+                    let folded = self.lower(v, depth);
+                    if matches!(folded.kind, ValueKind::Number(_)) {
+                        return folded;
+                    }
                 }
                 // `const pipeline = pipelineFor(options)`: what the file's function returns.
                 if vk == "call_expression" && depth <= MAX_DEPTH && self.is_constant(b, name) {

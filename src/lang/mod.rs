@@ -757,6 +757,22 @@ pub(crate) fn loop_that_varies(
     None
 }
 
+/// `a op b` for two numbers written in the code (`+ - * / %`, Python's `//` and `**` too), when
+/// the result is a finite number.
+pub(crate) fn fold_arithmetic(op: &str, a: f64, b: f64) -> Option<f64> {
+    let x = match op {
+        "+" => a + b,
+        "-" => a - b,
+        "*" => a * b,
+        "/" if b != 0.0 => a / b,
+        "%" if b != 0.0 => a % b,
+        "//" if b != 0.0 => (a / b).floor(),
+        "**" if b.abs() <= 64.0 => a.powf(b),
+        _ => return None,
+    };
+    x.is_finite().then_some(x)
+}
+
 /// The ancestor of `n` whose span is `target` (the loop a call is in), climbing only through
 /// nodes that `pass` lets through (a function between them: the call runs apart from the loop).
 pub(crate) fn ancestor_spanning<'t>(

@@ -2855,6 +2855,22 @@ impl<'t> Extractor<'t> {
                         }
                     }
                 }
+                // Arithmetic on numbers written in the code: `24 * 60 * 60 // 30` is 2880.
+                if let (Some(op), Some(l), Some(r)) =
+                    (op, self.field(inner, "left"), self.field(inner, "right"))
+                {
+                    if matches!(op, "+" | "-" | "*" | "/" | "%" | "//" | "**") {
+                        let (lv, rv) = (self.lower(l, depth + 1), self.lower(r, depth + 1));
+                        if let (ValueKind::Number(a), ValueKind::Number(b)) = (lv.kind, rv.kind) {
+                            if let Some(x) = super::fold_arithmetic(op, a, b) {
+                                return Value {
+                                    span: sp,
+                                    kind: ValueKind::Number(x),
+                                };
+                            }
+                        }
+                    }
+                }
                 return Value::unknown(sp, self.text(inner), false);
             }
             "call" => {
