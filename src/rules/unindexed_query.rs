@@ -178,12 +178,17 @@ impl Rule for UnindexedQuery {
                 if op.context.periodic || ctx.model.offline_files.contains(&s.id.file) {
                     continue;
                 }
-                let best = c
+                let mut best = c
                     .indexes
                     .iter()
                     .map(|i| serves(i, q))
                     .max()
                     .unwrap_or(Serve::None);
+                // Every collection has its `_id` index: a sort that starts with `_id` walks it in
+                // order (`_id` is unique, so later sort keys change nothing).
+                if q.sort.first().is_some_and(|(f, _)| f == "_id") {
+                    best = best.max(Serve::SortOnly);
+                }
                 if best == Serve::Full {
                     continue;
                 }
@@ -226,6 +231,27 @@ def old(cutoff):
         assert_eq!(got[0].0, 6, "{got:?}");
         assert!(got[0].1.contains("filters by `status`"), "{got:?}");
         assert!(findings("alerts.py", &src("ASCENDING")).is_empty());
+    }
+
+    /// Every collection has its `_id` index, which gives a sort on `_id` (heyform's apps listed
+    /// newest first): a filter it cannot bound makes the walk read every document (info), not a
+    /// scan with a sort in memory (warning).
+    #[test]
+    fn the_id_index_gives_a_sort_on_id() {
+        let got = findings(
+            "apps.js",
+            r#"const mongoose = require("mongoose");
+const schema = new mongoose.Schema({ clientId: { type: String, index: true }, status: String });
+const App = mongoose.model("App", schema);
+async function list() {
+  await App.find({ status: { $in: ["pending", "active"] } }).sort({ _id: -1 });
+  await App.find({ status: "active" }).sort({ name: 1 });
+}
+"#,
+        );
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(got[0].1.contains("gives the sort order alone"), "{got:?}");
+        assert!(got[1].1.contains("none of the 1 indexes"), "{got:?}");
     }
 
     /// `$all` of values is an equality on each (an index on the array bounds the scan by the
