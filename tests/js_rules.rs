@@ -222,6 +222,37 @@ async function like(id, uid) {
     assert!(f.message.contains("posts"), "message: {}", f.message);
 }
 
+/// A document method pushes onto its own array and saves itself (`schema.methods = { addComment
+/// }`, `schema.method("join", fn)`): `this` is a document of the model compiled from the schema,
+/// here in a statement of its own. Not the `this` of a plain callback inside the method.
+#[test]
+fn a_document_method_that_pushes_onto_this_and_saves_is_flagged() {
+    let src = r#"
+const mongoose = require("mongoose");
+const ArticleSchema = new mongoose.Schema({ comments: [{ body: String }], tags: [String] });
+ArticleSchema.methods = {
+  addComment: function (comment) {
+    this.comments.push({ body: comment.body });
+    return this.save();
+  },
+};
+ArticleSchema.method("tag", function (tag, cb) {
+  check(tag, function (err) {
+    this.tags.push(tag);
+    this.save(cb);
+  });
+});
+mongoose.model("Article", ArticleSchema);
+"#;
+    assert_flags_once(UP, "article.js", src, "comments.push", "push");
+    let f = only(UP, "article.js", src);
+    assert!(
+        f.message.contains("`comments` in `articles`"),
+        "message: {}",
+        f.message
+    );
+}
+
 #[test]
 fn mongoose_document_add_to_set_then_save_is_flagged_in_typescript() {
     let src = r#"

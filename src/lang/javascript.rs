@@ -867,7 +867,7 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let method = self.text(prop);
-                if obj.k() == "identifier" || obj.k() == "member_expression" {
+                if matches!(obj.k(), "identifier" | "member_expression" | "this") {
                     let name = self.text(obj).to_string();
                     match method {
                         "push" | "unshift" if obj.k() == "identifier" => {
@@ -2326,12 +2326,20 @@ impl<'t> Extractor<'t> {
     fn model_of_schema(&self, schema: &str, depth: usize) -> Option<Thing> {
         let mut found = None;
         // Bound to a name, or exported at once (`module.exports = mongoose.model("P", schema)`).
+        // Or compiled in a statement of its own at the top of the module (`mongoose.model("Article",
+        // ArticleSchema);`, looked up elsewhere by name).
+        let statements = self
+            .parents
+            .children(self.parents.root())
+            .filter(|s| s.k() == "expression_statement")
+            .filter_map(|s| self.parents.children(s).next());
         let values = self
             .bindings
             .values()
             .flatten()
             .filter_map(|b| b.value)
-            .chain(self.export_nodes.iter().map(|(_, n)| *n));
+            .chain(self.export_nodes.iter().map(|(_, n)| *n))
+            .chain(statements);
         for v in values {
             let v = self.unwrap_expr(v);
             if v.k() != "call_expression" {
@@ -4194,16 +4202,38 @@ impl<'t> Extractor<'t> {
         else {
             return;
         };
-        if doc.k() != "identifier" {
-            return;
-        }
         let doc_name = self.text(doc);
-        let Some(binding) = self.lookup(doc_name, doc.start_byte() as u32) else {
-            return;
-        };
-        let scope = binding.scope;
-        let Thing::LoadedDoc(coll, evidence) = self.classify(doc, 0) else {
-            return;
+        let (scope, coll, evidence) = match doc.k() {
+            "identifier" => {
+                let Some(binding) = self.lookup(doc_name, doc.start_byte() as u32) else {
+                    return;
+                };
+                let Thing::LoadedDoc(coll, evidence) = self.classify(doc, 0) else {
+                    return;
+                };
+                (binding.scope, coll, evidence)
+            }
+            // A document method (`schema.methods.addComment = function () { this.comments
+            // .push(c); return this.save(); }`): `this` is a document of the schema's model, for
+            // the function around it (an arrow function takes its `this` from around it).
+            "this" => {
+                let Some(schema) = self.schema_function_of(doc, "methods", "method") else {
+                    return;
+                };
+                let Some(Thing::Collection(coll)) = self.model_of_schema(schema, 0) else {
+                    return;
+                };
+                let mut f = self.parents.of(doc);
+                while let Some(n) = f {
+                    if is_function(n.k()) && n.k() != "arrow_function" {
+                        break;
+                    }
+                    f = self.parents.of(n);
+                }
+                let Some(f) = f else { return };
+                (span(f), coll, Evidence::Resolved)
+            }
+            _ => return,
         };
         let at = call.start_byte() as u32;
         let saved = self.saves.iter().any(|(n, pos)| {
@@ -4266,16 +4296,6 @@ impl<'t> Extractor<'t> {
         self.ir.operations.push(op);
     }
 
-    /// A registry of models: an object typed `IModels` whose members the file assigns models
-    /// (`const models = {} as IModels; models.Posts = db.model('cms_posts', schema)`), as a
-    /// monorepo's packages build one per tenant's connection and hand it to their resolvers
-    /// (`{ models }: IContext`) and model classes (`models: IModels`). Each model is exported
-    /// as a member of the type (`IModels.Posts`), of each interface with a member of that type
-    /// (`IContext.models.Posts`, for `interface IContext { models: IModels }`) and of the result
-    /// of each function returning the type (`generateModels().Posts`, for
-    /// `createGenerateModels<IModels>(..)` or `(): Promise<IModels> =>`), which is what the
-    /// importers' names look up (see `imported_type`). A member assigned two different
-    /// collections is exported as neither.
     /// `db.products`, `req.app.db.products`: a member of a named object, which a module of the
     /// repository may set to a collection (`FileIr::member_collections`). An operation on it is
     /// kept for the linker, which drops it unless it finds that module.
@@ -4326,6 +4346,16 @@ impl<'t> Extractor<'t> {
         self.ir.member_collections = out;
     }
 
+    /// A registry of models: an object typed `IModels` whose members the file assigns models
+    /// (`const models = {} as IModels; models.Posts = db.model('cms_posts', schema)`), as a
+    /// monorepo's packages build one per tenant's connection and hand it to their resolvers
+    /// (`{ models }: IContext`) and model classes (`models: IModels`). Each model is exported
+    /// as a member of the type (`IModels.Posts`), of each interface with a member of that type
+    /// (`IContext.models.Posts`, for `interface IContext { models: IModels }`) and of the result
+    /// of each function returning the type (`generateModels().Posts`, for
+    /// `createGenerateModels<IModels>(..)` or `(): Promise<IModels> =>`), which is what the
+    /// importers' names look up (see `imported_type`). A member assigned two different
+    /// collections is exported as neither.
     fn registry_exports(&mut self) {
         let mut members: Vec<(&'t str, &'t str, CollectionRef)> = Vec::new();
         let mut conflicting: Vec<(&'t str, &'t str)> = Vec::new();
