@@ -3083,9 +3083,13 @@ impl<'t> Extractor<'t> {
                     }
                 };
                 let folded = match op {
-                    Some(op @ ("+" | "-" | "*" | "/" | "%")) => number("left")
-                        .zip(number("right"))
-                        .and_then(|(a, b)| super::fold_arithmetic(op, a, b)),
+                    Some(op @ ("+" | "-" | "*" | "/" | "%"))
+                        if super::is_literal_arithmetic(self.text(inner)) =>
+                    {
+                        number("left")
+                            .zip(number("right"))
+                            .and_then(|(a, b)| super::fold_arithmetic(op, a, b))
+                    }
                     _ => None,
                 };
                 match folded {

@@ -757,6 +757,21 @@ pub(crate) fn loop_that_varies(
     None
 }
 
+/// Whether `text` is arithmetic on number literals alone (`(24 * 60) * 60 / 30`): the only
+/// expressions worth folding, checked before lowering either side (most arithmetic in values
+/// reads names: `n + 1`, `page * size`).
+pub(crate) fn is_literal_arithmetic(text: &str) -> bool {
+    text.bytes().any(|b| b.is_ascii_digit())
+        && text.bytes().all(|b| {
+            b.is_ascii_digit()
+                || b.is_ascii_whitespace()
+                || matches!(
+                    b,
+                    b'+' | b'-' | b'*' | b'/' | b'%' | b'(' | b')' | b'.' | b'_'
+                )
+        })
+}
+
 /// `a op b` for two numbers written in the code (`+ - * / %`, Python's `//` and `**` too), when
 /// the result is a finite number.
 pub(crate) fn fold_arithmetic(op: &str, a: f64, b: f64) -> Option<f64> {

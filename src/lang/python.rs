@@ -2859,7 +2859,9 @@ impl<'t> Extractor<'t> {
                 if let (Some(op), Some(l), Some(r)) =
                     (op, self.field(inner, "left"), self.field(inner, "right"))
                 {
-                    if matches!(op, "+" | "-" | "*" | "/" | "%" | "//" | "**") {
+                    if matches!(op, "+" | "-" | "*" | "/" | "%" | "//" | "**")
+                        && super::is_literal_arithmetic(self.text(inner))
+                    {
                         let (lv, rv) = (self.lower(l, depth + 1), self.lower(r, depth + 1));
                         if let (ValueKind::Number(a), ValueKind::Number(b)) = (lv.kind, rv.kind) {
                             if let Some(x) = super::fold_arithmetic(op, a, b) {
