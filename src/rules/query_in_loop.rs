@@ -94,11 +94,28 @@ fn over_collections(text: &str) -> bool {
     t.contains("collections") || t.contains("collection_names") || t.contains("collectionnames")
 }
 
-/// The iterable is a list of ids: `ids`, `userIds`, `req.body.order_ids`.
+/// The iterable is a list of ids: `ids`, `userIds`, `req.body.order_ids`, `zip(keys, group_ids,
+/// strict=True)` (the last name that is neither a keyword argument's nor a literal's).
 fn ids_like(text: &str) -> bool {
-    let last = text
-        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .find(|p| !p.is_empty())
+    let bytes = text.as_bytes();
+    // Pieces between single separator bytes, from the end: each piece's end is known.
+    let mut end = bytes.len();
+    let last = bytes
+        .rsplit(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+        .filter_map(|p| {
+            let after = end;
+            end = (after - p.len()).saturating_sub(1);
+            let keyword = bytes[after..]
+                .iter()
+                .position(|b| !b.is_ascii_whitespace())
+                .is_some_and(|i| {
+                    bytes[after + i] == b'=' && bytes.get(after + i + 1) != Some(&b'=')
+                });
+            let p = std::str::from_utf8(p).ok()?;
+            let literal = matches!(p, "True" | "False" | "None" | "true" | "false" | "null");
+            (!p.is_empty() && !keyword && !literal).then_some(p)
+        })
+        .next()
         .unwrap_or("");
     last == "ids" || last.ends_with("Ids") || last.ends_with("_ids") || last.ends_with("IDs")
 }
@@ -602,6 +619,12 @@ def health(databases, cols, specs, client):
 
     #[test]
     fn iterables_literals_while_loops_and_batches_stay_quiet() {
+        // (Ids are read past keyword arguments: langchain-mongodb's `zip(.., strict=True)`.)
+        assert!(super::ids_like("zip(keys, group_ids, strict=True)"));
+        assert!(super::ids_like("zip(keys, group_ids, strict = True)"));
+        assert!(super::ids_like("req.body.order_ids"));
+        assert!(!super::ids_like("zip(group_ids, keys)"));
+        assert!(!super::ids_like("ids == other"));
         let got = findings(
             "jobs.js",
             r#"const { MongoClient } = require("mongodb");
