@@ -3392,14 +3392,7 @@ impl<'t> Extractor<'t> {
                     Some(!self.same_each_iteration(call, o, &within, &mut changed_in))
                 })
             });
-            let context = &mut self.ir.operations[i].context;
-            match outer {
-                Some((o, over)) => {
-                    context.enclosing_loop = Some(o);
-                    context.loop_over = Some(over.clone());
-                }
-                None => context.same_each_iteration = true,
-            }
+            super::settle_repeated_read(&mut self.ir.operations[i].context, outer);
         }
         // Meteor's `new Mongo.Collection("org")` names its collection as `mongoose.model("Org",
         // schema)` or `db.collection("org")` do, whether or not this file queries it.

@@ -788,6 +788,22 @@ pub(crate) fn fold_arithmetic(op: &str, a: f64, b: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
+/// Settles, on the context of a read that sends the same query on every iteration of its
+/// innermost loop, what [`loop_that_varies`] found: the loop around it whose items it is read per,
+/// or, with none, that it is one query repeated.
+pub(crate) fn settle_repeated_read(
+    context: &mut crate::ir::OpContext,
+    outer: Option<(crate::ir::Span, &crate::ir::LoopOver)>,
+) {
+    match outer {
+        Some((o, over)) => {
+            context.enclosing_loop = Some(o);
+            context.loop_over = Some(over.clone());
+        }
+        None => context.same_each_iteration = true,
+    }
+}
+
 /// The ancestor of `n` whose span is `target` (the loop a call is in), climbing only through
 /// nodes that `pass` lets through (a function between them: the call runs apart from the loop).
 pub(crate) fn ancestor_spanning<'t>(

@@ -3540,7 +3540,7 @@ impl<'t> Extractor<'t> {
             call,
             loop_span,
             names,
-            |n| !matches!(n.k(), "function_definition" | "lambda"),
+            runs_in_place,
             cache,
             |looped| self.names_changed_in(looped),
         )
@@ -3855,20 +3855,11 @@ impl<'t> Extractor<'t> {
                 let key = (call.start_byte() as u32, call.end_byte() as u32);
                 let outer = nested.get(&key).and_then(|loops| {
                     super::loop_that_varies(loops, l, span(call), |o| {
-                        let plain =
-                            |n: Node<'t>| !matches!(n.k(), "function_definition" | "lambda");
-                        super::ancestor_spanning(&self.parents, call, o, plain)?;
+                        super::ancestor_spanning(&self.parents, call, o, runs_in_place)?;
                         Some(!self.same_each_iteration(call, o, &mut changed_in))
                     })
                 });
-                let context = &mut self.ir.operations[i].context;
-                match outer {
-                    Some((o, over)) => {
-                        context.enclosing_loop = Some(o);
-                        context.loop_over = Some(over.clone());
-                    }
-                    None => context.same_each_iteration = true,
-                }
+                super::settle_repeated_read(&mut self.ir.operations[i].context, outer);
             }
         }
         for (sub, ctx) in slices {
@@ -6619,6 +6610,12 @@ fn is_database_module_name(name: &str) -> bool {
         || n.starts_with("mongo_")
         || n.ends_with("_mongo")
         || n.ends_with("_db")
+}
+
+/// Whether code inside `n` runs where `n` is, as its enclosing loop's iterations do: `n` is no
+/// function or lambda (whose body runs when it is called).
+fn runs_in_place(n: Node<'_>) -> bool {
+    !matches!(n.k(), "function_definition" | "lambda")
 }
 
 #[cfg(test)]
