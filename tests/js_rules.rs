@@ -2070,3 +2070,42 @@ export async function tag(collection: Collection, id: string, t: string) {
         "{messages:?}"
     );
 }
+
+/// A loop over a query's results with a fallback for a missing list (`docs || []`, `docs ?? []`,
+/// in parentheses or cast) walks the results: a write per result (growthbook `FeatureModel.ts`).
+/// A fallback that adds items, or a list written in parentheses, is not that.
+#[test]
+fn a_loop_over_query_results_with_an_empty_fallback_walks_the_results() {
+    let head = r#"import mongoose from "mongoose";
+const Feature = mongoose.model("Feature", new mongoose.Schema({ id: String }));
+export async function drop(org: string) {
+  const docs = await Feature.find({ organization: org });
+"#;
+    for loop_head in [
+        "for (const doc of docs || []) {",
+        "for (const doc of docs ?? []) {",
+        "for (const doc of (docs as any[]) || []) {",
+        "for (const doc of (docs)) {",
+    ] {
+        let src = format!(
+            "{head}  {loop_head}\n    await Feature.deleteOne({{ id: doc.id }});\n  }}\n}}\n"
+        );
+        let got = rule_hits("query-in-loop", "features.ts", &src);
+        assert_eq!(got.len(), 1, "{src}\ngot {got:?}");
+        assert_eq!(got[0].0, line_of(&src, "deleteOne"), "{src}");
+    }
+    let callback = format!(
+        "{head}  (docs ?? []).forEach(async (d) => {{\n    await Feature.deleteOne({{ id: d.id }});\n  }});\n}}\n"
+    );
+    assert_flags_once("query-in-loop", "features.ts", &callback, "deleteOne", "deleteOne");
+    // Not the results alone: a written list, or a fallback with items of its own.
+    for loop_head in [
+        "for (const doc of docs || [{ id: \"default\" }]) {",
+        "for (const doc of ([\"a\", \"b\"])) {",
+    ] {
+        let src = format!(
+            "{head}  {loop_head}\n    await Feature.deleteOne({{ id: doc.id }});\n  }}\n}}\n"
+        );
+        assert_not_flagged("query-in-loop", "features.ts", &src);
+    }
+}

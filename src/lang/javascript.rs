@@ -2069,6 +2069,42 @@ impl<'t> Extractor<'t> {
 
     /// `docs = await coll.find(q).toArray()` for `docs` in `for (const d of docs)`: the expression
     /// a name is bound to, when it is a constant bound in the function (or file) it is used in.
+    /// What a loop's iterable iterates: `docs` for `docs || []`, `docs ?? []` or `(docs!)`, a
+    /// fallback for a missing list that adds no items.
+    fn iterated(&self, n: Node<'t>) -> Node<'t> {
+        let n = self.unwrap_expr(n);
+        if n.k() != "binary_expression" {
+            return n;
+        }
+        let (Some(left), Some(op), Some(right)) = (
+            self.field(n, "left"),
+            self.field(n, "operator"),
+            self.field(n, "right"),
+        ) else {
+            return n;
+        };
+        let right = self.unwrap_expr(right);
+        if matches!(self.text(op), "||" | "??")
+            && right.k() == "array"
+            && self.named_children(right).is_empty()
+        {
+            self.unwrap_expr(left)
+        } else {
+            n
+        }
+    }
+
+    /// [`Extractor::iterated`] of a loop's iterable `n`, whose `over` was read from `n`'s whole
+    /// text: where that is a fallback or parentheses around a name (`(docs || [])`, which starts
+    /// like a tuple), whether the loop is fixed is read from the name's text instead.
+    fn iterated_in(&self, n: Node<'t>, over: &mut LoopOver) -> Node<'t> {
+        let core = self.iterated(n);
+        if core != n {
+            over.fixed = super::loop_over(self.text(core), span(core)).fixed;
+        }
+        core
+    }
+
     fn bound_in_function(&self, n: Node<'t>) -> Option<Span> {
         if n.k() != "identifier" {
             return None;
@@ -3265,6 +3301,7 @@ impl<'t> Extractor<'t> {
                             let over = self.field(n, "right").map(|r| {
                                 let mut over =
                                     super::loop_over_with_item(self.text(r), span(r), item);
+                                let r = self.iterated_in(r, &mut over);
                                 over.fixed |= self.names_fixed_array(r);
                                 over.bound_to = self.bound_in_function(r);
                                 over.batches |= super::bound_to_batches(self.src, over.bound_to);
@@ -3283,6 +3320,7 @@ impl<'t> Extractor<'t> {
                             if let Some((l, items)) = callback {
                                 let over = items.map(|r| {
                                     let mut over = super::loop_over(self.text(r), span(r));
+                                    let r = self.iterated_in(r, &mut over);
                                     over.fixed |= self.names_fixed_array(r);
                                     over.bound_to = self.bound_in_function(r);
                                     over.batches |=

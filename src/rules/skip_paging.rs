@@ -21,7 +21,7 @@ fn skip_paging_diagnostic(file: usize, op: &Operation, span: Span, amount: &Valu
         file,
         span,
         message: format!(
-            "offset paging on {}: skips a computed number of documents (`{}`), and the server still reads and discards every skipped one, so deep pages cost O(offset)",
+            "offset paging on {}: skips a variable number of documents (`{}`), and the server still reads and discards every skipped one, so deep pages cost O(offset)",
             collection_label(op),
             value_text(amount)
         ),
