@@ -2766,6 +2766,17 @@ mod tests {
         assert_ne!(verdict_of(js, "skip(offset); rows.limit(2);"), Parse);
     }
 
+    /// A Rust file that declares its indexes by command alone (`run_command(doc! {
+    /// "createIndexes": .. })`) is parsed: its indexes serve the queries of other files
+    /// (revolt's `init.rs`). A `run_command` of no driver, without a document, is not.
+    #[test]
+    fn a_rust_index_command_is_parsed() {
+        let rs = Language::Rust;
+        let setup = "use mongodb::bson::doc;\n\npub async fn setup(db: &mongodb::Database) {\n    db.run_command(doc! {\n        \"createIndexes\": \"users\",\n        \"indexes\": [ { \"key\": { \"email\": 1_i32 }, \"name\": \"email\" } ]\n    }).await.unwrap();\n}\n";
+        assert_eq!(verdict_of(rs, setup), Verdict::Parse);
+        assert!(!matters(rs, "fn main() {\n    shell.run_command(\"ls\");\n}\n"));
+    }
+
     /// A Mongoose or NestJS schema is read for its index declarations: a file of schemas that
     /// declare none is deferred (it may re-export a model), one that declares any is parsed.
     #[test]

@@ -621,6 +621,9 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<PrefilterWord> {
                 Some(MethodCall),
                 Confirmation,
             );
+            // `db.run_command(doc! { "createIndexes": "users", .. })`: a file that declares its
+            // indexes by command alone (the frontend reads index commands).
+            add(&mut ["run_command"].into_iter(), Some(MethodCall), Confirmation);
         }
         Python => {
             add(
