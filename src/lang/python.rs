@@ -3239,7 +3239,12 @@ impl<'t> Extractor<'t> {
             super::is_written_list(v, &items, &["list", "tuple", "set"], &["list_splat"])
                 || super::naming::reads_configuration(self.text(v))
         };
-        if self.appends.contains_key(name) {
+        // A parameter bound again to a list (`if not isinstance(value, list): value = [value]`)
+        // holds the caller's items on the other path.
+        let rebinds_a_parameter = self.bindings[name]
+            .iter()
+            .any(|o| o.scope == b.scope && o.kind == DeclKind::Param);
+        if self.appends.contains_key(name) || rebinds_a_parameter {
             return false;
         }
         if self.is_constant(b, name) {

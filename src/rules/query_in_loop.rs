@@ -798,13 +798,19 @@ def stats(uid, user_ids):
     merged.update(user_ids)
     for name in merged:
         db.users.find_one({"username": name})
+def check_refs(value):
+    if not isinstance(value, list):
+        value = [value]
+    for item in value:
+        db.products.find_one({"_id": item})
 "#,
         );
         // A set written in the code (kernelci's legacy user names) is as fixed as a list; one
-        // the scope adds to is data.
+        // the scope adds to is data. So is a parameter bound again to a list of itself (eve's
+        // `data_relation` check): on the other path it is the caller's list.
         assert_eq!(
             py.iter().map(|f| f.0).collect::<Vec<_>>(),
-            vec![10, 12, 19, 23],
+            vec![10, 12, 19, 23, 28],
             "{py:?}"
         );
         // superdesk-planning's event ingest: one vocabulary per entry of a dict written in the
