@@ -367,29 +367,84 @@ const PERIODIC_STEMS: [&str; 7] = [
 /// The stems of the words `path_is_migration` looks for (see [`mentions_any`]).
 const MIGRATION_STEMS: [&str; 3] = ["migrat", "updat", "upgrad"];
 
-/// A file under jobs/, cron/, migrations/ (and the like, data update folders included) holds
-/// periodic batch code.
+/// A file under jobs/, cron/, migrations/ (and the like, data update folders included), or named
+/// for one (`cleanupJob.js`, `nightly_batch.py`), holds periodic batch code. Not a file named for
+/// the data layer of a job entity, whose words name its role (`MongoJobRepository.ts`,
+/// `job.model.ts`, `jobs.controller.js`) or that sits in such a folder (`models/job.js`): a job
+/// board's jobs, or a queue's stored jobs, are data the requests read.
 pub fn path_is_periodic(path: &str) -> bool {
-    path_is_migration(path)
-        || (mentions_any(path, &PERIODIC_STEMS)
-            && path.split('/').any(|part| {
-                for_each_word(part, |w| {
-                    matches!(
-                        w,
-                        "jobs"
-                            | "job"
-                            | "cron"
-                            | "crons"
-                            | "cronjobs"
-                            | "batch"
-                            | "nightly"
-                            | "scheduled"
-                            | "scheduler"
-                            | "rollup"
-                            | "backfill"
-                    )
-                })
+    fn periodic_word(w: &str) -> bool {
+        matches!(
+            w,
+            "jobs"
+                | "job"
+                | "cron"
+                | "crons"
+                | "cronjobs"
+                | "batch"
+                | "nightly"
+                | "scheduled"
+                | "scheduler"
+                | "rollup"
+                | "backfill"
+        )
+    }
+    if path_is_migration(path) {
+        return true;
+    }
+    if !mentions_any(path, &PERIODIC_STEMS) {
+        return false;
+    }
+    let (folders, file) = path.rsplit_once('/').unwrap_or(("", path));
+    folders.split('/').any(|part| for_each_word(part, periodic_word))
+        || (for_each_word(file, periodic_word)
+            && !for_each_word(file, is_data_layer_role)
+            && !folders.split('/').any(|part| {
+                matches!(
+                    part,
+                    "models"
+                        | "model"
+                        | "schemas"
+                        | "schema"
+                        | "entities"
+                        | "repositories"
+                        | "controllers"
+                        | "routes"
+                        | "resolvers"
+                        | "dao"
+                )
             }))
+}
+
+/// A word of a file name that names its part in an application's data layer or request handling
+/// (`Repository`, `model`, `controller`): the file is named for an entity, not for a batch run.
+fn is_data_layer_role(w: &str) -> bool {
+    matches!(
+        w,
+        "model"
+            | "models"
+            | "schema"
+            | "schemas"
+            | "repository"
+            | "repositories"
+            | "repo"
+            | "dao"
+            | "entity"
+            | "dto"
+            | "service"
+            | "services"
+            | "controller"
+            | "controllers"
+            | "route"
+            | "routes"
+            | "router"
+            | "resolver"
+            | "resolvers"
+            | "logger"
+            | "store"
+            | "types"
+            | "api"
+    )
 }
 
 /// A file of the steps that migrate stored data between releases: under `migrations/` (or named
@@ -663,6 +718,27 @@ mod tests {
             assert_eq!(classify_hole(texts), kind, "{texts:?}");
         }
         assert!(!path_is_periodic("app/routes/users.js"));
+        // Named for a batch run, or under a jobs folder: periodic. Named for a job entity's data
+        // layer (agenda's job repository, a job board's model), or in a models folder: not.
+        for periodic in [
+            "src/cleanupJob.js",
+            "worker/nightly_batch.py",
+            "src/jobs.ts",
+            "app/send-digest.job.ts",
+            "app/jobs/repository.ts",
+        ] {
+            assert!(path_is_periodic(periodic), "{periodic}");
+        }
+        for request in [
+            "packages/mongo-backend/src/MongoJobRepository.ts",
+            "src/job.model.ts",
+            "server/jobs.controller.js",
+            "src/JobService.ts",
+            "app/models/job.js",
+            "api/routes/jobs.js",
+        ] {
+            assert!(!path_is_periodic(request), "{request}");
+        }
         // Wekan's version-gated startup migration; a billing plan's upgrade is request code.
         assert!(path_is_periodic("server/lib/schemaUpgradeSteps.js"));
         assert!(path_is_periodic("app/db_upgrade.py"));
