@@ -4982,13 +4982,24 @@ impl<'t> Extractor<'t> {
             op.filter = lowered(self.arg(&args, 0, &["query"]));
         }
         op.options = self.kwargs_doc(&args, &main_kwargs, span(call));
-        // Options given as keyword arguments become modifiers: `find(q, skip=n, limit=10)`.
-        for (k, v) in &args.keywords {
-            let name = self.text(*k);
+        // Options given as keyword arguments become modifiers: `find(q, skip=n, limit=10)`, also
+        // through a dictionary splat (`args = {"limit": n}; args["skip"] = (page - 1) * n;
+        // find(**args)`, eve's resource reads).
+        let splatted = if args.dict_splats.is_empty() {
+            Vec::new()
+        } else {
+            self.keyword_entries(&args)
+        };
+        let entries = args
+            .keywords
+            .iter()
+            .map(|&(k, v)| (self.text(k), k, v))
+            .chain(splatted.iter().map(|(n, k, v)| (n.as_str(), *k, *v)));
+        for (name, k, v) in entries {
             if matches!(name, "skip" | "limit" | "sort" | "projection" | "hint") {
                 op.modifiers.push(Modifier {
                     name: name.to_string(),
-                    args: vec![self.lower(*v, 0)],
+                    args: vec![self.lower(v, 0)],
                     span: Span::new(k.start_byte(), v.end_byte()),
                 });
             }
@@ -7005,6 +7016,34 @@ def c(x):
             op.modifiers[2].args[0].items()[0].items()[1].as_number(),
             Some(-1.0)
         );
+    }
+
+    /// Options in a dictionary the call splats: written in its literal, or set on it before the
+    /// call (eve's `args["skip"] = (req.page - 1) * req.max_results; target.find(**args)`).
+    #[test]
+    fn keyword_options_in_a_splatted_dict_become_modifiers() {
+        let src = r#"
+import pymongo
+def page(db, req):
+    args = {"limit": req.max_results}
+    if req.page > 1:
+        args["skip"] = (req.page - 1) * req.max_results
+    return db.items.find(**args)
+def other(db, args):
+    return db.items.find(**args)
+"#;
+        let ir = ir(src);
+        let names = |i: usize| -> Vec<String> {
+            let op = &ir.operations[i];
+            op.modifiers.iter().map(|m| m.name.clone()).collect()
+        };
+        let mut got = names(0);
+        got.sort();
+        assert_eq!(got, ["limit", "skip"]);
+        let skip = ir.operations[0].modifiers.iter().find(|m| m.name == "skip").unwrap();
+        assert!(at(src, skip.span).starts_with("\"skip\"] = (req.page"));
+        // A dict given by the caller says nothing.
+        assert!(names(1).is_empty());
     }
 
     #[test]
