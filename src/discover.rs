@@ -2774,7 +2774,10 @@ mod tests {
         let rs = Language::Rust;
         let setup = "use mongodb::bson::doc;\n\npub async fn setup(db: &mongodb::Database) {\n    db.run_command(doc! {\n        \"createIndexes\": \"users\",\n        \"indexes\": [ { \"key\": { \"email\": 1_i32 }, \"name\": \"email\" } ]\n    }).await.unwrap();\n}\n";
         assert_eq!(verdict_of(rs, setup), Verdict::Parse);
-        assert!(!matters(rs, "fn main() {\n    shell.run_command(\"ls\");\n}\n"));
+        assert!(!matters(
+            rs,
+            "fn main() {\n    shell.run_command(\"ls\");\n}\n"
+        ));
     }
 
     /// A Mongoose or NestJS schema is read for its index declarations: a file of schemas that

@@ -2097,7 +2097,13 @@ export async function drop(org: string) {
     let callback = format!(
         "{head}  (docs ?? []).forEach(async (d) => {{\n    await Feature.deleteOne({{ id: d.id }});\n  }});\n}}\n"
     );
-    assert_flags_once("query-in-loop", "features.ts", &callback, "deleteOne", "deleteOne");
+    assert_flags_once(
+        "query-in-loop",
+        "features.ts",
+        &callback,
+        "deleteOne",
+        "deleteOne",
+    );
     // Not the results alone: a written list, or a fallback with items of its own.
     for loop_head in [
         "for (const doc of docs || [{ id: \"default\" }]) {",

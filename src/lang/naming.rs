@@ -396,7 +396,9 @@ pub fn path_is_periodic(path: &str) -> bool {
         return false;
     }
     let (folders, file) = path.rsplit_once('/').unwrap_or(("", path));
-    folders.split('/').any(|part| for_each_word(part, periodic_word))
+    folders
+        .split('/')
+        .any(|part| for_each_word(part, periodic_word))
         || (for_each_word(file, periodic_word)
             && !for_each_word(file, is_data_layer_role)
             && !folders.split('/').any(|part| {

@@ -7040,7 +7040,11 @@ def other(db, args):
         let mut got = names(0);
         got.sort();
         assert_eq!(got, ["limit", "skip"]);
-        let skip = ir.operations[0].modifiers.iter().find(|m| m.name == "skip").unwrap();
+        let skip = ir.operations[0]
+            .modifiers
+            .iter()
+            .find(|m| m.name == "skip")
+            .unwrap();
         assert!(at(src, skip.span).starts_with("\"skip\"] = (req.page"));
         // A dict given by the caller says nothing.
         assert!(names(1).is_empty());

@@ -623,7 +623,11 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<PrefilterWord> {
             );
             // `db.run_command(doc! { "createIndexes": "users", .. })`: a file that declares its
             // indexes by command alone (the frontend reads index commands).
-            add(&mut ["run_command"].into_iter(), Some(MethodCall), Confirmation);
+            add(
+                &mut ["run_command"].into_iter(),
+                Some(MethodCall),
+                Confirmation,
+            );
         }
         Python => {
             add(
