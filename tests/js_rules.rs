@@ -2115,3 +2115,21 @@ export async function drop(org: string) {
         assert_not_flagged("query-in-loop", "features.ts", &src);
     }
 }
+
+/// `Model.find(q).exec()` on a model the file cannot name (formio's
+/// `router.formio.resources.form.model`) is a Mongoose query run, a read of many documents: a
+/// write per result is reported, as with `.lean()`. An array's `find` has no `exec`.
+#[test]
+fn a_mongoose_query_run_by_exec_is_a_read_of_its_results() {
+    let src = r#"module.exports = (router) => async function () {
+  const query = { deleted: null };
+  const forms = await router.formio.resources.form.model.find(query).exec();
+  for (const form of forms) {
+    await router.formio.resources.form.model.updateOne({ _id: form._id }, { $set: { access: form.access } });
+  }
+};
+"#;
+    assert_flags_once("query-in-loop", "roles.js", src, "updateOne", "updateOne");
+    let without = src.replace(".exec()", "");
+    assert_not_flagged("query-in-loop", "roles.js", &without);
+}

@@ -4077,6 +4077,10 @@ impl<'t> Extractor<'t> {
                 || op.modifiers.iter().any(|md| {
                     JS_SHAPING_MODIFIERS.contains(&md.name.as_str())
                         || (md.name == "skip" && matches!(m.kind, OpKind::Find | OpKind::Aggregate))
+                        // `Model.find(q).exec()`: a Mongoose query run (an array's `find` gives
+                        // an item, which has no `exec`).
+                        || (md.name == "exec"
+                            && matches!(m.kind, OpKind::Find | OpKind::FindOne | OpKind::Count))
                 });
             if shaped {
                 evidence = Evidence::Shaped;
