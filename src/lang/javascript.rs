@@ -2067,8 +2067,6 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// `docs = await coll.find(q).toArray()` for `docs` in `for (const d of docs)`: the expression
-    /// a name is bound to, when it is a constant bound in the function (or file) it is used in.
     /// What a loop's iterable iterates: `docs` for `docs || []`, `docs ?? []` or `(docs!)`, a
     /// fallback for a missing list that adds no items.
     fn iterated(&self, n: Node<'t>) -> Node<'t> {
@@ -2105,6 +2103,8 @@ impl<'t> Extractor<'t> {
         core
     }
 
+    /// `docs = await coll.find(q).toArray()` for `docs` in `for (const d of docs)`: the expression
+    /// a name is bound to, when it is a constant bound in the function (or file) it is used in.
     fn bound_in_function(&self, n: Node<'t>) -> Option<Span> {
         if n.k() != "identifier" {
             return None;

@@ -4985,23 +4985,29 @@ impl<'t> Extractor<'t> {
         // Options given as keyword arguments become modifiers: `find(q, skip=n, limit=10)`, also
         // through a dictionary splat (`args = {"limit": n}; args["skip"] = (page - 1) * n;
         // find(**args)`, eve's resource reads).
+        // (`keyword_entries` lists the written keywords too: it is asked only when there is a
+        // splat, so that a plain call allocates no names.)
         let splatted = if args.dict_splats.is_empty() {
             Vec::new()
         } else {
             self.keyword_entries(&args)
         };
-        let entries = args
-            .keywords
-            .iter()
-            .map(|&(k, v)| (self.text(k), k, v))
-            .chain(splatted.iter().map(|(n, k, v)| (n.as_str(), *k, *v)));
-        for (name, k, v) in entries {
+        let mut option = |name: &str, k: Node<'t>, v: Node<'t>| {
             if matches!(name, "skip" | "limit" | "sort" | "projection" | "hint") {
                 op.modifiers.push(Modifier {
                     name: name.to_string(),
                     args: vec![self.lower(v, 0)],
                     span: Span::new(k.start_byte(), v.end_byte()),
                 });
+            }
+        };
+        if splatted.is_empty() {
+            for &(k, v) in &args.keywords {
+                option(self.text(k), k, v);
+            }
+        } else {
+            for (name, k, v) in &splatted {
+                option(name, *k, *v);
             }
         }
         let (chain, _) = self.collect_chain(call, queryset);
@@ -7031,6 +7037,8 @@ def page(db, req):
     return db.items.find(**args)
 def other(db, args):
     return db.items.find(**args)
+def both(db, n, opts):
+    return db.items.find({}, skip=n, **opts)
 "#;
         let ir = ir(src);
         let names = |i: usize| -> Vec<String> {
@@ -7046,8 +7054,9 @@ def other(db, args):
             .find(|m| m.name == "skip")
             .unwrap();
         assert!(at(src, skip.span).starts_with("\"skip\"] = (req.page"));
-        // A dict given by the caller says nothing.
+        // A dict given by the caller says nothing; a keyword written beside it is read once.
         assert!(names(1).is_empty());
+        assert_eq!(names(2), ["skip"]);
     }
 
     #[test]
