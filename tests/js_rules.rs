@@ -1286,7 +1286,46 @@ export class Query {
     assert_flags_once(SP, "query.ts", src, ".skip(", "skip(this.skip)");
 }
 
-/// A pagination helper that receives its cursor (Reaction Commerce's
+/// The same skip on the same collection written again in one function, once per branch (a sort
+/// order, a driver version: cve-search's `getCVEs` has six), is one paging: one finding, at the
+/// first, with the others as related locations. The same skip in another function, or another
+/// skip in the same function, is a finding of its own.
+#[test]
+fn the_same_paging_in_branches_of_one_function_is_one_finding() {
+    let src = r#"
+async function list(db, q, skip, n, newest) {
+  if (newest) {
+    return db.collection("cves").find(q).sort({ at: -1 }).limit(n).skip(skip).toArray();
+  } else {
+    return db.collection("cves").find(q).sort({ at: 1 }).limit(n).skip(skip).toArray();
+  }
+}
+async function other(db, skip, offset) {
+  await db.collection("cves").find({}).skip(skip).toArray();
+  await db.collection("cves").find({}).skip(offset).toArray();
+}
+"#;
+    let fs: Vec<_> = findings("cves.js", src)
+        .into_iter()
+        .filter(|f| f.rule == SP)
+        .collect();
+    let lines: Vec<_> = fs
+        .iter()
+        .map(|f| line_at(src, f.span.start as usize))
+        .collect();
+    assert_eq!(lines, vec![4, 10, 11], "{fs:#?}");
+    let related: Vec<_> = fs[0]
+        .related
+        .iter()
+        .map(|r| (line_at(src, r.span.start as usize), r.message.as_str()))
+        .collect();
+    assert_eq!(
+        related,
+        vec![(6, "the same paging, written again in this function")]
+    );
+    assert!(fs[1].related.is_empty() && fs[2].related.is_empty());
+}
+
 /// Reaction's `applyPaginationToMongoAggregate`: the page before is read as `$limit: skip + 1`
 /// then `$skip`, which reads no more than the limit; the offset page after it is flagged.
 #[test]

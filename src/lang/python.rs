@@ -4372,8 +4372,13 @@ impl<'t> Extractor<'t> {
         if modified && mods.is_empty() {
             return;
         }
-        let has_skip = mods.iter().any(|m| m.name == "skip");
-        let ev = if ev == Evidence::None && (self.uses_mongoengine || has_skip) {
+        // A `.skip(..)` call is mongoengine's (Django's QuerySet has none); a slice `qs[a:b]` is
+        // both ODMs' paging, so it is no evidence: kobotoolbox slices Django models in modules
+        // that also use pymongo.
+        let skip_call = mods
+            .iter()
+            .any(|m| m.name == "skip" && self.src[m.span.start as usize..].starts_with("skip"));
+        let ev = if ev == Evidence::None && (self.uses_mongoengine || skip_call) {
             Evidence::Shaped
         } else {
             ev
@@ -7116,6 +7121,47 @@ def head(items, offset):
                 "objects".to_string(),
                 vec!["offset:offset + size".to_string()]
             )]
+        );
+    }
+
+    /// A Django model sliced in a module that also uses pymongo (kobotoolbox's `remongo` command:
+    /// `ParsedInstance.objects.all().order_by('pk')[start:end]` beside
+    /// `settings.MONGO_DB.instances.create_index(..)`) is SQL `OFFSET`, no mongoengine read: a
+    /// slice is both ODMs' paging, so it is no evidence. A `.skip(..)` call is mongoengine's alone.
+    #[test]
+    fn a_sliced_django_queryset_is_no_mongo_read() {
+        let src = r#"
+from django.conf import settings
+from pymongo import MongoClient
+from myapp.models import ParsedInstance, Post
+def reparse(start, end):
+    for pi in ParsedInstance.objects.all().order_by('pk')[start:end]:
+        pi.save()
+    MongoClient().db.instances.create_index('_userform_id')
+def page(offset):
+    return list(Post.objects(author="a").skip(offset).limit(10))
+"#;
+        let ir = ir(src);
+        let reads: Vec<(&str, Evidence)> = ir
+            .operations
+            .iter()
+            .filter(|o| o.modifiers.iter().any(|m| m.name == "skip"))
+            .map(|o| (at(src, o.span), o.evidence))
+            .collect();
+        // The slice stays a read of the imported model, for the linker to confirm if the model
+        // turns out to be a mongoengine Document; the file alone gives it no evidence.
+        assert_eq!(
+            reads,
+            [
+                (
+                    "ParsedInstance.objects.all().order_by('pk')[start:end]",
+                    Evidence::None
+                ),
+                (
+                    "Post.objects(author=\"a\").skip(offset).limit(10)",
+                    Evidence::Shaped
+                )
+            ]
         );
     }
 

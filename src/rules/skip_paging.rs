@@ -1,5 +1,7 @@
+use std::collections::HashMap;
+
 use super::{collection_label, operations, value_text, Rule, RuleContext, RuleMeta};
-use crate::diagnostic::{Finding, Severity};
+use crate::diagnostic::{Finding, Related, Severity};
 use crate::ir::{Operation, Span, Value, ValueKind};
 
 pub struct SkipPaging;
@@ -103,6 +105,33 @@ impl Rule for SkipPaging {
     }
 
     fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
+        // One finding per paging: the same skip on the same collection, written again in one
+        // function (one branch per sort order or driver version), is reported at its first
+        // occurrence with the others as related locations.
+        let mut first: HashMap<(usize, String, String, String), usize> = HashMap::new();
+        let mut report = |file: usize, op: &'_ Operation, span: Span, amount: &Value| {
+            let Some(function) = op.context.function.as_deref() else {
+                out.push(skip_paging_diagnostic(file, op, span, amount));
+                return;
+            };
+            let key = (
+                file,
+                function.to_string(),
+                collection_label(op),
+                value_text(amount),
+            );
+            match first.get(&key) {
+                Some(&i) => out[i].related.push(Related {
+                    file,
+                    span,
+                    message: "the same paging, written again in this function".to_string(),
+                }),
+                None => {
+                    first.insert(key, out.len());
+                    out.push(skip_paging_diagnostic(file, op, span, amount));
+                }
+            }
+        };
         for (file, op) in operations(ctx) {
             for m in &op.modifiers {
                 if m.name != "skip" {
@@ -110,7 +139,7 @@ impl Rule for SkipPaging {
                 }
                 if let Some(amount) = m.args.first() {
                     if !is_constant(amount) {
-                        out.push(skip_paging_diagnostic(file, op, m.span, amount));
+                        report(file, op, m.span, amount);
                     }
                 }
             }
@@ -119,7 +148,7 @@ impl Rule for SkipPaging {
                 skip_stages(stages, &mut skips, false, 0);
                 for (span, amount) in skips {
                     if !is_constant(amount) {
-                        out.push(skip_paging_diagnostic(file, op, span, amount));
+                        report(file, op, span, amount);
                     }
                 }
             }
