@@ -186,6 +186,12 @@ type AliasMatches = Vec<(usize, usize)>;
 /// since chains of bases and re-exports ask the same modules again and again, and an absolute
 /// one (`py:app/db`, a path alias) asks a scan of every path.
 struct Modules<'a> {
+    /// Each file's path on disk, normalised: what modules resolve against, so that resolution
+    /// does not depend on the folder the run started from (display paths are relative to it
+    /// where there is no repository root).
+    paths: &'a [String],
+    /// Display path → file, to find an importer's path on disk.
+    by_display: HashMap<&'a str, usize>,
     by_path: HashMap<&'a str, usize>,
     suffix_index: Vec<(&'a str, usize)>,
     /// (module, the importing folder for a relative module, a Python importer) → file.
@@ -196,9 +202,15 @@ struct Modules<'a> {
 }
 
 impl<'a> Modules<'a> {
-    fn new(paths: &'a [String]) -> Self {
+    fn new(paths: &'a [String], displays: &'a [String]) -> Self {
         let indexed = || paths.iter().enumerate().map(|(i, p)| (p.as_str(), i));
         Modules {
+            paths,
+            by_display: displays
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (d.as_str(), i))
+                .collect(),
             by_path: indexed().collect(),
             suffix_index: indexed().collect(),
             resolved: RefCell::new(HashMap::new()),
@@ -208,6 +220,10 @@ impl<'a> Modules<'a> {
 
     /// The file a module specifier names, seen from `from` (a display path).
     fn resolve(&self, module: &str, from: &str) -> Option<usize> {
+        let from = match self.by_display.get(from) {
+            Some(&i) => self.paths[i].as_str(),
+            None => from,
+        };
         // A rooted module (Meteor's) and a Python module path do not depend on the folder it
         // is imported from; the importer's language picks the rules.
         // A path alias may: several packages' `~/x` (see `pick_alias`).
@@ -1165,8 +1181,12 @@ fn link_member_collections(files: &mut [SourceFile]) {
 pub fn link(files: &mut [SourceFile]) {
     link_rust(files);
     link_model_names(files);
-    let paths: Vec<String> = files.iter().map(|f| normalise(&f.display_path)).collect();
-    let modules = Modules::new(&paths);
+    let paths: Vec<String> = files
+        .iter()
+        .map(|f| normalise(&f.path.to_string_lossy().replace('\\', "/")))
+        .collect();
+    let displays: Vec<String> = files.iter().map(|f| f.display_path.clone()).collect();
+    let modules = Modules::new(&paths, &displays);
     link_schemas(files, &modules);
     link_classes(files, &modules);
     // After the names: a document's collection may be spelt with another module's constant.

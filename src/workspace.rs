@@ -18,16 +18,23 @@ pub fn repository_root(start: &Path) -> PathBuf {
 /// The base of display paths for a run from `cwd` on `paths`: the repository root, widened to
 /// the common ancestor of every path the user gave as a relative path (`../other`), so a relative
 /// request never turns into an absolute path of the user's machine in a report. A path given as
-/// absolute outside the base is shown as given.
+/// absolute outside the base is shown as given; one that holds the base (a run from a folder
+/// inside the tree it checks, with no repository root between) becomes the base, so the paths,
+/// and what they say (a `scripts/` folder, a Python package's dotted name), are those of a run
+/// from the top of that tree.
 pub fn display_base(cwd: &Path, paths: &[PathBuf]) -> PathBuf {
     let mut base = repository_root(cwd);
-    for p in paths.iter().filter(|p| p.is_relative()) {
+    for p in paths {
         let abs = absolute(p, cwd);
-        while !abs.starts_with(&base) {
-            match base.parent() {
-                Some(parent) => base = parent.to_path_buf(),
-                None => break,
+        if p.is_relative() {
+            while !abs.starts_with(&base) {
+                match base.parent() {
+                    Some(parent) => base = parent.to_path_buf(),
+                    None => break,
+                }
             }
+        } else if base.starts_with(&abs) {
+            base = abs;
         }
     }
     base
@@ -127,5 +134,14 @@ mod tests {
         assert_eq!(display_base(&cwd, &[PathBuf::from("../lib")]), root);
         // An absolute path is shown as given: it does not move the base.
         assert_eq!(display_base(&cwd, &[root.join("lib")]), cwd);
+        // Unless it holds the base: a run from inside the tree it checks (mist.api's
+        // `src/mist/api`, no repository) shows paths from the top of that tree.
+        let tree = root.join("tree");
+        std::fs::create_dir_all(tree.join("src/pkg")).unwrap();
+        assert_eq!(display_base(&tree.join("src/pkg"), &[tree.clone()]), tree);
+        assert_eq!(
+            display_base(&tree.join("src/pkg"), &[PathBuf::from(".")]),
+            tree.join("src/pkg")
+        );
     }
 }

@@ -305,6 +305,38 @@ fn paths_are_relative_to_the_current_folder() {
     assert_eq!(flagged_paths(&out), vec!["src/app.js"], "{out}");
 }
 
+/// The findings of a run do not depend on the folder it starts from (mist.api, no repository:
+/// 100 findings from its top, 69 from `src/mist/api`). A tree checked by its absolute path from
+/// a folder inside it shows paths from its top; a subfolder checked on its own still resolves its
+/// Python package's absolute imports (`from pkg.users.models import User`), whose dotted name
+/// spells folders above it.
+#[test]
+fn findings_do_not_depend_on_the_folder_the_run_starts_from() {
+    let (_t, root) = temp();
+    write(&root, "src/setup.py", "");
+    write(&root, "src/pkg/__init__.py", "");
+    write(&root, "src/pkg/users/__init__.py", "");
+    write(
+        &root,
+        "src/pkg/users/models.py",
+        "import mongoengine as me\nclass User(me.Document):\n    status = me.StringField()\n    email = me.StringField()\n    meta = {'collection': 'users', 'indexes': ['email']}\n",
+    );
+    write(
+        &root,
+        "src/pkg/views.py",
+        "from pkg.users.models import User\ndef confirmed():\n    return User.objects(status='confirmed').count()\n",
+    );
+    let whole = root.to_str().unwrap();
+    let (_, top) = concise(&root, &[]);
+    assert_eq!(flagged_paths(&top), vec!["src/pkg/views.py"], "{top}");
+    for dir in ["src", "src/pkg", "src/pkg/users"] {
+        let (_, out) = concise(&root.join(dir), &[whole]);
+        assert_eq!(out, top, "from {dir}");
+    }
+    let (_, sub) = concise(&root.join("src/pkg"), &[]);
+    assert_eq!(flagged_paths(&sub), vec!["views.py"], "{sub}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // discovery
 // ---------------------------------------------------------------------------------------------
