@@ -138,7 +138,10 @@ mod tests {
         // `src/mist/api`, no repository) shows paths from the top of that tree.
         let tree = root.join("tree");
         std::fs::create_dir_all(tree.join("src/pkg")).unwrap();
-        assert_eq!(display_base(&tree.join("src/pkg"), &[tree.clone()]), tree);
+        assert_eq!(
+            display_base(&tree.join("src/pkg"), std::slice::from_ref(&tree)),
+            tree
+        );
         assert_eq!(
             display_base(&tree.join("src/pkg"), &[PathBuf::from(".")]),
             tree.join("src/pkg")
