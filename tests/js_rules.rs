@@ -1366,10 +1366,35 @@ async function tagCounts(db, Rel, offset) {
   await Rel.aggregate().match({ trashed: false }).group({ _id: "$tag", n: { $sum: 1 } }).sort({ n: -1 }).skip(offset).limit(10).exec();
   return db.collection("rels").aggregate([{ $skip: offset }, { $group: { _id: "$tag" } }]).toArray();
 }
+// Countly's job list: the driver's AggregationCursor.skip() adds a `$skip` stage at the end, in
+// a statement of its own as in the chain.
+const byName = [{ $group: { _id: "$name", total: { $sum: 1 } } }];
+async function jobs(db, params) {
+  const cursor = db.collection("jobs").aggregate(byName, { allowDiskUse: true });
+  cursor.sort({ total: -1 });
+  cursor.skip(Number(params.qstring.iDisplayStart || 0));
+  return cursor.limit(10).toArray();
+}
 "#;
     assert_flags_once(SP, "tags.js", src, "[{ $skip: offset }", "$skip");
 }
 
+/// A count given a skip counts what a page would hold (girder rebuilds pymongo's
+/// `cursor.count(with_limit_and_skip=True)` on `count_documents(q, skip=n)`): the paging is the
+/// read that skips, reported on its own.
+#[test]
+fn a_count_given_a_skip_is_not_the_paging() {
+    let src = r#"
+async function page(db, q, offset) {
+  const total = await db.collection("items").countDocuments(q, { skip: offset, limit: 20 });
+  const rows = await db.collection("items").find(q).skip(offset).limit(20).toArray();
+  return { total, rows };
+}
+"#;
+    assert_flags_once(SP, "page.js", src, ".find(q).skip(", "skip(offset)");
+}
+
+/// A pagination helper that receives its cursor (Reaction Commerce's
 /// `applyOffsetPaginationToMongoCursor`): `cursor.limit(n)` and `cursor.skip(offset)` in
 /// statements of their own, the skip applied again after looking ahead on a clone.
 #[test]

@@ -4028,36 +4028,7 @@ impl<'t> Extractor<'t> {
         let is_agg = m.kind == OpKind::Aggregate;
         let chain = self.collect_chain(call, is_agg);
         for md in chain {
-            let builder_stage = is_agg
-                && (AGGREGATE_BUILDER_STAGES.contains(&md.name.as_str()) || md.name == "append");
-            if let Some(stages) = op.pipeline.as_mut().filter(|_| builder_stage) {
-                if md.name == "append" {
-                    for a in &md.args {
-                        match &a.kind {
-                            ValueKind::Array(xs) => stages.extend(xs.iter().cloned()),
-                            _ => stages.push(a.clone()),
-                        }
-                    }
-                } else {
-                    let key_span = Span::new(
-                        md.span.start as usize,
-                        md.span.start as usize + md.name.len(),
-                    );
-                    let value = md
-                        .args
-                        .first()
-                        .cloned()
-                        .unwrap_or_else(|| Value::unknown(md.span, "", false));
-                    stages.push(Value {
-                        span: md.span,
-                        kind: ValueKind::Document(vec![Field {
-                            key: format!("${}", md.name),
-                            key_span,
-                            value,
-                        }]),
-                    });
-                }
-            } else {
+            if let Some(md) = builder_stage(&mut op, md) {
                 op.modifiers.push(md);
             }
         }
@@ -4525,7 +4496,11 @@ impl<'t> Extractor<'t> {
                 {
                     op.evidence = Evidence::Shaped;
                 }
-                op.modifiers.extend(mods);
+                for md in mods {
+                    if let Some(md) = builder_stage(op, md) {
+                        op.modifiers.push(md);
+                    }
+                }
             }
         }
         // One finding for the same paging applied twice in a function (`cursor.skip(offset)`
@@ -4849,6 +4824,45 @@ fn is_update_document(v: &Value) -> bool {
                     | "$setOnInsert"
             )
         })
+}
+
+/// A builder call on an aggregation (`Model.aggregate(p).match(..).skip(n)`, or
+/// `cursor.skip(n)` on a driver's `AggregationCursor`) adds a stage at the end of the pipeline:
+/// appended to `op.pipeline` where the pipeline is known. Anything else is given back, a
+/// modifier of the read.
+fn builder_stage(op: &mut Operation, md: Modifier) -> Option<Modifier> {
+    let builder = op.kind == OpKind::Aggregate
+        && (AGGREGATE_BUILDER_STAGES.contains(&md.name.as_str()) || md.name == "append");
+    let Some(stages) = op.pipeline.as_mut().filter(|_| builder) else {
+        return Some(md);
+    };
+    if md.name == "append" {
+        for a in &md.args {
+            match &a.kind {
+                ValueKind::Array(xs) => stages.extend(xs.iter().cloned()),
+                _ => stages.push(a.clone()),
+            }
+        }
+        return None;
+    }
+    let key_span = Span::new(
+        md.span.start as usize,
+        md.span.start as usize + md.name.len(),
+    );
+    let value = md
+        .args
+        .first()
+        .cloned()
+        .unwrap_or_else(|| Value::unknown(md.span, "", false));
+    stages.push(Value {
+        span: md.span,
+        kind: ValueKind::Document(vec![Field {
+            key: format!("${}", md.name),
+            key_span,
+            value,
+        }]),
+    });
+    None
 }
 
 #[cfg(test)]
