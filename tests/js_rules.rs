@@ -735,6 +735,37 @@ export async function notify(models, userIds: string[]) {
     assert_not_flagged("query-in-loop", "notify.ts", &firestore);
 }
 
+/// The same read on every iteration, written with a node-style result callback inside a
+/// promise's executor (Countly's `delete_view`: `Promise.each(viewids, (viewid) => new
+/// Promise((resolve) => views.findOne({ _id: ObjectID(appId) }, {}, (err, view) => ..)))`), is
+/// to move out of the loop, not a query per item: the callback is not part of the query, and the
+/// executor runs where it is written. Keyed on the item, it is one query per item.
+#[test]
+fn the_same_read_with_a_result_callback_is_no_query_per_item() {
+    let src = r#"
+function remove(ob, viewids) {
+  var appId = ob.params.qstring.app_id;
+  Promise.each(viewids, function (viewid) {
+    return new Promise(function (resolveView) {
+      common.db.collection("views").findOne({ _id: common.db.ObjectID(appId) }, {}, function (err, viewInfo) {
+        resolveView(viewInfo);
+      });
+      common.db.collection("views").findOne({ _id: common.db.ObjectID(viewid) }, {}, function (err, view) {
+        resolveView(view);
+      });
+    });
+  });
+}
+"#;
+    assert_flags_once(
+        "query-in-loop",
+        "views.js",
+        src,
+        "ObjectID(viewid)",
+        "findOne",
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // lookup-chain
 // ---------------------------------------------------------------------------------------------

@@ -1661,16 +1661,45 @@ impl<'t> Extractor<'t> {
         cache: &mut HashMap<Span, Vec<String>>,
     ) -> bool {
         let kinds = ("member_expression", "call_expression");
-        let names = super::query_names(&self.parents, call, kinds, |p| self.names_read(p));
+        // A node-style result callback (`coll.findOne(q, {}, function (err, doc) { .. })`) is
+        // not part of the query: what it does with the result leaves the query the same.
+        let read = |p: Node<'t>| {
+            let n = p.named_child_count();
+            let callback = p.k() == "arguments"
+                && self.parents.of(p).map(|c| c.id()) == Some(call.id())
+                && n > 0
+                && p.named_child(n - 1).is_some_and(|l| is_function(l.k()));
+            if !callback {
+                return self.names_read(p);
+            }
+            let mut names = Vec::new();
+            for i in 0..n - 1 {
+                names.extend(self.names_read(p.named_child(i)?)?);
+            }
+            Some(names)
+        };
+        let names = super::query_names(&self.parents, call, kinds, read);
         super::same_query_each_iteration(
             &self.parents,
             call,
             loop_span,
             names,
-            |n| !is_function(n.k()) || self.loop_callback(n, callbacks),
+            |n| !is_function(n.k()) || self.loop_callback(n, callbacks) || self.promise_executor(n),
             cache,
             |looped| self.names_changed_in(looped),
         )
+    }
+
+    /// Whether the function `f` is a promise's executor (`new Promise(function (resolve) { .. })`),
+    /// which runs at once, where it is written.
+    fn promise_executor(&self, f: Node<'t>) -> bool {
+        self.parents
+            .of(f)
+            .filter(|a| a.k() == "arguments")
+            .and_then(|a| self.parents.of(a))
+            .filter(|c| c.k() == "new_expression")
+            .and_then(|c| self.field(c, "constructor"))
+            .is_some_and(|c| self.text(c) == "Promise")
     }
 
     /// Whether the function `f` is the per-item callback of one of the loops `loops`
