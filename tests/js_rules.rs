@@ -766,6 +766,33 @@ function remove(ob, viewids) {
     );
 }
 
+/// A `var` given a constant name stays that name when another function assigns a `var` of its own
+/// spelt the same (Countly's times-of-day handlers): the collection is named, and the words of
+/// the constant (`day`) are no hole. Assigned again in its own function, it is a name the code
+/// computes, still not per date for the words of the strings it may hold.
+#[test]
+fn a_var_assigned_in_another_function_keeps_its_constant_name() {
+    let src = r#"
+function record(db, id, at) {
+  var collectionName = "times_of_day";
+  return db.collection(collectionName).updateOne({ _id: id }, { $push: { hits: at } });
+}
+function reset() {
+  var collectionName = "";
+  collectionName = "times_of_day";
+  return collectionName;
+}
+function other(db) {
+  var name = "times_of_day";
+  db.collection(name).find({});
+  name = "other";
+}
+"#;
+    let f = only("unbounded-push", "tod.js", src);
+    assert!(f.message.contains("`times_of_day`"), "{}", f.message);
+    assert_not_flagged("dynamic-collection-name", "tod.js", src);
+}
+
 // ---------------------------------------------------------------------------------------------
 // lookup-chain
 // ---------------------------------------------------------------------------------------------

@@ -285,7 +285,9 @@ struct Extractor<'t> {
     /// Parent links (`Node::parent()` is O(width of every level above)).
     parents: std::rc::Rc<super::flat::Flat<'t>>,
     /// How many times each name is assigned after its declaration.
-    assigned: HashMap<String, u32>,
+    /// Where each name is assigned (`x = ..`, `x += ..`, `x++`), by byte offset: a `let`/`var`
+    /// binding is a constant when no assignment within its scope changes it.
+    assigned: HashMap<String, Vec<u32>>,
     /// Names whose object is filled in by member assignment (`q.status = s`).
     filled: crate::lang::HashSet<String>,
     /// `name.push(..)` / `name.unshift(..)` calls: (name) → (call position, method, arguments node).
@@ -625,7 +627,10 @@ impl<'t> Extractor<'t> {
             // `page++`: the name is assigned, not a constant.
             "update_expression" => {
                 if let Some(arg) = self.field(n, "argument").filter(|a| a.k() == "identifier") {
-                    *self.assigned.entry(self.text(arg).to_string()).or_default() += 1;
+                    self.assigned
+                        .entry(self.text(arg).to_string())
+                        .or_default()
+                        .push(arg.start_byte() as u32);
                 }
             }
             "assignment_expression" | "augmented_assignment_expression" => {
@@ -636,10 +641,10 @@ impl<'t> Extractor<'t> {
                 let augmented = n.k() == "augmented_assignment_expression";
                 match left.k() {
                     "identifier" => {
-                        *self
-                            .assigned
+                        self.assigned
                             .entry(self.text(left).to_string())
-                            .or_default() += 1;
+                            .or_default()
+                            .push(left.start_byte() as u32);
                         if !augmented {
                             self.add_binding(
                                 self.text(left),
@@ -3061,7 +3066,13 @@ impl<'t> Extractor<'t> {
     fn is_constant(&self, b: &Binding, name: &str) -> bool {
         match b.kind {
             DeclKind::Const => true,
-            DeclKind::Mutable => self.assigned.get(name).copied().unwrap_or(0) == 0,
+            // An assignment in another function to a name of its own (Countly's
+            // `var collectionName = ""; collectionName = ..` in a second handler) does not
+            // change this one.
+            DeclKind::Mutable => !self
+                .assigned
+                .get(name)
+                .is_some_and(|at| at.iter().any(|&p| b.scope.start <= p && p < b.scope.end)),
             _ => false,
         }
     }

@@ -146,7 +146,7 @@ fn is_constant_path(text: &str) -> bool {
 pub fn classify_hole(texts: &[&str]) -> HoleKind {
     let mut kind = HoleKind::Unknown;
     for text in texts {
-        let ws = words(text);
+        let ws = words(&without_string_contents(text));
         if ws.iter().any(|w| CONFIG_WORDS.contains(&w.as_str())) || is_constant_path(text) {
             return HoleKind::Config;
         }
@@ -164,6 +164,45 @@ pub fn classify_hole(texts: &[&str]) -> HoleKind {
         }
     }
     kind
+}
+
+/// `text` with the contents of its string literals left out, save a key in brackets
+/// (`row["tenant_id"]`, a field the code reads): the words of a string the code writes are not
+/// what the hole is (Countly's `"times_of_day"`, `sha1("[CLY]_apm_device" + APP_ID)`). Date
+/// formats are read from the whole text. A template literal is kept whole.
+fn without_string_contents(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(['"', '\'']) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut before = ' ';
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c != '"' && c != '\'' {
+            if !c.is_whitespace() {
+                before = c;
+            }
+            continue;
+        }
+        let keep = before == '[';
+        let mut escaped = false;
+        for d in chars.by_ref() {
+            if escaped {
+                escaped = false;
+            } else if d == '\\' {
+                escaped = true;
+            } else if d == c {
+                break;
+            }
+            if keep && !escaped {
+                out.push(d);
+            }
+        }
+        out.push(c);
+        before = c;
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// A call that makes a fresh random id: `uid(5)` (the `uid` packages and crate), `uid::uid(5)`,
@@ -836,6 +875,20 @@ mod tests {
             HoleKind::Date
         );
         assert_eq!(classify_hole(&["now.strftime('%Y%m')"]), HoleKind::Date);
+        // The words of a string the code writes are not what the hole is (Countly): a constant
+        // value of a reassigned name, a hash of constants. A key read in brackets still is.
+        assert_eq!(
+            classify_hole(&["collectionName", "\"times_of_day\""]),
+            HoleKind::Unknown
+        );
+        assert_eq!(
+            classify_hole(&["sha1(\"[CLY]_apm_device\" + APP_ID)"]),
+            HoleKind::Unknown
+        );
+        assert_eq!(classify_hole(&["sha1('daily')"]), HoleKind::Unknown);
+        assert_eq!(classify_hole(&["row[\"tenant_id\"]"]), HoleKind::Entity);
+        assert_eq!(classify_hole(&["row['day']"]), HoleKind::Date);
+        assert_eq!(classify_hole(&["'x' + tenant.id"]), HoleKind::Entity);
     }
 
     #[test]
