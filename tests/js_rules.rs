@@ -1058,6 +1058,23 @@ fn lookup_chain_max_option_raises_the_threshold() {
 
 const CI: &str = "counter-inc";
 
+/// A round robin: the increment sorted by the field it increments picks the least-counted of many
+/// documents (Rocket.Chat's department agents), so no one document is hot. Sorted by another
+/// field, it is the same document each time.
+#[test]
+fn an_increment_sorted_by_its_own_counter_is_a_round_robin() {
+    let src = r#"
+async function next(coll, departmentId, online) {
+  const query = { departmentId, username: { $in: online } };
+  const update = { $inc: { count: 1 } };
+  const sort = { count: 1, order: 1 };
+  await coll.findOneAndUpdate(query, update, { sort, returnDocument: "after" });
+  await coll.findOneAndUpdate({ departmentId }, { $inc: { count: 1 } }, { sort: { order: 1 } });
+}
+"#;
+    assert_flags_once(CI, "agents.js", src, "sort: { order: 1 }", "$inc");
+}
+
 #[test]
 fn inc_by_one_on_id_via_update_one_is_flagged() {
     let src = r#"

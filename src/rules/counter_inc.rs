@@ -202,6 +202,25 @@ impl Rule for CounterInc {
             if time_bucketed(filter) {
                 continue;
             }
+            // Sorted by the field it increments (`findOneAndUpdate({departmentId, username: {$in:
+            // online}}, {$inc: {count: 1}}, {sort: {count: 1}})`, Rocket.Chat's round robin):
+            // it picks the least-counted of many documents, so the increments go round them.
+            let sorted_by: Vec<&str> = op
+                .modifiers
+                .iter()
+                .filter(|m| m.name == "sort")
+                .flat_map(|m| m.args.iter().flat_map(|a| a.fields()))
+                .map(|f| f.key.as_str())
+                .collect();
+            if update
+                .fields()
+                .iter()
+                .filter(|f| f.key == "$inc")
+                .flat_map(|f| f.value.fields())
+                .any(|f| sorted_by.contains(&f.key.as_str()))
+            {
+                continue;
+            }
             for operator in update.fields().iter().filter(|f| f.key == "$inc") {
                 // A batch's rollup: a computed amount beside the literal steps (`{processedBatches:
                 // 1, successCount: stats.ok}`) adds up a batch; its `1` counts batches, not events.
