@@ -793,9 +793,44 @@ function other(db) {
     assert_not_flagged("dynamic-collection-name", "tod.js", src);
 }
 
+/// async.js's aliases and keyed forms iterate as `eachSeries` does (keystone's list delete:
+/// `async.forEachLimit(results, 10, (item, next) => ..)`; formio's `async.forEachOf`).
+#[test]
+fn async_aliases_are_loops_over_their_first_argument() {
+    let src = r#"
+var async = require("async");
+var Post = require("mongoose").model("Post");
+exports.f = function (req) {
+  async.forEachLimit(req.body.ids, 10, function (id, next) { Post.findById(id, next); }, function () {});
+  async.eachOfSeries(req.body.ids, function (id, key, next) { Post.findById(id, next); }, function () {});
+  async.forEachOf(req.body.ids, function (id, key, next) { Post.findById(id, next); });
+  async.concatLimit(req.body.ids, 5, function (id, next) { Post.findById(id, next); });
+};
+"#;
+    let lines: Vec<usize> = rule_hits("query-in-loop", "del.js", src)
+        .into_iter()
+        .map(|h| h.0)
+        .collect();
+    assert_eq!(lines, vec![5, 6, 7, 8]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // lookup-chain
 // ---------------------------------------------------------------------------------------------
+
+/// Mongoose's read preference (`.read("secondaryPreferred")`, novu's repositories) and other
+/// query options chained before the paging or the populates are read through.
+#[test]
+fn a_read_preference_in_the_chain_hides_nothing_after_it() {
+    let src = r#"
+import mongoose, { Schema } from "mongoose";
+export const N = mongoose.model("N", new Schema({ a: String }));
+export const f1 = (a, skip, limit) => N.find({ a }).read("secondaryPreferred").skip(skip).limit(limit);
+export const f2 = (a) => N.find({ a }).read("secondaryPreferred").orFail().populate("x").populate("y");
+"#;
+    assert_flags_once(SP, "n.ts", src, "f1", "skip(skip)");
+    assert_flags_once("lookup-chain", "n.ts", src, "f2", "populate");
+}
 
 const LC: &str = "lookup-chain";
 

@@ -4760,10 +4760,25 @@ fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<(Span, Optio
             x.text(object),
             "_" | "lodash" | "underscore" | "async" | "Promise" | "Bluebird" | "$" | "jQuery"
         );
+    // async.js's names and aliases (`forEachSeries` is `eachSeries`, `eachOf` also hands the
+    // key; `concat`, `detect`, `filter` and their series and limited forms iterate too).
     let per_item = match method {
         "forEach" | "map" | "flatMap" | "reduce" | "filter" | "some" | "every" | "each"
         | "eachSeries" | "mapSeries" => usize::from(library),
-        "eachLimit" | "mapLimit" if library => 2,
+        "forEachSeries" | "eachOf" | "eachOfSeries" | "forEachOf" | "forEachOfSeries"
+        | "concat" | "concatSeries" | "filterSeries" | "detect" | "detectSeries" | "mapValues"
+        | "mapValuesSeries" | "someSeries" | "everySeries" | "reject" | "rejectSeries"
+            if library =>
+        {
+            1
+        }
+        "eachLimit" | "mapLimit" | "forEachLimit" | "eachOfLimit" | "forEachOfLimit"
+        | "concatLimit" | "filterLimit" | "detectLimit" | "mapValuesLimit" | "someLimit"
+        | "everyLimit" | "rejectLimit"
+            if library =>
+        {
+            2
+        }
         _ => return None,
     };
     let list = x.args(call);

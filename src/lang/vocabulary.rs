@@ -163,6 +163,12 @@ pub const MODIFIERS: &[&str] = &[
     "then",
     "cursor",
     "session",
+    // Mongoose's read preference and options: `Model.find(q).read("secondaryPreferred").skip(n)`
+    // (novu's repositories) reads through them.
+    "read",
+    "readConcern",
+    "setOptions",
+    "orFail",
     "countDocuments",
     "count",
     "next",
