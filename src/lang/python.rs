@@ -3188,7 +3188,15 @@ impl<'t> Extractor<'t> {
                 .find(|c| c.k() == "for_in_clause")?
         };
         let item = self.field(clause, "left").map(|l| self.text(l));
-        let r = self.field(clause, "right")?;
+        let mut r = self.field(clause, "right")?;
+        // `for nid in (networks or []):` (mist.api) iterates what the parentheses hold: they
+        // make no tuple.
+        while r.k() == "parenthesized_expression" {
+            match self.named_children(r).into_iter().next() {
+                Some(inner) => r = inner,
+                None => break,
+            }
+        }
         let mut over = super::loop_over_with_item(self.text(r), span(r), item);
         over.fixed |= self.names_fixed_list(r);
         over.bound_to = self.bound_in_function(r);

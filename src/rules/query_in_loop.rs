@@ -249,6 +249,24 @@ mod tests {
             .collect()
     }
 
+    /// A Python loop over a parenthesized iterable (`for nid in (networks or []):`, mist.api)
+    /// iterates what the parentheses hold, which is data: only a tuple is a fixed list.
+    #[test]
+    fn a_parenthesized_python_iterable_is_no_tuple() {
+        let src = "import mongoengine as me
+class Network(me.Document):
+    name = me.StringField()
+def a(networks):
+    for nid in (networks or []):
+        Network.objects.get(id=nid)
+def c():
+    for nid in (\"a\", \"b\"):
+        Network.objects.get(id=nid)
+";
+        let got = findings("nets.py", src);
+        assert_eq!(lines(&got), vec![6], "{got:?}");
+    }
+
     /// A loop over the batches a call is asked for (`inbatch=True`, `batch=True`), directly or
     /// through a name bound to the call, makes one `$in` query per batch: the remedy. A batch
     /// size alone sets how a cursor fetches, and its items are documents.

@@ -596,6 +596,9 @@ fn truthy(v: &Value) -> bool {
         // `unique: [true, "email taken"]`
         ValueKind::Array(items) => items.first().is_some_and(truthy),
         ValueKind::Number(n) => *n != 0.0,
+        // `unique: "Account already exists"`: Mongoose's `SchemaType.unique(value)` keeps
+        // `!!value` (ohmyform's users), so a non-empty string is an index.
+        ValueKind::String(s) => !s.is_empty(),
         _ => false,
     }
 }
@@ -719,6 +722,30 @@ mod tests {
                 (o.collection_display(), keys, opts)
             })
             .collect()
+    }
+
+    /// `unique` given a message (`unique: "Account already exists"`, ohmyform's users): Mongoose
+    /// keeps `!!value`, so it is a unique index, as `unique: [true, msg]` is. An empty string is
+    /// none.
+    #[test]
+    fn a_unique_given_a_message_is_a_unique_index() {
+        let got = indexes(
+            r#"import mongoose from "mongoose";
+const UserSchema = new mongoose.Schema({
+  email: { type: String, unique: "Account already exists with this email" },
+  username: { type: String, unique: [true, "taken"] },
+  nick: { type: String, unique: "" },
+});
+mongoose.model("User", UserSchema);
+"#,
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("users".into(), "email:1".into(), "unique".into()),
+                ("users".into(), "username:1".into(), "unique".into()),
+            ]
+        );
     }
 
     /// A schema built and indexed in one expression (HyperDX's models): `.index(..)` chained on
