@@ -1093,6 +1093,20 @@ fn lookup_chain_max_option_raises_the_threshold() {
 
 const CI: &str = "counter-inc";
 
+/// A counter bumped by a script run by hand (Countly's `bin/scripts/fix-data/process_merges.js`, a
+/// retry count per merge) is no per-event counter: maintenance code, as for unindexed-query.
+#[test]
+fn an_increment_in_a_maintenance_script_is_no_per_event_counter() {
+    let src = r#"
+async function retry(db, user) {
+  await db.collection("app_user_merges").updateOne({ _id: user._id }, { $inc: { t: 1 } });
+}
+"#;
+    assert_flags_once(CI, "api/merges.js", src, "$inc", "$inc");
+    assert_not_flagged(CI, "bin/scripts/fix-data/process_merges.js", src);
+    assert_not_flagged(CI, "scripts/process_merges.js", src);
+}
+
 /// A round robin: the increment sorted by the field it increments picks the least-counted of many
 /// documents (Rocket.Chat's department agents), so no one document is hot. Sorted by another
 /// field, it is the same document each time.
