@@ -1093,6 +1093,23 @@ fn lookup_chain_max_option_raises_the_threshold() {
 
 const CI: &str = "counter-inc";
 
+/// The Node driver's old positional `findAndModify(query, sort, update, options, cb)` (Countly's
+/// per-app sequence, `{$inc: {seq: 1}}` on the app's document for every new user) is read as the
+/// object form `findAndModify({query, update})` is: the update is the third argument.
+#[test]
+fn the_positional_find_and_modify_is_read() {
+    let src = r#"
+function getUid(db, appId, cb) {
+  db.collection("apps").findAndModify({ _id: appId }, {}, { $inc: { seq: 1 } }, { new: true, upsert: true }, cb);
+}
+function add(db, id, v, cb) {
+  db.collection("groups").findAndModify({ _id: id }, [["_id", 1]], { $push: { versions: v } }, { new: true }, cb);
+}
+"#;
+    assert_flags_once(CI, "uid.js", src, "seq: 1", "$inc");
+    assert_flags_once("unbounded-push", "uid.js", src, "versions", "$push");
+}
+
 /// A counter bumped by a script run by hand (Countly's `bin/scripts/fix-data/process_merges.js`, a
 /// retry count per merge) is no per-event counter: maintenance code, as for unindexed-query.
 #[test]

@@ -4030,6 +4030,27 @@ impl<'t> Extractor<'t> {
                 op.filter = arg(1);
                 op.options = arg(2);
             }
+            // The Node driver's old positional form, `findAndModify(query, sort, update,
+            // options, cb)` (Countly's sequence counters): an update document third.
+            Args::FindAndModify
+                if lowered.get(2).is_some_and(is_update_document)
+                    && lowered
+                        .first()
+                        .is_some_and(|q| q.get("query").is_none() && q.get("update").is_none()) =>
+            {
+                op.filter = arg(0);
+                op.update = arg(2);
+                op.options = arg(3).filter(|o| o.is_document());
+                if let Some(sort) =
+                    arg(1).filter(|s| !s.fields().is_empty() || !s.items().is_empty())
+                {
+                    op.modifiers.push(Modifier {
+                        name: "sort".into(),
+                        span: sort.span,
+                        args: vec![sort],
+                    });
+                }
+            }
             Args::FindAndModify => {
                 if let Some(spec) = arg(0) {
                     op.filter = spec.get("query").map(|f| f.value.clone());
