@@ -1093,6 +1093,31 @@ fn lookup_chain_max_option_raises_the_threshold() {
 
 const CI: &str = "counter-inc";
 
+/// A base class given a collection's name and a second collection beside it (Rocket.Chat's
+/// `super(db, "message", trash)`, `trash` where deleted documents go): the model's collection is
+/// the one the base builds from the name, not the `trash` parameter, whose type the message
+/// named ("in a `Collection<RocketChatRecordDeleted<IMessage>>`").
+#[test]
+fn a_side_collection_passed_to_a_base_class_is_not_the_model_s() {
+    let src = r#"
+import type { Collection, Db } from "mongodb";
+export class MessagesRaw extends BaseRaw<any> {
+  constructor(db: Db, trash?: Collection<RocketChatRecordDeleted<IMessage>>) {
+    super(db, "message", trash);
+  }
+  addFollower(tmid: string, userId: string) {
+    return this.updateOne({ _id: tmid }, { $push: { replies: userId } });
+  }
+}
+"#;
+    let f = only("unbounded-push", "Messages.ts", src);
+    assert!(
+        f.message.contains("the collection behind `this`") && !f.message.contains("Collection<"),
+        "{}",
+        f.message
+    );
+}
+
 /// The Node driver's old positional `findAndModify(query, sort, update, options, cb)` (Countly's
 /// per-app sequence, `{$inc: {seq: 1}}` on the app's document for every new user) is read as the
 /// object form `findAndModify({query, update})` is: the update is the third argument.

@@ -2281,9 +2281,14 @@ impl<'t> Extractor<'t> {
             }
             // An import counts when it is named like a model (`Message`), not like a module's
             // settings (`super(config)`), which the linker could not resolve to a collection.
-            return self
-                .args(call)
+            // A base class given a name (`super(db, 'message', trash)`, Rocket.Chat's models)
+            // builds its collection from the name: a collection parameter passed beside it
+            // (`trash?: Collection<..>`, where deleted documents go) is another one.
+            let args = self.args(call);
+            let named = args.iter().any(|a| self.string_value(*a).is_some());
+            return args
                 .into_iter()
+                .filter(|a| !(named && a.k() == "identifier"))
                 .map(|a| {
                     let capitalised = self.text(a).starts_with(|c: char| c.is_ascii_uppercase());
                     (self.classify(a, depth + 1), capitalised)
