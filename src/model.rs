@@ -1040,7 +1040,18 @@ fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
     // on it serves the query) and `projects.level`; `{scores: {$elemMatch: {$gte: 80}}}` is a
     // range on `scores` itself.
     if let (["$elemMatch"], Some(m)) = (&ops[..], v.get("$elemMatch")) {
-        let fields = m.value.fields();
+        // An `$and` of conditions on the element's fields is those conditions (bigchaindb's
+        // `{inputs: {$elemMatch: {$and: [{"fulfills.transaction_id": t}, {"fulfills.output_index":
+        // o}]}}}`).
+        let mut fields: Vec<&crate::ir::Field> = Vec::new();
+        for f in m.value.fields() {
+            match (f.key.as_str(), &f.value.kind) {
+                ("$and", ValueKind::Array(items)) if items.iter().all(|i| i.is_document()) => {
+                    fields.extend(items.iter().flat_map(|i| i.fields()));
+                }
+                _ => fields.push(f),
+            }
+        }
         if !fields.is_empty()
             && fields
                 .iter()

@@ -412,8 +412,9 @@ await orders.find({ $or: [{ a: 1 }, { b: 2 }] }).toArray();
     }
 
     /// `$elemMatch` selects by the array's subfields: an index on `projects.name` serves
-    /// `{projects: {$elemMatch: {name: n, level: {$gte: l}}}}` (Strider's collaborators); a
-    /// scalar array's `$elemMatch` is a range on the array itself.
+    /// `{projects: {$elemMatch: {name: n, level: {$gte: l}}}}` (Strider's collaborators), and
+    /// the same conditions under an `$and` (bigchaindb's spent outputs); a scalar array's
+    /// `$elemMatch` is a range on the array itself.
     #[test]
     fn elem_match_selects_by_the_subfields() {
         let got = findings(
@@ -425,6 +426,7 @@ await users.createIndex({ scores: 1 });
 await users.find({ projects: { $elemMatch: { name: n, level: { $gte: l } } } }).toArray();
 await users.find({ scores: { $elemMatch: { $gte: 80, $lt: 90 } } }).toArray();
 await users.find({ projects: { $elemMatch: { level: { $gte: l } } } }).toArray();
+await users.find({ projects: { $elemMatch: { $and: [{ name: n }, { level: 2 }] } } }).toArray();
 "#,
         );
         assert_eq!(got.len(), 1, "{got:?}");
