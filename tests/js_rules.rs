@@ -100,6 +100,28 @@ fn only(rule: &str, path: &str, src: &str) -> Finding {
 
 const UP: &str = "unbounded-push";
 
+/// An update operator set on the update object before the call (`var update = {};
+/// update.$push = {..}`: Countly's crash comments, Reaction's job log, Rocket.Chat's ignored
+/// users under a condition), in the scope the object is declared in, is part of the update. One
+/// set after the call is not.
+#[test]
+fn an_update_operator_assigned_on_the_update_object_is_read() {
+    let src = r#"
+function f(db, id, c) { var update = {}; update.$push = { comments: c }; db.collection("crashgroups").updateOne({ _id: id }, update); }
+function h(db, _id, ignored, ignore) {
+  const update = { $set: { at: new Date() } };
+  if (ignore) { update.$push = { ignored }; } else { update.$pull = { ignored }; }
+  return db.collection("subs").updateOne({ _id }, update);
+}
+function k(db, id, c) { var update = {}; db.collection("x").updateOne({ _id: id }, update); update.$push = { comments: c }; }
+"#;
+    let lines: Vec<usize> = rule_hits(UP, "crash.js", src)
+        .into_iter()
+        .map(|h| h.0)
+        .collect();
+    assert_eq!(lines, vec![2, 5]);
+}
+
 #[test]
 fn push_in_update_one_is_flagged_and_names_collection_and_field() {
     let src = r#"

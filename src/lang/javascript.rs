@@ -3273,6 +3273,24 @@ impl<'t> Extractor<'t> {
                         // The literal's keys stand; more are added at run time, like a spread.
                         let mut v = self.lower(v, depth);
                         if let ValueKind::Document(fields) = &mut v.kind {
+                            // An update operator set on it before this use, in its scope
+                            // (`var update = {}; update.$addToSet = {groups: hash}`, Countly's
+                            // crash reports), under a condition or not: the update may send it.
+                            let at = id.start_byte() as u32;
+                            for &(object, member, value, pos) in &self.member_assigns {
+                                if object == name
+                                    && member.starts_with('$')
+                                    && b.pos < pos
+                                    && pos < at
+                                    && b.scope.contains(Span::new(pos as usize, pos as usize))
+                                {
+                                    fields.push(Field {
+                                        key: member.to_string(),
+                                        key_span: span(value),
+                                        value: self.lower(value, depth + 1),
+                                    });
+                                }
+                            }
                             fields.push(Field {
                                 key: "...".to_string(),
                                 key_span: span(id),
