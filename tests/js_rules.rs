@@ -1567,6 +1567,21 @@ async function jobs(db, params) {
     assert_flags_once(SP, "tags.js", src, "[{ $skip: offset }", "$skip");
 }
 
+/// Options filled in after they are declared (`const options = { limit: 20 }; options.skip =
+/// terms.offset`, Vulcan's resolvers) page as the literal does.
+#[test]
+fn a_skip_set_on_the_options_object_pages() {
+    let src = r#"
+const { MongoClient } = require("mongodb");
+async function list(db, terms) {
+  const options = { limit: 20 };
+  options.skip = terms.offset;
+  return db.collection("posts").find({}, options).toArray();
+}
+"#;
+    assert_flags_once(SP, "list.js", src, "options.skip", "terms.offset");
+}
+
 /// A count given a skip counts what a page would hold (girder rebuilds pymongo's
 /// `cursor.count(with_limit_and_skip=True)` on `count_documents(q, skip=n)`): the paging is the
 /// read that skips, reported on its own.

@@ -3276,10 +3276,12 @@ impl<'t> Extractor<'t> {
                             // An update operator set on it before this use, in its scope
                             // (`var update = {}; update.$addToSet = {groups: hash}`, Countly's
                             // crash reports), under a condition or not: the update may send it.
+                            // So may options (`options.skip = terms.offset`, Vulcan's resolvers).
                             let at = id.start_byte() as u32;
                             for &(object, member, value, pos) in &self.member_assigns {
                                 if object == name
-                                    && member.starts_with('$')
+                                    && (member.starts_with('$')
+                                        || matches!(member, "skip" | "limit" | "sort"))
                                     && b.pos < pos
                                     && pos < at
                                     && b.scope.contains(Span::new(pos as usize, pos as usize))

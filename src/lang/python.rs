@@ -1774,6 +1774,15 @@ impl<'t> Extractor<'t> {
                 if attr_name.starts_with('_') {
                     return Thing::Unknown;
                 }
+                // Django's `settings.MONGO_DB` (kobotoolbox: `MONGO_DB = mongo_client[name]` in
+                // the settings module, which `django.conf.settings` exposes): a setting named
+                // for a MongoDB database is one.
+                if obj.k() == "identifier"
+                    && matches!(obj_text, "settings" | "config" | "conf")
+                    && is_mongo_database_setting(attr_name)
+                {
+                    return Thing::Db;
+                }
                 // `Host.collection`, `Host` a class of this module with such a property.
                 if obj.k() == "identifier" && attr_name != "objects" {
                     if let Some(Some(class)) = self.module_classes.get(obj_text) {
@@ -6541,6 +6550,16 @@ fn is_client_attr(name: &str) -> bool {
             | "HOST"
             | "PORT"
     )
+}
+
+/// A setting that names a MongoDB database: upper case, with `MONGO` in it, ending in `DB` or
+/// `DATABASE` (`MONGO_DB`, `MONGODB`, `MONGO_DATABASE`; not `MONGO_URI` nor `MONGO_DB_NAME`).
+fn is_mongo_database_setting(name: &str) -> bool {
+    name.contains("MONGO")
+        && (name.ends_with("DB") || name.ends_with("DATABASE"))
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 fn is_db_attr(name: &str) -> bool {

@@ -249,6 +249,24 @@ mod tests {
             .collect()
     }
 
+    /// Django's `settings.MONGO_DB` (kobotoolbox's submissions: `MONGO_DB =
+    /// mongo_client[name]` in the settings module) is a database, so `settings.MONGO_DB.instances`
+    /// is the collection `instances`: a count per form in a loop is one per item. A setting
+    /// named otherwise (`MONGO_URI`) is no database.
+    #[test]
+    fn a_django_mongo_database_setting_is_a_database() {
+        let src = "from django.conf import settings
+mongo_instances = settings.MONGO_DB.instances
+def status(xforms):
+    for xform in xforms:
+        mongo_instances.count_documents({\"_userform_id\": xform.id_string})
+        settings.MONGO_URI.instances.count_documents({\"_userform_id\": xform.id_string})
+";
+        let got = findings("logger_tools.py", src);
+        assert_eq!(lines(&got), vec![5], "{got:?}");
+        assert!(got[0].1.contains("`instances`"), "{}", got[0].1);
+    }
+
     /// A Python loop over a parenthesized iterable (`for nid in (networks or []):`, mist.api)
     /// iterates what the parentheses hold, which is data: only a tuple is a fixed list.
     #[test]
