@@ -1567,6 +1567,34 @@ async function jobs(db, params) {
     assert_flags_once(SP, "tags.js", src, "[{ $skip: offset }", "$skip");
 }
 
+/// A class's own `createIndex` method (crowi's Elasticsearch client: `this.createIndex(name)`
+/// calls `this.client.indices.create(..)`) is no MongoDB index on a collection named at run time,
+/// which would leave every collection's queries unjudged: the Mongoose model beside it is still
+/// checked against its indexes.
+#[test]
+fn a_class_s_own_create_index_method_is_no_index_declaration() {
+    let search = r#"
+export default class SearchClient {
+  client: any;
+  async createIndex(index) { return this.client.indices.create({ index }); }
+  async buildIndex(name) { await this.createIndex(name); }
+}
+"#;
+    let watcher = r#"
+import { Schema, model } from "mongoose";
+const Watcher = model("Watcher", new Schema({ user: { type: Schema.Types.ObjectId, index: true }, target: String, status: String }));
+export const findWatchers = (target) => Watcher.find({ target, status: "WATCH" });
+"#;
+    let src = format!("{watcher}{search}");
+    assert_flags_once(
+        "unindexed-query",
+        "watcher.ts",
+        &src,
+        "Watcher.find",
+        "find",
+    );
+}
+
 /// Options filled in after they are declared (`const options = { limit: 20 }; options.skip =
 /// terms.offset`, Vulcan's resolvers) page as the literal does.
 #[test]

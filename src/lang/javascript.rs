@@ -3622,6 +3622,15 @@ impl<'t> Extractor<'t> {
         let Some(m) = js_operation(method) else {
             return;
         };
+        // `this.createIndex(name)` in a class of the file that defines a `createIndex` of its own
+        // (crowi's Elasticsearch client) calls that method. Taken for the driver's, an index on a
+        // collection named at run time, it would stop unindexed-query for every collection.
+        if matches!(m.kind, OpKind::CreateIndex | OpKind::DropIndex)
+            && obj.k() == "this"
+            && self.functions.contains_key(method)
+        {
+            return;
+        }
         self.operation(call, obj, prop, m, ctx);
     }
 
