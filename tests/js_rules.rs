@@ -1567,6 +1567,22 @@ async function jobs(db, params) {
     assert_flags_once(SP, "tags.js", src, "[{ $skip: offset }", "$skip");
 }
 
+/// Mongoose's query builder conditions (`.and(..)`, `.or(..)`, `.where("f").equals(v)`, crowi's
+/// page list) hide nothing chained after them, and make the filter one the access model cannot
+/// read whole: the skip is reported, the filter not judged against the indexes.
+#[test]
+fn query_builder_conditions_hide_nothing_after_them() {
+    let src = r#"
+import { Schema, model } from "mongoose";
+const Page = model("Page", new Schema({ path: { type: String, index: true }, a: Number }));
+export function list(path, offset) { return Page.find({ a: 1 }).and({ path }).skip(offset).limit(10); }
+export function one() { return Page.find({ a: 1 }).where("path").equals("x"); }
+export function other() { return Page.find({ a: 2 }).limit(10); }
+"#;
+    assert_flags_once(SP, "page.ts", src, "and({ path })", "skip(offset)");
+    assert_flags_once("unindexed-query", "page.ts", src, "a: 2", "find");
+}
+
 /// A class's own `createIndex` method (crowi's Elasticsearch client: `this.createIndex(name)`
 /// calls `this.client.indices.create(..)`) is no MongoDB index on a collection named at run time,
 /// which would leave every collection's queries unjudged: the Mongoose model beside it is still

@@ -169,6 +169,12 @@ pub const MODIFIERS: &[&str] = &[
     "readConcern",
     "setOptions",
     "orFail",
+    // Its query builder's conditions (`Page.find(q).and({..}).skip(n)`, crowi's page list): the
+    // access model takes the filter for one it cannot read whole.
+    "and",
+    "or",
+    "nor",
+    "equals",
     "countDocuments",
     "count",
     "next",
