@@ -951,12 +951,12 @@ fn summarise(id: OpId, op: &Operation) -> OpSummary {
             // Mongoose's query builder adds conditions the filter does not show
             // (`Page.find(q).and({$or: ..})`, `.where("f").equals(v)`).
             "where" | "and" | "or" | "nor" | "equals" | "gt" | "gte" | "lt" | "lte" | "in"
-            | "nin" | "ne" | "exists" | "elemMatch" | "regex" | "size" | "all" | "mod" => {
-                if s.query.present {
-                    s.query
-                        .opaque
-                        .get_or_insert_with(|| format!("conditions added by `.{}(..)`", m.name));
-                }
+            | "nin" | "ne" | "exists" | "elemMatch" | "regex" | "size" | "all" | "mod"
+                if s.query.present =>
+            {
+                s.query
+                    .opaque
+                    .get_or_insert_with(|| format!("conditions added by `.{}(..)`", m.name));
             }
             "sort" => read_sort(&m.args, &mut s.query),
             "projection" | "project" | "select" => {
