@@ -1237,11 +1237,66 @@ pub fn link(files: &mut [SourceFile]) {
         });
         op.evidence = Evidence::Resolved;
     }
+    share_import_evidence(files, &modules);
     link_member_collections(files);
     link_mixins(files, &modules);
     link_wrappers(files, &modules);
     drop_commands(files);
     merge_unique_field_indexes(files);
+}
+
+/// A name imported from a module the linker could not follow to a collection, which one call
+/// shows to be MongoDB (a driver-only method, an update operator: cuckoo's `results_db =
+/// mongo.db` with `results_db.calls.find_one(..)`), is MongoDB for every call on it in the
+/// repository, whatever the call looks like (`results_db.analysis.find({"shots": id}).count()`).
+fn share_import_evidence(files: &mut [SourceFile], modules: &Modules) {
+    type Key = (Option<usize>, String, String);
+    let key = |import: &ImportRef, from: &str| -> Key {
+        match modules.resolve(&import.module, from) {
+            Some(target) => (Some(target), String::new(), import.export.clone()),
+            None => (None, import.module.clone(), import.export.clone()),
+        }
+    };
+    // A Python model class's manager (`Instance.objects`) is no evidence either way: Django's
+    // and mongoengine's are spelt alike, and one module may hold both (kobotoolbox).
+    let shares = |language: crate::ir::Language, op: &Operation| {
+        language != crate::ir::Language::Python
+            || op
+                .collection
+                .as_ref()
+                .is_some_and(|c| c.via == CollectionVia::Driver)
+    };
+    let mut shown: crate::lang::HashSet<Key> = crate::lang::HashSet::default();
+    for f in files.iter() {
+        for op in &f.ir.operations {
+            if let (Evidence::Shaped, Some(import)) = (
+                op.evidence,
+                op.collection.as_ref().and_then(|c| c.import.as_ref()),
+            ) {
+                if shares(f.language, op) {
+                    shown.insert(key(import, &f.display_path));
+                }
+            }
+        }
+    }
+    if shown.is_empty() {
+        return;
+    }
+    for f in files.iter_mut() {
+        let from = f.display_path.clone();
+        let language = f.language;
+        for op in &mut f.ir.operations {
+            if op.evidence != Evidence::None || !shares(language, op) {
+                continue;
+            }
+            let Some(import) = op.collection.as_ref().and_then(|c| c.import.as_ref()) else {
+                continue;
+            };
+            if shown.contains(&key(import, &from)) {
+                op.evidence = Evidence::Shaped;
+            }
+        }
+    }
 }
 
 /// A mongoengine document's `meta` index on exactly the keys of a field's unique index

@@ -337,6 +337,33 @@ fn findings_do_not_depend_on_the_folder_the_run_starts_from() {
     assert_eq!(flagged_paths(&sub), vec!["views.py"], "{sub}");
 }
 
+/// A model imported from a package the linker cannot follow (Rocket.Chat's `@rocket.chat/models`)
+/// is MongoDB once one call on it is (a driver-only method, an operator), in any file: its plain
+/// `findOne` in a loop is then a query per item too. A Python model's manager is no such
+/// evidence (Django's and mongoengine's are spelt alike).
+#[test]
+fn one_mongodb_call_on_an_imported_model_is_evidence_for_the_others() {
+    let (_t, root) = temp();
+    write(
+        &root,
+        "app/status.ts",
+        "import { Users } from '@rocket.chat/models';\nexport const online = () => Users.countDocuments({ status: { $ne: 'offline' } });\n",
+    );
+    write(
+        &root,
+        "app/irc.ts",
+        "import { Users } from '@rocket.chat/models';\nexport async function names(subs) {\n  for (const s of subs) {\n    await Users.findOne({ username: s.u.username });\n  }\n}\n",
+    );
+    let (_, out) = concise(&root, &[]);
+    assert!(
+        out.contains("app/irc.ts:4") && out.contains("query-in-loop"),
+        "{out}"
+    );
+    std::fs::remove_file(root.join("app/status.ts")).unwrap();
+    let (_, out) = concise(&root, &[]);
+    assert!(!out.contains("query-in-loop"), "{out}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // discovery
 // ---------------------------------------------------------------------------------------------

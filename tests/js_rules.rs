@@ -1583,6 +1583,30 @@ export function other() { return Page.find({ a: 2 }).limit(10); }
     assert_flags_once("unindexed-query", "page.ts", src, "a: 2", "find");
 }
 
+/// A function stored in a loop (an object's handler, `routes[m] = async function () { .. }`:
+/// Rocket.Chat's REST routes, one per HTTP method) runs when it is called, not once per item:
+/// its reads are not in the loop. A callback the loop runs, and a function it calls, are.
+#[test]
+fn a_function_stored_in_a_loop_does_not_run_in_it() {
+    let src = r#"
+const { MongoClient } = require("mongodb");
+const users = new MongoClient().db().collection("users");
+function addRoutes(routes, operations, ids) {
+  Object.keys(operations).forEach((method) => {
+    operations[method] = { action: async function handler() { return users.findOne({ _id: this.userId }); } };
+  });
+  for (const m of Object.keys(operations)) {
+    routes[m] = async function () { return users.findOne({ _id: m }); };
+  }
+  for (const id of ids) {
+    const load = async () => users.findOne({ _id: id });
+    load();
+  }
+}
+"#;
+    assert_flags_once("query-in-loop", "routes.js", src, "const load", "findOne");
+}
+
 /// A class's own `createIndex` method (crowi's Elasticsearch client: `this.createIndex(name)`
 /// calls `this.client.indices.create(..)`) is no MongoDB index on a collection named at run time,
 /// which would leave every collection's queries unjudged: the Mongoose model beside it is still

@@ -1695,6 +1695,29 @@ impl<'t> Extractor<'t> {
         )
     }
 
+    /// Whether the function `f` is stored to be called later rather than run where it is written:
+    /// an object's method or property (`{ action: async function () { .. } }`), or assigned to a
+    /// member (`routes[m] = async function () { .. }`). Written in a loop (Rocket.Chat's REST
+    /// routes, one handler per HTTP method), its reads run once per call of it, not per item.
+    fn stored_function(&self, f: Node<'t>) -> bool {
+        if f.k() == "method_definition" {
+            return true;
+        }
+        let Some(p) = self.parents.of(f) else {
+            return false;
+        };
+        match p.k() {
+            "pair" => self.field(p, "value").map(|v| v.id()) == Some(f.id()),
+            "assignment_expression" => {
+                self.field(p, "right").map(|v| v.id()) == Some(f.id())
+                    && self.field(p, "left").is_some_and(|l| {
+                        matches!(l.k(), "member_expression" | "subscript_expression")
+                    })
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the function `f` is a promise's executor (`new Promise(function (resolve) { .. })`),
     /// which runs at once, where it is written.
     fn promise_executor(&self, f: Node<'t>) -> bool {
@@ -3345,12 +3368,15 @@ impl<'t> Extractor<'t> {
         let mut named_refs: Vec<Node<'t>> = Vec::new();
         let mut news: Vec<Node<'t>> = Vec::new();
         // (loop span, what it iterates over).
-        let mut loops: Vec<(Span, Option<LoopOver>)> = Vec::new();
+        let mut loops: OpenLoops = Vec::new();
         let mut nested = super::NestedLoops::default();
         let mut functions: Vec<(String, bool)> = Vec::new();
         // Beside `functions`: whether each function pushed a loop (a per-item callback), so that
         // its exit pops it without deciding again.
         let mut callback_loops: Vec<bool> = Vec::new();
+        // Beside `functions`: the loops around a function that is stored rather than run where
+        // it is written (see `stored_function`), set aside while in it.
+        let mut set_aside: Vec<Option<OpenLoops>> = Vec::new();
         let file_periodic = self.file_periodic;
         let mut scheduled: crate::lang::HashSet<&'t str> = Default::default();
         let flags = kinds::FLAGS.table();
@@ -3382,6 +3408,12 @@ impl<'t> Extractor<'t> {
                                 || name.as_deref().is_some_and(name_is_periodic);
                             let callback = iteration_callback(self, n);
                             callback_loops.push(callback.is_some());
+                            set_aside.push(
+                                (callback.is_none()
+                                    && !loops.is_empty()
+                                    && self.stored_function(n))
+                                .then(|| std::mem::take(&mut loops)),
+                            );
                             if let Some((l, items)) = callback {
                                 let over = items.map(|r| {
                                     let mut over = super::loop_over(self.text(r), span(r));
@@ -3447,6 +3479,9 @@ impl<'t> Extractor<'t> {
                     } else if f & kinds::FUNCTION != 0 {
                         if callback_loops.pop() == Some(true) {
                             loops.pop();
+                        }
+                        if let Some(Some(outer)) = set_aside.pop() {
+                            loops = outer;
                         }
                         functions.pop();
                     }
@@ -4935,6 +4970,9 @@ fn is_update_document(v: &Value) -> bool {
             )
         })
 }
+
+/// The loops open around a node: (loop span, what it iterates over), outermost first.
+type OpenLoops = Vec<(Span, Option<LoopOver>)>;
 
 /// A builder call on an aggregation (`Model.aggregate(p).match(..).skip(n)`, or
 /// `cursor.skip(n)` on a driver's `AggregationCursor`) adds a stage at the end of the pipeline:
