@@ -100,6 +100,25 @@ fn only(rule: &str, path: &str, src: &str) -> Finding {
 
 const UP: &str = "unbounded-push";
 
+/// The document idiom through a TypeScript cast (`(this.liker as any).addToSet(u)`) or a name
+/// bound to the array (`const seenUsers = this.seenUsers; seenUsers.push(u)`), then `save()`:
+/// crowi's likes and page views.
+#[test]
+fn the_document_push_idiom_through_a_cast_or_an_alias() {
+    let src = r#"
+import { Schema, model } from "mongoose";
+const s = new Schema({ liker: [Schema.Types.ObjectId], seenUsers: [Schema.Types.ObjectId] });
+s.methods.like = async function (u) { (this.liker as any).addToSet(u._id); await this.save(); };
+s.methods.seen = async function (u) { const seenUsers = this.seenUsers; seenUsers.push(u._id); await this.save(); };
+export const Page = model("Page", s);
+"#;
+    let lines: Vec<usize> = rule_hits(UP, "page.ts", src)
+        .into_iter()
+        .map(|h| h.0)
+        .collect();
+    assert_eq!(lines, vec![4, 5]);
+}
+
 /// An update operator set on the update object before the call (`var update = {};
 /// update.$push = {..}`: Countly's crash comments, Reaction's job log, Rocket.Chat's ignored
 /// users under a condition), in the scope the object is declared in, is part of the update. One

@@ -4335,6 +4335,19 @@ impl<'t> Extractor<'t> {
         prop: Node<'t>,
         ctx: OpContext,
     ) {
+        // Through a cast (`(this.liker as any).addToSet(u)`) or a name bound to the array
+        // (`const seenUsers = this.seenUsers; seenUsers.addToSet(u)`): crowi's pages.
+        let mut obj = self.unwrap_expr(obj);
+        if obj.k() == "identifier" {
+            if let Some(v) = self
+                .lookup(self.text(obj), obj.start_byte() as u32)
+                .filter(|b| matches!(b.kind, DeclKind::Const | DeclKind::Mutable))
+                .filter(|b| self.is_constant(b, self.text(obj)))
+                .and_then(|b| b.value)
+            {
+                obj = self.unwrap_expr(v);
+            }
+        }
         if obj.k() != "member_expression" {
             return;
         }
