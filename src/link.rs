@@ -1246,9 +1246,10 @@ pub fn link(files: &mut [SourceFile]) {
 }
 
 /// A name imported from a module the linker could not follow to a collection, which one call
-/// shows to be MongoDB (a driver-only method, an update operator: cuckoo's `results_db =
-/// mongo.db` with `results_db.calls.find_one(..)`), is MongoDB for every call on it in the
-/// repository, whatever the call looks like (`results_db.analysis.find({"shots": id}).count()`).
+/// shows to be MongoDB (a driver-only method, an operator: Rocket.Chat's `Users` from
+/// `@rocket.chat/models`, `Users.countDocuments({status: {$ne: "offline"}})`), is MongoDB for
+/// every call on it in the repository, whatever the call looks like (`Users.findOne({username})`
+/// in a loop over subscriptions).
 fn share_import_evidence(files: &mut [SourceFile], modules: &Modules) {
     type Key = (Option<usize>, String, String);
     let key = |import: &ImportRef, from: &str| -> Key {

@@ -284,7 +284,6 @@ struct Extractor<'t> {
     scope_index: HashMap<String, super::scopes::ScopeIndex>,
     /// Parent links (`Node::parent()` is O(width of every level above)).
     parents: std::rc::Rc<super::flat::Flat<'t>>,
-    /// How many times each name is assigned after its declaration.
     /// Where each name is assigned (`x = ..`, `x += ..`, `x++`), by byte offset: a `let`/`var`
     /// binding is a constant when no assignment within its scope changes it.
     assigned: HashMap<String, Vec<u32>>,
