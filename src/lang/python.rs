@@ -62,6 +62,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
         assigned: HashMap::default(),
         appends: HashMap::default(),
+        loop_items: HashMap::default(),
         key_sets: HashMap::default(),
         functions: HashMap::default(),
         expanding: std::cell::RefCell::new(Vec::new()),
@@ -341,6 +342,9 @@ struct Extractor<'t> {
     assigned: HashMap<(u32, String), u32>,
     /// `xs.append(..)`, `xs.extend(..)`, `xs += [..]`: name → (position, kind, argument).
     appends: HashMap<String, Vec<(u32, AppendKind, Node<'t>)>>,
+    /// A loop's own variable (`rule` in `for rule in Rule.objects(..)`), by (name, binding
+    /// position): what it iterates over.
+    loop_items: HashMap<(String, u32), Node<'t>>,
     /// `kw["push__log"] = entry`: name → (scope, key, value), for keyword dicts splatted into a
     /// mongoengine update (`Cls.update(doc, **kw)`).
     key_sets: HashMap<String, Vec<(Span, Node<'t>, Node<'t>)>>,
@@ -657,6 +661,11 @@ impl<'t> Extractor<'t> {
             "for_statement" | "for_in_clause" => {
                 if let Some(left) = self.field(n, "left") {
                     self.bind_target(left, None, None, scope, None, pos);
+                    if let (true, Some(right)) = (left.k() == "identifier", self.field(n, "right"))
+                    {
+                        self.loop_items
+                            .insert((self.text(left).to_string(), pos), right);
+                    }
                 }
             }
             "as_pattern" => {
@@ -2019,7 +2028,15 @@ impl<'t> Extractor<'t> {
         }
         match b.value {
             Some(v) => self.classify(v, depth),
-            None => Thing::Unknown,
+            // An item of a queryset (`for rule in Rule.objects(org_id=o)`) is a document of its
+            // model: `rule.delete()` deletes it (mist.api's rules, one delete per item).
+            None => match self.loop_items.get(&(name.to_string(), b.pos)) {
+                Some(&over) => match self.classify(over, depth + 1) {
+                    Thing::QuerySet(r, ev) => Thing::LoadedDoc(r, ev),
+                    _ => Thing::Unknown,
+                },
+                None => Thing::Unknown,
+            },
         }
     }
 
@@ -3175,7 +3192,10 @@ impl<'t> Extractor<'t> {
             .filter(|d| d.k() == "decorator")
             .any(|d| {
                 let t = self.text(d);
-                t.contains("scheduled_job")
+                // `@job("purge-datasets")` (udata's tasks, RQ's `@job(queue)`): a background job.
+                t == "@job"
+                    || t.starts_with("@job(")
+                    || t.contains("scheduled_job")
                     || t.contains("periodic_task")
                     || t.contains("repeat_every")
                     || t.contains("crontab")

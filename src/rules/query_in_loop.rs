@@ -267,6 +267,28 @@ def status(xforms):
         assert!(got[0].1.contains("`instances`"), "{}", got[0].1);
     }
 
+    /// The item of a loop over a queryset is a document of its model (`for ds in
+    /// Dataservice.objects(datasets=d): ds.update(..)`): the per-item update names the model's
+    /// collection. In a function decorated as a background job (`@job("purge-datasets")`, udata's
+    /// tasks), the loop is a batch job's and is not reported.
+    #[test]
+    fn a_queryset_item_is_a_document_of_its_model_and_a_job_is_a_batch() {
+        let src = "import mongoengine as me
+class Dataservice(me.Document):
+    datasets = me.ListField(me.StringField())
+def detach(dataset):
+    for ds in Dataservice.objects(datasets=dataset):
+        ds.update(datasets=[])
+@job(\"purge-datasets\")
+def purge(self, dataset):
+    for ds in Dataservice.objects(datasets=dataset):
+        ds.update(datasets=[])
+";
+        let got = findings("tasks.py", src);
+        assert_eq!(lines(&got), vec![6], "{got:?}");
+        assert!(got[0].1.contains("on `dataservice`"), "{}", got[0].1);
+    }
+
     /// A Python loop over a parenthesized iterable (`for nid in (networks or []):`, mist.api)
     /// iterates what the parentheses hold, which is data: only a tuple is a fixed list.
     #[test]
