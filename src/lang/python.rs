@@ -9,7 +9,7 @@
 use super::naming::{classify_hole, is_constant_name, name_is_periodic, path_is_periodic};
 use super::vocabulary::{
     py_operation, Args, OpMethod, PY_BULK_MODELS, PY_CLIENT_CLASSES, PY_COLLECTION_TYPES,
-    PY_DATABASE_TYPES, PY_INDEX_MODEL, PY_MODIFIERS, PY_MONGOENGINE_DOCUMENTS,
+    PY_DATABASE_TYPES, PY_DOCUMENT_DELETE, PY_INDEX_MODEL, PY_MODIFIERS, PY_MONGOENGINE_DOCUMENTS,
     PY_MONGOENGINE_UPDATE_PREFIXES, PY_MONGO_MODULES, PY_QUERYSET_METHODS, PY_SHAPING_MODIFIERS,
 };
 use super::{unescape, FileContext};
@@ -4163,6 +4163,16 @@ impl<'t> Extractor<'t> {
         let is_modifier = PY_MODIFIERS.contains(&method) || PY_QUERYSET_METHODS.contains(&method);
         if is_modifier {
             self.modifier_chain(call, obj, ctx);
+            return;
+        }
+        if method == "delete" {
+            let known_document = matches!(
+                self.classify(self.unwrap_expr(obj), 0),
+                Thing::LoadedDoc(_, ev) if ev != Evidence::None
+            );
+            if known_document && self.call_args(call).positional.is_empty() {
+                self.operation(call, obj, attr, &PY_DOCUMENT_DELETE, ctx);
+            }
             return;
         }
         let Some(m) = py_operation(method) else {

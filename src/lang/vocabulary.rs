@@ -305,6 +305,11 @@ pub const PY_OPERATIONS: &[OpMethod] = &[
     op("upsert_one", OpKind::UpdateOne, Args::FilterUpdate, false),
 ];
 
+/// A mongoengine document's own `delete()` (`for rule in Rule.objects(..): rule.delete()`): an
+/// operation only on a document the frontend knows is one, since Django's models spell it the
+/// same.
+pub const PY_DOCUMENT_DELETE: OpMethod = op("delete", OpKind::Delete, Args::Opaque, false);
+
 pub fn py_operation(name: &str) -> Option<&'static OpMethod> {
     PY_OPERATIONS.iter().find(|m| m.name == name)
 }

@@ -268,8 +268,8 @@ def status(xforms):
     }
 
     /// The item of a loop over a queryset is a document of its model (`for ds in
-    /// Dataservice.objects(datasets=d): ds.update(..)`): the per-item update names the model's
-    /// collection. In a function decorated as a background job (`@job("purge-datasets")`, udata's
+    /// Dataservice.objects(datasets=d): ds.update(..)`): the per-item update (or `delete()`)
+    /// names the model's collection. In a function decorated as a background job (`@job("purge-datasets")`, udata's
     /// tasks), the loop is a batch job's and is not reported.
     #[test]
     fn a_queryset_item_is_a_document_of_its_model_and_a_job_is_a_batch() {
@@ -283,9 +283,16 @@ def detach(dataset):
 def purge(self, dataset):
     for ds in Dataservice.objects(datasets=dataset):
         ds.update(datasets=[])
+def remove(dataset, rows):
+    for ds in Dataservice.objects(datasets=dataset):
+        ds.delete()
+    for row in rows:
+        row.delete()
 ";
         let got = findings("tasks.py", src);
-        assert_eq!(lines(&got), vec![6], "{got:?}");
+        // A document's own `delete()` too (mist.api's rules); not on something else (`row`,
+        // which may be a Django model's).
+        assert_eq!(lines(&got), vec![6, 13], "{got:?}");
         assert!(got[0].1.contains("on `dataservice`"), "{}", got[0].1);
     }
 
