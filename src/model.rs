@@ -950,9 +950,8 @@ fn summarise(id: OpId, op: &Operation) -> OpSummary {
         match m.name.as_str() {
             // Mongoose's query builder adds conditions the filter does not show
             // (`Page.find(q).and({$or: ..})`, `.where("f").equals(v)`).
-            "where" | "and" | "or" | "nor" | "equals" | "gt" | "gte" | "lt" | "lte" | "in"
-            | "nin" | "ne" | "exists" | "elemMatch" | "regex" | "size" | "all" | "mod"
-                if s.query.present =>
+            name if s.query.present
+                && crate::lang::vocabulary::CONDITION_MODIFIERS.contains(&name) =>
             {
                 s.query
                     .opaque

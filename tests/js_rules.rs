@@ -42,6 +42,14 @@ fn rule_hits(rule: &str, path: &str, src: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// The lines of one rule's findings.
+fn rule_lines(rule: &str, path: &str, src: &str) -> Vec<usize> {
+    rule_hits(rule, path, src)
+        .into_iter()
+        .map(|h| h.0)
+        .collect()
+}
+
 /// 1-based line of the first line containing `needle`.
 fn line_of(src: &str, needle: &str) -> usize {
     src.lines()
@@ -112,10 +120,7 @@ s.methods.like = async function (u) { (this.liker as any).addToSet(u._id); await
 s.methods.seen = async function (u) { const seenUsers = this.seenUsers; seenUsers.push(u._id); await this.save(); };
 export const Page = model("Page", s);
 "#;
-    let lines: Vec<usize> = rule_hits(UP, "page.ts", src)
-        .into_iter()
-        .map(|h| h.0)
-        .collect();
+    let lines = rule_lines(UP, "page.ts", src);
     assert_eq!(lines, vec![4, 5]);
 }
 
@@ -134,10 +139,7 @@ function h(db, _id, ignored, ignore) {
 }
 function k(db, id, c) { var update = {}; db.collection("x").updateOne({ _id: id }, update); update.$push = { comments: c }; }
 "#;
-    let lines: Vec<usize> = rule_hits(UP, "crash.js", src)
-        .into_iter()
-        .map(|h| h.0)
-        .collect();
+    let lines = rule_lines(UP, "crash.js", src);
     assert_eq!(lines, vec![2, 5]);
 }
 
@@ -848,10 +850,7 @@ exports.f = function (req) {
   async.concatLimit(req.body.ids, 5, function (id, next) { Post.findById(id, next); });
 };
 "#;
-    let lines: Vec<usize> = rule_hits("query-in-loop", "del.js", src)
-        .into_iter()
-        .map(|h| h.0)
-        .collect();
+    let lines = rule_lines("query-in-loop", "del.js", src);
     assert_eq!(lines, vec![5, 6, 7, 8]);
 }
 
@@ -1315,7 +1314,7 @@ async function reset(runId, group, stats) {
   });
 }
 "#;
-    let got: Vec<usize> = rule_hits(CI, "reset.js", src).iter().map(|h| h.0).collect();
+    let got = rule_lines(CI, "reset.js", src);
     assert_eq!(got, [9, 11], "{got:?}");
 }
 
@@ -1466,7 +1465,7 @@ async function backfill(db) {
   }
 }
 "#;
-    let got: Vec<usize> = rule_hits(SP, "trim.js", src).iter().map(|h| h.0).collect();
+    let got = rule_lines(SP, "trim.js", src);
     assert_eq!(got, [10, 15], "{got:?}");
 }
 

@@ -1720,10 +1720,7 @@ impl<'t> Extractor<'t> {
     /// Whether the function `f` is a promise's executor (`new Promise(function (resolve) { .. })`),
     /// which runs at once, where it is written.
     fn promise_executor(&self, f: Node<'t>) -> bool {
-        self.parents
-            .of(f)
-            .filter(|a| a.k() == "arguments")
-            .and_then(|a| self.parents.of(a))
+        self.argument_of(f)
             .filter(|c| c.k() == "new_expression")
             .and_then(|c| self.field(c, "constructor"))
             .is_some_and(|c| self.text(c) == "Promise")
@@ -1732,11 +1729,14 @@ impl<'t> Extractor<'t> {
     /// Whether the function `f` is the per-item callback of one of the loops `loops`
     /// (`items.forEach((item) => ..)`): a call in it runs in that loop, not apart from it.
     fn loop_callback(&self, f: Node<'t>, loops: &[Span]) -> bool {
-        self.parents
-            .of(f)
-            .filter(|a| a.k() == "arguments")
-            .and_then(|a| self.parents.of(a))
+        self.argument_of(f)
             .is_some_and(|c| loops.contains(&span(c)))
+    }
+
+    /// The call (or `new`) that `n` is an argument of.
+    fn argument_of(&self, n: Node<'t>) -> Option<Node<'t>> {
+        let args = self.parents.of(n).filter(|a| a.k() == "arguments")?;
+        self.parents.of(args)
     }
 
     /// The names that change in the loop `looped` (see [`Self::same_each_iteration`]).
@@ -4850,8 +4850,7 @@ fn is_model_property(name: &str) -> bool {
 /// callback counts: not `async.each`'s completion callback, nor the driver's old
 /// `cursor.forEach(iterator, end)` end callback.
 fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<(Span, Option<Node<'t>>)> {
-    let args = x.parents.of(f).filter(|p| p.k() == "arguments")?;
-    let call = x.parents.of(args).filter(|c| c.k() == "call_expression")?;
+    let call = x.argument_of(f).filter(|c| c.k() == "call_expression")?;
     let callee = x
         .field(call, "function")
         .filter(|c| c.k() == "member_expression")?;

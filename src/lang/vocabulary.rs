@@ -169,8 +169,8 @@ pub const MODIFIERS: &[&str] = &[
     "readConcern",
     "setOptions",
     "orFail",
-    // Its query builder's conditions (`Page.find(q).and({..}).skip(n)`, crowi's page list): the
-    // access model takes the filter for one it cannot read whole.
+    // Its query builder's conditions (`Page.find(q).and({..}).skip(n)`, crowi's page list):
+    // see `CONDITION_MODIFIERS`.
     "and",
     "or",
     "nor",
@@ -188,6 +188,12 @@ pub const MODIFIERS: &[&str] = &[
     "forEachAsync",
     "mapAsync",
 ];
+
+/// The modifiers that add conditions to a query's filter (Mongoose's `.where(..)`, `.and(..)`,
+/// `.or(..)`, `.nor(..)`, `.where("f").equals(v)`; pymongo's `cursor.where(js)`): the access
+/// model takes a filter given one for a filter it cannot read whole. Each is in [`MODIFIERS`]
+/// (or [`PY_MODIFIERS`]), so that a chain reads through it.
+pub const CONDITION_MODIFIERS: &[&str] = &["where", "and", "or", "nor", "equals"];
 
 /// Mongoose's aggregate builder methods: `Model.aggregate().match(..).lookup(..)` → `$match`, `$lookup`.
 pub const AGGREGATE_BUILDER_STAGES: &[&str] = &[
@@ -830,6 +836,13 @@ pub const RUST_BULK_MODELS: &[&str] = &[
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn condition_modifiers_are_read_through_in_a_chain() {
+        for m in super::CONDITION_MODIFIERS {
+            assert!(super::MODIFIERS.contains(m), "{m}");
+        }
+    }
+
     use super::*;
     use crate::ir::Language;
 

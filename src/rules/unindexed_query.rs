@@ -434,6 +434,23 @@ await users.find({ projects: { $elemMatch: { $and: [{ name: n }, { level: 2 }] }
         assert!(got[0].1.contains("projects.level"), "{}", got[0].1);
     }
 
+    /// A mongoengine queryset refined with `.all()` keeps its filter: `all` is no condition
+    /// modifier (those are Mongoose's `.where`, `.and`, `.or`, `.nor`, `.equals`).
+    #[test]
+    fn a_queryset_refined_with_all_is_still_judged() {
+        let src = "import mongoengine as me
+class Post(me.Document):
+    title = me.StringField()
+    author = me.StringField()
+    meta = {\"indexes\": [\"author\"]}
+def f(t):
+    return list(Post.objects(title=t).all())
+";
+        let got = findings("posts.py", src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].1.contains("`title`"), "{}", got[0].1);
+    }
+
     /// Wekan's position history: an index on the sort key alone orders the walk but bounds
     /// nothing the query filters on.
     #[test]
