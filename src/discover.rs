@@ -2545,21 +2545,24 @@ fn analyse_one(
             }
         }
         match std::str::from_utf8(bytes) {
-            Ok(text) => parse_text(path, lang, base, text),
+            Ok(text) => parse_text(path, lang, base, text, deferred),
             Err(e) => fail(not_utf8(e.valid_up_to())),
         }
     })
 }
 
 /// Parses and extracts one file's text: its IR, with a copy of the text, when it yields any.
-fn parse_text(path: &Path, lang: Language, base: &Path, text: &str) -> Outcome {
+fn parse_text(path: &Path, lang: Language, base: &Path, text: &str, deferred: bool) -> Outcome {
     let shown = display_path(path, base);
     // A Meteor client file reads only its local cache; without a write it has nothing to read.
-    if is_js(lang)
+    // It is deferred, parsed later only if another file imports from it: its exports say which
+    // of the collections it makes are in memory only (`new Mongo.Collection(null)`).
+    if !deferred
+        && is_js(lang)
         && lang::javascript::is_meteor_client(&shown, text)
         && !lang::javascript::may_write_from_client(text)
     {
-        return Outcome::Skipped;
+        return Outcome::Deferred;
     }
     let ctx = FileContext {
         display_path: &shown,

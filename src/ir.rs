@@ -316,6 +316,10 @@ pub enum ExportTarget {
     Wrapper {
         wrapper: Box<Wrapper>,
     },
+    /// A collection in memory, with no database behind it: Meteor's client-side collection
+    /// (`new Mongo.Collection(null)`, or an instance of a class that extends `Mongo.Collection`
+    /// and calls `super(null)`). An importer's calls on it are not driver calls.
+    LocalCollection,
 }
 
 /// A module-level function that runs one driver operation on the collection a parameter names,

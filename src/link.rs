@@ -401,6 +401,7 @@ impl<'a> Classes<'a> {
                 | ExportTarget::Database
                 | ExportTarget::Schema
                 | ExportTarget::Wrapper { .. }
+                | ExportTarget::LocalCollection
                 | ExportTarget::Star { .. } => ClassKind::NotDocument,
                 ExportTarget::AbstractDocument => ClassKind::Abstract,
                 // `from mongoengine import Document` in a module of the application (`app/db.py`),
@@ -1194,7 +1195,12 @@ pub fn link(files: &mut [SourceFile]) {
     link_inheritance(files, &modules);
     // Before the imports: an exported collection may be one of another module's database.
     link_databases(files, &modules);
-    let mut resolved: Vec<(usize, usize, CollectionRef)> = Vec::new();
+    // `None`: a collection in memory (see `ExportTarget::LocalCollection`).
+    let mut resolved: Vec<(usize, usize, Option<CollectionRef>)> = Vec::new();
+    let pick = |_: usize, _: &str, target: &ExportTarget| match target {
+        ExportTarget::LocalCollection => Some(None),
+        other => collection_of(other).map(Some),
+    };
     for (fi, f) in files.iter().enumerate() {
         for (oi, op) in f.ir.operations.iter().enumerate() {
             let Some(ImportRef { module, export }) =
@@ -1205,7 +1211,7 @@ pub fn link(files: &mut [SourceFile]) {
             let Some(target) = modules.resolve(module, &f.display_path) else {
                 continue;
             };
-            let mut found = lookup_export(files, target, export, &modules, 0, &collection_of);
+            let mut found = lookup_export_in(files, target, export, &modules, 0, &pick);
             if found.is_none() && export == "default" {
                 // `const { User } = require(..)` is handled by name; a default import of a module whose
                 // only export is one model is that model (members of exported objects, `db.users`,
@@ -1217,7 +1223,7 @@ pub fn link(files: &mut [SourceFile]) {
                     .filter(|e| !e.name.contains('.'));
                 if let (Some(only), None) = (top.next(), top.next()) {
                     let only = only.name.clone();
-                    found = lookup_export(files, target, &only, &modules, 0, &collection_of);
+                    found = lookup_export_in(files, target, &only, &modules, 0, &pick);
                 }
             }
             if let Some(c) = found {
@@ -1227,6 +1233,12 @@ pub fn link(files: &mut [SourceFile]) {
     }
     for (fi, oi, c) in resolved {
         let op = &mut files[fi].ir.operations[oi];
+        let Some(c) = c else {
+            // No database behind it: not a driver call, whatever its operators.
+            op.evidence = Evidence::None;
+            op.collection = None;
+            continue;
+        };
         op.collection = Some(CollectionRef {
             name: c.name,
             // Named where the other module names it, once: no expression of this file names it

@@ -364,6 +364,57 @@ fn one_mongodb_call_on_an_imported_model_is_evidence_for_the_others() {
     assert!(!out.contains("query-in-loop"), "{out}");
 }
 
+/// Meteor's client-side collections in memory (`new Mongo.Collection(null)`, or an instance of a
+/// class that extends `Mongo.Collection` and calls `super(null)`), exported and written to from
+/// other modules (Rocket.Chat's `UserRoles`, `ChatMessage` through its models index): no database
+/// is behind them, so an `$addToSet` there grows nothing stored. A named collection exported the
+/// same way still is one.
+#[test]
+fn writes_to_an_imported_collection_in_memory_are_not_database_writes() {
+    let (_t, root) = temp();
+    write(
+        &root,
+        "app/models/client/models/UserRoles.ts",
+        "import { Mongo } from 'meteor/mongo';\nexport const UserRoles = new Mongo.Collection<{ roles?: string[] }>(null);\n",
+    );
+    write(
+        &root,
+        "app/models/client/models/ChatMessage.ts",
+        "import { Mongo } from 'meteor/mongo';\nclass ChatMessageCollection extends Mongo.Collection<IMessage> {\n  constructor() {\n    super(null);\n  }\n}\nexport const ChatMessage = new ChatMessageCollection();\n",
+    );
+    write(
+        &root,
+        "app/models/client/models/Rooms.ts",
+        "import { Mongo } from 'meteor/mongo';\nexport const Rooms = new Mongo.Collection('rooms');\n",
+    );
+    write(
+        &root,
+        "app/models/client/index.ts",
+        "import { UserRoles } from './models/UserRoles';\nimport { ChatMessage } from './models/ChatMessage';\nimport { Rooms } from './models/Rooms';\nexport { UserRoles, ChatMessage, Rooms };\n",
+    );
+    write(
+        &root,
+        "client/startup/userRoles.ts",
+        "import { Meteor } from 'meteor/meteor';\nimport { UserRoles, ChatMessage, Rooms } from '../../app/models/client';\n\
+         export function added(role) {\n  \
+         UserRoles.upsert({ _id: role.u._id }, { $addToSet: { roles: role._id } });\n  \
+         ChatMessage.update({ 'u._id': role.u._id }, { $addToSet: { roles: role._id } }, { multi: true });\n  \
+         Rooms.update({ _id: role.rid }, { $push: { roles: role._id } });\n}\n",
+    );
+    let (_, out) = concise(&root, &[]);
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("unbounded-push"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].starts_with("client/startup/userRoles.ts:6:"),
+        "{out}"
+    );
+    // The named one is resolved through the index, to the collection it names.
+    assert!(lines[0].contains("`rooms`"), "{out}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // discovery
 // ---------------------------------------------------------------------------------------------

@@ -2318,6 +2318,32 @@ module.exports = UserService;
 
 /// Meteor's client reads its local cache: a lookup per item there is no round trip. The same
 /// loop in the server's code is an N+1.
+/// A Meteor collection in memory (`new Mongo.Collection(null)`, without a name, or an instance of
+/// a class extending `Mongo.Collection` that calls `super(null)`) has no database behind it: its
+/// updates are not flagged. A named one beside them is.
+#[test]
+fn writes_to_a_collection_in_memory_are_not_database_writes() {
+    let src = r#"import { Mongo } from 'meteor/mongo';
+const Local = new Mongo.Collection(null);
+const Scratch = new Mongo.Collection();
+class Cache extends Mongo.Collection {
+  constructor() { super(null); }
+}
+const Cached = new Cache();
+const Rooms = new Mongo.Collection('rooms');
+export function add(id, v) {
+  Local.update({ _id: id }, { $push: { a: v } });
+  Scratch.update({ _id: id }, { $push: { b: v } });
+  Cached.update({ _id: id }, { $push: { c: v } });
+  Rooms.update({ _id: id }, { $push: { d: v } });
+}
+"#;
+    assert_eq!(
+        rule_lines("unbounded-push", "server/cache.js", src),
+        vec![line_of(src, "Rooms.update")]
+    );
+}
+
 #[test]
 fn meteor_client_reads_are_not_round_trips() {
     let src = r#"import { Meteor } from 'meteor/meteor';

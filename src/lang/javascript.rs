@@ -213,6 +213,11 @@ mod kinds {
     pub static FLAGS: crate::lang::KindFlags = crate::lang::KindFlags::new(classify);
 }
 
+/// Meteor's collection class, `Mongo.Collection` (or through a namespace).
+fn is_meteor_collection(ctor: &str) -> bool {
+    ctor == "Mongo.Collection" || ctor.ends_with(".Mongo.Collection")
+}
+
 fn is_class(kind: &str) -> bool {
     matches!(
         kind,
@@ -2325,6 +2330,123 @@ impl<'t> Extractor<'t> {
         Thing::Unknown
     }
 
+    /// Whether `n` (an exported name or value) is a collection in memory, with no database
+    /// behind it: Meteor's `new Mongo.Collection(null)` (or without a name), or `new C()` of a
+    /// class of this module that extends `Mongo.Collection` and calls `super(null)` (Rocket.Chat's
+    /// client models).
+    fn is_local_collection(&self, n: Node<'t>) -> bool {
+        let value = match n.k() {
+            "identifier" => {
+                let declared = self
+                    .parents
+                    .of(n)
+                    .filter(|p| p.k() == "variable_declarator")
+                    .and_then(|p| self.field(p, "value"));
+                match declared {
+                    Some(v) => v,
+                    None => match self
+                        .lookup(self.text(n), n.end_byte() as u32)
+                        .and_then(|b| b.value)
+                    {
+                        Some(v) => v,
+                        None => return false,
+                    },
+                }
+            }
+            _ => n,
+        };
+        let value = self.unwrap_expr(value);
+        if value.k() != "new_expression" {
+            return false;
+        }
+        let Some(ctor) = self.field(value, "constructor") else {
+            return false;
+        };
+        let unnamed = |args: Vec<Node<'t>>| {
+            args.first()
+                .is_none_or(|a| matches!(self.text(*a), "null" | "undefined"))
+        };
+        let ctor_text = self.text(ctor);
+        if is_meteor_collection(ctor_text) {
+            return unnamed(self.args(value));
+        }
+        if ctor.k() != "identifier" {
+            return false;
+        }
+        // A class of this module, declared at its top level.
+        let root = self.parents.root();
+        let class = self
+            .parents
+            .children(root)
+            .flat_map(|c| {
+                let inner = (c.k() == "export_statement")
+                    .then(|| self.field(c, "declaration"))
+                    .flatten();
+                [Some(c), inner]
+            })
+            .flatten()
+            .find(|c| {
+                is_class(c.k())
+                    && self
+                        .field(*c, "name")
+                        .is_some_and(|name| self.text(name) == ctor_text)
+            });
+        let Some(class) = class else {
+            return false;
+        };
+        let extends_collection = self
+            .parents
+            .children(class)
+            .filter(|c| c.k() == "class_heritage")
+            .flat_map(|h| self.parents.children(h))
+            .any(|c| {
+                let base = if c.k() == "extends_clause" {
+                    self.field(c, "value")
+                } else {
+                    Some(c)
+                };
+                base.is_some_and(|b| {
+                    let b = match b.k() {
+                        "generic_type" | "instantiation_expression" => {
+                            self.parents.children(b).next().unwrap_or(b)
+                        }
+                        _ => b,
+                    };
+                    is_meteor_collection(self.text(b).split('<').next().unwrap_or(""))
+                })
+            });
+        if !extends_collection {
+            return false;
+        }
+        let ctor_method = self.field(class, "body").and_then(|body| {
+            self.parents.children(body).find(|&m| {
+                m.k() == "method_definition"
+                    && self
+                        .field(m, "name")
+                        .is_some_and(|name| self.text(name) == "constructor")
+            })
+        });
+        let Some(ctor_method) = ctor_method else {
+            return unnamed(self.args(value));
+        };
+        let Some(body) = self.field(ctor_method, "body") else {
+            return false;
+        };
+        self.parents.children(body).any(|stmt| {
+            stmt.k() == "expression_statement"
+                && self
+                    .parents
+                    .children(stmt)
+                    .next()
+                    .filter(|c| c.k() == "call_expression")
+                    .is_some_and(|call| {
+                        self.field(call, "function")
+                            .is_some_and(|f| f.k() == "super")
+                            && unnamed(self.args(call))
+                    })
+        })
+    }
+
     /// The schema variable whose statics the function around `this` is.
     fn statics_schema(&self, this: Node<'t>) -> Option<&'t str> {
         self.schema_function_of(this, "statics", "static")
@@ -2644,7 +2766,7 @@ impl<'t> Extractor<'t> {
                     .unwrap_or("");
                 if ctor == "MongoClient" || ctor.ends_with(".MongoClient") {
                     Thing::Client
-                } else if ctor == "Mongo.Collection" || ctor.ends_with(".Mongo.Collection") {
+                } else if is_meteor_collection(ctor) {
                     // Meteor: `new Mongo.Collection("boards")`; `new Mongo.Collection(null)` is
                     // a client-side collection in memory.
                     match self.args(n).first() {
@@ -4685,9 +4807,29 @@ impl<'t> Extractor<'t> {
             .zip(keep)
             .filter_map(|((_, op, _), k)| k.then_some(op));
         self.ir.operations.extend(kept);
+        // Calls on a collection in memory (`const Local = new Mongo.Collection(null)`) reach no
+        // database.
+        let operations = std::mem::take(&mut self.ir.operations);
+        self.ir.operations = operations
+            .into_iter()
+            .filter(|op| {
+                !is_identifier(&op.receiver)
+                    || self
+                        .lookup(&op.receiver, op.span.start)
+                        .and_then(|b| b.value)
+                        .is_none_or(|v| !self.is_local_collection(v))
+            })
+            .collect();
         self.registry_exports();
         self.member_collections();
         for (name, node) in std::mem::take(&mut self.export_nodes) {
+            if self.is_local_collection(node) {
+                self.ir.exports.push(Export {
+                    name,
+                    target: ExportTarget::LocalCollection,
+                });
+                continue;
+            }
             match export_target(self.classify(node, 0)) {
                 Some(target) => self.ir.exports.push(Export { name, target }),
                 None => self.export_members(&name, node, 0),
@@ -4714,6 +4856,11 @@ fn is_repository_module(module: &str) -> bool {
 
 /// A plain type name (`IModels`), no generic, member or union.
 fn is_type_name(t: &str) -> bool {
+    is_identifier(t)
+}
+
+/// A plain name (`Local`), no member, call or other expression.
+fn is_identifier(t: &str) -> bool {
     !t.is_empty()
         && t.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
