@@ -2344,6 +2344,25 @@ export function add(id, v) {
     );
 }
 
+/// `mongoose.model(name)` with one argument looks up a model registered elsewhere (idurar's
+/// `mongoose.model(userModel + 'Password')`): no collection is made there, whatever the name. The
+/// registration with its schema is where a per-entity model is made, and flagged.
+#[test]
+fn a_one_argument_model_lookup_makes_no_collection() {
+    let src = r#"const mongoose = require('mongoose');
+async function register(orgId, schema) {
+  return mongoose.model(`Invoice_${orgId}`, schema);
+}
+async function find(orgId, id) {
+  return mongoose.model(`Invoice_${orgId}`).findById(id);
+}
+"#;
+    assert_eq!(
+        rule_lines("dynamic-collection-name", "src/invoices.js", src),
+        vec![line_of(src, "schema);")]
+    );
+}
+
 #[test]
 fn meteor_client_reads_are_not_round_trips() {
     let src = r#"import { Meteor } from 'meteor/meteor';

@@ -3074,6 +3074,14 @@ impl<'t> Extractor<'t> {
                         name: explicit.unwrap_or_else(|| mongoose_collection_name(name)),
                     };
                 }
+                // `mongoose.model(name)` alone looks up a model registered elsewhere: a name
+                // built at run time picks one of those, and the registration (given its schema)
+                // is where a collection is made per date or entity.
+                if args.len() == 1 && matches!(r.name, CollectionName::Template { .. }) {
+                    r.name = CollectionName::Unknown {
+                        text: self.text(name_node).to_string(),
+                    };
+                }
                 r
             }
         };

@@ -156,14 +156,29 @@ pub fn classify_hole(texts: &[&str]) -> HoleKind {
             || text.contains("%d");
         if has_date_format || ws.iter().any(|w| DATE_WORDS.contains(&w.as_str())) {
             kind = HoleKind::Date;
-        } else if kind == HoleKind::Unknown
-            && !generates_an_id(text)
-            && ws.iter().any(|w| ENTITY_WORDS.contains(&w.as_str()))
-        {
+        } else if kind == HoleKind::Unknown && !generates_an_id(text) && names_an_entity(text) {
             kind = HoleKind::Entity;
         }
     }
     kind
+}
+
+/// Words that, last in a name, make it name a kind of entity rather than one: `userModel`,
+/// `userType`, `accountKind` are one of a few fixed values (idurar's `userModel` is `'Admin'`).
+const KIND_WORDS: &[&str] = &[
+    "model", "models", "type", "types", "kind", "kinds", "class", "schema",
+];
+
+/// Whether a name in `text` (its string literals left out) holds an entity word, other than a
+/// name of a kind of entity (see [`KIND_WORDS`]).
+fn names_an_entity(text: &str) -> bool {
+    let text = without_string_contents(text);
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .any(|name| {
+            let ws = words(name);
+            ws.last().is_none_or(|w| !KIND_WORDS.contains(&w.as_str()))
+                && ws.iter().any(|w| ENTITY_WORDS.contains(&w.as_str()))
+        })
 }
 
 /// `text` with the contents of its string literals left out, save a key in brackets
@@ -870,6 +885,15 @@ mod tests {
         assert_eq!(classify_hole(&["TgClient.ID"]), HoleKind::Config);
         assert_eq!(classify_hole(&["TENANT_PREFIX"]), HoleKind::Config);
         assert_eq!(classify_hole(&["tenant.id"]), HoleKind::Entity);
+        // A name of a kind of entity is one of a few values (idurar's `userModel`, `'Admin'`);
+        // an entity word elsewhere in the text still counts.
+        assert_eq!(
+            classify_hole(&["userModel + 'Password'"]),
+            HoleKind::Unknown
+        );
+        assert_eq!(classify_hole(&["account_type"]), HoleKind::Unknown);
+        assert_eq!(classify_hole(&["userModel + user.id"]), HoleKind::Entity);
+        assert_eq!(classify_hole(&["userName"]), HoleKind::Entity);
         assert_eq!(
             classify_hole(&["suffix", "dayjs().format('YYYY_MM')"]),
             HoleKind::Date
