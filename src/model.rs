@@ -80,6 +80,9 @@ fn path_is_offline(path: &str) -> bool {
                 | "testing"
         )
     }) || matches!(stem, "fixtures" | "demo")
+        // Django's management commands (`app/management/commands/dedupe.py`): run by hand or
+        // by cron through `manage.py`, never on a request.
+        || parts.windows(2).any(|w| w == ["management", "commands"])
         // `seed.js`, `seeders.py`, Reaction's `checkAndSeedDb.js`: seeding code.
         || crate::lang::naming::for_each_word(stem, |w| {
             matches!(w, "seed" | "seeds" | "seeder" | "seeders" | "seeding")
@@ -1483,6 +1486,7 @@ mod tests {
             "packages/schema/src/util/checkAndSeedDb.js",
             "app/seeders/users.py",
             "bin/reindex.js",
+            "crits/core/management/commands/get_duplicate_targets.py",
         ] {
             assert!(path_is_offline(p), "{p}");
         }
@@ -1491,6 +1495,7 @@ mod tests {
             "src/seedling.js",
             "src/scripts.js",
             "src/api/feedback.py",
+            "app/management/views.py",
             // A Rust crate's programs: komodo's `bin/core/` is its server.
             "bin/core/src/startup.rs",
             "src/bin/server.rs",
