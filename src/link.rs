@@ -72,8 +72,16 @@ fn resolve_module<'a>(
 fn alias_matches(module: &str, suffix_index: &[(&str, usize)]) -> Option<AliasMatches> {
     let module = module.trim_end_matches('/');
     let lib = module.strip_prefix("$lib/").map(|r| format!("lib/{r}"));
+    // A path into a scoped package of the repository's workspace (`@fiora/database/mongoose/
+    // models/group`: the package `packages/database`): its folder is named for the package.
+    let workspace = module
+        .strip_prefix('@')
+        .filter(|_| !module.starts_with("@/"))
+        .and_then(|m| m.split_once('/'))
+        .map(|(_, path)| path);
     let rest = lib
         .as_deref()
+        .or(workspace)
         .unwrap_or(module)
         .trim_start_matches("@/")
         .trim_start_matches("~/")

@@ -415,6 +415,39 @@ fn writes_to_an_imported_collection_in_memory_are_not_database_writes() {
     assert!(lines[0].contains("`rooms`"), "{out}");
 }
 
+/// A path into a scoped package of the repository's own workspace (fiora's `@fiora/database/
+/// mongoose/models/group`, the package in `packages/database`) resolves to the file, so the
+/// model's collection and its declared indexes are known where it is used. A package that is
+/// not in the repository stays unresolved.
+#[test]
+fn a_path_into_a_workspace_package_resolves_to_its_file() {
+    let (_t, root) = temp();
+    write(&root, "packages/db/package.json", r#"{"name": "@x/db"}"#);
+    write(
+        &root,
+        "packages/db/models/socket.ts",
+        "import { model, Schema } from 'mongoose';\nexport default model('Socket', new Schema({ id: { type: String, unique: true }, user: String }));\n",
+    );
+    write(
+        &root,
+        "packages/server/src/sockets.ts",
+        "import Socket from '@x/db/models/socket';\nimport Other from '@y/db/models/other';\n\
+         export const byUser = (userId) => Socket.find({ user: userId });\n\
+         export const byId = (id) => Socket.findOne({ id });\n\
+         export const others = (userId) => Other.find({ user: userId });\n",
+    );
+    let (_, out) = concise(&root, &[]);
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("unindexed-query"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].starts_with("packages/server/src/sockets.ts:3:") && lines[0].contains("`sockets`"),
+        "{out}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // discovery
 // ---------------------------------------------------------------------------------------------
