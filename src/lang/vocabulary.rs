@@ -279,6 +279,9 @@ pub const PY_OPERATIONS: &[OpMethod] = &[
         true,
     ),
     op("remove", OpKind::Delete, Args::FilterOptions, false),
+    // pymongo 3's `save(doc)` (removed in 4): a replacement by the document's `_id`, or an
+    // insert.
+    op("save", OpKind::Replace, Args::Documents, false),
     op("aggregate", OpKind::Aggregate, Args::Pipeline, false),
     op(
         "aggregate_raw_batches",

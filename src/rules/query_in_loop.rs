@@ -296,6 +296,37 @@ def remove(dataset, rows):
         assert!(got[0].1.contains("on `dataservice`"), "{}", got[0].1);
     }
 
+    /// pymongo 3's `save(doc)` is a write (MozDef's alert schedules, saved back one by one
+    /// while the query's results are walked), and so is a mongoengine document's own `save()`
+    /// on the item of a loop over a queryset; `save()` on something else (a Django model's
+    /// instance) is not read.
+    #[test]
+    fn a_save_per_item_of_query_results_is_a_write_per_item() {
+        let src = "from pymongo import MongoClient
+import mongoengine as me
+schedules = MongoClient().meteor['alertschedules']
+class Service(me.Document):
+    name = me.StringField()
+def refresh(names, rows):
+    for doc in schedules.find():
+        if doc['name'] in names:
+            schedules.save(doc)
+    for svc in Service.objects():
+        svc.enabled = False
+        svc.save()
+    for row in rows:
+        row.save()
+";
+        let got = findings("schedules.py", src);
+        assert_eq!(lines(&got), vec![9, 12], "{got:?}");
+        assert!(
+            got[0].1.contains("`save` on `alertschedules`"),
+            "{}",
+            got[0].1
+        );
+        assert!(got[1].1.contains("on `service`"), "{}", got[1].1);
+    }
+
     /// A Python loop over a parenthesized iterable (`for nid in (networks or []):`, mist.api)
     /// iterates what the parentheses hold, which is data: only a tuple is a fixed list.
     #[test]
