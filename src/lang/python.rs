@@ -3192,6 +3192,15 @@ impl<'t> Extractor<'t> {
             .filter(|d| d.k() == "decorator")
             .any(|d| {
                 let t = self.text(d);
+                // A route's path says nothing of a schedule: MozDef's
+                // `@post('/syncalertschedules')` is a request handler.
+                let callee = t.trim_start_matches('@').split('(').next().unwrap_or(t);
+                if matches!(
+                    last_segment(callee),
+                    "route" | "get" | "post" | "put" | "patch" | "delete" | "api_route"
+                ) {
+                    return false;
+                }
                 // `@job("purge-datasets")` (udata's tasks, RQ's `@job(queue)`): a background job.
                 t == "@job"
                     || t.starts_with("@job(")
@@ -8123,10 +8132,14 @@ def on_event(e):
     for x in e:
         db.d.update_one({"_id": 1}, {"$inc": {"n": 1}})
 scheduler.add_job(compact, "cron", hour=2)
+@post('/syncalertschedules', methods=['POST'])
+def sync_alert_schedules():
+    db.e.update_one({"_id": 1}, {"$inc": {"n": 1}})
 "#;
         let ir = ir(src);
         let periodic: Vec<bool> = ir.operations.iter().map(|o| o.context.periodic).collect();
-        assert_eq!(periodic, [true, true, true, false]);
+        // A route whose path says "schedules" (MozDef) is a request handler.
+        assert_eq!(periodic, [true, true, true, false, false]);
         assert!(ir.operations[3].context.enclosing_loop.is_some());
         let ir = ir_at(
             "from pymongo import MongoClient\nMongoClient().a.b.update_one({}, {})\n",
