@@ -40,6 +40,8 @@ const JS_GUARDS: super::GuardSyntax = super::GuardSyntax {
         "continue_statement",
         "break_statement",
     ],
+    // (`console.assert` only logs.)
+    asserts: &["assert", "assert.ok", "assert.strict"],
 };
 
 const MAX_DEPTH: usize = 48;
@@ -1233,7 +1235,7 @@ impl<'t> Extractor<'t> {
     /// The sizes checked against an upper bound before `n` (see `lang::size_guards`):
     /// `if (x.length < N) { .. }`, `if (x.length >= N) return;`.
     fn size_guards(&self, n: Node<'t>) -> Vec<String> {
-        super::size_guards(&self.parents, n, &JS_GUARDS, |c, exit, out| {
+        super::size_guards(&self.parents, self.src, n, &JS_GUARDS, |c, exit, out| {
             super::binary_sizes(&self.parents, self.src, c, exit, out, &|m| {
                 self.length_of(m)
             })
@@ -1248,9 +1250,14 @@ impl<'t> Extractor<'t> {
     /// array's text and what it does not hold.
     fn absent_checks(&self, n: Node<'t>) -> Vec<(&'t str, Held<'t>)> {
         // `exit`: the condition is false where `n` is.
-        super::guard_conditions(&self.parents, n, &JS_GUARDS, true, |c, exit, out| {
-            self.absent_if(c, !exit, 0, out)
-        })
+        super::guard_conditions(
+            &self.parents,
+            self.src,
+            n,
+            &JS_GUARDS,
+            true,
+            |c, exit, out| self.absent_if(c, !exit, 0, out),
+        )
     }
 
     /// What follows about arrays from `cond` being `truth`: through `!`, parentheses, `&&` (when

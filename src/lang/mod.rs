@@ -955,6 +955,9 @@ pub(crate) struct GuardSyntax {
     pub blocks: &'static [&'static str],
     /// Statements that leave the block: `return`, `raise`/`throw`, `continue`, `break`.
     pub exits: &'static [&'static str],
+    /// Assertions, which leave unless their first operand holds: statements of these kinds
+    /// (Python's `assert`), or calls of these functions (Node's `assert(..)`, `assert.ok(..)`).
+    pub asserts: &'static [&'static str],
 }
 
 /// The sizes the code checks against an upper bound before `n` (see `OpContext::size_guards`),
@@ -964,11 +967,12 @@ pub(crate) struct GuardSyntax {
 /// below). The frontend's `bounded` knows its language's comparisons and size expressions.
 pub(crate) fn size_guards<'t>(
     flat: &flat::Flat<'t>,
+    src: &'t str,
     n: tree_sitter::Node<'t>,
     syntax: &GuardSyntax,
     bounded: impl FnMut(tree_sitter::Node<'t>, bool, &mut Vec<String>),
 ) -> Vec<String> {
-    let mut out = guard_conditions(flat, n, syntax, false, bounded);
+    let mut out = guard_conditions(flat, src, n, syntax, false, bounded);
     out.sort();
     out.dedup();
     out
@@ -981,6 +985,7 @@ pub(crate) fn size_guards<'t>(
 /// [`size_guards`] and the JavaScript frontend's checks that an array does not hold a value.
 pub(crate) fn guard_conditions<'t, T>(
     flat: &flat::Flat<'t>,
+    src: &'t str,
     n: tree_sitter::Node<'t>,
     syntax: &GuardSyntax,
     elses: bool,
@@ -1021,6 +1026,24 @@ pub(crate) fn guard_conditions<'t, T>(
                     break;
                 }
                 let stmt = statement(stmt);
+                // `assert(arr.indexOf(v) === -1)`: what follows runs only where it holds.
+                let asserted = if syntax.asserts.contains(&stmt.k()) {
+                    named(stmt).into_iter().next()
+                } else if stmt.k() == "call_expression"
+                    && flat
+                        .field(stmt, "function")
+                        .and_then(|f| src.get(f.byte_range()))
+                        .is_some_and(|f| syntax.asserts.contains(&f))
+                {
+                    flat.field(stmt, "arguments")
+                        .and_then(|a| named(a).into_iter().next())
+                } else {
+                    None
+                };
+                if let Some(cond) = asserted {
+                    read(cond, false, &mut out);
+                    continue;
+                }
                 if !syntax.ifs.contains(&stmt.k()) || flat.field(stmt, "alternative").is_some() {
                     continue;
                 }

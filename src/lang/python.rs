@@ -126,6 +126,7 @@ const PY_GUARDS: super::GuardSyntax = super::GuardSyntax {
         "continue_statement",
         "break_statement",
     ],
+    asserts: &["assert_statement"],
 };
 
 fn span(n: Node) -> Span {
@@ -5164,7 +5165,7 @@ impl<'t> Extractor<'t> {
         let mut out: Vec<String> = nodes
             .iter()
             .flat_map(|&n| {
-                super::size_guards(&self.parents, n, &PY_GUARDS, |c, exit, out| {
+                super::size_guards(&self.parents, self.src, n, &PY_GUARDS, |c, exit, out| {
                     self.bounded_sizes(c, exit, 0, out)
                 })
             })

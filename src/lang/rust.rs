@@ -35,6 +35,7 @@ const RUST_GUARDS: super::GuardSyntax = super::GuardSyntax {
         "continue_expression",
         "break_expression",
     ],
+    asserts: &[],
 };
 
 /// Called through `lang::extract`, which sets this thread's grammar tables.
@@ -286,7 +287,7 @@ impl<'t> Extractor<'t> {
     /// The sizes checked against an upper bound before `n` (see `lang::size_guards`):
     /// `if post.tags.len() < MAX_TAGS { .. }`, `if post.tags.len() >= MAX_TAGS { return ..; }`.
     fn size_guards(&self, n: Node<'t>) -> Vec<String> {
-        super::size_guards(&self.parents, n, &RUST_GUARDS, |c, exit, out| {
+        super::size_guards(&self.parents, self.src, n, &RUST_GUARDS, |c, exit, out| {
             super::binary_sizes(&self.parents, self.src, c, exit, out, &|m| self.len_of(m))
         })
     }

@@ -798,6 +798,35 @@ function joinDomain(user, domain, callback) {
         assert!(got[0].2.contains("checks are not in it yet"), "{got:?}");
     }
 
+    /// Node's `assert(cond)` (and `assert.ok`) throws unless `cond` holds, as an `if (!cond)
+    /// throw` does: fiora's `assert(group.members.indexOf(user) === -1, ..)` before the push
+    /// checks that the value is absent. `console.assert` only logs.
+    #[test]
+    fn an_assertion_before_the_push_is_a_check() {
+        let src = r#"const assert = require("assert");
+const mongoose = require("mongoose");
+const Group = mongoose.model("Group", new mongoose.Schema({ members: [String] }));
+async function join(id, user) {
+  const group = await Group.findOne({ _id: id });
+  assert(group.members.indexOf(user) === -1, "already a member");
+  group.members.push(user);
+  await group.save();
+}
+async function enter(id, user) {
+  const group = await Group.findOne({ _id: id });
+  console.assert(group.members.indexOf(user) === -1, "already a member");
+  group.members.push(user);
+  await group.save();
+}
+"#;
+        use crate::diagnostic::Severity::{Info, Warning};
+        let got: Vec<(usize, crate::diagnostic::Severity)> = judged("groups.js", src)
+            .iter()
+            .map(|g| (g.0, g.1))
+            .collect();
+        assert_eq!(got, [(7, Info), (13, Warning)], "{got:?}");
+    }
+
     /// `{$addToSet: level}` with `level` built in branches (overleaf's collaborators), or a document
     /// whose keys are filled in at run time: the arrays are not known by name, but whichever they
     /// are, they grow. Reported at info, once, unless the filter may bound an array; a `$push` of
