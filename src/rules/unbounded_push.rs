@@ -825,6 +825,18 @@ async function enter(id, user) {
             .map(|g| (g.0, g.1))
             .collect();
         assert_eq!(got, [(7, Info), (13, Warning)], "{got:?}");
+        // Python's `assert` of the array's size bounds it, as `if len(..) >= N: raise` does.
+        let src = "from pymongo import MongoClient
+db = MongoClient().app
+def add(gid, u):
+    doc = db.groups.find_one({\"_id\": gid})
+    assert len(doc[\"members\"]) < 100
+    db.groups.update_one({\"_id\": gid}, {\"$push\": {\"members\": u}})
+def add_unchecked(gid, u):
+    db.groups.update_one({\"_id\": gid}, {\"$push\": {\"members\": u}})
+";
+        let got: Vec<usize> = judged("groups.py", src).iter().map(|g| g.0).collect();
+        assert_eq!(got, [8], "{got:?}");
     }
 
     /// `{$addToSet: level}` with `level` built in branches (overleaf's collaborators), or a document
