@@ -2472,6 +2472,31 @@ impl<'t> Extractor<'t> {
         found
     }
 
+    /// The function a call runs, when this file defines it: a module-level function called by
+    /// name, or a method of the enclosing class called on `self`.
+    fn name_helper(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let f = self.field(call, "function")?;
+        match f.k() {
+            "identifier" => self.functions.get(self.text(f)).copied(),
+            "attribute" => {
+                let obj = self.field(f, "object")?;
+                if self.text(obj) != "self" {
+                    return None;
+                }
+                let method = self.text(self.field(f, "attribute")?);
+                let class = self.enclosing_class(call)?;
+                self.methods(class, |decorators| {
+                    !decorators.iter().any(|d| d.contains("property"))
+                })
+                .into_iter()
+                .rev()
+                .find(|(name, _)| *name == method)
+                .map(|(_, def)| def)
+            }
+            _ => None,
+        }
+    }
+
     fn collection_ref(&self, n: Node<'t>) -> CollectionRef {
         CollectionRef {
             name: self.collection_name(n, 0),
@@ -2504,6 +2529,19 @@ impl<'t> Extractor<'t> {
             && parts.iter().any(|p| matches!(p, NamePart::Hole { .. }))
         {
             return CollectionName::Template { parts };
+        }
+        // A helper of this file, or a method of this class, that builds the name
+        // (pyspider's `self.database[self._collection_name(project)]`, whose method returns
+        // `"%s.%s" % (self.collection_prefix, project)`): the name it returns, its holes
+        // spelt with the helper's own parameters.
+        if depth < 8 && n.k() == "call" {
+            if let Some(name @ CollectionName::Template { .. }) = self
+                .name_helper(n)
+                .and_then(|f| self.returned_expr(f))
+                .map(|r| self.collection_name(r, depth + 1))
+            {
+                return name;
+            }
         }
         let text = crate::lang::first_chars(self.text(n), 80);
         if matches!(n.k(), "identifier" | "attribute") {
@@ -7432,6 +7470,44 @@ def f(day, tenant_id, user_id, org_id, name, now):
         );
         // The span is the name expression.
         assert_eq!(at(src, ir.collections[0].span), "f\"events_{day}\"");
+    }
+
+    /// A name built by a helper of the module or a method of the class (pyspider's
+    /// `self.database[self._collection_name(project)]`): the helper's template, its holes
+    /// spelt with the helper's parameters. A helper that returns its parameter as it is names
+    /// no template.
+    #[test]
+    fn dynamic_names_built_by_a_helper() {
+        let src = r#"
+import pymongo
+def table(day):
+    return "events_%s" % day
+class ResultDB(object):
+    def __init__(self, url):
+        self.database = pymongo.MongoClient(url).get_database("resultdb")
+    def _collection_name(self, project):
+        if self.collection_prefix:
+            return "%s.%s" % (self.collection_prefix, project)
+        return project
+    def _plain(self, name):
+        return name
+    def save(self, project, taskid, result):
+        self.database[self._collection_name(project)].update_one({"taskid": taskid}, {"$set": {"r": result}})
+        self.database[self._plain(project)].find_one({})
+        self.database[table(project)].insert_one({"a": 1})
+"#;
+        let ir = ir(src);
+        let names: Vec<String> = ir.collections.iter().map(|c| c.name.display()).collect();
+        assert_eq!(
+            names,
+            [
+                "{self.collection_prefix}.{project}",
+                "<unknown>",
+                "events_{day}"
+            ]
+        );
+        use HoleKind::*;
+        assert_eq!(holes(&ir), vec![vec![Unknown, Entity], vec![], vec![Date]]);
     }
 
     #[test]
