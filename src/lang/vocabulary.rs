@@ -774,6 +774,93 @@ pub const RUST_OPERATIONS: &[OpMethod] = &[
     op("create_indexes", OpKind::CreateIndex, Args::Index, true),
     op("drop_index", OpKind::DropIndex, Args::Index, true),
     op("watch", OpKind::Other, Args::Pipeline, false),
+    // The 2.x driver's explicit-session forms, the session last (`coll.update_one_with_session(
+    // filter, update, options, session)`); 3.x chains `.session(s)` instead.
+    op("find_with_session", OpKind::Find, Args::FilterOptions, true),
+    op(
+        "find_one_with_session",
+        OpKind::FindOne,
+        Args::FilterOptions,
+        true,
+    ),
+    op(
+        "insert_one_with_session",
+        OpKind::Insert,
+        Args::Documents,
+        true,
+    ),
+    op(
+        "insert_many_with_session",
+        OpKind::Insert,
+        Args::Documents,
+        true,
+    ),
+    op(
+        "update_one_with_session",
+        OpKind::UpdateOne,
+        Args::FilterUpdate,
+        true,
+    ),
+    op(
+        "update_many_with_session",
+        OpKind::UpdateMany,
+        Args::FilterUpdate,
+        true,
+    ),
+    op(
+        "replace_one_with_session",
+        OpKind::Replace,
+        Args::FilterUpdate,
+        true,
+    ),
+    op(
+        "delete_one_with_session",
+        OpKind::Delete,
+        Args::FilterOptions,
+        true,
+    ),
+    op(
+        "delete_many_with_session",
+        OpKind::Delete,
+        Args::FilterOptions,
+        true,
+    ),
+    op(
+        "find_one_and_update_with_session",
+        OpKind::FindOneAndUpdate,
+        Args::FilterUpdate,
+        true,
+    ),
+    op(
+        "find_one_and_replace_with_session",
+        OpKind::Replace,
+        Args::FilterUpdate,
+        true,
+    ),
+    op(
+        "find_one_and_delete_with_session",
+        OpKind::Delete,
+        Args::FilterOptions,
+        true,
+    ),
+    op(
+        "aggregate_with_session",
+        OpKind::Aggregate,
+        Args::Pipeline,
+        true,
+    ),
+    op(
+        "count_documents_with_session",
+        OpKind::Count,
+        Args::FilterOptions,
+        true,
+    ),
+    op(
+        "distinct_with_session",
+        OpKind::Distinct,
+        Args::Distinct,
+        true,
+    ),
 ];
 
 pub fn rust_operation(name: &str) -> Option<&'static OpMethod> {

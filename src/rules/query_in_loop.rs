@@ -1443,6 +1443,25 @@ async fn totals(orders: Collection<Order>, customers: Collection<Customer>, ids:
 "#,
         );
         assert_eq!(rs.iter().map(|f| f.0).collect::<Vec<_>>(), vec![5, 8]);
+        // The 2.x driver's explicit-session forms (`find_one_with_session(filter, options,
+        // session)`, Prisma's older connector) are the same calls.
+        let rs = findings(
+            "src/posts.rs",
+            r#"use mongodb::{bson::doc, ClientSession, Database};
+async fn load(db: &Database, session: &mut ClientSession, ids: Vec<Bson>) {
+    let posts = db.collection::<Document>("posts");
+    for id in ids {
+        posts.find_one_with_session(doc! { "_id": id }, None, session).await?;
+    }
+}
+"#,
+        );
+        assert_eq!(rs.len(), 1, "{rs:?}");
+        assert_eq!(rs[0].0, 5);
+        assert!(
+            rs[0].1.contains("`find_one_with_session` on `posts`"),
+            "{rs:?}"
+        );
     }
 
     #[test]
