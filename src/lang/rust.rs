@@ -1215,6 +1215,9 @@ impl<'t> Extractor<'t> {
             };
             let key = match (key_toks.len(), self.string_value(*first)) {
                 (1, Some(s)) => s,
+                // `doc! { field_name: v }`: the key is the variable's value, computed as
+                // JavaScript's `{ [field]: v }` is, and spelt so.
+                (1, None) if first.k() == "identifier" => format!("[{}]", self.text(*first)),
                 _ => self.key_text(key_toks),
             };
             let value = if val_toks.is_empty() {

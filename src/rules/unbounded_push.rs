@@ -1076,6 +1076,22 @@ async fn near(boards: &Collection<Board>, board: &Board, item: i64, force: bool)
         );
     }
 
+    /// In `doc!`, a bare name as a key is the variable's value (Prisma's `{ field_name: {
+    /// "$each": ids } }`): the message names the array as JavaScript's computed `[field]`, not
+    /// as a field spelt `field_name`.
+    #[test]
+    fn a_rust_key_named_by_a_variable_is_computed() {
+        let src = r#"use mongodb::{bson::{doc, Document}, Database};
+async fn connect(db: &Database, id: Bson, field_name: &str, ids: Vec<Bson>) {
+    let posts = db.collection::<Document>("posts");
+    posts.update_one(doc! { "_id": id }, doc! { "$addToSet": { field_name: { "$each": ids } } }, None).await;
+}
+"#;
+        let got = judged("src/m2m.rs", src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].2.contains("array `[field_name]`"), "{got:?}");
+    }
+
     /// Merging records swaps ids in the arrays that hold the old ones: an `$addToSet` (or
     /// `$push`) of the new id on the documents whose array holds the old one, then a `$pull` of
     /// the old one with the same filter, on the same receiver, in the same function. The array
