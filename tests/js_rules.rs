@@ -2363,6 +2363,38 @@ async function find(orgId, id) {
     );
 }
 
+/// An object spread into a literal is read for its fields: written in place (`...{ limit, skip
+/// }`), or picked by a condition (`...(poly ? {} : { limit, skip })`, Payload's joins;
+/// `...(groupMention && { tunreadGroup: tmid })`, Rocket.Chat's unread threads), whose fields
+/// may be there.
+#[test]
+fn fields_of_an_object_spread_into_a_literal_are_read() {
+    let src = r#"const { MongoClient } = require("mongodb");
+const db = new MongoClient(process.env.URL).db();
+async function page(where, pageNo, limit, poly) {
+  const skip = (pageNo - 1) * limit;
+  return db.collection("joins").find(where, { sort: { at: -1 }, ...(poly ? {} : { limit, skip }) }).toArray();
+}
+async function unread(users, rid, tmid, groupMention) {
+  return db.collection("subscriptions").updateMany(
+    { "u._id": { $in: users }, rid },
+    { $addToSet: { tunread: tmid, ...(groupMention && { tunreadGroup: tmid }) } },
+  );
+}
+"#;
+    assert_eq!(
+        rule_lines("skip-paging", "src/joins.js", src),
+        vec![line_of(src, "poly ? {}")]
+    );
+    let push = only("unbounded-push", "src/joins.js", src);
+    assert!(
+        push.message
+            .contains("grows arrays `tunread` and `tunreadGroup` in `subscriptions`"),
+        "{}",
+        push.message
+    );
+}
+
 #[test]
 fn meteor_client_reads_are_not_round_trips() {
     let src = r#"import { Meteor } from 'meteor/meteor';

@@ -3272,11 +3272,47 @@ impl<'t> Extractor<'t> {
                             key_span: span(p),
                             value: self.lower_identifier(p, depth + 1),
                         }),
-                        "spread_element" => fields.push(Field {
-                            key: "...".to_string(),
-                            key_span: span(p),
-                            value: Value::unknown(span(p), self.text(p), false),
-                        }),
+                        "spread_element" => {
+                            // An object written in place is its fields (`...{ limit, skip }`);
+                            // the objects a condition picks from may be (`...(all ? {} : {
+                            // limit, skip })`, `...(paged && { skip })`: Payload's joins),
+                            // with the spread kept as unknown beside them.
+                            let arg = self.named_children(p).into_iter().next();
+                            let arg = arg.map(|a| self.unwrap_expr(a));
+                            let picked: Vec<Node<'t>> = match arg {
+                                Some(a) if a.k() == "ternary_expression" => {
+                                    ["consequence", "alternative"]
+                                        .into_iter()
+                                        .filter_map(|b| self.field(a, b))
+                                        .collect()
+                                }
+                                Some(a) if a.k() == "binary_expression" => {
+                                    self.field(a, "right").into_iter().collect()
+                                }
+                                _ => Vec::new(),
+                            };
+                            let spliced = |n: Node<'t>, fields: &mut Vec<Field>| {
+                                let n = self.unwrap_expr(n);
+                                if n.k() != "object" {
+                                    return false;
+                                }
+                                if let ValueKind::Document(fs) = self.lower(n, depth + 1).kind {
+                                    fields.extend(fs);
+                                }
+                                true
+                            };
+                            if arg.is_some_and(|a| spliced(a, &mut fields)) {
+                                continue;
+                            }
+                            for b in picked {
+                                spliced(b, &mut fields);
+                            }
+                            fields.push(Field {
+                                key: "...".to_string(),
+                                key_span: span(p),
+                                value: Value::unknown(span(p), self.text(p), false),
+                            });
+                        }
                         _ => {}
                     }
                 }

@@ -27,16 +27,19 @@ fn unbounded_push_diagnostic(
     growth: Growth,
 ) -> Finding {
     let coll = collection_label(op);
-    let list = fields
-        .iter()
-        .map(|f| format!("`{f}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    // "array `a`", "arrays `a` and `b`", "arrays `a`, `b` and `c`".
+    let quoted: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
+    let list = match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            format!("arrays {} and {last}", rest.join(", "))
+        }
+        _ => format!("array {}", quoted.concat()),
+    };
     let (severity, message) = if let Growth::OncePerChange(key) = growth {
         (
             Severity::Info,
             format!(
-                "`{}` grows array {list} in {coll} once per change of `{key}` (the filter asks that it differ, the update sets it), so only as often as that changes; documents keep growing toward the 16 MB limit",
+                "`{}` grows {list} in {coll} once per change of `{key}` (the filter asks that it differ, the update sets it), so only as often as that changes; documents keep growing toward the 16 MB limit",
                 operator.key
             ),
         )
@@ -44,35 +47,35 @@ fn unbounded_push_diagnostic(
         (
             Severity::Info,
             format!(
-                "`$push` grows array {list} in {coll} only with values the filter does not find in it (`$ne`/`$nin`), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
+                "`$push` grows {list} in {coll} only with values the filter does not find in it (`$ne`/`$nin`), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
             ),
         )
     } else if growth == Growth::Checked {
         (
             Severity::Info,
             format!(
-                "`$push` grows array {list} in {coll} only with values the code checks are not in it yet (an `includes`, `indexOf`, `some`, `every` or `find` test before the push), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
+                "`$push` grows {list} in {coll} only with values the code checks are not in it yet (an `includes`, `indexOf`, `some`, `every` or `find` test before the push), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
             ),
         )
     } else if growth == Growth::Replaced {
         (
             Severity::Info,
             format!(
-                "`$push` grows array {list} in {coll} only with entries whose key an earlier update of the same document `$pull`s first (one entry per key), so like `$addToSet` with no bound other than the number of distinct keys; documents keep growing toward the 16 MB limit"
+                "`$push` grows {list} in {coll} only with entries whose key an earlier update of the same document `$pull`s first (one entry per key), so like `$addToSet` with no bound other than the number of distinct keys; documents keep growing toward the 16 MB limit"
             ),
         )
     } else if operator.key == "$addToSet" {
         (
             Severity::Info,
             format!(
-                "`$addToSet` grows array {list} in {coll} with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
+                "`$addToSet` grows {list} in {coll} with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
             ),
         )
     } else {
         (
             Severity::Warning,
             format!(
-                "`$push` appends to array {list} in {coll} with no bound: every update rewrites a larger document, which grows toward the 16 MB limit"
+                "`$push` appends to {list} in {coll} with no bound: every update rewrites a larger document, which grows toward the 16 MB limit"
             ),
         )
     };
