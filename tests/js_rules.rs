@@ -2395,6 +2395,26 @@ async function unread(users, rid, tmid, groupMention) {
     );
 }
 
+/// The Mongoose document idiom with the document handed to a callback (nodeclub's replies):
+/// `Reply.findById(id, (err, reply) => ..)`, `.exec((err, reply) => ..)`, `.then(reply => ..)`.
+/// A parameter in another position, or an item of a plain array's `forEach`, is no such
+/// document.
+#[test]
+fn the_document_push_idiom_in_a_query_callback() {
+    let src = r#"const mongoose = require("mongoose");
+const Reply = mongoose.model("Reply", new mongoose.Schema({ ups: [String] }));
+function a(id, uid, cb) { Reply.findById(id, function (err, reply) { reply.ups.push(uid); reply.save(cb); }); }
+function b(id, uid, cb) { Reply.findOne({ _id: id }).exec((err, reply) => { reply.ups.push(uid); reply.save(cb); }); }
+function c(id, uid) { return Reply.findById(id).then(reply => { reply.ups.push(uid); return reply.save(); }); }
+function d(id, uid, cb) { Reply.findById(id, function (reply) { reply.ups.push(uid); reply.save(cb); }); }
+function e(list, uid) { list.forEach(function (reply) { reply.ups.push(uid); reply.save(); }); }
+"#;
+    assert_eq!(
+        rule_lines("unbounded-push", "src/replies.js", src),
+        vec![3, 4, 5]
+    );
+}
+
 #[test]
 fn meteor_client_reads_are_not_round_trips() {
     let src = r#"import { Meteor } from 'meteor/meteor';

@@ -4499,6 +4499,63 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The document a query hands its callback, when `name` is the callback's parameter that
+    /// holds it: `Reply.findById(id, function (err, reply) {..})`, `Reply.findOne(q).exec((err,
+    /// reply) => ..)`, `Reply.findById(id).then((reply) => ..)` (nodeclub's replies).
+    /// Returns the callback's span (the scope of the document's name), the collection and the
+    /// evidence. An arrow function's lone parameter (`reply => ..`) has no binding.
+    fn callback_document(
+        &self,
+        name: Node<'t>,
+        binding: Option<&Binding<'t>>,
+    ) -> Option<(Span, CollectionRef, Evidence)> {
+        if binding.is_some_and(|b| b.kind != DeclKind::Param) {
+            return None;
+        }
+        let mut f = self.parents.of(name);
+        while let Some(n) = f {
+            let declares = match binding {
+                Some(b) => span(n) == b.scope,
+                None => self
+                    .field(n, "parameter")
+                    .is_some_and(|p| self.text(p) == self.text(name)),
+            };
+            if is_function(n.k()) && declares {
+                break;
+            }
+            f = self.parents.of(n);
+        }
+        let f = f?;
+        let params: Vec<Node<'t>> = match self.field(f, "parameters") {
+            Some(ps) => self.named_children(ps),
+            None => self.field(f, "parameter").into_iter().collect(),
+        };
+        let position = params
+            .iter()
+            .position(|p| p.k() == "identifier" && self.text(*p) == self.text(name))?;
+        let args = self.parents.of(f).filter(|a| a.k() == "arguments")?;
+        if self.named_children(args).last().map(|l| l.id()) != Some(f.id()) {
+            return None;
+        }
+        let call = self
+            .parents
+            .of(args)
+            .filter(|c| c.k() == "call_expression")?;
+        let callee = self.field(call, "function")?;
+        let method = self.field(callee, "property").map(|p| self.text(p))?;
+        let loaded = match (method, position) {
+            ("then", 0) | ("exec", 1) => self.classify(self.field(callee, "object")?, 0),
+            ("findById" | "findOne" | "findOneAndUpdate" | "findByIdAndUpdate", 1) => {
+                self.classify(call, 0)
+            }
+            _ => return None,
+        };
+        match loaded {
+            Thing::LoadedDoc(coll, evidence) => Some((span(f), coll, evidence)),
+            _ => None,
+        }
+    }
+
     /// The Mongoose document idiom: `post.likes.push(uid); await post.save();` sends a `$push`.
     fn document_array_push(
         &mut self,
@@ -4530,13 +4587,14 @@ impl<'t> Extractor<'t> {
         let doc_name = self.text(doc);
         let (scope, coll, evidence) = match doc.k() {
             "identifier" => {
-                let Some(binding) = self.lookup(doc_name, doc.start_byte() as u32) else {
-                    return;
-                };
-                let Thing::LoadedDoc(coll, evidence) = self.classify(doc, 0) else {
-                    return;
-                };
-                (binding.scope, coll, evidence)
+                let binding = self.lookup(doc_name, doc.start_byte() as u32);
+                match (binding, self.classify(doc, 0)) {
+                    (Some(b), Thing::LoadedDoc(coll, evidence)) => (b.scope, coll, evidence),
+                    _ => match self.callback_document(doc, binding) {
+                        Some(found) => found,
+                        None => return,
+                    },
+                }
             }
             // A document method (`schema.methods.addComment = function () { this.comments
             // .push(c); return this.save(); }`): `this` is a document of the schema's model, for
