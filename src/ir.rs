@@ -316,6 +316,11 @@ pub enum ExportTarget {
     Wrapper {
         wrapper: Box<Wrapper>,
     },
+    /// A function that returns the collection its first argument names, of a database
+    /// (`def mongo_connector(collection): return settings.PY_DB[collection]`), exported as
+    /// `mongo_connector(..)`: a caller's `mongo_connector("events").create_index(..)` is on
+    /// `events`.
+    CollectionFactory,
     /// A collection in memory, with no database behind it: Meteor's client-side collection
     /// (`new Mongo.Collection(null)`, or an instance of a class that extends `Mongo.Collection`
     /// and calls `super(null)`). An importer's calls on it are not driver calls.

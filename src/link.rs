@@ -300,7 +300,9 @@ fn lookup_export_in<T>(
     let own = match named(export) {
         Some(e) => Some((e, None)),
         None => export
-            .find('.')
+            .strip_suffix("(..)")
+            .map(str::len)
+            .or_else(|| export.find('.'))
             .or_else(|| export.strip_suffix("()").map(str::len))
             .and_then(|at| {
                 let (head, member) = export.split_at(at);
@@ -410,6 +412,7 @@ impl<'a> Classes<'a> {
                 | ExportTarget::Schema
                 | ExportTarget::Wrapper { .. }
                 | ExportTarget::LocalCollection
+                | ExportTarget::CollectionFactory
                 | ExportTarget::Star { .. } => ClassKind::NotDocument,
                 ExportTarget::AbstractDocument => ClassKind::Abstract,
                 // `from mongoengine import Document` in a module of the application (`app/db.py`),
@@ -1073,6 +1076,57 @@ fn link_databases(files: &mut [SourceFile], modules: &Modules) {
     }
 }
 
+/// Decides the collections named where a function of another module is called (see
+/// [`ExportTarget::CollectionFactory`]: `mongo_connector(settings.COL_EVENTS).create_index(..)`):
+/// where that module exports the function as a collection factory, the operation keeps the name
+/// its argument gives and is a driver call; otherwise it has no collection, as before the
+/// frontend read the call.
+fn link_factories(files: &mut [SourceFile], modules: &Modules) {
+    let factory_call = |c: &CollectionRef| {
+        c.import
+            .as_ref()
+            .filter(|i| i.export.ends_with("(..)"))
+            .cloned()
+    };
+    let factory = |t: &ExportTarget| matches!(t, ExportTarget::CollectionFactory).then_some(());
+    // (importing file, the function) → whether it is a collection factory.
+    let mut decided: HashMap<(usize, ImportRef), bool> = HashMap::new();
+    for (fi, f) in files.iter().enumerate() {
+        for import in
+            f.ir.operations
+                .iter()
+                .filter_map(|o| o.collection.as_ref().and_then(factory_call))
+        {
+            if let std::collections::hash_map::Entry::Vacant(v) = decided.entry((fi, import)) {
+                let import = &v.key().1;
+                let is_factory = modules
+                    .resolve(&import.module, &f.display_path)
+                    .and_then(|t| lookup_export(files, t, &import.export, modules, 0, &factory))
+                    .is_some();
+                v.insert(is_factory);
+            }
+        }
+    }
+    if decided.is_empty() {
+        return;
+    }
+    for (fi, f) in files.iter_mut().enumerate() {
+        for op in &mut f.ir.operations {
+            let Some(import) = op.collection.as_ref().and_then(factory_call) else {
+                continue;
+            };
+            if decided[&(fi, import)] {
+                if let Some(c) = op.collection.as_mut() {
+                    c.import = None;
+                }
+                op.evidence = Evidence::Resolved;
+            } else {
+                op.collection = None;
+            }
+        }
+    }
+}
+
 /// Gives the index declarations of schemas the models of other modules are compiled from (see
 /// [`crate::ir::SchemaModel`]) the models' collections. A schema several models share declares
 /// its indexes on each.
@@ -1203,6 +1257,7 @@ pub fn link(files: &mut [SourceFile]) {
     link_inheritance(files, &modules);
     // Before the imports: an exported collection may be one of another module's database.
     link_databases(files, &modules);
+    link_factories(files, &modules);
     // `None`: a collection in memory (see `ExportTarget::LocalCollection`).
     let mut resolved: Vec<(usize, usize, Option<CollectionRef>)> = Vec::new();
     let pick = |_: usize, _: &str, target: &ExportTarget| match target {

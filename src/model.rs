@@ -38,6 +38,11 @@ pub struct AccessModel {
     pub unresolved: Vec<OpSummary>,
     /// Index declarations on collections whose name is not knowable.
     pub unresolved_indexes: Vec<IndexDecl>,
+    /// For each of `unresolved_indexes`, the literal parts of its collection's name when the
+    /// name is a template with some (`{settings.COL_OBJECTS}.files`: `["", ".files"]`, the
+    /// literal text between holes, in order): only a collection named so may hold it.
+    /// `None`: any collection may.
+    pub unresolved_index_patterns: Vec<Option<Vec<String>>>,
     /// Functions that read two or more collections.
     pub read_together: Vec<ReadTogether>,
     /// Files that are one-off or maintenance code by their path (`scripts/`, `upgrades/`, seeders,
@@ -458,7 +463,10 @@ impl AccessModel {
     /// (`getattr(db, name).create_index(..)` over a table of indexes, `db.collection(name)
     /// .createIndex(..)`): such a declaration may be the one that serves any query.
     pub fn indexes_known(&self, c: &CollectionAccess) -> bool {
-        self.unresolved_indexes.is_empty() && c.declared_indexes_readable()
+        self.unresolved_index_patterns
+            .iter()
+            .all(|p| p.as_ref().is_some_and(|parts| !name_fits(&c.name, parts)))
+            && c.declared_indexes_readable()
     }
 
     /// The model of `files`, built on up to `threads` threads: each builds the model of a run of
@@ -562,6 +570,47 @@ impl AccessModel {
     pub fn collection_of(&self, op: &Operation) -> Option<&CollectionAccess> {
         literal_name(op).and_then(|n| self.collections.get(&n))
     }
+}
+
+/// The literal text between the holes of an operation's collection name, in order, when it is a
+/// template with a fixed part (`{x}.files` → `["", ".files"]`); `None` for any other name.
+fn template_pattern(op: &Operation) -> Option<Vec<String>> {
+    let CollectionName::Template { parts } = &op.collection.as_ref()?.name else {
+        return None;
+    };
+    if !is_family(parts) {
+        return None;
+    }
+    let mut out = vec![String::new()];
+    for p in parts {
+        match p {
+            NamePart::Literal { text } => out.last_mut().expect("not empty").push_str(text),
+            NamePart::Hole { .. } => out.push(String::new()),
+        }
+    }
+    Some(out)
+}
+
+/// Whether `name` can be spelt by a template whose literal parts are `parts` (see
+/// [`template_pattern`]): the first at its start, the last at its end, the others in order
+/// between, each hole any text.
+fn name_fits(name: &str, parts: &[String]) -> bool {
+    let Some((first, rest)) = parts.split_first() else {
+        return true;
+    };
+    let Some(mut tail) = name.strip_prefix(first.as_str()) else {
+        return false;
+    };
+    let Some((last, middle)) = rest.split_last() else {
+        return tail.is_empty();
+    };
+    for m in middle {
+        match tail.find(m.as_str()) {
+            Some(at) => tail = &tail[at + m.len()..],
+            None => return false,
+        }
+    }
+    tail.ends_with(last.as_str())
 }
 
 /// A name with a fixed part and a hole (`events_{day}`); a bare `{name}` is just unknown.
@@ -821,7 +870,12 @@ impl Part {
                         let decls = index_decls(id, op);
                         match literal_name(op) {
                             Some(name) => m.collection(&name).indexes.extend(decls),
-                            None => m.unresolved_indexes.extend(decls),
+                            None => {
+                                let pattern = template_pattern(op);
+                                m.unresolved_index_patterns
+                                    .extend(decls.iter().map(|_| pattern.clone()));
+                                m.unresolved_indexes.extend(decls);
+                            }
                         }
                         continue;
                     }
@@ -880,6 +934,8 @@ impl Part {
         });
         m.unresolved.extend(later.model.unresolved);
         m.unresolved_indexes.extend(later.model.unresolved_indexes);
+        m.unresolved_index_patterns
+            .extend(later.model.unresolved_index_patterns);
         m.offline_files.extend(later.model.offline_files);
         m.migration_files.extend(later.model.migration_files);
         // Keyed by file: the parts' keys are disjoint.
@@ -1475,6 +1531,20 @@ mod tests {
         );
         // The first key is not queried: no bound.
         assert_eq!(serves(&ix, &query(&["status"], &[], &[])), Serve::None);
+    }
+
+    /// A name template's literal parts say which collections it can name: `{x}.files` names
+    /// `objects.files`, not `events`.
+    #[test]
+    fn names_a_template_can_spell() {
+        let parts = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(name_fits("objects.files", &parts(&["", ".files"])));
+        assert!(!name_fits("events", &parts(&["", ".files"])));
+        assert!(name_fits("events_2024_05", &parts(&["events_", ""])));
+        assert!(!name_fits("audit", &parts(&["events_", ""])));
+        assert!(name_fits("t_acme_log", &parts(&["t_", "_log"])));
+        assert!(name_fits("a.b.c", &parts(&["a", ".", "c"])));
+        assert!(!name_fits("a.b", &parts(&["a", ".", ".c"])));
     }
 
     #[test]

@@ -448,6 +448,43 @@ fn a_path_into_a_workspace_package_resolves_to_its_file() {
     );
 }
 
+/// A collection factory of another module (crits' `def mongo_connector(collection): return
+/// settings.PY_DB[collection]`): its callers name the collection, so the index declarations
+/// made through it (`mongo_connector(COL_EVENTS).create_index("title")`) are the collection's,
+/// and unindexed-query judges the queries. An index on a collection of a name template that
+/// cannot spell `events` (GridFS's `'%s.files' % COL_OBJECTS`) does not stop that.
+#[test]
+fn a_collection_factory_of_another_module_names_its_callers_collections() {
+    let (_t, root) = temp();
+    write(
+        &root,
+        "app/mongo_tools.py",
+        "import pymongo\nfrom django.conf import settings\n\n\
+         def mongo_connector(collection, preference=None):\n    try:\n        return settings.PY_DB[collection]\n    except Exception as e:\n        raise RuntimeError(e)\n",
+    );
+    write(
+        &root,
+        "app/indexes.py",
+        "from app.mongo_tools import mongo_connector\nfrom django.conf import settings\n\
+         COL_EVENTS = \"events\"\n\n\
+         def create_indexes():\n    events = mongo_connector(COL_EVENTS)\n    events.create_index(\"title\")\n\
+         \x20   mongo_connector('%s.files' % settings.COL_OBJECTS).create_index(\"md5\")\n\n\
+         def by_status(s):\n    return mongo_connector(COL_EVENTS).find({\"status\": s})\n\n\
+         def by_title(t):\n    return mongo_connector(COL_EVENTS).find({\"title\": t})\n",
+    );
+    let (_, out) = concise(&root, &[]);
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("unindexed-query"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].starts_with("app/indexes.py:11:")
+            && lines[0].contains("`find` on `events` filters by `status`"),
+        "{out}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // discovery
 // ---------------------------------------------------------------------------------------------

@@ -2106,6 +2106,12 @@ impl<'t> Extractor<'t> {
             }
             // A helper of this file that returns a database or a collection: `db = get_db()`.
             if let Some(func) = self.functions.get(ftext) {
+                // A collection factory: the collection its first argument names.
+                if let (Some(first), true) =
+                    (args.positional.first(), self.is_collection_factory(*func))
+                {
+                    return Thing::Collection(self.collection_ref(*first));
+                }
                 return self.returned_thing(*func, depth);
             }
             // A function imported from another module of the repository (`from app.db import
@@ -2472,6 +2478,80 @@ impl<'t> Extractor<'t> {
         found
     }
 
+    /// Whether `def` returns the collection its first parameter names, of a database (crits'
+    /// `def mongo_connector(collection): return settings.PY_DB[collection]`, or
+    /// `db.get_collection(name)`): a collection factory, whose callers name the collection.
+    /// A database is what the frontend reads as one, or, in a file that uses MongoDB, a name
+    /// whose last part ends in `db` (`settings.PY_DB`, `self.db`).
+    fn is_collection_factory(&self, def: Node<'t>) -> bool {
+        let Some(first) = self
+            .field(def, "parameters")
+            .and_then(|ps| self.named_children(ps).into_iter().next())
+        else {
+            return false;
+        };
+        let param = match first.k() {
+            "identifier" => Some(first),
+            "default_parameter" | "typed_default_parameter" => self.field(first, "name"),
+            "typed_parameter" => self
+                .named_children(first)
+                .into_iter()
+                .find(|c| c.k() == "identifier"),
+            _ => None,
+        };
+        let Some(param) = param.map(|p| self.text(p)) else {
+            return false;
+        };
+        let Some(ret) = self.returned_expr(def).map(|r| self.unwrap_expr(r)) else {
+            return false;
+        };
+        let (db, key) = match ret.k() {
+            "subscript" => (self.field(ret, "value"), self.field(ret, "subscript")),
+            "call" => match self.field(ret, "function") {
+                Some(f)
+                    if f.k() == "attribute"
+                        && self
+                            .field(f, "attribute")
+                            .is_some_and(|a| self.text(a) == "get_collection") =>
+                {
+                    let args = self.call_args(ret);
+                    (self.field(f, "object"), args.positional.first().copied())
+                }
+                _ => (None, None),
+            },
+            _ => (None, None),
+        };
+        let (Some(db), Some(key)) = (db, key) else {
+            return false;
+        };
+        if key.k() != "identifier" || self.text(key) != param {
+            return false;
+        }
+        matches!(self.classify(db, 0), Thing::Db)
+            || (self.uses_mongo
+                && matches!(db.k(), "identifier" | "attribute")
+                && last_segment(self.text(db))
+                    .to_ascii_lowercase()
+                    .ends_with("db"))
+    }
+
+    /// The first argument of the call `obj` is, or a name is bound to: what a collection
+    /// factory's caller names (see [`Self::is_collection_factory`]).
+    fn factory_argument(&self, obj: Node<'t>) -> Option<Node<'t>> {
+        let mut n = self.unwrap_expr(obj);
+        if n.k() == "identifier" {
+            let b = self.lookup(self.text(n), n.start_byte() as u32)?;
+            if !self.is_constant(b, self.text(n)) {
+                return None;
+            }
+            n = self.unwrap_expr(b.value?);
+        }
+        if n.k() != "call" {
+            return None;
+        }
+        self.call_args(n).positional.first().copied()
+    }
+
     /// The function a call runs, when this file defines it: a module-level function called by
     /// name, or a method of the enclosing class called on `self`.
     fn name_helper(&self, call: Node<'t>) -> Option<Node<'t>> {
@@ -2524,11 +2604,18 @@ impl<'t> Extractor<'t> {
             }
         }
         let mut parts = Vec::new();
-        if depth < 8
-            && self.name_parts(n, depth, &mut parts)
-            && parts.iter().any(|p| matches!(p, NamePart::Hole { .. }))
-        {
-            return CollectionName::Template { parts };
+        if depth < 8 && self.name_parts(n, depth, &mut parts) && !parts.is_empty() {
+            if parts.iter().any(|p| matches!(p, NamePart::Hole { .. })) {
+                return CollectionName::Template { parts };
+            }
+            // Every part a literal or a constant of the module (`"%s.files" % COL_OBJECTS`).
+            let mut name = String::new();
+            for p in &parts {
+                if let NamePart::Literal { text } = p {
+                    name.push_str(text);
+                }
+            }
+            return CollectionName::Literal { name };
         }
         // A helper of this file, or a method of this class, that builds the name
         // (pyspider's `self.database[self._collection_name(project)]`, whose method returns
@@ -4917,8 +5004,24 @@ impl<'t> Extractor<'t> {
                 Evidence::None,
             ),
             Thing::LoadedDoc(r, ev) => (Some(r), ev),
+            // `mongo_connector(settings.COL_EVENTS).create_index(..)`: if the function of
+            // the other module is a collection factory, the collection its argument names (the
+            // linker decides, see `ExportTarget::CollectionFactory`).
+            Thing::CallResult(imp) => match self.factory_argument(obj) {
+                Some(arg) => (
+                    Some(CollectionRef {
+                        import: Some(ImportRef {
+                            module: imp.module,
+                            export: format!("{}(..)", imp.export.trim_end_matches("()")),
+                        }),
+                        ..self.collection_ref(arg)
+                    }),
+                    Evidence::None,
+                ),
+                None => (None, Evidence::None),
+            },
             // (A call's result: its members may be collections, it is none itself.)
-            Thing::Unknown | Thing::CallResult(_) => (None, Evidence::None),
+            Thing::Unknown => (None, Evidence::None),
             _ => return,
         };
         let mut op = Operation::new(m.kind, m.name, span(call), span(attr));
@@ -6352,6 +6455,14 @@ impl<'t> Extractor<'t> {
         let mut seen: HashSet<&str> = HashSet::default();
         for (name, def) in functions.iter().rev() {
             if !seen.insert(name) {
+                continue;
+            }
+            if self.is_collection_factory(*def) {
+                // `mongo_connector(..)`: the collection its callers name.
+                exports.push(Export {
+                    name: format!("{}(..)", name.trim_end_matches("()")),
+                    target: ExportTarget::CollectionFactory,
+                });
                 continue;
             }
             let target = match self.returned_thing(*def, 0) {
