@@ -2907,7 +2907,7 @@ impl<'t> Extractor<'t> {
             ),
             None => None,
         };
-        if !is_type_name(head) {
+        if !is_identifier(head) {
             return None;
         }
         let imp = self.repository_import(head, pos)?;
@@ -2916,7 +2916,7 @@ impl<'t> Extractor<'t> {
             .into_iter()
             .flatten()
         {
-            if !is_type_name(m) {
+            if !is_identifier(m) {
                 return None;
             }
             export.push('.');
@@ -4753,7 +4753,7 @@ impl<'t> Extractor<'t> {
                 }
                 _ => None,
             });
-            let Some(ty) = annotated.or(cast).filter(|t| is_type_name(t)) else {
+            let Some(ty) = annotated.or(cast).filter(|t| is_identifier(t)) else {
                 continue;
             };
             let Thing::Collection(c) = self.classify(value, 0) else {
@@ -4963,12 +4963,8 @@ fn is_repository_module(module: &str) -> bool {
         || module.contains('/')
 }
 
-/// A plain type name (`IModels`), no generic, member or union.
-fn is_type_name(t: &str) -> bool {
-    is_identifier(t)
-}
-
-/// A plain name (`Local`), no member, call or other expression.
+/// A plain name (`Local`, or a type name such as `IModels`), no member, call, generic, union or
+/// other expression.
 fn is_identifier(t: &str) -> bool {
     !t.is_empty()
         && t.chars()

@@ -2502,6 +2502,11 @@ impl<'t> Extractor<'t> {
         let Some(param) = param.map(|p| self.text(p)) else {
             return false;
         };
+        // (The text first: the return is found by a walk of the body.)
+        let text = self.text(def);
+        if !text.contains("get_collection(") && !text.contains(&["[", param, "]"].concat()) {
+            return false;
+        }
         let Some(ret) = self.returned_expr(def).map(|r| self.unwrap_expr(r)) else {
             return false;
         };
