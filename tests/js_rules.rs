@@ -2415,6 +2415,37 @@ function e(list, uid) { list.forEach(function (reply) { reply.ups.push(uid); rep
     );
 }
 
+/// A counting `for` loop that walks an array one index a step (`for (var i = 0; i <
+/// replies.length; i++)`, nodeclub's replies) is a loop over its items, as `for (const r of
+/// replies)` is. Counting to a number, walking a fixed list, or striding by a batch
+/// (`i += batchSize` with `slice(i, i + batchSize)`, apostrophe's attachments) is not.
+#[test]
+fn a_counting_loop_over_an_array_walks_its_items() {
+    let src = r#"const mongoose = require("mongoose");
+const Reply = mongoose.model("Reply", new mongoose.Schema({ topic_id: String, author_id: String }));
+const User = mongoose.model("User", new mongoose.Schema({ name: String }));
+async function replies(t) {
+  const replies = await Reply.find({ topic_id: t });
+  for (var i = 0; i < replies.length; i++) {
+    replies[i].author = await User.findOne({ _id: replies[i].author_id });
+  }
+  for (let j = 0; j < 3; j++) {
+    await User.findOne({ name: "x" + j });
+  }
+  const names = ["a", "b"];
+  for (let k = 0; k < names.length; k++) {
+    await User.findOne({ name: names[k] });
+  }
+  for (let b = 0; b < replies.length; b += 100) {
+    const ids = replies.slice(b, b + 100).map((r) => r.author_id);
+    await User.find({ _id: { $in: ids } });
+  }
+  return replies;
+}
+"#;
+    assert_eq!(rule_lines("query-in-loop", "src/replies.js", src), vec![7]);
+}
+
 #[test]
 fn meteor_client_reads_are_not_round_trips() {
     let src = r#"import { Meteor } from 'meteor/meteor';

@@ -3557,7 +3557,19 @@ impl<'t> Extractor<'t> {
             .walk_flagged(root, flags, |n, f, enter| {
                 if enter {
                     match f {
-                        _ if f & kinds::LOOP != 0 => loops.push((span(n), None)),
+                        // `for (let i = 0; i < xs.length; i++)`: iterates over `xs`, as
+                        // `for (const x of xs)` does; other counting loops over nothing.
+                        _ if f & kinds::LOOP != 0 => {
+                            let over = self.counted_array(n).map(|r| {
+                                let mut over = super::loop_over(self.text(r), span(r));
+                                let r = self.iterated_in(r, &mut over);
+                                over.fixed |= self.names_fixed_array(r);
+                                over.bound_to = self.bound_in_function(r);
+                                over.batches |= super::bound_to_batches(self.src, over.bound_to);
+                                over
+                            });
+                            loops.push((span(n), over))
+                        }
                         // `for (const x of xs)` / `for (const k in obj)`: iterates over `right`.
                         _ if f & kinds::FOR_IN != 0 => {
                             let item = self.field(n, "left").map(|l| self.text(l));
@@ -4497,6 +4509,47 @@ impl<'t> Extractor<'t> {
             };
             self.ir.operations.push(op);
         }
+    }
+
+    /// The array a counting `for` loop walks by index, one item a step: `xs` of `for (let i =
+    /// 0; i < xs.length; i++)` (nodeclub's replies, each reply's author read in the loop).
+    fn counted_array(&self, n: Node<'t>) -> Option<Node<'t>> {
+        if n.k() != "for_statement" {
+            return None;
+        }
+        let mut cond = self.field(n, "condition")?;
+        if cond.k() == "expression_statement" {
+            cond = self.named_children(cond).into_iter().next()?;
+        }
+        if cond.k() != "binary_expression" {
+            return None;
+        }
+        let op = cond
+            .child_by_field_name("operator")
+            .and_then(|o| self.src.get(o.byte_range()));
+        if !matches!(op, Some("<" | "<=")) {
+            return None;
+        }
+        let (left, right) = (self.field(cond, "left")?, self.field(cond, "right")?);
+        if left.k() != "identifier" || right.k() != "member_expression" {
+            return None;
+        }
+        if self.field(right, "property").map(|p| self.text(p)) != Some("length") {
+            return None;
+        }
+        // One item a step: `i++`, `++i`, `i += 1`; a stride (`i += batchSize`, apostrophe's
+        // batches of `slice(i, i + batchSize)`) walks batches.
+        let step = self
+            .field(n, "increment")
+            .map(|i| self.text(i).replace(' ', ""));
+        let i = self.text(left);
+        let one = step.is_some_and(|s| {
+            s == [i, "++"].concat() || s == ["++", i].concat() || s == [i, "+=1"].concat()
+        });
+        if !one {
+            return None;
+        }
+        self.field(right, "object")
     }
 
     /// The document a query hands its callback, when `name` is the callback's parameter that
