@@ -1023,30 +1023,23 @@ fn link_rust(files: &mut [SourceFile]) {
 /// unknown, as it was before the frontend read the call; a reference or an export goes).
 fn link_databases(files: &mut [SourceFile], modules: &Modules) {
     let call = |c: &CollectionRef| c.import.as_ref().filter(|i| i.is_call()).cloned();
-    let database = |t: &ExportTarget| matches!(t, ExportTarget::Database).then_some(());
     // (importing file, the call) → whether it returns a database.
-    let mut decided: HashMap<(usize, ImportRef), bool> = HashMap::new();
-    for (fi, f) in files.iter().enumerate() {
-        let exported = f.ir.exports.iter().filter_map(|e| match &e.target {
-            ExportTarget::Collection { collection } => Some(collection),
-            _ => None,
-        });
-        let refs = f.ir.operations.iter().filter_map(|o| o.collection.as_ref());
-        for import in refs
-            .chain(&f.ir.collections)
-            .chain(exported)
-            .filter_map(call)
-        {
-            if let std::collections::hash_map::Entry::Vacant(v) = decided.entry((fi, import)) {
-                let import = &v.key().1;
-                let is_db = modules
-                    .resolve(&import.module, &f.display_path)
-                    .and_then(|t| lookup_export(files, t, &import.export, modules, 0, &database))
-                    .is_some();
-                v.insert(is_db);
-            }
-        }
-    }
+    let decided = decide_imports(
+        files,
+        modules,
+        |f| {
+            let exported = f.ir.exports.iter().filter_map(|e| match &e.target {
+                ExportTarget::Collection { collection } => Some(collection),
+                _ => None,
+            });
+            let refs = f.ir.operations.iter().filter_map(|o| o.collection.as_ref());
+            refs.chain(&f.ir.collections)
+                .chain(exported)
+                .filter_map(call)
+                .collect()
+        },
+        |t| matches!(t, ExportTarget::Database),
+    );
     if decided.is_empty() {
         return;
     }
@@ -1076,6 +1069,31 @@ fn link_databases(files: &mut [SourceFile], modules: &Modules) {
     }
 }
 
+/// For each file and each import `imports` lists for it: whether the module it names exports
+/// it as a target `is` accepts (following re-exports), keyed by (importing file, import).
+fn decide_imports(
+    files: &[SourceFile],
+    modules: &Modules,
+    imports: impl Fn(&SourceFile) -> Vec<ImportRef>,
+    is: impl Fn(&ExportTarget) -> bool,
+) -> HashMap<(usize, ImportRef), bool> {
+    let pick = |t: &ExportTarget| is(t).then_some(());
+    let mut decided: HashMap<(usize, ImportRef), bool> = HashMap::new();
+    for (fi, f) in files.iter().enumerate() {
+        for import in imports(f) {
+            if let std::collections::hash_map::Entry::Vacant(v) = decided.entry((fi, import)) {
+                let import = &v.key().1;
+                let found = modules
+                    .resolve(&import.module, &f.display_path)
+                    .and_then(|t| lookup_export(files, t, &import.export, modules, 0, &pick))
+                    .is_some();
+                v.insert(found);
+            }
+        }
+    }
+    decided
+}
+
 /// Decides the collections named where a function of another module is called (see
 /// [`ExportTarget::CollectionFactory`]: `mongo_connector(settings.COL_EVENTS).create_index(..)`):
 /// where that module exports the function as a collection factory, the operation keeps the name
@@ -1088,25 +1106,18 @@ fn link_factories(files: &mut [SourceFile], modules: &Modules) {
             .filter(|i| i.export.ends_with("(..)"))
             .cloned()
     };
-    let factory = |t: &ExportTarget| matches!(t, ExportTarget::CollectionFactory).then_some(());
     // (importing file, the function) → whether it is a collection factory.
-    let mut decided: HashMap<(usize, ImportRef), bool> = HashMap::new();
-    for (fi, f) in files.iter().enumerate() {
-        for import in
+    let decided = decide_imports(
+        files,
+        modules,
+        |f| {
             f.ir.operations
                 .iter()
                 .filter_map(|o| o.collection.as_ref().and_then(factory_call))
-        {
-            if let std::collections::hash_map::Entry::Vacant(v) = decided.entry((fi, import)) {
-                let import = &v.key().1;
-                let is_factory = modules
-                    .resolve(&import.module, &f.display_path)
-                    .and_then(|t| lookup_export(files, t, &import.export, modules, 0, &factory))
-                    .is_some();
-                v.insert(is_factory);
-            }
-        }
-    }
+                .collect()
+        },
+        |t| matches!(t, ExportTarget::CollectionFactory),
+    );
     if decided.is_empty() {
         return;
     }

@@ -67,6 +67,11 @@ fn flagged_paths(concise: &str) -> Vec<String> {
     v
 }
 
+/// The lines of concise output that report `rule`.
+fn lines_of<'a>(concise: &'a str, rule: &str) -> Vec<&'a str> {
+    concise.lines().filter(|l| l.contains(rule)).collect()
+}
+
 fn concise(dir: &Path, extra: &[&str]) -> (i32, String) {
     let mut args = vec!["check", "--format", "concise"];
     args.extend_from_slice(extra);
@@ -402,10 +407,7 @@ fn writes_to_an_imported_collection_in_memory_are_not_database_writes() {
          Rooms.update({ _id: role.rid }, { $push: { roles: role._id } });\n}\n",
     );
     let (_, out) = concise(&root, &[]);
-    let lines: Vec<&str> = out
-        .lines()
-        .filter(|l| l.contains("unbounded-push"))
-        .collect();
+    let lines = lines_of(&out, "unbounded-push");
     assert_eq!(lines.len(), 1, "{out}");
     assert!(
         lines[0].starts_with("client/startup/userRoles.ts:6:"),
@@ -437,10 +439,7 @@ fn a_path_into_a_workspace_package_resolves_to_its_file() {
          export const others = (userId) => Other.find({ user: userId });\n",
     );
     let (_, out) = concise(&root, &[]);
-    let lines: Vec<&str> = out
-        .lines()
-        .filter(|l| l.contains("unindexed-query"))
-        .collect();
+    let lines = lines_of(&out, "unindexed-query");
     assert_eq!(lines.len(), 1, "{out}");
     assert!(
         lines[0].starts_with("packages/server/src/sockets.ts:3:") && lines[0].contains("`sockets`"),
@@ -473,10 +472,7 @@ fn a_collection_factory_of_another_module_names_its_callers_collections() {
          def by_title(t):\n    return mongo_connector(COL_EVENTS).find({\"title\": t})\n",
     );
     let (_, out) = concise(&root, &[]);
-    let lines: Vec<&str> = out
-        .lines()
-        .filter(|l| l.contains("unindexed-query"))
-        .collect();
+    let lines = lines_of(&out, "unindexed-query");
     assert_eq!(lines.len(), 1, "{out}");
     assert!(
         lines[0].starts_with("app/indexes.py:11:")
@@ -704,10 +700,7 @@ fn cross_file_findings_do_not_depend_on_how_the_path_is_spelt() {
     for (cwd, arg) in runs {
         let (c, out) = concise(&cwd, &[arg]);
         assert_eq!(c, 1, "{arg}: {out}");
-        let pushes: Vec<&str> = out
-            .lines()
-            .filter(|l| l.contains("unbounded-push"))
-            .collect();
+        let pushes = lines_of(&out, "unbounded-push");
         assert_eq!(pushes.len(), 2, "{arg}: {out}");
         assert!(pushes[0].contains("routes/posts.js:3:"), "{arg}: {out}");
         assert!(pushes[0].contains("in `posts`"), "{arg}: {}", pushes[0]);
@@ -805,10 +798,7 @@ fn copies_of_one_application_do_not_duplicate_each_others_indexes() {
     );
     let (c, out) = concise(&root, &["."]);
     // Only the later copy's own prefix: its {email: 1} is served by its {email: 1, name: 1}.
-    let redundant: Vec<&str> = out
-        .lines()
-        .filter(|l| l.contains("redundant-index"))
-        .collect();
+    let redundant = lines_of(&out, "redundant-index");
     assert_eq!(c, 1, "{out}");
     assert_eq!(redundant.len(), 1, "{out}");
     assert!(
@@ -829,10 +819,7 @@ fn copies_of_one_application_do_not_duplicate_each_others_indexes() {
     write(&root, "server/models/User.js", user(""));
     write(&root, "legacy/server/models/User.js", user(""));
     let (_, out) = concise(&root, &["."]);
-    let redundant: Vec<&str> = out
-        .lines()
-        .filter(|l| l.contains("redundant-index"))
-        .collect();
+    let redundant = lines_of(&out, "redundant-index");
     assert_eq!(redundant.len(), 1, "{out}");
     assert!(redundant[0].contains("declared twice"), "{out}");
 

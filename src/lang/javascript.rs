@@ -2285,56 +2285,53 @@ impl<'t> Extractor<'t> {
         {
             return Thing::Unknown;
         }
-        let Some(body) = self.field(class, "body") else {
+        let Some(call) = self.constructor_of(class).and_then(|c| self.super_call(c)) else {
             return Thing::Unknown;
         };
-        let Some(ctor) = self.parents.children(body).find(|&m| {
+        // An import counts when it is named like a model (`Message`), not like a module's
+        // settings (`super(config)`), which the linker could not resolve to a collection.
+        // A base class given a name (`super(db, 'message', trash)`, Rocket.Chat's models)
+        // builds its collection from the name: a collection parameter passed beside it
+        // (`trash?: Collection<..>`, where deleted documents go) is another one.
+        let args = self.args(call);
+        let named = args.iter().any(|a| self.string_value(*a).is_some());
+        args.into_iter()
+            .filter(|a| !(named && a.k() == "identifier"))
+            .map(|a| {
+                let capitalised = self.text(a).starts_with(|c: char| c.is_ascii_uppercase());
+                (self.classify(a, depth + 1), capitalised)
+            })
+            .find_map(|(t, capitalised)| match t {
+                Thing::Collection(_) => Some(t),
+                Thing::Imported(..) if capitalised => Some(t),
+                _ => None,
+            })
+            .unwrap_or(Thing::Unknown)
+    }
+
+    /// A class's `constructor` method.
+    fn constructor_of(&self, class: Node<'t>) -> Option<Node<'t>> {
+        let body = self.field(class, "body")?;
+        self.parents.children(body).find(|&m| {
             m.k() == "method_definition"
                 && self
                     .field(m, "name")
                     .is_some_and(|n| self.text(n) == "constructor")
-        }) else {
-            return Thing::Unknown;
-        };
-        let Some(ctor_body) = self.field(ctor, "body") else {
-            return Thing::Unknown;
-        };
-        for stmt in self.parents.children(ctor_body) {
-            let call = match stmt.k() {
-                "expression_statement" => self.parents.children(stmt).next(),
-                _ => None,
-            };
-            let Some(call) = call.filter(|c| c.k() == "call_expression") else {
-                continue;
-            };
-            if self
-                .field(call, "function")
-                .is_none_or(|f| f.k() != "super")
-            {
-                continue;
-            }
-            // An import counts when it is named like a model (`Message`), not like a module's
-            // settings (`super(config)`), which the linker could not resolve to a collection.
-            // A base class given a name (`super(db, 'message', trash)`, Rocket.Chat's models)
-            // builds its collection from the name: a collection parameter passed beside it
-            // (`trash?: Collection<..>`, where deleted documents go) is another one.
-            let args = self.args(call);
-            let named = args.iter().any(|a| self.string_value(*a).is_some());
-            return args
-                .into_iter()
-                .filter(|a| !(named && a.k() == "identifier"))
-                .map(|a| {
-                    let capitalised = self.text(a).starts_with(|c: char| c.is_ascii_uppercase());
-                    (self.classify(a, depth + 1), capitalised)
+        })
+    }
+
+    /// The `super(..)` call a constructor makes, a statement of its body.
+    fn super_call(&self, ctor: Node<'t>) -> Option<Node<'t>> {
+        let body = self.field(ctor, "body")?;
+        self.parents.children(body).find_map(|stmt| {
+            (stmt.k() == "expression_statement")
+                .then(|| self.parents.children(stmt).next())
+                .flatten()
+                .filter(|c| {
+                    c.k() == "call_expression"
+                        && self.field(*c, "function").is_some_and(|f| f.k() == "super")
                 })
-                .find_map(|(t, capitalised)| match t {
-                    Thing::Collection(_) => Some(t),
-                    Thing::Imported(..) if capitalised => Some(t),
-                    _ => None,
-                })
-                .unwrap_or(Thing::Unknown);
-        }
-        Thing::Unknown
+        })
     }
 
     /// Whether `n` (an exported name or value) is a collection in memory, with no database
@@ -2425,33 +2422,12 @@ impl<'t> Extractor<'t> {
         if !extends_collection {
             return false;
         }
-        let ctor_method = self.field(class, "body").and_then(|body| {
-            self.parents.children(body).find(|&m| {
-                m.k() == "method_definition"
-                    && self
-                        .field(m, "name")
-                        .is_some_and(|name| self.text(name) == "constructor")
-            })
-        });
-        let Some(ctor_method) = ctor_method else {
-            return unnamed(self.args(value));
-        };
-        let Some(body) = self.field(ctor_method, "body") else {
-            return false;
-        };
-        self.parents.children(body).any(|stmt| {
-            stmt.k() == "expression_statement"
-                && self
-                    .parents
-                    .children(stmt)
-                    .next()
-                    .filter(|c| c.k() == "call_expression")
-                    .is_some_and(|call| {
-                        self.field(call, "function")
-                            .is_some_and(|f| f.k() == "super")
-                            && unnamed(self.args(call))
-                    })
-        })
+        match self.constructor_of(class) {
+            None => unnamed(self.args(value)),
+            Some(ctor) => self
+                .super_call(ctor)
+                .is_some_and(|call| unnamed(self.args(call))),
+        }
     }
 
     /// The schema variable whose statics the function around `this` is.
@@ -3560,28 +3536,13 @@ impl<'t> Extractor<'t> {
                         // `for (let i = 0; i < xs.length; i++)`: iterates over `xs`, as
                         // `for (const x of xs)` does; other counting loops over nothing.
                         _ if f & kinds::LOOP != 0 => {
-                            let over = self.counted_array(n).map(|r| {
-                                let mut over = super::loop_over(self.text(r), span(r));
-                                let r = self.iterated_in(r, &mut over);
-                                over.fixed |= self.names_fixed_array(r);
-                                over.bound_to = self.bound_in_function(r);
-                                over.batches |= super::bound_to_batches(self.src, over.bound_to);
-                                over
-                            });
+                            let over = self.counted_array(n).map(|r| self.loop_over(r, None));
                             loops.push((span(n), over))
                         }
                         // `for (const x of xs)` / `for (const k in obj)`: iterates over `right`.
                         _ if f & kinds::FOR_IN != 0 => {
                             let item = self.field(n, "left").map(|l| self.text(l));
-                            let over = self.field(n, "right").map(|r| {
-                                let mut over =
-                                    super::loop_over_with_item(self.text(r), span(r), item);
-                                let r = self.iterated_in(r, &mut over);
-                                over.fixed |= self.names_fixed_array(r);
-                                over.bound_to = self.bound_in_function(r);
-                                over.batches |= super::bound_to_batches(self.src, over.bound_to);
-                                over
-                            });
+                            let over = self.field(n, "right").map(|r| self.loop_over(r, item));
                             loops.push((span(n), over))
                         }
                         _ if f & kinds::FUNCTION != 0 => {
@@ -4509,6 +4470,17 @@ impl<'t> Extractor<'t> {
             };
             self.ir.operations.push(op);
         }
+    }
+
+    /// What a loop over `r` iterates (its item named `item`, if any): whether a fixed list, the
+    /// results of a query bound in the function, batches.
+    fn loop_over(&self, r: Node<'t>, item: Option<&str>) -> crate::ir::LoopOver {
+        let mut over = super::loop_over_with_item(self.text(r), span(r), item);
+        let r = self.iterated_in(r, &mut over);
+        over.fixed |= self.names_fixed_array(r);
+        over.bound_to = self.bound_in_function(r);
+        over.batches |= super::bound_to_batches(self.src, over.bound_to);
+        over
     }
 
     /// The array a counting `for` loop walks by index, one item a step: `xs` of `for (let i =

@@ -2224,29 +2224,39 @@ impl<'t> Extractor<'t> {
     /// method through `self`: what it returns (see [`Self::returned_thing`]); else a function of
     /// another module (see [`Self::call_result`]).
     fn method_result(&self, f: Node<'t>, obj: Node<'t>, method: &str, depth: usize) -> Thing {
-        if obj.k() == "identifier" {
-            let obj_text = self.text(obj);
-            let (class, through_class) = match obj_text {
-                "self" | "cls" => (self.enclosing_class(obj), obj_text == "cls"),
-                _ => (self.module_classes.get(obj_text).copied().flatten(), true),
-            };
-            if let Some(class) = class {
-                // A name's last definition is the method (a property is not called).
-                return self
-                    .methods(class, |decorators| {
-                        if through_class {
-                            decorators.iter().any(|d| is_class_level(d))
-                        } else {
-                            !decorators.iter().any(|d| d.contains("property"))
-                        }
-                    })
-                    .into_iter()
-                    .rev()
-                    .find(|(name, _)| *name == method)
-                    .map_or(Thing::Unknown, |(_, def)| self.returned_thing(def, depth));
-            }
+        match self.method_called(obj, method) {
+            Some(found) => found.map_or(Thing::Unknown, |def| self.returned_thing(def, depth)),
+            None => self.call_result(f, depth),
         }
-        self.call_result(f, depth)
+    }
+
+    /// The method `obj.method(..)` calls when `obj` is a class of this file (`self`, `cls`, or
+    /// a module-level class by name): `Some(None)` when that class defines no such method, `None`
+    /// when `obj` is no such class. Through the class, a class method or static method; through
+    /// `self`, any method but a property. A name's last definition is the method.
+    fn method_called(&self, obj: Node<'t>, method: &str) -> Option<Option<Node<'t>>> {
+        if obj.k() != "identifier" {
+            return None;
+        }
+        let obj_text = self.text(obj);
+        let (class, through_class) = match obj_text {
+            "self" | "cls" => (self.enclosing_class(obj), obj_text == "cls"),
+            _ => (self.module_classes.get(obj_text).copied().flatten(), true),
+        };
+        let class = class?;
+        Some(
+            self.methods(class, |decorators| {
+                if through_class {
+                    decorators.iter().any(|d| is_class_level(d))
+                } else {
+                    !decorators.iter().any(|d| d.contains("property"))
+                }
+            })
+            .into_iter()
+            .rev()
+            .find(|(name, _)| *name == method)
+            .map(|(_, def)| def),
+        )
     }
 
     /// A call of `f`, a function of another module of the repository (`get_db` imported from
@@ -2568,15 +2578,7 @@ impl<'t> Extractor<'t> {
                 if self.text(obj) != "self" {
                     return None;
                 }
-                let method = self.text(self.field(f, "attribute")?);
-                let class = self.enclosing_class(call)?;
-                self.methods(class, |decorators| {
-                    !decorators.iter().any(|d| d.contains("property"))
-                })
-                .into_iter()
-                .rev()
-                .find(|(name, _)| *name == method)
-                .map(|(_, def)| def)
+                self.method_called(obj, self.text(self.field(f, "attribute")?))?
             }
             _ => None,
         }
