@@ -1441,6 +1441,60 @@ async function page(db, page, n) {
     );
 }
 
+/// mongoose-paginate(-v2)'s `Model.paginate(filter, {page, limit})` skips `(page - 1) * limit`
+/// documents (crowi's shares and users, Payload's collections): a page or an offset computed at
+/// run time is offset paging, reported at the option and saying what the plugin does with it. A
+/// literal page, `pagination: false`, and another library's `paginate` (Octokit's) are not.
+#[test]
+fn mongoose_paginate_pages_by_skip() {
+    let src = r#"
+const mongoose = require("mongoose");
+const mongoosePaginate = require("mongoose-paginate-v2");
+const shareSchema = new mongoose.Schema({ uuid: { type: String, unique: true }, status: String });
+shareSchema.plugin(mongoosePaginate);
+shareSchema.statics.findShares = function (query, page, limit) {
+  return this.paginate(query, { page, limit, sort: { createdAt: -1 } });
+};
+const Share = mongoose.model("Share", shareSchema);
+async function list(req, octokit) {
+  const byPage = await Share.paginate({ status: "active" }, { page: req.query.page || 1, limit: 20 });
+  const byOffset = await Share.paginate({}, { offset: Number(req.query.from), limit: 20 });
+  const first = await Share.paginate({}, { page: 1, limit: 20 });
+  const all = await Share.paginate({}, { page: req.query.page, pagination: false });
+  const releases = await octokit.paginate(octokit.repos.listReleases, { page: req.query.page });
+  return [byPage, byOffset, first, all, releases];
+}
+"#;
+    let got = rule_hits(SP, "share.js", src);
+    assert_eq!(
+        got,
+        [
+            (7, "page".to_string()),
+            (11, "page".to_string()),
+            (12, "offset".to_string())
+        ],
+        "{got:?}"
+    );
+    let found = findings("share.js", src);
+    let messages: Vec<&str> = found
+        .iter()
+        .filter(|f| f.rule == SP)
+        .map(|f| f.message.as_str())
+        .collect();
+    assert!(
+        messages[1].contains("page `req.query.page || 1`, which `paginate` turns into a skip"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[2].contains("(`Number(req.query.from)`)"),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().all(|m| m.contains("`shares`")),
+        "{messages:?}"
+    );
+}
+
 /// A skip the code computes from numbers it writes (adminMongo keeps a day of samples:
 /// `(24 * 60) * 60 / 30`) is a fixed offset, not a page; a counter the loop increments
 /// (`page++`) is paging, though it starts at a literal.

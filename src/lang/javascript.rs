@@ -4167,7 +4167,10 @@ impl<'t> Extractor<'t> {
                 // A model imported from another module is taken for Mongoose's by its capital;
                 // a second argument of options says it is a driver's (Meteor's) collection.
                 let imported = collection.as_ref().is_some_and(|c| c.import.is_some());
-                let opts = if is_mongoose {
+                let opts = if m.name == "paginate" {
+                    // mongoose-paginate: `Model.paginate(filter, options)`.
+                    arg(1)
+                } else if is_mongoose {
                     match arg(1) {
                         Some(v) if imported && has_option_keys(&v) => Some(v),
                         _ => arg(2),
@@ -4287,17 +4290,23 @@ impl<'t> Extractor<'t> {
         // Options spelled as keys become modifiers: `find(q, {skip: n, limit: 10})`. A second
         // argument with `skip` is driver-shaped: TypeORM and Prisma take one `{where, skip}` object.
         if let Some(opts) = &op.options {
+            // mongoose-paginate skips `(page - 1) * limit` documents for a `page`, and `offset`
+            // ones for an `offset`, unless told `pagination: false`.
+            let paginated = m.name == "paginate"
+                && !opts
+                    .get("pagination")
+                    .is_some_and(|f| matches!(f.value.kind, ValueKind::Bool(false)));
             for f in opts.fields() {
-                if matches!(
-                    f.key.as_str(),
-                    "skip" | "limit" | "sort" | "projection" | "populate" | "hint"
-                ) {
-                    op.modifiers.push(Modifier {
-                        name: f.key.clone(),
-                        args: vec![f.value.clone()],
-                        span: f.key_span,
-                    });
-                }
+                let name = match f.key.as_str() {
+                    "page" | "offset" if paginated => "skip",
+                    k @ ("skip" | "limit" | "sort" | "projection" | "populate" | "hint") => k,
+                    _ => continue,
+                };
+                op.modifiers.push(Modifier {
+                    name: name.to_string(),
+                    args: vec![f.value.clone()],
+                    span: f.key_span,
+                });
             }
         }
         let is_agg = m.kind == OpKind::Aggregate;
@@ -4322,7 +4331,10 @@ impl<'t> Extractor<'t> {
                 || op.uses_mongo_operators()
                 || op.modifiers.iter().any(|md| {
                     JS_SHAPING_MODIFIERS.contains(&md.name.as_str())
-                        || (md.name == "skip" && matches!(m.kind, OpKind::Find | OpKind::Aggregate))
+                        // (mongoose-paginate's `page` is another library's too: Octokit's.)
+                        || (md.name == "skip"
+                            && matches!(m.kind, OpKind::Find | OpKind::Aggregate)
+                            && m.name != "paginate")
                         // `Model.find(q).exec()`: a Mongoose query run (an array's `find` gives
                         // an item, which has no `exec`).
                         || (md.name == "exec"

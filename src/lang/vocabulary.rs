@@ -108,6 +108,9 @@ pub const JS_OPERATIONS: &[OpMethod] = &[
     op("estimatedDocumentCount", OpKind::Count, Args::Opaque, true),
     op("count", OpKind::Count, Args::FilterOptions, false),
     op("exists", OpKind::FindOne, Args::FilterOptions, false),
+    // mongoose-paginate(-v2)'s `Model.paginate(filter, {page, limit, sort})`: a find (and a count)
+    // whose `page` or `offset` option the plugin turns into a skip (see the JavaScript frontend).
+    op("paginate", OpKind::Find, Args::FilterOptions, false),
     op("distinct", OpKind::Distinct, Args::Distinct, false),
     op("createIndex", OpKind::CreateIndex, Args::Index, true),
     op("createIndexes", OpKind::CreateIndex, Args::Index, true),

@@ -17,15 +17,29 @@ static META: RuleMeta = RuleMeta {
 };
 
 fn skip_paging_diagnostic(file: usize, op: &Operation, span: Span, amount: &Value) -> Finding {
+    // mongoose-paginate's `page` option: the frontend reads it as the skip it becomes.
+    let by_page = op.method == "paginate"
+        && op.options.as_ref().is_some_and(|o| {
+            o.fields()
+                .iter()
+                .any(|f| f.key == "page" && f.key_span == span)
+        });
+    let amount = if by_page {
+        format!(
+            "page `{}`, which `paginate` turns into a skip of (page - 1) × limit",
+            value_text(amount)
+        )
+    } else {
+        format!("`{}`", value_text(amount))
+    };
     Finding {
         rule: META.id,
         severity: META.default_severity,
         file,
         span,
         message: format!(
-            "offset paging on {}: skips a variable number of documents (`{}`), and the server still reads and discards every skipped one, so deep pages cost O(offset)",
+            "offset paging on {}: skips a variable number of documents ({amount}), and the server still reads and discards every skipped one, so deep pages cost O(offset)",
             collection_label(op),
-            value_text(amount)
         ),
         help: "page by range instead (keyset paging): remember the last sort key and query `{_id: {$gt: lastId}}` with the same `sort` and a `limit`, on an indexed sort key".to_string(),
         related: Vec::new(),
