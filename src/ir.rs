@@ -310,7 +310,11 @@ pub enum ExportTarget {
     /// A Mongoose schema with index declarations and no model compiled from it in its module
     /// (`export const userSchema = new Schema(..); userSchema.index(..)`): a module that compiles
     /// a model from it (see [`SchemaModel`]) gives those declarations their collection.
-    Schema,
+    Schema {
+        /// The schema's variable, which names the declarations' collection until then
+        /// (`roleSchema` for `export default roleSchema`).
+        variable: String,
+    },
     /// A module-level function that runs one driver operation on the collection a parameter
     /// names (see [`Wrapper`]).
     Wrapper {

@@ -409,7 +409,7 @@ impl<'a> Classes<'a> {
                 | ExportTarget::AssociatedCollection { .. }
                 | ExportTarget::IndexModels { .. }
                 | ExportTarget::Database
-                | ExportTarget::Schema
+                | ExportTarget::Schema { .. }
                 | ExportTarget::Wrapper { .. }
                 | ExportTarget::LocalCollection
                 | ExportTarget::CollectionFactory
@@ -1144,8 +1144,9 @@ fn link_factories(files: &mut [SourceFile], modules: &Modules) {
 fn link_schemas(files: &mut [SourceFile], modules: &Modules) {
     // (schema's file, its variable) → the collections compiled from it.
     let mut compiled: HashMap<(usize, String), Vec<CollectionRef>> = HashMap::new();
-    let schema = |file: usize, name: &str, t: &ExportTarget| {
-        matches!(t, ExportTarget::Schema).then(|| (file, name.to_string()))
+    let schema = |file: usize, _: &str, t: &ExportTarget| match t {
+        ExportTarget::Schema { variable } => Some((file, variable.clone())),
+        _ => None,
     };
     for f in files.iter() {
         for m in &f.ir.schema_models {

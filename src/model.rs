@@ -469,6 +469,37 @@ impl AccessModel {
             && c.declared_indexes_readable()
     }
 
+    /// The indexes `c` may have besides its own declarations, when the rest is known: the
+    /// declarations on unnamed collections whose name could be `c`'s and whose keys can be read
+    /// (a Mongoose schema exported and compiled nowhere the linker sees, a sub-document's schema,
+    /// whose indexes land on its parent's collection). Such an index matters to a query only if
+    /// it would serve it, so a rule judges `c` as if they were among its indexes and leaves alone
+    /// what one of them serves. `None`: `c`'s indexes are not known ([`Self::indexes_known`]'s
+    /// other reasons, or an unreadable declaration that could be `c`'s).
+    pub fn possible_indexes(&self, c: &CollectionAccess) -> Option<Vec<&IndexDecl>> {
+        if !c.declared_indexes_readable() {
+            return None;
+        }
+        let mut out = Vec::new();
+        for (decl, pattern) in self
+            .unresolved_indexes
+            .iter()
+            .zip(&self.unresolved_index_patterns)
+        {
+            if pattern
+                .as_ref()
+                .is_some_and(|parts| !name_fits(&c.name, parts))
+            {
+                continue;
+            }
+            if decl.dynamic || decl.keys.iter().any(|k| named_by_constant(&k.field)) {
+                return None;
+            }
+            out.push(decl);
+        }
+        Some(out)
+    }
+
     /// The model of `files`, built on up to `threads` threads: each builds the model of a run of
     /// consecutive files, and the runs are merged in file order, so the result is the same for any
     /// thread count.
@@ -649,6 +680,12 @@ fn same_keys(a: &[IndexKey], b: &[IndexKey]) -> bool {
 /// `createIndexes([{key, name, unique}, ..])`.
 fn index_decls(id: OpId, op: &Operation) -> Vec<IndexDecl> {
     let Some(filter) = &op.filter else {
+        // Mongoose's `Model.createIndexes()` without arguments builds
+        // the indexes its schema declares, which are read where they are declared (the
+        // driver's `createIndexes` takes its specifications).
+        if op.method == "createIndexes" {
+            return Vec::new();
+        }
         return vec![dynamic_decl(id, op, op.method_span)];
     };
     match &filter.kind {

@@ -447,6 +447,114 @@ fn a_path_into_a_workspace_package_resolves_to_its_file() {
     );
 }
 
+/// LibreChat's data layer: schemas default-exported from their own modules, compiled by factories
+/// handed Mongoose (`(mongoose: typeof import('mongoose')) => mongoose.models.Role ||
+/// mongoose.model('Role', roleSchema)`), and methods that look the model up by name
+/// (`mongoose.models.Role`). The schema's index declarations are `roles`', so a redundant one is
+/// reported, and the methods' queries are judged against them, with the model's collection named.
+#[test]
+fn models_looked_up_by_name_and_schemas_compiled_in_factories() {
+    let (_t, root) = temp();
+    write(
+        &root,
+        "src/schema/role.ts",
+        "import { Schema } from 'mongoose';
+         const roleSchema = new Schema({ name: { type: String, index: true }, tenantId: String, level: Number });
+         roleSchema.index({ name: 1, tenantId: 1 }, { unique: true });
+         export default roleSchema;
+",
+    );
+    write(
+        &root,
+        "src/models/role.ts",
+        "import { Model } from 'mongoose';
+import roleSchema from '../schema/role';
+         export function createRoleModel(mongoose: typeof import('mongoose')): Model<unknown> {
+           return mongoose.models.Role || mongoose.model('Role', roleSchema);
+}
+",
+    );
+    write(
+        &root,
+        "src/methods/role.ts",
+        "import type { Model } from 'mongoose';
+         export function createRoleMethods(mongoose: typeof import('mongoose')) {
+           async function byLevel(level: number) {
+             const Role = mongoose.models.Role as Model<unknown>;
+             return Role.find({ level }).lean();
+           }
+           async function byName(name: string) {
+             return mongoose.models.Role.findOne({ name, tenantId: 't' });
+           }
+           return { byLevel, byName };
+}
+",
+    );
+    let (_, out) = concise(&root, &[]);
+    let unindexed = lines_of(&out, "unindexed-query");
+    assert_eq!(unindexed.len(), 1, "{out}");
+    assert!(
+        unindexed[0].starts_with("src/methods/role.ts:5:")
+            && unindexed[0].contains("`find` on `roles` filters by `level`"),
+        "{out}"
+    );
+    let redundant = lines_of(&out, "redundant-index");
+    assert_eq!(redundant.len(), 1, "{out}");
+    assert!(redundant[0].starts_with("src/schema/role.ts:2:"), "{out}");
+}
+
+/// An index the code declares on a collection it does not name (a sub-document's schema, whose
+/// indexes land on its parent's collection; a schema exported and compiled nowhere in the
+/// repository; a cache's table) may be any collection's, so it holds back only the queries it
+/// would serve: tiledesk's `tags: [TagSchema]` with `tag: { index: true }` no longer keeps
+/// `User.findOne({ resetpswrequestid })` from being judged, while a query on `tag` stays unjudged.
+/// Mongoose's `Model.createIndexes()` without arguments builds the schema's own declarations and
+/// declares nothing; MeiliSearch's `client.createIndex(name, { primaryKey })` is no MongoDB index.
+#[test]
+fn an_index_on_an_unnamed_collection_holds_back_only_what_it_serves() {
+    let (_t, root) = temp();
+    write(
+        &root,
+        "models/tag.js",
+        "var mongoose = require('mongoose');
+         var TagSchema = new mongoose.Schema({ tag: { type: String, index: true }, color: String });
+         module.exports = TagSchema;
+",
+    );
+    write(
+        &root,
+        "models/user.js",
+        "var mongoose = require('mongoose');
+var TagSchema = require('./tag');
+         var UserSchema = new mongoose.Schema({ email: { type: String, index: true }, resetpswrequestid: String, tags: [TagSchema] });
+         module.exports = mongoose.model('user', UserSchema);
+",
+    );
+    write(
+        &root,
+        "routes/auth.js",
+        "var User = require('../models/user');
+var { MeiliSearch } = require('meilisearch');
+         var client = new MeiliSearch({ host: 'http://localhost:7700' });
+         async function setup(indexName) {
+           await User.createIndexes();
+           await client.createIndex(indexName, { primaryKey: 'id' });
+         }
+         function reset(id, cb) { User.findOne({ resetpswrequestid: id }, cb); }
+         function tagged(tag, cb) { User.find({ tag: tag }, cb); }
+         module.exports = { setup, reset, tagged };
+",
+    );
+    let (_, out) = concise(&root, &[]);
+    let unindexed = lines_of(&out, "unindexed-query");
+    assert_eq!(unindexed.len(), 1, "{out}");
+    assert!(
+        unindexed[0].starts_with("routes/auth.js:8:")
+            && unindexed[0].contains("`resetpswrequestid`"),
+        "{out}"
+    );
+}
+
 /// A collection factory of another module (crits' `def mongo_connector(collection): return
 /// settings.PY_DB[collection]`): its callers name the collection, so the index declarations
 /// made through it (`mongo_connector(COL_EVENTS).create_index("title")`) are the collection's,

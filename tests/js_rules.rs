@@ -1441,6 +1441,62 @@ async function page(db, page, n) {
     );
 }
 
+/// tree-sitter-typescript cannot read `import('mongoose').FlattenMaps<{ .. }>` in a return type
+/// (LibreChat's `createConversationTag`), and its error recovery joins the statements after it
+/// into nodes the code never wrote: a call whose receiver is `newTag = await
+/// ConversationTag.findOneAndUpdate(..)`. A receiver the parser could not read is no receiver;
+/// the same code with a type the grammar reads is reported on its collection.
+#[test]
+fn a_receiver_inside_a_parse_error_is_not_reported() {
+    let src = |ret: &str| {
+        format!(
+            r#"import mongoose from 'mongoose';
+export function m() {{
+  async function createConversationTag(user: string, tag: string): Promise<{ret}> {{
+    try {{
+      const ConversationTag = mongoose.models.ConversationTag as Model<IConversationTag>;
+      const Conversation = mongoose.models.Conversation;
+      const newTag = await ConversationTag.findOneAndUpdate(
+        {{
+          position,
+          description,
+          $setOnInsert: {{ createdAt: new Date() }},
+        }},
+        {{
+          new: true,
+          upsert: true,
+          lean: true,
+        }},
+      );
+      if (addToConversation && conversationId) {{
+        await Conversation.findOneAndUpdate(
+          {{ $addToSet: {{ tags: tag }} }},
+        );
+      }}
+    }} catch (e) {{}}
+  }}
+}}"#
+        )
+    };
+    let broken = src(
+        "\n    | (import('mongoose').FlattenMaps<{\n        _id: import('mongoose').Types.ObjectId;\n      }>)\n  ",
+    );
+    let found = findings("tag.ts", &broken);
+    assert!(
+        found.iter().all(|f| !f.message.contains("newTag")),
+        "{:?}",
+        found.iter().map(|f| &f.message).collect::<Vec<_>>()
+    );
+    let fine = findings("tag.ts", &src("string"));
+    let push: Vec<&Finding> = fine.iter().filter(|f| f.rule == "unbounded-push").collect();
+    assert_eq!(push.len(), 1, "{fine:?}");
+    assert!(
+        push[0].message.contains("`conversations`"),
+        "{}",
+        push[0].message
+    );
+}
+
 /// mongoose-paginate(-v2)'s `Model.paginate(filter, {page, limit})` skips `(page - 1) * limit`
 /// documents (crowi's shares and users, Payload's collections): a page or an offset computed at
 /// run time is offset paging, reported at the option and saying what the plugin does with it. A

@@ -2640,6 +2640,28 @@ impl<'t> Extractor<'t> {
                         import: None,
                     });
                 }
+                // `mongoose.models.Role` (or a connection's `conn.models.Role`): the model
+                // registered as `Role`, as `mongoose.model("Role")` looks it up.
+                if obj.k() == "member_expression"
+                    && self
+                        .field(obj, "property")
+                        .is_some_and(|p| self.text(p) == "models")
+                    && self.field(obj, "object").is_some_and(|o| {
+                        matches!(
+                            self.classify(o, depth + 1),
+                            Thing::Mongoose | Thing::Db { shell: false }
+                        )
+                    })
+                {
+                    return Thing::Collection(CollectionRef {
+                        name: CollectionName::Literal {
+                            name: mongoose_collection_name(prop_name),
+                        },
+                        span: span(prop),
+                        via: CollectionVia::MongooseModel,
+                        import: None,
+                    });
+                }
                 // matb33:collection-hooks' `Boards.direct`: the collection without its hooks.
                 if prop_name == "direct" {
                     if let t @ (Thing::Collection(_) | Thing::Imported(..)) =
@@ -2832,6 +2854,19 @@ impl<'t> Extractor<'t> {
             }
             if t == "Db" || t == "mongodb.Db" {
                 return Thing::Db { shell: false };
+            }
+            // Mongoose handed to a factory: `(mongoose: typeof import('mongoose')) =>
+            // mongoose.models.Role || mongoose.model('Role', roleSchema)`.
+            if matches!(
+                t,
+                "typeof import('mongoose')" | "typeof import(\"mongoose\")" | "mongoose.Mongoose"
+            ) || (matches!(t, "typeof mongoose" | "Mongoose")
+                && self
+                    .lookup(t.trim_start_matches("typeof "), b.pos)
+                    .and_then(|b| b.import.as_ref())
+                    .is_some_and(|i| i.module == "mongoose"))
+            {
+                return Thing::Mongoose;
             }
             // A Mongoose connection: `db.model(name, schema)` compiles a model on it.
             if t == "mongoose.Connection"
@@ -4106,6 +4141,13 @@ impl<'t> Extractor<'t> {
         ctx: OpContext,
         args: Vec<Node<'t>>,
     ) {
+        // A receiver the parser could not read whole: error recovery joins what follows a
+        // construct the grammar lacks (TypeScript's `import('mongoose').FlattenMaps<{ .. }>` in a
+        // return type) into nodes the code never wrote, `(newTag = await X.findOneAndUpdate(..)
+        // ..).findOneAndUpdate(..)`.
+        if obj.has_error() {
+            return;
+        }
         let thing = self.classify(obj, 0);
         let (collection, mut evidence) = match thing {
             Thing::Collection(r) => (Some(r), Evidence::Resolved),
@@ -4160,6 +4202,20 @@ impl<'t> Extractor<'t> {
         }
         let lowered: Vec<Value> = args.iter().map(|a| self.lower(*a, 0)).collect();
         let arg = |i: usize| lowered.get(i).cloned();
+        // Another store's index, on a receiver not known to be a collection: MeiliSearch's
+        // `client.createIndex(indexName, { primaryKey })` takes no option MongoDB knows.
+        if m.kind == OpKind::CreateIndex
+            && evidence == Evidence::None
+            && lowered.get(1).is_some_and(|o| {
+                let fields = o.fields();
+                !fields.is_empty()
+                    && fields
+                        .iter()
+                        .all(|f| !crate::lang::vocabulary::INDEX_OPTIONS.contains(&f.key.as_str()))
+            })
+        {
+            return;
+        }
         match m.args {
             Args::FilterOptions => {
                 op.filter = arg(0);

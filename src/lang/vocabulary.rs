@@ -128,6 +128,40 @@ pub const JS_OPERATIONS: &[OpMethod] = &[
     op("createIndexAsync", OpKind::CreateIndex, Args::Index, true),
 ];
 
+/// The options of MongoDB's `createIndex` (and of an index specification), as the drivers and
+/// Mongoose spell them.
+pub const INDEX_OPTIONS: &[&str] = &[
+    "name",
+    "unique",
+    "sparse",
+    "background",
+    "expireAfterSeconds",
+    "expires",
+    "partialFilterExpression",
+    "collation",
+    "hidden",
+    "weights",
+    "default_language",
+    "language_override",
+    "textIndexVersion",
+    "2dsphereIndexVersion",
+    "bits",
+    "min",
+    "max",
+    "bucketSize",
+    "wildcardProjection",
+    "storageEngine",
+    "commitQuorum",
+    "session",
+    "maxTimeMS",
+    "comment",
+    "writeConcern",
+    "dropDups",
+    "v",
+    "version",
+    "key",
+];
+
 pub fn js_operation(name: &str) -> Option<&'static OpMethod> {
     JS_OPERATIONS.iter().find(|m| m.name == name)
 }

@@ -94,10 +94,10 @@ impl Rule for LookupUnindexedForeignField {
                 let Some(target) = model.collections.get(from) else {
                     continue;
                 };
-                if !model.indexes_known(target) {
+                let Some(possible) = model.possible_indexes(target) else {
                     continue;
-                }
-                let covered = target.indexes.iter().any(|i| {
+                };
+                let covered = target.indexes.iter().chain(possible).any(|i| {
                     !i.options.hidden
                         && i.keys.first().is_some_and(|k| {
                             (k.field == *foreign

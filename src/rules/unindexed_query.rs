@@ -158,9 +158,9 @@ impl Rule for UnindexedQuery {
 
     fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
         for c in ctx.model.collections.values() {
-            if !ctx.model.indexes_known(c) {
+            let Some(possible) = ctx.model.possible_indexes(c) else {
                 continue;
-            }
+            };
             for s in &c.operations {
                 let q = &s.query;
                 if !is_query(s.kind) || !q.present || q.opaque.is_some() {
@@ -190,6 +190,11 @@ impl Rule for UnindexedQuery {
                     best = best.max(Serve::SortOnly);
                 }
                 if best == Serve::Full {
+                    continue;
+                }
+                // An index on a collection the code does not name that would serve it better
+                // may be this collection's.
+                if possible.iter().any(|i| serves(i, q) > best) {
                     continue;
                 }
                 out.push(unindexed_query_diagnostic(c, s, best));

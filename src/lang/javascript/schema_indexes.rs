@@ -189,7 +189,9 @@ impl<'t> Extractor<'t> {
             if unowned.iter().any(|u| u == text) {
                 self.ir.exports.push(Export {
                     name: name.clone(),
-                    target: ExportTarget::Schema,
+                    target: ExportTarget::Schema {
+                        variable: text.to_string(),
+                    },
                 });
                 continue;
             }
