@@ -393,6 +393,13 @@ pub fn serves(index: &IndexDecl, q: &Query) -> Serve {
     while i < keys.len() && usable(&keys[i]) && in_eq(&keys[i].field) {
         i += 1;
     }
+    // A unique index every key of which the query fixes finds one document at most: nothing is
+    // left to sort (LibreChat's `Skill.findOne({name, author, tenantId}).sort({updatedAt: -1})`
+    // beside a unique `{name, author, tenantId}`). A partial index is unique only among the
+    // documents it holds.
+    if i == keys.len() && index.options.unique && !index.options.partial {
+        return Serve::Full;
+    }
     // 2. Sort: the sort keys not fixed by the equality prefix must follow it, all in the
     //    index's directions or all inverted.
     let fixed: Vec<&str> = keys[..i].iter().map(|k| k.field.as_str()).collect();
@@ -443,7 +450,10 @@ pub fn serves(index: &IndexDecl, q: &Query) -> Serve {
     if !sort_ok {
         return Serve::BlockingSort;
     }
-    if i == 0 && !range_next && !sort.is_empty() && !q.equality.is_empty() {
+    // A range on a sort key the index walks bounds the walk as well (`{date: {$gte: d}}` sorted
+    // by `date`).
+    let range_on_sort = keys[i..j].iter().any(|k| in_range(&k.field));
+    if i == 0 && !range_next && !range_on_sort && !sort.is_empty() && !q.equality.is_empty() {
         // Bounded by nothing but the sort while the query selects by equality: no predicate of
         // the query narrows the walk. (Ranges alone are left: a range on the sort key bounds
         // it, and the planner walks a sort index for a loose `$ne` or `$gte` too.)

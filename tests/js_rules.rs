@@ -1378,6 +1378,7 @@ async function requestReview(db, organization, featureId, version, questKey, lea
     { organization, featureId, version, status: "draft" },
     { $set: { status: "pending-review" }, $inc: { reviewCycle: 1 } });
   await db.collection("users").updateOne({ _id: leader }, { $inc: { [`items.quests.${questKey}`]: 1 } });
+  await db.collection("users").updateOne({ _id: leader }, { $inc: { ['items.quests.' + questKey]: 1 } });
 }
 "#;
     assert_not_flagged(CI, "review.js", src);
@@ -1549,6 +1550,25 @@ async function list(req, octokit) {
         messages.iter().all(|m| m.contains("`shares`")),
         "{messages:?}"
     );
+}
+
+/// A name set to `null` under a condition (winston-mongodb's `if (start === -1) start = null;`)
+/// leaves the value it had wherever it is read with one: the skip is still the caller's.
+#[test]
+fn a_skip_set_to_null_under_a_condition_keeps_its_value() {
+    let src = r#"
+MongoDB.prototype.stream = function (options, db) {
+  let start = options.start;
+  if (start === -1) {
+    start = null;
+  }
+  const col = db.collection("logs");
+  if (start != null) {
+    return col.find({}, { skip: start }).toArray();
+  }
+};
+"#;
+    assert_flags_once(SP, "winston.js", src, "skip: start", "skip");
 }
 
 /// A skip the code computes from numbers it writes (adminMongo keeps a day of samples:

@@ -646,6 +646,11 @@ impl<'t> Extractor<'t> {
                 };
                 let augmented = n.k() == "augmented_assignment_expression";
                 match left.k() {
+                    // `user = groupFields = sort = null;` at the end of a handler lets go of
+                    // the values (an old habit of freeing memory), and `if (start === -1) start =
+                    // null;` leaves no value to read: neither changes the value the name's uses
+                    // are read with.
+                    "identifier" if !augmented && self.releases(right) => {}
                     "identifier" => {
                         self.assigned
                             .entry(self.text(left).to_string())
@@ -3236,6 +3241,22 @@ impl<'t> Extractor<'t> {
             hole: classify_hole(&texts),
             span: span(expr),
         }
+    }
+
+    /// The value of an assignment's right side is `null` or `undefined`, through a chain of
+    /// assignments (`a = b = null`).
+    fn releases(&self, mut right: Node<'t>) -> bool {
+        for _ in 0..MAX_DEPTH {
+            match right.k() {
+                "assignment_expression" => match self.field(right, "right") {
+                    Some(r) => right = r,
+                    None => return false,
+                },
+                "null" | "undefined" => return true,
+                _ => return false,
+            }
+        }
+        false
     }
 
     fn is_constant(&self, b: &Binding, name: &str) -> bool {

@@ -135,12 +135,12 @@ fn display_key(key: &str) -> &str {
 }
 
 /// A key computed at run time whose last segment is the computed part (`[`items.quests.${key}`]`,
-/// `f"stats.{day}"`): one of many slots of a map of counts (an inventory), keyed by what happens,
-/// not one counter bumped per event.
+/// `['items.quests.' + key]`, `f"stats.{day}"`, `"stats.%s" % day`): one of many slots of a map
+/// of counts (an inventory), keyed by what happens, not one counter bumped per event.
 fn counts_by_computed_key(key: &str) -> bool {
     let k = display_key(key);
     let last = k.rsplit('.').next().unwrap_or(k);
-    last.contains('{') || last.contains('}') || key.starts_with('[') && !k.contains('.')
+    last.contains(['{', '}', '+', '%']) || key.starts_with('[') && !k.contains('.')
 }
 
 /// `$inc: {version: 1}` versions a document that the same update rewrites anyway (optimistic

@@ -50,11 +50,14 @@ fn lookup_unindexed_diagnostic(
         file,
         span: join.foreign_span,
         message: format!(
-            "`{}` on {} joins `{}` by `{foreign}`, but none of the {} index declarations of `{}` in this repository starts with `{foreign}`: every input document scans `{}`",
+            "`{}` on {} joins `{}` by `{foreign}`, but {} of `{}` in this repository starts with `{foreign}`: every input document scans `{}`",
             join.stage,
             collection_label(op),
             from.name,
-            from.indexes.len(),
+            match from.indexes.len() {
+                1 => "not the one index declaration".to_string(),
+                n => format!("none of the {n} index declarations"),
+            },
             from.name,
             from.name,
         ),

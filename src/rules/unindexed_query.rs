@@ -103,11 +103,14 @@ fn unindexed_query_diagnostic(c: &CollectionAccess, s: &OpSummary, grade: Serve)
         ),
         _ => (
             format!(
-                "`{}` on `{}` {}: none of the {} indexes declared for `{}` in this repository serves it, so it scans the collection",
+                "`{}` on `{}` {}: {} for `{}` in this repository serves it, so it scans the collection",
                 s.method,
                 c.name,
                 shape_text(q),
-                c.indexes.len(),
+                match c.indexes.len() {
+                    1 => "not the one index declared".to_string(),
+                    n => format!("none of the {n} indexes declared"),
+                },
                 c.name
             ),
             META.default_severity,
@@ -256,7 +259,74 @@ async function list() {
         );
         assert_eq!(got.len(), 2, "{got:?}");
         assert!(got[0].1.contains("gives the sort order alone"), "{got:?}");
-        assert!(got[1].1.contains("none of the 1 indexes"), "{got:?}");
+        assert!(
+            got[1].1.contains("not the one index declared for `apps`"),
+            "{got:?}"
+        );
+    }
+
+    /// A name set to `null` at the end of a handler (HabitRPG's `user = groupFields = sort =
+    /// null;`, an old habit of freeing memory) keeps the value its uses had: the query sorted by
+    /// it is judged, as it is without that line. A name given another value is not a constant.
+    #[test]
+    fn letting_go_of_a_name_does_not_change_its_uses() {
+        let src = |end: &str| {
+            format!(
+                r#"const mongoose = require("mongoose");
+const G = mongoose.model("Group", new mongoose.Schema({{ privacy: String }}).index({{ type: 1, privacy: 1 }}));
+exports.list = function (req, res) {{
+  var sort = "-memberCount";
+  G.find({{ privacy: "public" }}).sort(sort).exec(function (e, g) {{ res.json(g); {end} }});
+}};
+"#
+            )
+        };
+        for end in ["", "sort = null;", "req = sort = undefined;"] {
+            let got = findings("groups.js", &src(end));
+            assert_eq!(got.len(), 1, "{end}: {got:?}");
+            assert!(got[0].1.contains("sorts by `memberCount: -1`"), "{got:?}");
+        }
+        // Given another value, the sort is not known, and neither is what would serve the query.
+        let got = findings("groups.js", &src("sort = req.query.sort;"));
+        assert!(got.is_empty(), "{got:?}");
+    }
+
+    /// A query that fixes every key of a unique index finds one document at most, so its sort
+    /// costs nothing (LibreChat's newest skill by `{name, author, tenantId}`); without `unique`
+    /// the sort is done in memory. A range on the key the index walks for the sort bounds the
+    /// walk (Sefaria's next Torah portion, `{date: {$gte: d}, diaspora: ..}` sorted by `date`).
+    #[test]
+    fn a_unique_match_needs_no_sort_and_a_range_on_the_sort_key_bounds_the_walk() {
+        let src = |unique: &str| {
+            format!(
+                r#"const mongoose = require("mongoose");
+const schema = new mongoose.Schema({{ name: String, author: String, updatedAt: Date }});
+schema.index({{ name: 1, author: 1 }}, {{ unique: {unique} }});
+const Skill = mongoose.model("Skill", schema);
+async function newest(name, author) {{
+  return Skill.findOne({{ name, author }}).sort({{ updatedAt: -1 }});
+}}
+"#
+            )
+        };
+        assert!(findings("skills.js", &src("true")).is_empty());
+        let got = findings("skills.js", &src("false"));
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].1.contains("sorts by `updatedAt: -1`"), "{got:?}");
+        let got = findings(
+            "calendars.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().sefaria
+db.parshiot.create_index("date")
+def next_parasha(d, diaspora):
+    return db.parshiot.find({"date": {"$gte": d}, "diaspora": {"$in": [diaspora, None]}}, limit=1).sort([("date", 1)])
+def by_name(name):
+    return db.parshiot.find({"parasha": name}).sort([("date", 1)])
+"#,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 7, "{got:?}");
+        assert!(got[0].1.contains("gives the sort order alone"), "{got:?}");
     }
 
     /// `$all` of values is an equality on each (an index on the array bounds the scan by the
