@@ -1655,3 +1655,43 @@ fn a_mongoose_model_looked_up_by_name_takes_the_collection_its_registration_name
     assert_eq!(sites(collection(&m, "polls")).len(), 1);
     assert_eq!(sites(collection(&m, "notes")).len(), 1);
 }
+
+/// A Rust type that names its collection with an associated constant of the application's
+/// collection trait (inx-chronicle's `impl MongoDbCollection for BlockCollection { const NAME:
+/// &'static str = "stardust_blocks"; .. }`) and runs the driver's operations on `self` through an
+/// extension trait: those operations and index declarations are on that collection. A type
+/// without such a constant leaves `self` unnamed.
+#[test]
+fn self_of_a_type_with_a_name_constant_is_its_collection() {
+    let m = map_of(&[(
+        "src/block.rs",
+        "use mongodb::{bson::doc, options::IndexOptions, IndexModel};\n\
+         pub struct BlockCollection { collection: mongodb::Collection<BlockDocument> }\n\
+         impl MongoDbCollection for BlockCollection {\n\
+         \x20   const NAME: &'static str = \"stardust_blocks\";\n\
+         \x20   async fn create_indexes(&self) -> Result<(), Error> {\n\
+         \x20       self.create_index(IndexModel::builder().keys(doc! { \"block.payload.milestone_id\": 1 }).build(), None).await?;\n\
+         \x20       Ok(())\n\
+         \x20   }\n\
+         }\n\
+         impl BlockCollection {\n\
+         \x20   pub async fn page(&self, page: usize, page_size: usize) -> Result<(), Error> {\n\
+         \x20       self.aggregate([doc! { \"$sort\": { \"_id\": -1 } }, doc! { \"$skip\": (page_size * page) as i64 }, doc! { \"$limit\": page_size as i64 }], None).await?;\n\
+         \x20       Ok(())\n\
+         \x20   }\n\
+         }\n\
+         pub struct Other;\n\
+         impl Other {\n\
+         \x20   pub async fn all(&self) { self.aggregate([doc! { \"$match\": {} }], None).await; }\n\
+         }\n",
+    )]);
+    let c = collection(&m, "stardust_blocks");
+    assert_eq!(
+        sites(c),
+        [("src/block.rs".to_string(), "aggregate".to_string())]
+    );
+    let indexes = c["indexes"].as_array().unwrap();
+    assert_eq!(indexes.len(), 1, "{c}");
+    assert_eq!(indexes[0]["keys"][0]["field"], "block.payload.milestone_id");
+    assert_eq!(m["collections"].as_array().unwrap().len(), 1, "{m}");
+}

@@ -978,12 +978,63 @@ impl<'t> Extractor<'t> {
         n
     }
 
+    /// `self` in a method of a type this file names a collection for with an associated
+    /// constant (inx-chronicle's `impl MongoDbCollection for BlockCollection { const NAME: &str =
+    /// "stardust_blocks"; .. }`, then `impl BlockCollection { .. self.aggregate(..) }` through the
+    /// application's extension trait): that collection.
+    fn self_collection(&self, n: Node<'t>) -> Thing {
+        let mut cur = self.parents.of(n);
+        while let Some(p) = cur {
+            if p.k() == "impl_item" {
+                break;
+            }
+            cur = self.parents.of(p);
+        }
+        let Some(ty) = cur.and_then(|i| self.field(i, "type")) else {
+            return Thing::Unknown;
+        };
+        let ty = self.text(ty);
+        for &block in &self.impls {
+            if self.field(block, "type").map(|t| self.text(t)) != Some(ty) {
+                continue;
+            }
+            let Some(body) = self.field(block, "body") else {
+                continue;
+            };
+            for c in self.named_children(body) {
+                if c.k() != "const_item" {
+                    continue;
+                }
+                let named = self.field(c, "name").is_some_and(|k| {
+                    matches!(
+                        self.text(k),
+                        "NAME" | "COLLECTION" | "COLLECTION_NAME" | "COLL_NAME"
+                    )
+                });
+                if let Some(name) = self
+                    .field(c, "value")
+                    .filter(|_| named)
+                    .and_then(|v| self.string_value(v))
+                {
+                    return Thing::Collection(CollectionRef {
+                        name: CollectionName::Literal { name },
+                        span: span(n),
+                        via: CollectionVia::Driver,
+                        import: None,
+                    });
+                }
+            }
+        }
+        Thing::Unknown
+    }
+
     fn classify(&self, n: Node<'t>, depth: usize) -> Thing {
         if depth > MAX_DEPTH {
             return Thing::Unknown;
         }
         let n = self.unwrap_expr(n);
         match n.k() {
+            "self" => self.self_collection(n),
             "identifier" => match self.lookup(self.text(n), n.start_byte() as u32) {
                 Some(b) => self.classify_binding(b, depth + 1),
                 None => Thing::Unknown,
@@ -1000,16 +1051,25 @@ impl<'t> Extractor<'t> {
     }
 
     fn classify_binding(&self, b: &Binding<'t>, depth: usize) -> Thing {
+        // The value names the collection where the type only says it is one: `let acts:
+        // Collection<Activity> = client.database("Options").collection("Activity");`.
+        let valued = || match b.value {
+            Some(v) => self.classify(v, depth),
+            None => Thing::Unknown,
+        };
         if let Some(t) = b.type_text {
             match thing_from_type(t) {
                 Thing::Unknown => {}
+                typed @ Thing::Collection(_) => {
+                    return match valued() {
+                        named @ Thing::Collection(_) => named,
+                        _ => typed,
+                    };
+                }
                 thing => return thing,
             }
         }
-        match b.value {
-            Some(v) => self.classify(v, depth),
-            None => Thing::Unknown,
-        }
+        valued()
     }
 
     /// `self.orders` / `state.orders`: a struct field of this file typed `Collection<T>` or
@@ -1912,10 +1972,37 @@ impl<'t> Extractor<'t> {
                 (cond.k() == "let_condition")
                     .then(|| self.field(cond, "value"))
                     .flatten()
+                    .map(|v| self.advanced(v))
                     .map(|v| super::loop_over(self.text(v), span(v)))
             }
             _ => None,
         }
+    }
+
+    /// The cursor a `while let` advances: `relations` in `relations.try_next().await?`,
+    /// `cursor.next().await.transpose()?`, `stream.next().await`; else `v` itself.
+    fn advanced(&self, v: Node<'t>) -> Node<'t> {
+        let mut cur = v;
+        for _ in 0..8 {
+            match cur.k() {
+                "try_expression" | "await_expression" => match self.parents.children(cur).next() {
+                    Some(inner) => cur = inner,
+                    None => return v,
+                },
+                "call_expression" => {
+                    let Some((recv, name, _)) = self.method_call(cur) else {
+                        return v;
+                    };
+                    match self.text(name) {
+                        "unwrap" | "expect" | "transpose" | "ok" => cur = recv,
+                        "next" | "try_next" | "advance" => return recv,
+                        _ => return v,
+                    }
+                }
+                _ => return v,
+            }
+        }
+        v
     }
 
     /// The receiver of the iteration method a closure is passed to: `ids` in `ids.iter().map(|id| ..)`.

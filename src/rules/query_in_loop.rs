@@ -1443,6 +1443,23 @@ async fn totals(orders: Collection<Order>, customers: Collection<Customer>, ids:
 "#,
         );
         assert_eq!(rs.iter().map(|f| f.0).collect::<Vec<_>>(), vec![5, 8]);
+        // The loop is over the cursor it advances, and a collection named where it is bound
+        // keeps its name beside a type that only says it is a collection (ACTOTA's
+        // `let acts: Collection<Activity> = client.database("Options").collection("Activity")`).
+        assert!(rs[0].1.contains("once per item of `cursor`"), "{rs:?}");
+        let rs = findings(
+            "src/favorites.rs",
+            r#"use mongodb::{bson::doc, Client, Collection};
+async fn favorites(client: &Client, names: Vec<String>) {
+    let acts: Collection<Activity> = client.database("Options").collection("Activity");
+    for n in names {
+        acts.find_one(doc! { "name": &n }, None).await?;
+    }
+}
+"#,
+        );
+        assert_eq!(rs.len(), 1, "{rs:?}");
+        assert!(rs[0].1.contains("`find_one` on `Activity`"), "{rs:?}");
         // The 2.x driver's explicit-session forms (`find_one_with_session(filter, options,
         // session)`, Prisma's older connector) are the same calls.
         let rs = findings(
