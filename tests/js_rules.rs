@@ -1539,7 +1539,7 @@ async function list(req, octokit) {
         .map(|f| f.message.as_str())
         .collect();
     assert!(
-        messages[1].contains("page `req.query.page || 1`, which `paginate` turns into a skip"),
+        messages[1].contains("page `req.query.page || 1`, turned into a skip"),
         "{messages:?}"
     );
     assert!(

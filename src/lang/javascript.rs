@@ -4375,7 +4375,8 @@ impl<'t> Extractor<'t> {
                     .is_some_and(|f| matches!(f.value.kind, ValueKind::Bool(false)));
             for f in opts.fields() {
                 let name = match f.key.as_str() {
-                    "page" | "offset" if paginated => "skip",
+                    "page" if paginated => "page",
+                    "offset" if paginated => "skip",
                     k @ ("skip" | "limit" | "sort" | "projection" | "populate" | "hint") => k,
                     _ => continue,
                 };

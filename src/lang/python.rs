@@ -4360,6 +4360,19 @@ impl<'t> Extractor<'t> {
                 break;
             };
             let name = self.text(attr);
+            // flask-mongoengine's `qs.paginate(page=page, per_page=n)` slices the queryset at
+            // `(page - 1) * per_page`: a skip, and the end of the chain (it returns a page).
+            if queryset && name == "paginate" {
+                if let Some(page) = self.page_argument(call, 0) {
+                    mods.push(Modifier {
+                        name: "page".into(),
+                        args: vec![self.lower(page, 0)],
+                        span: Span::new(attr.start_byte(), call.end_byte()),
+                    });
+                }
+                cur = call;
+                break;
+            }
             let known =
                 PY_MODIFIERS.contains(&name) || (queryset && PY_QUERYSET_METHODS.contains(&name));
             if !known {
@@ -4378,7 +4391,44 @@ impl<'t> Extractor<'t> {
             });
             cur = call;
         }
+        // `Pagination(qs, page, per_page)`, flask-mongoengine's page of a queryset.
+        if queryset {
+            let call = self
+                .parents
+                .of(cur)
+                .filter(|a| a.k() == "argument_list")
+                .and_then(|a| self.parents.of(a))
+                .filter(|c| {
+                    self.field(*c, "function").is_some_and(|f| {
+                        let t = self.text(f);
+                        t == "Pagination" || t.ends_with(".Pagination")
+                    })
+                });
+            if let Some(call) = call {
+                let first = self.call_args(call).positional.first().map(|a| a.id());
+                if first == Some(cur.id()) {
+                    if let Some(page) = self.page_argument(call, 1) {
+                        mods.push(Modifier {
+                            name: "page".into(),
+                            args: vec![self.lower(page, 0)],
+                            span: span(call),
+                        });
+                    }
+                }
+            }
+        }
         (mods, cur)
+    }
+
+    /// The page a paginating call is given: its `page=` keyword, or its positional argument
+    /// `at` (`qs.paginate(page, per_page)`, `Pagination(qs, page, per_page)`).
+    fn page_argument(&self, call: Node<'t>, at: usize) -> Option<Node<'t>> {
+        let args = self.call_args(call);
+        args.keywords
+            .iter()
+            .find(|(k, _)| self.text(*k) == "page")
+            .map(|(_, v)| *v)
+            .or_else(|| args.positional.get(at).copied())
     }
 
     /// The receiver at the bottom of a chain of modifier calls: `q.sort(..).skip(..)` → `q`.
@@ -7385,6 +7435,55 @@ def page(offset):
                     Evidence::Shaped
                 )
             ]
+        );
+    }
+
+    /// flask-mongoengine pages a queryset by slicing it at `(page - 1) * per_page`: its
+    /// `qs.paginate(page=page, per_page=n)` and `Pagination(qs, page, per_page)` are offset paging
+    /// by a page number (scieloorg/opac's article list), reported as the page they are given; the
+    /// first page (`page=1`) is not paging.
+    #[test]
+    fn flask_mongoengine_pages_by_slicing() {
+        let src = r#"from flask import request
+from flask_mongoengine import Pagination
+from mongoengine import Document, StringField, DateTimeField
+
+class Article(Document):
+    pid = StringField()
+    updated = DateTimeField()
+
+def paged(begin, page, per_page):
+    return Pagination(Article.objects(updated__gte=begin).order_by("pid"), page, per_page)
+
+def paged2(begin):
+    page = request.args.get("page", 1, type=int)
+    return Article.objects(updated__gte=begin).order_by("pid").paginate(page=page, per_page=20)
+
+def first_page():
+    return Article.objects.order_by("pid").paginate(page=1, per_page=20)
+"#;
+        let (_, findings) = crate::analysis::check_source(
+            "opac/controllers.py",
+            src,
+            &crate::rules::Settings::default(),
+        )
+        .unwrap();
+        let got: Vec<(usize, &str)> = findings
+            .iter()
+            .filter(|f| f.rule == "skip-paging")
+            .map(|f| {
+                (
+                    src[..f.span.start as usize].lines().count(),
+                    f.message.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!((got[0].0, got[1].0), (10, 14), "{got:?}");
+        assert!(
+            got.iter().all(|(_, m)| m.contains("on `article`")
+                && m.contains("(page `page`, turned into a skip")),
+            "{got:?}"
         );
     }
 

@@ -16,17 +16,19 @@ static META: RuleMeta = RuleMeta {
     doc: include_str!("../../rules/skip-paging.md"),
 };
 
-fn skip_paging_diagnostic(file: usize, op: &Operation, span: Span, amount: &Value) -> Finding {
-    // mongoose-paginate's `page` option: the frontend reads it as the skip it becomes.
-    let by_page = op.method == "paginate"
-        && op.options.as_ref().is_some_and(|o| {
-            o.fields()
-                .iter()
-                .any(|f| f.key == "page" && f.key_span == span)
-        });
+/// A skip, or a page number a paginating library turns into one (the `page` modifier:
+/// mongoose-paginate's `{ page }`, flask-mongoengine's `qs.paginate(page, per_page)` and
+/// `Pagination(qs, page, per_page)`).
+fn skip_paging_diagnostic(
+    file: usize,
+    op: &Operation,
+    span: Span,
+    amount: &Value,
+    by_page: bool,
+) -> Finding {
     let amount = if by_page {
         format!(
-            "page `{}`, which `paginate` turns into a skip of (page - 1) × limit",
+            "page `{}`, turned into a skip of (page - 1) × the page size",
             value_text(amount)
         )
     } else {
@@ -123,29 +125,30 @@ impl Rule for SkipPaging {
         // function (one branch per sort order or driver version), is reported at its first
         // occurrence with the others as related locations.
         let mut first: HashMap<(usize, String, String, String), usize> = HashMap::new();
-        let mut report = |file: usize, op: &'_ Operation, span: Span, amount: &Value| {
-            let Some(function) = op.context.function.as_deref() else {
-                out.push(skip_paging_diagnostic(file, op, span, amount));
-                return;
-            };
-            let key = (
-                file,
-                function.to_string(),
-                collection_label(op),
-                value_text(amount),
-            );
-            match first.get(&key) {
-                Some(&i) => out[i].related.push(Related {
+        let mut report =
+            |file: usize, op: &'_ Operation, span: Span, amount: &Value, page: bool| {
+                let Some(function) = op.context.function.as_deref() else {
+                    out.push(skip_paging_diagnostic(file, op, span, amount, page));
+                    return;
+                };
+                let key = (
                     file,
-                    span,
-                    message: "the same paging, written again in this function".to_string(),
-                }),
-                None => {
-                    first.insert(key, out.len());
-                    out.push(skip_paging_diagnostic(file, op, span, amount));
+                    function.to_string(),
+                    collection_label(op),
+                    value_text(amount),
+                );
+                match first.get(&key) {
+                    Some(&i) => out[i].related.push(Related {
+                        file,
+                        span,
+                        message: "the same paging, written again in this function".to_string(),
+                    }),
+                    None => {
+                        first.insert(key, out.len());
+                        out.push(skip_paging_diagnostic(file, op, span, amount, page));
+                    }
                 }
-            }
-        };
+            };
         for (file, op) in operations(ctx) {
             // A count given a skip (`count_documents(q, skip=n)`, pymongo's old
             // `cursor.count(with_limit_and_skip=True)` rebuilt on it: girder) counts what a page
@@ -154,12 +157,12 @@ impl Rule for SkipPaging {
                 continue;
             }
             for m in &op.modifiers {
-                if m.name != "skip" {
+                if m.name != "skip" && m.name != "page" {
                     continue;
                 }
                 if let Some(amount) = m.args.first() {
                     if !is_constant(amount) {
-                        report(file, op, m.span, amount);
+                        report(file, op, m.span, amount, m.name == "page");
                     }
                 }
             }
@@ -168,7 +171,7 @@ impl Rule for SkipPaging {
                 skip_stages(stages, &mut skips, false, 0);
                 for (span, amount) in skips {
                     if !is_constant(amount) {
-                        report(file, op, span, amount);
+                        report(file, op, span, amount, false);
                     }
                 }
             }
