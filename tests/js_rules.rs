@@ -1552,6 +1552,31 @@ async function list(req, octokit) {
     );
 }
 
+/// A getter of the file without parameters (LibreChat's `function model() { return
+/// mongoose.models.AuditLog; }`, then `const AuditLog = model();`) gives its collection; a query
+/// reassigned with a skip under a condition keeps its collection.
+#[test]
+fn a_model_from_a_getter_of_the_file_pages_by_skip() {
+    let src = r#"
+import type { Model } from "mongoose";
+export function createAuditLogMethods(mongoose: typeof import("mongoose")) {
+  function model(): Model<unknown> {
+    return mongoose.models.AuditLog as Model<unknown>;
+  }
+  async function list(filters: { offset?: number }, limit: number) {
+    const AuditLog = model();
+    const offset = filters.offset && filters.offset > 0 ? Math.floor(filters.offset) : 0;
+    let pageQuery = AuditLog.find({}).sort({ seq: -1 }).limit(limit + 1);
+    if (offset > 0) pageQuery = pageQuery.skip(offset);
+    return pageQuery.lean();
+  }
+  return { list };
+}
+"#;
+    assert_flags_once(SP, "auditLog.ts", src, ".skip(offset)", "skip(offset)");
+    assert!(only(SP, "auditLog.ts", src).message.contains("`auditlogs`"));
+}
+
 /// A name set to `null` under a condition (winston-mongodb's `if (start === -1) start = null;`)
 /// leaves the value it had wherever it is read with one: the skip is still the caller's.
 #[test]

@@ -2987,6 +2987,22 @@ impl<'t> Extractor<'t> {
                     return Thing::Collection(self.collection_ref(args[0], CollectionVia::Driver));
                 }
             }
+            // A getter of this file without parameters: `function model() { return
+            // mongoose.models.AuditLog; }`, then `const AuditLog = model();` (LibreChat).
+            if args.is_empty() {
+                if let Some(func) = self.called_function(call).filter(|func| {
+                    self.field(*func, "parameter").is_none()
+                        && self
+                            .field(*func, "parameters")
+                            .is_none_or(|p| self.named_children(p).is_empty())
+                }) {
+                    if let Some(t @ Thing::Collection(_)) =
+                        self.first_return(func).map(|r| self.classify(r, depth + 1))
+                    {
+                        return t;
+                    }
+                }
+            }
             // `generateModels(subdomain)`, imported from a module of the repository: what that
             // module exports for the call's result (`generateModels().Posts`, see
             // `registry_exports`).
