@@ -50,15 +50,20 @@ fn lookup_unindexed_diagnostic(
         file,
         span: join.foreign_span,
         message: format!(
-            "`{}` on {} joins `{}` by `{foreign}`, but {} of `{}` in this repository starts with `{foreign}`: every input document scans `{}`",
+            "`{}` on {} joins `{}` by `{foreign}`, but {}: every input document scans `{}`",
             join.stage,
             collection_label(op),
             from.name,
             match from.indexes.len() {
-                1 => "not the one index declaration".to_string(),
-                n => format!("none of the {n} index declarations"),
+                1 => format!(
+                    "the only index declaration of `{}` in this repository does not start with `{foreign}`",
+                    from.name
+                ),
+                n => format!(
+                    "none of the {n} index declarations of `{}` in this repository starts with `{foreign}`",
+                    from.name
+                ),
             },
-            from.name,
             from.name,
         ),
         help: format!(

@@ -103,15 +103,20 @@ fn unindexed_query_diagnostic(c: &CollectionAccess, s: &OpSummary, grade: Serve)
         ),
         _ => (
             format!(
-                "`{}` on `{}` {}: {} for `{}` in this repository serves it, so it scans the collection",
+                "`{}` on `{}` {}: {}, so it scans the collection",
                 s.method,
                 c.name,
                 shape_text(q),
                 match c.indexes.len() {
-                    1 => "not the one index declared".to_string(),
-                    n => format!("none of the {n} indexes declared"),
+                    1 => format!(
+                        "the only index declared for `{}` in this repository does not serve it",
+                        c.name
+                    ),
+                    n => format!(
+                        "none of the {n} indexes declared for `{}` in this repository serves it",
+                        c.name
+                    ),
                 },
-                c.name
             ),
             META.default_severity,
         ),
@@ -260,7 +265,9 @@ async function list() {
         assert_eq!(got.len(), 2, "{got:?}");
         assert!(got[0].1.contains("gives the sort order alone"), "{got:?}");
         assert!(
-            got[1].1.contains("not the one index declared for `apps`"),
+            got[1].1.contains(
+                "the only index declared for `apps` in this repository does not serve it"
+            ),
             "{got:?}"
         );
     }
