@@ -61,25 +61,6 @@ fn redundant_index_diagnostic(
     }
 }
 
-/// A driver's or a command's index creation (`createIndex`, `create_indexes`, `IndexModel`), as
-/// opposed to a declaration in a model's definition (Mongoose's `index: true` and
-/// `schema.index(..)`, mongoengine's `meta` and field options).
-fn is_index_call(method: &str) -> bool {
-    matches!(
-        method,
-        "createIndex"
-            | "createIndexes"
-            | "ensureIndex"
-            | "createIndexAsync"
-            | "create_index"
-            | "create_indexes"
-            | "ensure_index"
-            | "IndexModel"
-            | "command"
-            | "run_command"
-    )
-}
-
 /// Does `long` make `short` redundant?
 fn covers(short: &IndexDecl, long: &IndexDecl) -> Option<Cover> {
     if short.dynamic || long.dynamic || short.dropped || long.dropped {
@@ -191,16 +172,8 @@ impl Rule for RedundantIndex {
                                 ctx.model.offline_files.contains(&d.site.file)
                                     || ctx.model.migration_files.contains(&d.site.file)
                             };
-                            // Two model definitions of one collection in two files (tiledesk's
-                            // `label.js` and `labelSingle.js`, both `mongoose.model('label',
-                            // ..)`; two mongoengine documents of one collection) each declare
-                            // the index their model needs: whichever is loaded, it is one index.
-                            let by_model = |d: &IndexDecl| !is_index_call(&d.method);
                             if short.site.file != long.site.file
                                 && ((short.options.name.is_some() && short.options == long.options)
-                                    || (by_model(short)
-                                        && by_model(long)
-                                        && short.options == long.options)
                                     || maintenance(short)
                                     || maintenance(long))
                             {
@@ -433,41 +406,6 @@ await db.collection("users").createIndex({ team: 1 });
         std::fs::rename(dir.path().join("setup.js"), dir.path().join("migrate.js")).unwrap();
         let got = messages();
         assert!(got.is_empty(), "{got:?}");
-    }
-
-    /// Two Mongoose models of one collection in two files (tiledesk's `label.js` and its unused
-    /// `labelSingle.js`, both `mongoose.model('label', ..)`), each with `id_project: { index:
-    /// true }`: whichever is loaded creates the one index. Declared twice in one schema, it is a
-    /// duplicate.
-    #[test]
-    fn two_models_of_one_collection_declaring_one_index_are_one_index() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("label.js"),
-            "var mongoose = require('mongoose');\nvar S = new mongoose.Schema({ data: Object, id_project: { type: String, index: true } });\nmodule.exports = mongoose.model('label', S);\n",
-        )
-        .unwrap();
-        std::fs::write(
-            dir.path().join("labelSingle.js"),
-            "var mongoose = require('mongoose');\nvar S = new mongoose.Schema({ key: String, id_project: { type: String, index: true } });\nS.index({ key: 1 });\nS.index({ key: 1 });\nmodule.exports = mongoose.model('label', S);\n",
-        )
-        .unwrap();
-        let a = crate::analysis::run(&crate::analysis::Options {
-            paths: vec![dir.path().to_path_buf()],
-            threads: 1,
-            ..Default::default()
-        });
-        let got: Vec<String> = a
-            .findings
-            .into_iter()
-            .filter(|f| f.rule == "redundant-index")
-            .map(|f| f.message)
-            .collect();
-        assert_eq!(got.len(), 1, "{got:?}");
-        assert!(
-            got[0].contains("{key: 1} on `labels` is declared twice"),
-            "{got:?}"
-        );
     }
 
     #[test]
