@@ -1577,6 +1577,33 @@ export function createAuditLogMethods(mongoose: typeof import("mongoose")) {
     assert!(only(SP, "auditLog.ts", src).message.contains("`auditlogs`"));
 }
 
+/// An application helper that compiles a model from a name and a schema of the file (growi's
+/// `getOrCreateModel('InAppNotification', schema)`, about 34 of its models) is a model
+/// compilation: the schema's indexes and statics are the model's collection's.
+#[test]
+fn a_model_helper_compiles_the_schema_into_its_collection() {
+    let src = r#"
+import { Schema } from "mongoose";
+import { getOrCreateModel } from "../util/mongoose-utils";
+const schema = new Schema({ user: { type: Schema.Types.ObjectId, index: true }, target: Schema.Types.ObjectId });
+schema.index({ user: 1, target: 1 });
+schema.statics.recent = function (offset: number, limit: number) {
+  return this.paginate({}, { offset, limit, sort: { _id: -1 } });
+};
+export const Notification = getOrCreateModel<unknown, unknown>("InAppNotification", schema);
+"#;
+    let found = findings("in-app-notification.ts", src);
+    let rules: Vec<(&str, bool)> = found
+        .iter()
+        .map(|f| (f.rule, f.message.contains("`inappnotifications`")))
+        .collect();
+    assert_eq!(
+        rules,
+        [("redundant-index", true), ("skip-paging", true)],
+        "{found:?}"
+    );
+}
+
 /// A name set to `null` under a condition (winston-mongodb's `if (start === -1) start = null;`)
 /// leaves the value it had wherever it is read with one: the skip is still the caller's.
 #[test]

@@ -2552,11 +2552,13 @@ impl<'t> Extractor<'t> {
             if v.k() != "call_expression" {
                 continue;
             }
-            let method = self
-                .field(v, "function")
-                .map_or("", |f| self.callee_name(f));
+            let function = self.field(v, "function");
+            let method = function.map_or("", |f| self.callee_name(f));
             let args = self.args(v);
-            if method == "model"
+            if (method == "model"
+                || function.is_some_and(|f| {
+                    method.contains("Model") && self.is_model_helper_call(f, &args)
+                }))
                 && args
                     .get(1)
                     .is_some_and(|a| self.text(self.unwrap_expr(*a)) == schema)
@@ -2974,6 +2976,9 @@ impl<'t> Extractor<'t> {
             if let Thing::ModelFn = callee {
                 return self.model_thing(call, &args);
             }
+            if self.is_model_helper_call(f, &args) {
+                return self.model_thing(call, &args);
+            }
             // An application's `getCollection(COLLECTION)` helper, in a file that uses MongoDB
             // or imports it from a MongoDB module (`../util/mongo.util`).
             if name == "getCollection" && !args.is_empty() {
@@ -3257,6 +3262,30 @@ impl<'t> Extractor<'t> {
             hole: classify_hole(&texts),
             span: span(expr),
         }
+    }
+
+    /// The chain of calls `call` starts is an argument of a `new` expression.
+    fn handed_to_constructor(&self, call: Node<'t>) -> bool {
+        let mut cur = call;
+        for _ in 0..64 {
+            let Some(p) = self.parents.of(cur) else {
+                return false;
+            };
+            match p.k() {
+                "member_expression"
+                | "call_expression"
+                | "parenthesized_expression"
+                | "await_expression" => cur = p,
+                "arguments" => {
+                    return self
+                        .parents
+                        .of(p)
+                        .is_some_and(|n| n.k() == "new_expression");
+                }
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// The value of an assignment's right side is `null` or `undefined`, through a chain of
@@ -4402,6 +4431,16 @@ impl<'t> Extractor<'t> {
                     span: f.key_span,
                 });
             }
+        }
+        // A query handed to a constructor (growi's `new PageQueryBuilder(Page.find({ isEmpty:
+        // true }))`, whose methods add `this.query.and({ path: { $in: paths } })`): the object
+        // may give it more conditions, as Mongoose's `.and(..)` does.
+        if self.handed_to_constructor(call) {
+            op.modifiers.push(Modifier {
+                name: "and".to_string(),
+                args: Vec::new(),
+                span: span(call),
+            });
         }
         let is_agg = m.kind == OpKind::Aggregate;
         let chain = self.collect_chain(call, is_agg);

@@ -557,7 +557,8 @@ fn is_schema_upgrade(part: &str) -> bool {
     })
 }
 
-/// A function named like a periodic job: `nightlyRollup`, `run_cron`, `backfill_counts`.
+/// A function named like a periodic or one-off job: `nightlyRollup`, `run_cron`,
+/// `backfill_counts`, a database seeder (meanjs's `ArticleSchema.statics.seed = seed`).
 pub fn name_is_periodic(name: &str) -> bool {
     for_each_word(name, |w| {
         matches!(
@@ -579,6 +580,8 @@ pub fn name_is_periodic(name: &str) -> bool {
                 | "recompute"
                 | "recalculate"
                 | "periodic"
+                | "seed"
+                | "seeder"
         )
     })
 }
@@ -762,6 +765,8 @@ mod tests {
         assert_eq!(count, 2, "stops at the first word f accepts");
         assert!(name_is_periodic("nightlyRollup"));
         assert!(!name_is_periodic("rollupsView"));
+        assert!(name_is_periodic("seed") && name_is_periodic("seedUsers"));
+        assert!(!name_is_periodic("seedling"));
         assert!(path_is_periodic("app/jobs/cleanup.js"));
         for (texts, kind) in [
             (&["process.env.PREFIX"][..], HoleKind::Config),

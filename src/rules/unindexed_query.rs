@@ -336,6 +336,27 @@ def by_name(name):
         assert!(got[0].1.contains("gives the sort order alone"), "{got:?}");
     }
 
+    /// A database seeder in a model file (meanjs's `ArticleSchema.statics.seed = seed`, run only
+    /// when seeding is on) scans on purpose, once, as a migration does; a query handed to a
+    /// constructor (growi's `new PageQueryBuilder(Page.find({ isEmpty: true }))`, whose methods
+    /// add `this.query.and(..)`) may be given more conditions, and is not judged.
+    #[test]
+    fn a_seeder_and_a_query_handed_to_a_builder_are_not_judged() {
+        let got = findings(
+            "article.server.model.js",
+            r#"const mongoose = require("mongoose");
+const User = mongoose.model("User", new mongoose.Schema({ username: { type: String, unique: true }, roles: [String] }));
+function seed(doc) { return User.findOne({ roles: { $in: ["admin"] } }).exec(); }
+class QB { constructor(q) { this.query = q; } }
+function clean() { return new QB(User.find({ roles: "x" })); }
+function admins() { return User.find({ roles: "admin" }); }
+module.exports = { seed, clean, admins };
+"#,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 6, "{got:?}");
+    }
+
     /// `$all` of values is an equality on each (an index on the array bounds the scan by the
     /// first): lets-chat's private messages between two users, sorted by date, on a collection
     /// indexed by date only, walk the whole index.

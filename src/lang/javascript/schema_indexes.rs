@@ -62,9 +62,16 @@ impl<'t> Extractor<'t> {
             let Some(f) = self.field(call, "function") else {
                 continue;
             };
-            let method = self.callee_name(f);
+            let mut method = self.callee_name(f);
             if !matches!(method, "model" | "createForClass" | "index") {
-                continue;
+                if !method.contains("Model") {
+                    continue;
+                }
+                let args = self.args(call);
+                if !self.is_model_helper_call(f, &args) {
+                    continue;
+                }
+                method = "model";
             }
             let args = self.args(call);
             match method {
@@ -289,6 +296,25 @@ impl<'t> Extractor<'t> {
     }
 
     /// `new Schema(..)`, `new mongoose.Schema(..)`.
+    /// An application's helper that compiles a model, called with a model name and a schema of
+    /// this file: growi's `getOrCreateModel('Page', pageSchema)` (`getModelSafely(name) ??
+    /// mongoose.model(name, schema)`), a `createModel('User', userSchema)`.
+    pub(super) fn is_model_helper_call(&self, f: Node<'t>, args: &[Node<'t>]) -> bool {
+        let name = self.callee_name(f);
+        if name == "model" || !name.contains("Model") || args.len() < 2 {
+            return false;
+        }
+        if self.string_value(args[0]).is_none() {
+            return false;
+        }
+        let schema = self.unwrap_expr(args[1]);
+        schema.k() == "identifier"
+            && self
+                .lookup(self.text(schema), schema.start_byte() as u32)
+                .and_then(|b| b.value)
+                .is_some_and(|v| self.is_schema_value(v, 0))
+    }
+
     fn is_schema_new(&self, n: Node<'t>) -> bool {
         let ctor = self.field(n, "constructor").map_or("", |c| self.text(c));
         ctor == "Schema" || ctor.ends_with(".Schema")
