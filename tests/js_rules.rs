@@ -1577,6 +1577,30 @@ export function createAuditLogMethods(mongoose: typeof import("mongoose")) {
     assert!(only(SP, "auditLog.ts", src).message.contains("`auditlogs`"));
 }
 
+/// A getter member of a constant object literal (sorry-cypress's `const Collection = {
+/// runTimeout: () => db.collection('runTimeouts') }`, then `Collection.runTimeout()`) is the
+/// collection it returns: its index declarations and queries are judged together.
+#[test]
+fn a_getter_member_of_an_object_literal_is_its_collection() {
+    let src = r#"
+import { Db } from "mongodb";
+let db: Db;
+export const Collection = { runTimeout: () => db.collection("runTimeouts") };
+export async function setup() { await Collection.runTimeout().createIndex({ timeoutAfter: 1 }); }
+export async function clear(runId: string) { return Collection.runTimeout().deleteMany({ runId }); }
+export async function due(now: Date) { return Collection.runTimeout().find({ timeoutAfter: { $lt: now } }).toArray(); }
+"#;
+    let got = rule_hits("unindexed-query", "db.ts", src);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, 6, "{got:?}");
+    let f = only("unindexed-query", "db.ts", src);
+    assert!(
+        f.message.contains("`deleteMany` on `runTimeouts`"),
+        "{}",
+        f.message
+    );
+}
+
 /// An application helper that compiles a model from a name and a schema of the file (growi's
 /// `getOrCreateModel('InAppNotification', schema)`, about 34 of its models) is a model
 /// compilation: the schema's indexes and statics are the model's collection's.

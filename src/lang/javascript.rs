@@ -1104,6 +1104,24 @@ impl<'t> Extractor<'t> {
         if let Some([func]) = self.functions.get(name).map(Vec::as_slice) {
             return Some(*func);
         }
+        // A member of a constant object literal: `const Collection = { runTimeout: () => .. }`.
+        if let Some(o) = self
+            .field(f, "object")
+            .filter(|o| f.k() == "member_expression" && o.k() == "identifier")
+        {
+            let literal = self
+                .lookup(self.text(o), o.start_byte() as u32)
+                .filter(|b| self.is_constant(b, self.text(o)))
+                .and_then(|b| b.value)
+                .map(|v| self.unwrap_expr(v))
+                .filter(|v| v.k() == "object");
+            if let Some(func) = literal
+                .and_then(|l| self.object_member(l, name))
+                .and_then(is_fn)
+            {
+                return Some(func);
+            }
+        }
         let object = object?;
         let mut assigned = self
             .member_assigns
@@ -2946,6 +2964,26 @@ impl<'t> Extractor<'t> {
         })
     }
 
+    /// A call of a getter of this file without parameters is the collection it returns:
+    /// `function model() { return mongoose.models.AuditLog; }`, then `const AuditLog = model();`
+    /// (LibreChat); `Collection.runTimeout()` where `const Collection = { runTimeout: () =>
+    /// db.collection('runTimeouts') }` (sorry-cypress).
+    fn getter_result(&self, call: Node<'t>, args: &[Node<'t>], depth: usize) -> Option<Thing> {
+        if !args.is_empty() {
+            return None;
+        }
+        let func = self.called_function(call).filter(|func| {
+            self.field(*func, "parameter").is_none()
+                && self
+                    .field(*func, "parameters")
+                    .is_none_or(|p| self.named_children(p).is_empty())
+        })?;
+        match self.classify(self.first_return(func)?, depth + 1) {
+            t @ Thing::Collection(_) => Some(t),
+            _ => None,
+        }
+    }
+
     fn classify_call(&self, call: Node<'t>, depth: usize) -> Thing {
         let Some(f) = self.field(call, "function") else {
             return Thing::Unknown;
@@ -2992,21 +3030,8 @@ impl<'t> Extractor<'t> {
                     return Thing::Collection(self.collection_ref(args[0], CollectionVia::Driver));
                 }
             }
-            // A getter of this file without parameters: `function model() { return
-            // mongoose.models.AuditLog; }`, then `const AuditLog = model();` (LibreChat).
-            if args.is_empty() {
-                if let Some(func) = self.called_function(call).filter(|func| {
-                    self.field(*func, "parameter").is_none()
-                        && self
-                            .field(*func, "parameters")
-                            .is_none_or(|p| self.named_children(p).is_empty())
-                }) {
-                    if let Some(t @ Thing::Collection(_)) =
-                        self.first_return(func).map(|r| self.classify(r, depth + 1))
-                    {
-                        return t;
-                    }
-                }
+            if let Some(t) = self.getter_result(call, &args, depth) {
+                return t;
             }
             // `generateModels(subdomain)`, imported from a module of the repository: what that
             // module exports for the call's result (`generateModels().Posts`, see
@@ -3026,6 +3051,9 @@ impl<'t> Extractor<'t> {
         }
         if f.k() != "member_expression" {
             return Thing::Unknown;
+        }
+        if let Some(t) = self.getter_result(call, &args, depth) {
+            return t;
         }
         let (Some(obj), Some(prop)) = (self.field(f, "object"), self.field(f, "property")) else {
             return Thing::Unknown;
