@@ -108,6 +108,22 @@ fn only(rule: &str, path: &str, src: &str) -> Finding {
 
 const UP: &str = "unbounded-push";
 
+/// A document method that names its document (`const self = this;`, growi's `page.like`, or
+/// `const page = this;`) pushes and saves the same document as `this.liker.push(..)` does.
+#[test]
+fn a_document_method_pushing_through_a_name_for_this() {
+    let src = r#"
+const mongoose = require("mongoose");
+const s = new mongoose.Schema({ liker: [mongoose.Schema.Types.ObjectId], seenUsers: [mongoose.Schema.Types.ObjectId] });
+s.methods.like = function (u) { const self = this; self.liker.addToSet(u._id); return self.save(); };
+s.methods.seen = async function (u) { const page = this; page.seenUsers.push(u._id); return page.save(); };
+mongoose.model("Thing", s);
+"#;
+    let got = rule_hits(UP, "page.js", src);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!((got[0].0, got[1].0), (4, 5), "{got:?}");
+}
+
 /// The document idiom through a TypeScript cast (`(this.liker as any).addToSet(u)`) or a name
 /// bound to the array (`const seenUsers = this.seenUsers; seenUsers.push(u)`), then `save()`:
 /// crowi's likes and page views.

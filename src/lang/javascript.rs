@@ -4783,6 +4783,17 @@ impl<'t> Extractor<'t> {
             return;
         };
         let doc_name = self.text(doc);
+        // `const self = this;` in a document method (growi's `page.like`): `self` is `this`.
+        let doc = match doc.k() {
+            "identifier" => self
+                .lookup(doc_name, doc.start_byte() as u32)
+                .filter(|b| b.kind == DeclKind::Const || self.is_constant(b, doc_name))
+                .and_then(|b| b.value)
+                .map(|v| self.unwrap_expr(v))
+                .filter(|v| v.k() == "this")
+                .unwrap_or(doc),
+            _ => doc,
+        };
         let (scope, coll, evidence) = match doc.k() {
             "identifier" => {
                 let binding = self.lookup(doc_name, doc.start_byte() as u32);
