@@ -1059,6 +1059,13 @@ fn nested_populate_is_flagged() {
         "{POST_MODEL}async function show(id) {{\n  return Post.findById(id).populate({{ path: \"comments\", populate: {{ path: \"author\" }} }});\n}}\n"
     );
     assert_eq!(rule_hits(LC, "show.js", &src).len(), 1, "in:\n{src}");
+    // The nested path is named under its parent (`comments.author`, not a second `author`).
+    let f = only(LC, "show.js", &src);
+    assert!(
+        f.message.contains("(`comments`, `comments.author`)"),
+        "{}",
+        f.message
+    );
 }
 
 #[test]

@@ -109,23 +109,31 @@ fn collect_lookups(stages: &[Value], out: &mut Vec<Join>, depth: usize) {
 }
 
 /// Populate paths in one `populate(..)` argument: `"a b"`, `["a", "b"]`, `{path, populate: {...}}`;
-/// nothing for an argument the frontend could not evaluate.
-fn collect_populates(arg: &Value, out: &mut Vec<Join>, depth: usize) {
+/// nothing for an argument the frontend could not evaluate. A nested populate's paths are named
+/// under their parent's (`target.attachment`, `activities.user`).
+fn collect_populates(arg: &Value, out: &mut Vec<Join>, depth: usize, under: &str) {
     if depth > 8 {
         return;
     }
+    let target = |p: &str| {
+        if under.is_empty() {
+            p.to_string()
+        } else {
+            format!("{under}.{p}")
+        }
+    };
     match &arg.kind {
         ValueKind::String(s) => {
             for p in s.split_whitespace() {
                 out.push(Join {
                     span: arg.span,
-                    target: p.to_string(),
+                    target: target(p),
                 });
             }
         }
         ValueKind::Array(items) => {
             for i in items {
-                collect_populates(i, out, depth + 1);
+                collect_populates(i, out, depth + 1, under);
             }
         }
         ValueKind::Document(_) => {
@@ -136,12 +144,12 @@ fn collect_populates(arg: &Value, out: &mut Vec<Join>, depth: usize) {
             for p in path.split_whitespace() {
                 out.push(Join {
                     span: arg.span,
-                    target: p.to_string(),
+                    target: target(p),
                 });
             }
             if let Some(nested) = arg.get("populate") {
                 let before = out.len();
-                collect_populates(&nested.value, out, depth + 1);
+                collect_populates(&nested.value, out, depth + 1, &target(path.trim()));
                 // A nested populate is reported at its `populate` key.
                 if let Some(first) = out.get_mut(before) {
                     first.span = nested.key_span;
@@ -181,7 +189,7 @@ impl Rule for LookupChain {
                 let before = joins.len();
                 // `populate(path, select)`: only the first argument names paths.
                 if let Some(a) = m.args.first() {
-                    collect_populates(a, &mut joins, 0);
+                    collect_populates(a, &mut joins, 0, "");
                 }
                 // The first path of a `.populate(..)` call is reported at the method name.
                 if let Some(first) = joins.get_mut(before) {
