@@ -4391,33 +4391,65 @@ impl<'t> Extractor<'t> {
             });
             cur = call;
         }
-        // `Pagination(qs, page, per_page)`, flask-mongoengine's page of a queryset.
-        if queryset {
-            let call = self
-                .parents
-                .of(cur)
-                .filter(|a| a.k() == "argument_list")
-                .and_then(|a| self.parents.of(a))
-                .filter(|c| {
-                    self.field(*c, "function").is_some_and(|f| {
-                        let t = self.text(f);
-                        t == "Pagination" || t.ends_with(".Pagination")
-                    })
-                });
-            if let Some(call) = call {
-                let first = self.call_args(call).positional.first().map(|a| a.id());
-                if first == Some(cur.id()) {
-                    if let Some(page) = self.page_argument(call, 1) {
-                        mods.push(Modifier {
-                            name: "page".into(),
-                            args: vec![self.lower(page, 0)],
-                            span: span(call),
-                        });
-                    }
+        // `Pagination(qs, page, per_page)`, flask-mongoengine's page of a queryset, or of a name
+        // bound to it in the function (`articles = Article.objects(..); return
+        // Pagination(articles, page, per_page)`: scieloorg/opac).
+        if queryset && self.src.contains("Pagination(") {
+            if let Some(call) = self.paginated_by(cur) {
+                if let Some(page) = self.page_argument(call, 1) {
+                    mods.push(Modifier {
+                        name: "page".into(),
+                        args: vec![self.lower(page, 0)],
+                        span: span(call),
+                    });
                 }
             }
         }
         (mods, cur)
+    }
+
+    /// The `Pagination(qs, ..)` call whose first argument is the queryset `qs`, written there or
+    /// bound to a name of the function that the call is given.
+    fn paginated_by(&self, qs: Node<'t>) -> Option<Node<'t>> {
+        let is_pagination = |c: Node<'t>| {
+            c.k() == "call"
+                && self.field(c, "function").is_some_and(|f| {
+                    let t = self.text(f);
+                    t == "Pagination" || t.ends_with(".Pagination")
+                })
+        };
+        let first_arg = |c: Node<'t>| self.call_args(c).positional.first().copied();
+        let parent = self.parents.of(qs)?;
+        if parent.k() == "argument_list" {
+            let call = self.parents.of(parent).filter(|c| is_pagination(*c))?;
+            return (first_arg(call).map(|a| a.id()) == Some(qs.id())).then_some(call);
+        }
+        if parent.k() != "assignment" {
+            return None;
+        }
+        let name = self
+            .field(parent, "left")
+            .filter(|l| l.k() == "identifier")?;
+        let mut func = self.parents.of(parent);
+        while let Some(f) = func {
+            if f.k() == "function_definition" {
+                break;
+            }
+            func = self.parents.of(f);
+        }
+        let mut found = None;
+        self.parents.walk(func?, |c, _, enter| {
+            if enter && found.is_none() && is_pagination(c) {
+                if let Some(a) = first_arg(c)
+                    .filter(|a| a.k() == "identifier" && self.text(*a) == self.text(name))
+                {
+                    if self.bound_value(a).map(|v| v.id()) == Some(qs.id()) {
+                        found = Some(c);
+                    }
+                }
+            }
+        });
+        found
     }
 
     /// The page a paginating call is given: its `page=` keyword, or its positional argument
@@ -7461,6 +7493,10 @@ def paged2(begin):
 
 def first_page():
     return Article.objects.order_by("pid").paginate(page=1, per_page=20)
+
+def by_dates(begin, end, page=1, per_page=100):
+    articles = Article.objects(updated__gte=begin, updated__lte=end).order_by("pid")
+    return Pagination(articles, page, per_page)
 "#;
         let (_, findings) = crate::analysis::check_source(
             "opac/controllers.py",
@@ -7478,8 +7514,8 @@ def first_page():
                 )
             })
             .collect();
-        assert_eq!(got.len(), 2, "{got:?}");
-        assert_eq!((got[0].0, got[1].0), (10, 14), "{got:?}");
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!((got[0].0, got[1].0, got[2].0), (10, 14, 21), "{got:?}");
         assert!(
             got.iter().all(|(_, m)| m.contains("on `article`")
                 && m.contains("(page `page`, turned into a skip")),
