@@ -1600,6 +1600,34 @@ export function createAuditLogMethods(mongoose: typeof import("mongoose")) {
     assert!(only(SP, "auditLog.ts", src).message.contains("`auditlogs`"));
 }
 
+/// The results a query hands its `exec` callback (tiledesk's `Project_user.find(q).exec(function
+/// (err, pus) { pus.forEach(pu => Project.findByIdAndUpdate(pu.id_project, ..)) })`) or its
+/// `then` are another query's results: a write per item of them is reported (info), as it is
+/// for `const pus = await Project_user.find(q)`. A loop over another callback's argument is not.
+#[test]
+fn a_write_per_item_of_results_handed_to_a_callback() {
+    let src = r#"
+const mongoose = require("mongoose");
+const Project_user = mongoose.model("project_user", new mongoose.Schema({ id_user: String, id_project: String }));
+const Project = mongoose.model("project", new mongoose.Schema({ status: Number }));
+function erase(userid, cb) {
+  Project_user.find({ id_user: userid }).exec(function (err, pus) {
+    pus.forEach((pu) => { Project.findByIdAndUpdate(pu.id_project, { status: 0 }, cb); });
+  });
+  Project_user.find({ id_user: userid }).then((rows) => rows.map((r) => Project.updateOne({ _id: r.id_project }, { status: 1 })));
+  readFile(userid, function (err, lines) {
+    lines.forEach((l) => { Project.updateOne({ _id: l }, { status: 2 }); });
+  });
+}
+"#;
+    let got = rule_hits("query-in-loop", "eraser.js", src);
+    assert_eq!(
+        got.iter().map(|h| h.0).collect::<Vec<_>>(),
+        [7, 9],
+        "{got:?}"
+    );
+}
+
 /// A getter member of a constant object literal (sorry-cypress's `const Collection = {
 /// runTimeout: () => db.collection('runTimeouts') }`, then `Collection.runTimeout()`) is the
 /// collection it returns: its index declarations and queries are judged together.

@@ -3693,7 +3693,9 @@ impl<'t> Extractor<'t> {
                                     let mut over = super::loop_over(self.text(r), span(r));
                                     let r = self.iterated_in(r, &mut over);
                                     over.fixed |= self.names_fixed_array(r);
-                                    over.bound_to = self.bound_in_function(r);
+                                    over.bound_to = self
+                                        .bound_in_function(r)
+                                        .or_else(|| self.callback_results(r));
                                     over.batches |=
                                         super::bound_to_batches(self.src, over.bound_to);
                                     over
@@ -4697,16 +4699,14 @@ impl<'t> Extractor<'t> {
         self.field(right, "object")
     }
 
-    /// The document a query hands its callback, when `name` is the callback's parameter that
-    /// holds it: `Reply.findById(id, function (err, reply) {..})`, `Reply.findOne(q).exec((err,
-    /// reply) => ..)`, `Reply.findById(id).then((reply) => ..)` (nodeclub's replies).
-    /// Returns the callback's span (the scope of the document's name), the collection and the
-    /// evidence. An arrow function's lone parameter (`reply => ..`) has no binding.
-    fn callback_document(
+    /// The callback whose parameter `name` is, when it is the last argument of a method call:
+    /// (the function, the parameter's position, the call, its callee, the method's name).
+    #[allow(clippy::type_complexity)]
+    fn callback_of(
         &self,
         name: Node<'t>,
         binding: Option<&Binding<'t>>,
-    ) -> Option<(Span, CollectionRef, Evidence)> {
+    ) -> Option<(Node<'t>, usize, Node<'t>, Node<'t>, &'t str)> {
         if binding.is_some_and(|b| b.kind != DeclKind::Param) {
             return None;
         }
@@ -4741,6 +4741,35 @@ impl<'t> Extractor<'t> {
             .filter(|c| c.k() == "call_expression")?;
         let callee = self.field(call, "function")?;
         let method = self.field(callee, "property").map(|p| self.text(p))?;
+        Some((f, position, call, callee, method))
+    }
+
+    /// The query whose results a callback's parameter holds: `docs` of `Model.find(q).exec(
+    /// function (err, docs) {..})` or `.then((docs) => ..)` is what `Model.find(q)` read
+    /// (tiledesk's `Project_user.find(..).exec(function (err, pus) { pus.forEach(..) })`).
+    fn callback_results(&self, name: Node<'t>) -> Option<Span> {
+        if name.k() != "identifier" {
+            return None;
+        }
+        let binding = self.lookup(self.text(name), name.start_byte() as u32);
+        let (_, position, _, callee, method) = self.callback_of(name, binding)?;
+        match (method, position) {
+            ("then", 0) | ("exec", 1) => self.field(callee, "object").map(span),
+            _ => None,
+        }
+    }
+
+    /// The document a query hands its callback, when `name` is the callback's parameter that
+    /// holds it: `Reply.findById(id, function (err, reply) {..})`, `Reply.findOne(q).exec((err,
+    /// reply) => ..)`, `Reply.findById(id).then((reply) => ..)` (nodeclub's replies).
+    /// Returns the callback's span (the scope of the document's name), the collection and the
+    /// evidence. An arrow function's lone parameter (`reply => ..`) has no binding.
+    fn callback_document(
+        &self,
+        name: Node<'t>,
+        binding: Option<&Binding<'t>>,
+    ) -> Option<(Span, CollectionRef, Evidence)> {
+        let (f, position, call, callee, method) = self.callback_of(name, binding)?;
         let loaded = match (method, position) {
             ("then", 0) | ("exec", 1) => self.classify(self.field(callee, "object")?, 0),
             ("findById" | "findOne" | "findOneAndUpdate" | "findByIdAndUpdate", 1) => {
