@@ -113,7 +113,7 @@ impl CollectionAccess {
     /// A mongoengine primary key alone (`id = UUIDField(primary_key=True)`, the `_id` every
     /// collection has) does not count, and a key named by a constant
     /// ([`named_by_constant`]) is not read: it may be any field. See
-    /// [`AccessModel::indexes_known`], which also asks about declarations on unnamed collections.
+    /// [`AccessModel::possible_indexes`], which also asks about declarations on unnamed collections.
     fn declared_indexes_readable(&self) -> bool {
         self.indexes.iter().any(|i| i.method != "primary_key")
             && self
@@ -468,24 +468,16 @@ pub fn on_id(q: &Query) -> bool {
 }
 
 impl AccessModel {
-    /// Whether the repository's index declarations for `c` are all known: it declares indexes for
-    /// `c`, every one can be read, and no declaration targets a collection named only at run time
-    /// (`getattr(db, name).create_index(..)` over a table of indexes, `db.collection(name)
-    /// .createIndex(..)`): such a declaration may be the one that serves any query.
-    pub fn indexes_known(&self, c: &CollectionAccess) -> bool {
-        self.unresolved_index_patterns
-            .iter()
-            .all(|p| p.as_ref().is_some_and(|parts| !name_fits(&c.name, parts)))
-            && c.declared_indexes_readable()
-    }
-
     /// The indexes `c` may have besides its own declarations, when the rest is known: the
-    /// declarations on unnamed collections whose name could be `c`'s and whose keys can be read
-    /// (a Mongoose schema exported and compiled nowhere the linker sees, a sub-document's schema,
-    /// whose indexes land on its parent's collection). Such an index matters to a query only if
-    /// it would serve it, so a rule judges `c` as if they were among its indexes and leaves alone
-    /// what one of them serves. `None`: `c`'s indexes are not known ([`Self::indexes_known`]'s
-    /// other reasons, or an unreadable declaration that could be `c`'s).
+    /// repository declares indexes for `c` and every one can be read. The declarations on
+    /// collections the code names only at run time whose name could be `c`'s (a name template
+    /// whose fixed parts `c`'s name has, or any name) may be `c`'s: with readable keys (a Mongoose
+    /// schema exported and compiled nowhere the linker sees, a sub-document's schema, whose
+    /// indexes land on its parent's collection), such an index matters to a query only if it
+    /// would serve it, so a rule judges `c` as if they were among its indexes and leaves alone
+    /// what one of them serves. `None`: `c`'s indexes are not known, or a declaration that could
+    /// be `c`'s cannot be read (`getattr(db, name).create_index(..)` over a table of indexes):
+    /// it may be the one that serves any query.
     pub fn possible_indexes(&self, c: &CollectionAccess) -> Option<Vec<&IndexDecl>> {
         if !c.declared_indexes_readable() {
             return None;

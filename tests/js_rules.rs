@@ -1602,8 +1602,8 @@ export function createAuditLogMethods(mongoose: typeof import("mongoose")) {
 
 /// The results a query hands its `exec` callback (tiledesk's `Project_user.find(q).exec(function
 /// (err, pus) { pus.forEach(pu => Project.findByIdAndUpdate(pu.id_project, ..)) })`) or its
-/// `then` are another query's results: a write per item of them is reported (info), as it is
-/// for `const pus = await Project_user.find(q)`. A loop over another callback's argument is not.
+/// `then` are another query's results: a write per item of them is reported (info), in an
+/// iteration callback or a for-of loop, as it is for `const pus = await Project_user.find(q)`. A loop over another callback's argument is not.
 #[test]
 fn a_write_per_item_of_results_handed_to_a_callback() {
     let src = r#"
@@ -1613,6 +1613,7 @@ const Project = mongoose.model("project", new mongoose.Schema({ status: Number }
 function erase(userid, cb) {
   Project_user.find({ id_user: userid }).exec(function (err, pus) {
     pus.forEach((pu) => { Project.findByIdAndUpdate(pu.id_project, { status: 0 }, cb); });
+    for (const pu of pus) { Project.updateOne({ _id: pu.id_project }, { status: 3 }); }
   });
   Project_user.find({ id_user: userid }).then((rows) => rows.map((r) => Project.updateOne({ _id: r.id_project }, { status: 1 })));
   readFile(userid, function (err, lines) {
@@ -1623,7 +1624,7 @@ function erase(userid, cb) {
     let got = rule_hits("query-in-loop", "eraser.js", src);
     assert_eq!(
         got.iter().map(|h| h.0).collect::<Vec<_>>(),
-        [7, 9],
+        [7, 8, 10],
         "{got:?}"
     );
 }

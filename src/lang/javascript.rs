@@ -2573,10 +2573,7 @@ impl<'t> Extractor<'t> {
             let function = self.field(v, "function");
             let method = function.map_or("", |f| self.callee_name(f));
             let args = self.args(v);
-            if (method == "model"
-                || function.is_some_and(|f| {
-                    method.contains("Model") && self.is_model_helper_call(f, &args)
-                }))
+            if (method == "model" || function.is_some_and(|f| self.is_model_helper_call(f, &args)))
                 && args
                     .get(1)
                     .is_some_and(|a| self.text(self.unwrap_expr(*a)) == schema)
@@ -3689,18 +3686,7 @@ impl<'t> Extractor<'t> {
                                 .then(|| std::mem::take(&mut loops)),
                             );
                             if let Some((l, items)) = callback {
-                                let over = items.map(|r| {
-                                    let mut over = super::loop_over(self.text(r), span(r));
-                                    let r = self.iterated_in(r, &mut over);
-                                    over.fixed |= self.names_fixed_array(r);
-                                    over.bound_to = self
-                                        .bound_in_function(r)
-                                        .or_else(|| self.callback_results(r));
-                                    over.batches |=
-                                        super::bound_to_batches(self.src, over.bound_to);
-                                    over
-                                });
-                                loops.push((l, over));
+                                loops.push((l, items.map(|r| self.loop_over(r, None))));
                             }
                             functions.push((name.unwrap_or_default(), periodic));
                         }
@@ -4648,12 +4634,15 @@ impl<'t> Extractor<'t> {
     }
 
     /// What a loop over `r` iterates (its item named `item`, if any): whether a fixed list, the
-    /// results of a query bound in the function, batches.
+    /// results of a query bound in the function or handed to a callback, batches. Serves
+    /// for-of loops, counting loops and iteration callbacks (`xs.forEach(x => ..)`) alike.
     fn loop_over(&self, r: Node<'t>, item: Option<&str>) -> crate::ir::LoopOver {
         let mut over = super::loop_over_with_item(self.text(r), span(r), item);
         let r = self.iterated_in(r, &mut over);
         over.fixed |= self.names_fixed_array(r);
-        over.bound_to = self.bound_in_function(r);
+        over.bound_to = self
+            .bound_in_function(r)
+            .or_else(|| self.callback_results(r));
         over.batches |= super::bound_to_batches(self.src, over.bound_to);
         over
     }
@@ -4816,7 +4805,7 @@ impl<'t> Extractor<'t> {
         let doc = match doc.k() {
             "identifier" => self
                 .lookup(doc_name, doc.start_byte() as u32)
-                .filter(|b| b.kind == DeclKind::Const || self.is_constant(b, doc_name))
+                .filter(|b| self.is_constant(b, doc_name))
                 .and_then(|b| b.value)
                 .map(|v| self.unwrap_expr(v))
                 .filter(|v| v.k() == "this")

@@ -63,17 +63,15 @@ impl<'t> Extractor<'t> {
                 continue;
             };
             let mut method = self.callee_name(f);
-            if !matches!(method, "model" | "createForClass" | "index") {
-                if !method.contains("Model") {
-                    continue;
-                }
-                let args = self.args(call);
-                if !self.is_model_helper_call(f, &args) {
-                    continue;
-                }
-                method = "model";
+            // (The name is tested first: most calls are neither, and `args` allocates.)
+            if !matches!(method, "model" | "createForClass" | "index") && !method.contains("Model")
+            {
+                continue;
             }
             let args = self.args(call);
+            if self.is_model_helper_call(f, &args) {
+                method = "model";
+            }
             match method {
                 "model" if args.len() >= 2 => {
                     let Thing::Collection(r) = self.classify_call(call, 0) else {
@@ -295,7 +293,6 @@ impl<'t> Extractor<'t> {
         Some((class_name, op))
     }
 
-    /// `new Schema(..)`, `new mongoose.Schema(..)`.
     /// An application's helper that compiles a model, called with a model name and a schema of
     /// this file: growi's `getOrCreateModel('Page', pageSchema)` (`getModelSafely(name) ??
     /// mongoose.model(name, schema)`), a `createModel('User', userSchema)`.
@@ -315,6 +312,7 @@ impl<'t> Extractor<'t> {
                 .is_some_and(|v| self.is_schema_value(v, 0))
     }
 
+    /// `new Schema(..)`, `new mongoose.Schema(..)`.
     fn is_schema_new(&self, n: Node<'t>) -> bool {
         let ctor = self.field(n, "constructor").map_or("", |c| self.text(c));
         ctor == "Schema" || ctor.ends_with(".Schema")
