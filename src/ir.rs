@@ -581,6 +581,12 @@ pub struct OpContext {
     /// getCollection({ slug }); await Model.find(q) }` may reach another collection each time.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub receiver_per_item: bool,
+    /// The collection's name is written in the loop but read from nothing the loop changes (a
+    /// parameter, a class attribute: `db[User.__collection__]`, `db.collection(collName)`): the
+    /// same collection on every iteration, not a loop over collections. Set by the JavaScript and
+    /// Python frontends for names that are neither literal nor imported.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub name_fixed_in_loop: bool,
     /// The call sends the same query on every iteration of its loop: nothing in its receiver or
     /// arguments is bound, assigned or changed in place inside the loop (the loop's own variable
     /// included). `for doc in docs: archive.find_one(req=None, _id=guid)`, `guid` read before the

@@ -1695,3 +1695,28 @@ fn self_of_a_type_with_a_name_constant_is_its_collection() {
     assert_eq!(indexes[0]["keys"][0]["field"], "block.payload.milestone_id");
     assert_eq!(m["collections"].as_array().unwrap().len(), 1, "{m}");
 }
+
+/// A module that assigns `module.exports` twice exports what it assigned last (mern-ecommerce's
+/// `models/cart.js` compiles `CartItem`, then `Cart`, each into `module.exports`): an importer's
+/// queries are on `carts`, not on `cartitems`.
+#[test]
+fn a_module_exports_assigned_twice_exports_the_last_value() {
+    let m = map_of(&[
+        (
+            "models/cart.js",
+            "const Mongoose = require('mongoose');\n\
+             module.exports = Mongoose.model('CartItem', new Mongoose.Schema({ quantity: Number }));\n\
+             module.exports = Mongoose.model('Cart', new Mongoose.Schema({ products: Array }));\n",
+        ),
+        (
+            "routes/cart.js",
+            "const Cart = require('../models/cart');\n\
+             exports.add = (id, p) => Cart.updateOne({ _id: id }, { $push: { products: p } });\n",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "carts")),
+        vec![("routes/cart.js".to_string(), "updateOne".to_string())]
+    );
+    assert!(sites(collection(&m, "cartitems")).is_empty(), "{m}");
+}

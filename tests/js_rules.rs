@@ -2872,3 +2872,97 @@ fn a_mongoose_query_run_by_exec_is_a_read_of_its_results() {
     let without = src.replace(".exec()", "");
     assert_not_flagged("query-in-loop", "roles.js", &without);
 }
+
+/// `mongoose.Schema({..})` without `new` makes a schema as `new mongoose.Schema({..})` does
+/// (node-express-boilerplate's and proshop's models): its field indexes and `schema.index(..)`
+/// are the model's, so a query they serve is quiet and one they do not is reported.
+#[test]
+fn a_schema_made_without_new_declares_its_indexes() {
+    let src = r#"
+const mongoose = require("mongoose");
+const tokenSchema = mongoose.Schema({ token: { type: String, index: true }, user: String, type: String }, { collection: "auth_tokens" });
+tokenSchema.index({ user: 1, type: 1 });
+const Token = mongoose.model("Token", tokenSchema);
+async function get(t) { return Token.findOne({ token: t }); }
+async function reset(user) { await Token.deleteMany({ user: user.id, type: "reset" }); }
+async function expire(kind) { await Token.deleteMany({ kind }); }
+"#;
+    let got = rule_hits("unindexed-query", "token.model.js", src);
+    assert_eq!(got, [(8, "deleteMany".to_string())], "{got:?}");
+    let f = only("unindexed-query", "token.model.js", src);
+    assert!(f.message.contains("`auth_tokens`"), "{}", f.message);
+}
+
+/// A pipeline put together with `concat` (mern-ecommerce's product list:
+/// `Product.aggregate(basicQuery.concat(paginateQuery))`) holds the stages of every part, and a
+/// same-file helper that returns a name bound to a pipeline literal returns those stages.
+#[test]
+fn pipelines_joined_with_concat_or_returned_by_name_are_read() {
+    let src = r#"
+const Product = require("../models/product");
+function storeQuery() {
+  const basicQuery = [
+    { $lookup: { from: "brands", localField: "brand", foreignField: "_id", as: "brands" } },
+    { $lookup: { from: "reviews", localField: "_id", foreignField: "product", as: "reviews" } },
+  ];
+  return basicQuery;
+}
+async function list(req) {
+  const { page = 1, limit = 10 } = req.query;
+  const basicQuery = [{ $match: { isActive: true } }];
+  const paginateQuery = [{ $sort: { price: 1 } }, { $skip: (page - 1) * limit }, { $limit: 10 }];
+  return Product.aggregate(basicQuery.concat(paginateQuery));
+}
+async function store() {
+  return Product.aggregate(storeQuery().concat([{ $limit: 10 }]));
+}
+async function counts() {
+  return Product.aggregate([{ $match: { isActive: true } }].concat({ $count: "n" }));
+}
+async function remote(page) {
+  return Product.aggregate(getStoreProductsQuery().concat([{ $skip: page * 10 }]));
+}
+"#;
+    let got: Vec<(&str, usize)> = hits("product.js", src)
+        .into_iter()
+        .map(|h| (h.0, h.1))
+        .collect();
+    // (The joins are reported where the helper writes them.)
+    assert_eq!(
+        got,
+        [
+            ("lookup-chain", 6),
+            ("skip-paging", 13),
+            ("skip-paging", 23)
+        ],
+        "{got:?}"
+    );
+}
+
+/// A read whose result goes to a callback of a call chained onto it (Countly's
+/// `db.collection('app_users' + cohort.app_id).find(q).toArray((err, result) => ..)` in
+/// `rules.forEach`) sends the same query for every rule: the callback is not part of the query,
+/// so it is one query repeated, not one per item.
+#[test]
+fn a_callback_chained_onto_a_repeated_read_is_not_part_of_its_query() {
+    let src = r#"
+const common = require("../../common");
+function fire(rules, ob) {
+  rules.forEach((rule) => {
+    const { cohort, uids } = ob;
+    if (rule.cohortID === cohort._id) {
+      common.db.collection("app_users" + cohort.app_id).find({ uid: { $in: uids } }).toArray((err, result) => {
+        notify(rule, result);
+      });
+    }
+  });
+  rules.forEach((rule) => {
+    common.db.collection("app_users" + ob.app_id).find({ uid: rule.uid }).toArray((err, result) => {
+      notify(rule, result);
+    });
+  });
+}
+"#;
+    let got = rule_hits("query-in-loop", "internal_event.js", src);
+    assert_eq!(got, [(13, "find".to_string())], "{got:?}");
+}

@@ -1142,11 +1142,65 @@ impl<'t> Extractor<'t> {
     fn returned_pipeline(&self, call: Node<'t>, depth: usize) -> Option<Value> {
         let func = self.called_function(call)?;
         let returned = self.unwrap_expr(self.first_return(func)?);
-        if returned.k() != "array" {
+        // An array written in the return, or a name of the helper bound to one that nothing
+        // pushes onto (`const basicQuery = [{ $lookup: .. }, ..]; return basicQuery;`:
+        // mern-ecommerce's queries). An array built step by step may depend on the arguments.
+        let array = match returned.k() {
+            "array" => true,
+            "identifier" => {
+                let name = self.text(returned);
+                !self.pushes.contains_key(name)
+                    && self
+                        .lookup(name, returned.start_byte() as u32)
+                        .and_then(|b| b.value)
+                        .is_some_and(|v| self.unwrap_expr(v).k() == "array")
+            }
+            _ => false,
+        };
+        if !array {
             return None;
         }
         super::helper_pipeline(&self.expanding, func.id(), || {
             self.lower(returned, depth + 1)
+        })
+    }
+
+    /// `a.concat(b, c)` of an array `a` the code writes or binds: `a`'s items, then each
+    /// argument's items (an argument that is no array is one item, as `concat` makes it):
+    /// `Product.aggregate(basicQuery.concat(paginateQuery))` (mern-ecommerce's product list).
+    fn concatenated(&self, call: Node<'t>, depth: usize) -> Option<Value> {
+        let f = self.field(call, "function")?;
+        if f.k() != "member_expression" || self.text(self.field(f, "property")?) != "concat" {
+            return None;
+        }
+        // An array of stages the code does not show (`getStoreProductsQuery(..).concat(page)`,
+        // from another module) is one unknown item before the arguments' stages, when an
+        // argument is an array (a string's `concat` takes none).
+        let (mut items, mut arrays) = match self.lower(self.field(f, "object")?, depth + 1) {
+            Value {
+                kind: ValueKind::Array(xs),
+                ..
+            } => (xs, true),
+            v => (vec![v], false),
+        };
+        for a in self.args(call) {
+            match self.lower(a, depth + 1) {
+                Value {
+                    kind: ValueKind::Array(xs),
+                    ..
+                } => {
+                    arrays = true;
+                    items.extend(xs)
+                }
+                v => items.push(v),
+            }
+        }
+        if !arrays {
+            return None;
+        }
+        Some(Value {
+            span: span(call),
+            kind: ValueKind::Array(items),
         })
     }
 
@@ -1700,12 +1754,12 @@ impl<'t> Extractor<'t> {
         cache: &mut HashMap<Span, Vec<String>>,
     ) -> bool {
         let kinds = ("member_expression", "call_expression");
-        // A node-style result callback (`coll.findOne(q, {}, function (err, doc) { .. })`) is
+        // A node-style result callback (`coll.findOne(q, {}, function (err, doc) { .. })`, or
+        // given to a call chained onto it: `.find(q).toArray(function (err, docs) { .. })`) is
         // not part of the query: what it does with the result leaves the query the same.
         let read = |p: Node<'t>| {
             let n = p.named_child_count();
             let callback = p.k() == "arguments"
-                && self.parents.of(p).map(|c| c.id()) == Some(call.id())
                 && n > 0
                 && p.named_child(n - 1).is_some_and(|l| is_function(l.k()));
             if !callback {
@@ -1718,6 +1772,19 @@ impl<'t> Extractor<'t> {
             Some(names)
         };
         let names = super::query_names(&self.parents, call, kinds, read);
+        self.unchanged_in_loop(call, loop_span, callbacks, names, cache)
+    }
+
+    /// Whether none of the paths `names` (`None`: unknown) changes in the loop `loop_span` that
+    /// `call` runs in, through the loops' callbacks `callbacks` (see [`Self::same_each_iteration`]).
+    fn unchanged_in_loop(
+        &self,
+        call: Node<'t>,
+        loop_span: Span,
+        callbacks: &[Span],
+        names: Option<Vec<String>>,
+        cache: &mut HashMap<Span, Vec<String>>,
+    ) -> bool {
         super::same_query_each_iteration(
             &self.parents,
             call,
@@ -3166,7 +3233,7 @@ impl<'t> Extractor<'t> {
         if n.k() == "identifier" {
             n = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
         }
-        if n.k() != "new_expression" {
+        if n.k() != "new_expression" && !self.is_schema_new(n) {
             return None;
         }
         let args = self.field(n, "arguments").map(|a| self.named_children(a))?;
@@ -3482,7 +3549,10 @@ impl<'t> Extractor<'t> {
             "member_expression" | "subscript_expression" => {
                 return Value::unknown(sp, self.text(inner), true);
             }
-            "call_expression" => match self.returned_pipeline(inner, depth) {
+            "call_expression" => match self
+                .concatenated(inner, depth)
+                .or_else(|| self.returned_pipeline(inner, depth))
+            {
                 Some(v) => v.kind,
                 None => return Value::unknown(sp, self.text(inner), false),
             },
@@ -3760,8 +3830,22 @@ impl<'t> Extractor<'t> {
                 .is_some_and(|f| scheduled.contains(f.rsplit('.').next().unwrap_or(f)));
             self.visit_call(call, ctx);
         }
-        // The reads in loops that send the same query on every iteration.
         let mut changed_in = HashMap::default();
+        // The calls in loops on a collection named in the loop by what does not change there.
+        for i in before..self.ir.operations.len() {
+            let op = &self.ir.operations[i];
+            let Some(&call) = in_loops.get(&(op.span.start, op.span.end)) else {
+                continue;
+            };
+            let Some(name) = super::loop_invariant_name_candidate(op, call) else {
+                continue;
+            };
+            let l = op.context.enclosing_loop.unwrap_or_default();
+            if self.unchanged_in_loop(call, l, &[l], self.names_read(name), &mut changed_in) {
+                self.ir.operations[i].context.name_fixed_in_loop = true;
+            }
+        }
+        // The reads in loops that send the same query on every iteration.
         for i in before..self.ir.operations.len() {
             let op = &self.ir.operations[i];
             let (Some(l), false, true) = (
@@ -5158,7 +5242,12 @@ impl<'t> Extractor<'t> {
             .collect();
         self.registry_exports();
         self.member_collections();
-        for (name, node) in std::mem::take(&mut self.export_nodes) {
+        let mut exports = std::mem::take(&mut self.export_nodes);
+        // A name exported twice is the last value given it: `module.exports = model('CartItem',
+        // ..)` then `module.exports = model('Cart', ..)` exports the `Cart` model (mern-ecommerce).
+        exports.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.start_byte().cmp(&a.1.start_byte())));
+        exports.dedup_by(|later, first| later.0 == first.0);
+        for (name, node) in exports {
             if self.is_local_collection(node) {
                 self.ir.exports.push(Export {
                     name,

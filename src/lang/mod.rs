@@ -720,6 +720,27 @@ pub(crate) fn same_query_each_iteration<'t>(
         .any(|n| changed.iter().any(|c| paths_overlap(n, c)))
 }
 
+/// The expression naming the collection of `op`, a call in a loop, when the name is written in
+/// the loop and is neither literal nor imported: what the frontends check for names the loop
+/// changes (see `OpContext::name_fixed_in_loop`).
+pub(crate) fn loop_invariant_name_candidate<'t>(
+    op: &crate::ir::Operation,
+    call: tree_sitter::Node<'t>,
+) -> Option<tree_sitter::Node<'t>> {
+    let l = op.context.enclosing_loop?;
+    let c = op.collection.as_ref()?;
+    if matches!(c.name, crate::ir::CollectionName::Literal { .. })
+        || c.import.is_some()
+        || c.span == crate::ir::Span::default()
+        || !l.contains(c.span)
+    {
+        return None;
+    }
+    let (start, end) = (c.span.start as usize, c.span.end as usize);
+    call.descendant_for_byte_range(start, end)
+        .filter(|n| n.start_byte() == start && n.end_byte() == end)
+}
+
 /// The loops around each call that sits in two loops or more (all of them, outermost first, as
 /// the walk's stack holds them), by the call's byte range: for the reads that send the same query
 /// on every iteration of their innermost loop (see [`loop_that_varies`]).
@@ -940,6 +961,7 @@ pub(crate) fn call_context<'a>(
         size_guards: Vec::new(),
         exits_loop: false,
         receiver_per_item: false,
+        name_fixed_in_loop: false,
         same_each_iteration: false,
         absent_checks: Vec::new(),
     }

@@ -4024,10 +4024,27 @@ impl<'t> Extractor<'t> {
         let mut changed_in = HashMap::default();
         for i in before..self.ir.operations.len() {
             let op = &self.ir.operations[i];
-            let (Some(l), false) = (op.context.enclosing_loop, op.context.exits_loop) else {
+            let Some(&call) = in_loops.get(&(op.span.start, op.span.end)) else {
                 continue;
             };
-            let Some(&call) = in_loops.get(&(op.span.start, op.span.end)) else {
+            // A collection named in the loop by what does not change there (`db[User.__collection__]`).
+            if let Some(name) = super::loop_invariant_name_candidate(op, call) {
+                let l = op.context.enclosing_loop.unwrap_or_default();
+                let names = self.names_read(name);
+                if super::same_query_each_iteration(
+                    &self.parents,
+                    call,
+                    l,
+                    names,
+                    runs_in_place,
+                    &mut changed_in,
+                    |looped| self.names_changed_in(looped),
+                ) {
+                    self.ir.operations[i].context.name_fixed_in_loop = true;
+                }
+            }
+            let op = &self.ir.operations[i];
+            let (Some(l), false) = (op.context.enclosing_loop, op.context.exits_loop) else {
                 continue;
             };
             if self.keyed_once(call, l) || self.set_once(call, l) {
@@ -5374,10 +5391,24 @@ impl<'t> Extractor<'t> {
                     }
                 }
             }
-            for pair in literal
+            // A dictionary the splat picks under a condition (`{"skip": n, "limit": m} if paged
+            // else {}`: full-stack-fastapi-mongodb's token reads) may pass each of its keys.
+            let dicts: Vec<Node<'t>> = match literal.map(|l| self.unwrap_expr(l)) {
+                Some(c) if c.k() == "conditional_expression" => {
+                    let branches = self.named_children(c);
+                    [branches.first(), branches.get(2)]
+                        .into_iter()
+                        .flatten()
+                        .map(|b| self.unwrap_expr(*b))
+                        .collect()
+                }
+                Some(l) => vec![l],
+                None => Vec::new(),
+            };
+            for pair in dicts
+                .into_iter()
                 .filter(|l| l.k() == "dictionary")
-                .map(|l| self.named_children(l))
-                .unwrap_or_default()
+                .flat_map(|l| self.named_children(l))
             {
                 if let (Some(k), Some(v)) = (self.field(pair, "key"), self.field(pair, "value")) {
                     if let Some(name) = self.string_value(k) {
@@ -7367,6 +7398,29 @@ def both(db, n, opts):
         // A dict given by the caller says nothing; a keyword written beside it is read once.
         assert!(names(1).is_empty());
         assert_eq!(names(2), ["skip"]);
+    }
+
+    /// A dictionary the call splats that a condition picks (`{"skip": .., "limit": ..} if
+    /// page_break else {}`, full-stack-fastapi-mongodb's token reads) passes the options of the
+    /// branch that has them, written in the call or through a name bound to it.
+    #[test]
+    fn keyword_options_in_a_conditional_splatted_dict_become_modifiers() {
+        let src = r#"
+import pymongo
+def tokens(db, user_id, page, page_break):
+    offset = {"skip": page * 20, "limit": 20} if page_break else {}
+    return db.token.find({"authenticates_id": user_id}, **offset)
+def inline(db, page, paged):
+    return db.token.find({}, **({} if not paged else {"skip": page * 20}))
+"#;
+        let ir = ir(src);
+        let names = |i: usize| -> Vec<String> {
+            let op = &ir.operations[i];
+            op.modifiers.iter().map(|m| m.name.clone()).collect()
+        };
+        assert_eq!(names(0), ["skip", "limit"]);
+        assert_eq!(names(1), ["skip"]);
+        assert!(at(src, ir.operations[0].modifiers[0].span).starts_with("\"skip\": page * 20"));
     }
 
     #[test]

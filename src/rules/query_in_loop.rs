@@ -197,6 +197,7 @@ impl Rule for QueryInLoop {
                     && c.import.is_none()
                     && c.span != Span::default()
                     && loop_span.contains(c.span)
+                    && !op.context.name_fixed_in_loop
             });
             if !literal
                 && (named_per_iteration
@@ -1514,5 +1515,58 @@ for _ in itertools.repeat(None, 3):
 "#,
         );
         assert!(py.is_empty(), "{py:?}");
+    }
+
+    /// A collection named in the loop by an expression the loop does not change (a class's
+    /// collection attribute, a parameter, `self.coll`: full-stack-fastapi-mongodb's CRUD, whose
+    /// every query goes through `db[self.model.__collection__]`) is one collection on every
+    /// iteration: a query per item of another query's results is reported. A name the loop
+    /// binds (its own variable, a name assigned from the item) may be another collection each
+    /// time, and is not.
+    #[test]
+    fn a_collection_named_by_what_the_loop_does_not_change_is_one_collection() {
+        let py = findings(
+            "app/crud/token.py",
+            r#"from pymongo import MongoClient
+db = MongoClient()["app"]
+class User:
+    __collection__ = "user"
+async def remove(token_id):
+    async for user in db[User.__collection__].find({"refresh_tokens": token_id}):
+        await db[User.__collection__].replace_one({"_id": user["_id"]}, user)
+def names(coll_name, ids):
+    for t in db["tokens"].find({"_id": {"$in": ids}}):
+        db[coll_name].find_one({"_id": t["uid"]})
+def per_spec(specs):
+    for spec in db["specs"].find({}):
+        name = spec["coll"]
+        db[name].find_one({"_id": spec["ref"]})
+"#,
+        );
+        let lines: Vec<usize> = py.iter().map(|f| f.0).collect();
+        assert_eq!(lines, vec![7, 10], "{py:?}");
+        assert!(
+            py[0]
+                .1
+                .contains("`replace_one` on the collection named by `User.__collection__`"),
+            "{py:?}"
+        );
+        let js = findings(
+            "src/sync.js",
+            r#"const { MongoClient } = require("mongodb");
+async function copy(db, collName, ids) {
+  const docs = await db.collection("tokens").find({ _id: { $in: ids } }).toArray();
+  for (const t of docs) { await db.collection(collName).findOne({ _id: t.uid }); }
+  for (const t of docs) { const n = t.coll; await db.collection(n).findOne({ _id: t.uid }); }
+  for (const name of await db.listCollectionNames()) { await db.collection(name).deleteMany({}); }
+}
+module.exports = { copy };
+"#,
+        );
+        assert_eq!(
+            js.iter().map(|f| f.0).collect::<Vec<_>>(),
+            vec![4],
+            "{js:?}"
+        );
     }
 }

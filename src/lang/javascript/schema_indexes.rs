@@ -40,7 +40,12 @@ impl<'t> Extractor<'t> {
                     return;
                 }
                 if f & super::kinds::CALL != 0 {
-                    calls.push(n);
+                    // `mongoose.Schema({..})`: Mongoose makes a schema without `new` too.
+                    if self.is_schema_new(n) {
+                        schema_news.push(n);
+                    } else {
+                        calls.push(n);
+                    }
                 } else if f & super::kinds::NEW != 0 {
                     if self.is_schema_new(n) {
                         schema_news.push(n);
@@ -313,8 +318,15 @@ impl<'t> Extractor<'t> {
     }
 
     /// `new Schema(..)`, `new mongoose.Schema(..)`.
-    fn is_schema_new(&self, n: Node<'t>) -> bool {
-        let ctor = self.field(n, "constructor").map_or("", |c| self.text(c));
+    /// `new Schema(..)`, `new mongoose.Schema(..)`, or the same called without `new`
+    /// (`mongoose.Schema({..})`, which Mongoose accepts: node-express-boilerplate's models).
+    pub(super) fn is_schema_new(&self, n: Node<'t>) -> bool {
+        let callee = match n.k() {
+            "new_expression" => "constructor",
+            "call_expression" => "function",
+            _ => return false,
+        };
+        let ctor = self.field(n, callee).map_or("", |c| self.text(c));
         ctor == "Schema" || ctor.ends_with(".Schema")
     }
 
@@ -335,7 +347,9 @@ impl<'t> Extractor<'t> {
                     .map(SchemaOwner::Collection)
             }
             // `new Schema({..}).index(a).index(b)`: the schema the chain starts from.
-            "new_expression" if self.is_schema_new(obj) => self.schema_new_owner(obj, 0),
+            "new_expression" | "call_expression" if self.is_schema_new(obj) => {
+                self.schema_new_owner(obj, 0)
+            }
             "call_expression" => {
                 // Down the chain (bounded, as `schema_chain_top` is going up) to its first call's
                 // object: a schema variable, a `new Schema(..)`, a `createForClass(C)`.
@@ -376,6 +390,7 @@ impl<'t> Extractor<'t> {
         let v = self.unwrap_expr(v);
         match v.k() {
             "new_expression" => self.is_schema_new(v),
+            "call_expression" if self.is_schema_new(v) => true,
             "call_expression" if self.callee_method(v) == "createForClass" => true,
             // `new Schema({..}).index({..})`: a chain of schema methods; else a helper's call.
             "call_expression" => match self.schema_chain_object(v) {
