@@ -2666,10 +2666,13 @@ function b(id, uid, cb) { Reply.findOne({ _id: id }).exec((err, reply) => { repl
 function c(id, uid) { return Reply.findById(id).then(reply => { reply.ups.push(uid); return reply.save(); }); }
 function d(id, uid, cb) { Reply.findById(id, function (reply) { reply.ups.push(uid); reply.save(cb); }); }
 function e(list, uid) { list.forEach(function (reply) { reply.ups.push(uid); reply.save(); }); }
+function f(id, uid, cb) { Reply.findOne({ _id: id }).populate("topic").exec((err, reply) => { reply.ups.push(uid); reply.save(cb); }); }
+async function g(id, uid) { const reply = await Reply.findById(id).populate("author").select("ups"); reply.ups.push(uid); await reply.save(); }
 "#;
+    // (`f` and `g`: a document with its references filled in, tiledesk's requests, is one.)
     assert_eq!(
         rule_lines("unbounded-push", "src/replies.js", src),
-        vec![3, 4, 5]
+        vec![3, 4, 5, 8, 9]
     );
 }
 

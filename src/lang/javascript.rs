@@ -3159,6 +3159,12 @@ impl<'t> Extractor<'t> {
             "exec" | "lean" | "orFail" | "session" | "rawCollection" => {
                 self.classify(obj, depth + 1)
             }
+            // The document a query loads, its references filled in or its fields chosen
+            // (`Request.findById(id).populate("lead")`: tiledesk's requests), is still one.
+            "populate" | "select" => match self.classify(obj, depth + 1) {
+                t @ Thing::LoadedDoc(..) => t,
+                _ => Thing::Unknown,
+            },
             _ => {
                 // A document loaded from a model: `Post.findById(id)`, `Post.findOne({...})`.
                 if matches!(
