@@ -2670,6 +2670,19 @@ function f(id, uid, cb) { Reply.findOne({ _id: id }).populate("topic").exec((err
 async function g(id, uid) { const reply = await Reply.findById(id).populate("author").select("ups"); reply.ups.push(uid); await reply.save(); }
 "#;
     // (`f` and `g`: a document with its references filled in, tiledesk's requests, is one.)
+    let nested = r#"const mongoose = require("mongoose");
+const User = mongoose.model("User", new mongoose.Schema({ inbox: { messages: [String] } }));
+async function send(id, m) { const user = await User.findById(id); user.inbox.messages.push(m); await user.save(); }
+async function note(req, m) { req.user.inbox.messages.push(m); await req.user.save(); }
+"#;
+    // An array of an embedded document is named by its path (HabitRPG's invitations); a chain
+    // from something that is no loaded document is not read.
+    let f = only("unbounded-push", "src/inbox.js", nested);
+    assert!(
+        f.message.contains("array `inbox.messages` in `users`"),
+        "{}",
+        f.message
+    );
     assert_eq!(
         rule_lines("unbounded-push", "src/replies.js", src),
         vec![3, 4, 5, 8, 9]

@@ -4886,10 +4886,30 @@ impl<'t> Extractor<'t> {
         if obj.k() != "member_expression" {
             return;
         }
-        let (Some(doc), Some(field)) = (self.field(obj, "object"), self.field(obj, "property"))
+        let (Some(mut doc), Some(field)) = (self.field(obj, "object"), self.field(obj, "property"))
         else {
             return;
         };
+        // An array of an embedded document (`user.inbox.messages.push(m)`, HabitRPG's users):
+        // the document is the chain's start, the array its dotted path.
+        let mut path_start = field.start_byte();
+        let mut path = vec![self.text(field)];
+        for _ in 0..8 {
+            if doc.k() != "member_expression" {
+                break;
+            }
+            let (Some(o), Some(p)) = (self.field(doc, "object"), self.field(doc, "property"))
+            else {
+                return;
+            };
+            if p.k() != "property_identifier" {
+                return;
+            }
+            path_start = p.start_byte();
+            path.push(self.text(p));
+            doc = o;
+        }
+        path.reverse();
         let doc_name = self.text(doc);
         // `const self = this;` in a document method (growi's `page.like`): `self` is `this`.
         let doc = match doc.k() {
@@ -4968,8 +4988,8 @@ impl<'t> Extractor<'t> {
                 value: Value {
                     span: sp,
                     kind: ValueKind::Document(vec![Field {
-                        key: self.text(field).to_string(),
-                        key_span: span(field),
+                        key: path.join("."),
+                        key_span: Span::new(path_start, field.end_byte()),
                         value: pushed,
                     }]),
                 },
