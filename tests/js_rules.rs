@@ -2982,3 +2982,49 @@ function fire(rules, ob) {
     let got = rule_hits("query-in-loop", "internal_event.js", src);
     assert_eq!(got, [(13, "find".to_string())], "{got:?}");
 }
+
+/// Checks that a value is not yet in the array, as lodash writes them (`_.find(user.projects,
+/// fn)`, `_.includes(arr, v)`, underscore's `_.contains`: Strider's collaborators) or compared
+/// with a boolean (`card.members?.includes(me) === true`: Huly's cards), make a push one of
+/// distinct values (info); `unshift` + `save()` is the document idiom as `push` is
+/// (devconnector's comments).
+#[test]
+fn lodash_and_boolean_absence_checks_and_unshift() {
+    let src = r#"const mongoose = require("mongoose");
+const _ = require("lodash");
+const User = mongoose.model("User", new mongoose.Schema({ projects: [{ name: String }], tags: [String] }));
+function a(user, email, project, done) {
+  const p = _.find(user.projects, function (p) { return p.name === project; });
+  if (p) { return done("already"); }
+  User.updateOne({ email }, { $push: { projects: { name: project } } }, done);
+}
+async function b(card, me) {
+  if (card.tags?.includes(me) === true) { return; }
+  await User.updateOne({ _id: card._id }, { $push: { tags: me } });
+}
+async function c(card, me) {
+  if (_.contains(card.tags, me)) return;
+  await User.updateOne({ _id: card._id }, { $push: { tags: me } });
+}
+async function d(id, t) {
+  const user = await User.findById(id);
+  user.tags.unshift(t);
+  await user.save();
+}
+"#;
+    let got: Vec<(usize, Severity)> = findings("src/users.js", src)
+        .into_iter()
+        .filter(|f| f.rule == UP)
+        .map(|f| (line_at(src, f.span.start as usize), f.severity))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (7, Severity::Info),
+            (11, Severity::Info),
+            (15, Severity::Info),
+            (19, Severity::Warning)
+        ],
+        "{got:?}"
+    );
+}

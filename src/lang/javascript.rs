@@ -1376,6 +1376,26 @@ impl<'t> Extractor<'t> {
                     self.absent_if(r, truth, depth + 1, out);
                     return;
                 }
+                // `card.members?.includes(me) === true` (Huly's cards), `.. !== false`.
+                let boolean = |n: Node<'t>| match n.k() {
+                    "true" => Some(true),
+                    "false" => Some(false),
+                    _ => None,
+                };
+                let compared = match (boolean(l), boolean(r)) {
+                    (None, Some(b)) => Some((l, b)),
+                    (Some(b), None) => Some((r, b)),
+                    _ => None,
+                };
+                if let Some((test, b)) = compared {
+                    let same = match operator {
+                        Some("===" | "==") => b,
+                        Some("!==" | "!=") => !b,
+                        _ => return,
+                    };
+                    self.absent_if(test, truth == same, depth + 1, out);
+                    return;
+                }
                 // `arr.indexOf(v) === -1` (absent), `arr.findIndex(p) !== -1` (present), ...
                 let (index, other, flipped) = match self.index_test(l) {
                     Some(i) => (i, r, false),
@@ -1461,11 +1481,26 @@ impl<'t> Extractor<'t> {
             return None;
         }
         let f = self.field(n, "function")?;
-        let method = self.text(self.field(f, "property")?);
-        if f.k() != "member_expression" || !methods.contains(&method) {
+        if f.k() != "member_expression" {
             return None;
         }
-        let (arr, arg) = (self.text(self.field(f, "object")?), *self.args(n).first()?);
+        let object = self.field(f, "object")?;
+        let mut method = self.text(self.field(f, "property")?);
+        // lodash and underscore: `_.find(arr, pred)`, `_.includes(arr, v)` (`_.contains` in
+        // older versions), `_.indexOf(arr, v)`: Strider's collaborators.
+        let lodash = matches!(self.text(object), "_" | "lodash" | "underscore");
+        if lodash && method == "contains" {
+            method = "includes";
+        }
+        if !methods.contains(&method) {
+            return None;
+        }
+        let args = self.args(n);
+        let (arr, arg) = if lodash {
+            (self.text(*args.first()?), *args.get(1)?)
+        } else {
+            (self.text(object), *args.first()?)
+        };
         if method == by_value {
             Some((arr, Held::Value(self.plain_text(arg))))
         } else {
@@ -3948,7 +3983,7 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
-        if matches!(method, "push" | "addToSet") {
+        if matches!(method, "push" | "addToSet" | "unshift") {
             self.document_array_push(call, obj, prop, ctx);
             return;
         }
@@ -4963,10 +4998,11 @@ impl<'t> Extractor<'t> {
             return;
         }
         let method = self.text(prop);
-        let op_name = if method == "push" {
-            "$push"
-        } else {
+        // (Mongoose saves an `unshift` as a `$push` at position 0, or a `$set` of the array.)
+        let op_name = if method == "addToSet" {
             "$addToSet"
+        } else {
+            "$push"
         };
         let first = self.args(call).first().copied();
         let pushed = first

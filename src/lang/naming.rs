@@ -450,26 +450,36 @@ pub fn path_is_periodic(path: &str) -> bool {
         return false;
     }
     let (folders, file) = path.rsplit_once('/').unwrap_or(("", path));
-    folders
-        .split('/')
-        .any(|part| for_each_word(part, periodic_word))
-        || (for_each_word(file, periodic_word)
-            && !for_each_word(file, is_data_layer_role)
-            && !folders.split('/').any(|part| {
-                matches!(
-                    part,
-                    "models"
-                        | "model"
-                        | "schemas"
-                        | "schema"
-                        | "entities"
-                        | "repositories"
-                        | "controllers"
-                        | "routes"
-                        | "resolvers"
-                        | "dao"
-                )
-            }))
+    // A folder named for jobs alone under one that handles requests or holds the data layer
+    // (`routes/jobs/index.js`: Strider's CI jobs, an entity the requests read) is the entity's.
+    let request_folder = |p: &str| {
+        matches!(
+            p,
+            "routes" | "controllers" | "resolvers" | "handlers" | "models"
+        )
+    };
+    let parts: Vec<&str> = folders.split('/').collect();
+    parts.iter().enumerate().any(|(i, part)| {
+        let not_only_jobs = for_each_word(part, |w| !matches!(w, "job" | "jobs"));
+        for_each_word(part, periodic_word)
+            && (not_only_jobs || !parts[..i].iter().any(|p| request_folder(p)))
+    }) || (for_each_word(file, periodic_word)
+        && !for_each_word(file, is_data_layer_role)
+        && !folders.split('/').any(|part| {
+            matches!(
+                part,
+                "models"
+                    | "model"
+                    | "schemas"
+                    | "schema"
+                    | "entities"
+                    | "repositories"
+                    | "controllers"
+                    | "routes"
+                    | "resolvers"
+                    | "dao"
+            )
+        }))
 }
 
 /// A word of a file name that names its part in an application's data layer or request handling
@@ -768,6 +778,14 @@ mod tests {
         assert!(name_is_periodic("seed") && name_is_periodic("seedUsers"));
         assert!(!name_is_periodic("seedling"));
         assert!(path_is_periodic("app/jobs/cleanup.js"));
+        // A jobs folder of a request handler's or the data layer's is the job entity's
+        // (Strider's `routes/jobs/index.js`); a cron folder there is still periodic.
+        assert!(!path_is_periodic("lib/routes/jobs/index.js"));
+        assert!(!path_is_periodic("src/controllers/jobs/list.ts"));
+        assert!(path_is_periodic("src/routes/cron/route.ts"));
+        // (An `api/` folder is often the whole backend: Countly's `api/jobs/` are its jobs.)
+        assert!(path_is_periodic("api/jobs/userMerge.js"));
+        assert!(path_is_periodic("src/jobs/api/sync.ts"));
         for (texts, kind) in [
             (&["process.env.PREFIX"][..], HoleKind::Config),
             (&["tenantId"][..], HoleKind::Entity),

@@ -64,6 +64,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         appends: HashMap::default(),
         loop_items: HashMap::default(),
         key_sets: HashMap::default(),
+        operator_sets: HashMap::default(),
         functions: HashMap::default(),
         expanding: std::cell::RefCell::new(Vec::new()),
         lower_fuel: std::cell::Cell::new(super::lower_fuel(text.len())),
@@ -349,6 +350,10 @@ struct Extractor<'t> {
     /// `kw["push__log"] = entry`: name → (scope, key, value), for keyword dicts splatted into a
     /// mongoengine update (`Cls.update(doc, **kw)`).
     key_sets: HashMap<String, Vec<(Span, Node<'t>, Node<'t>)>>,
+    /// `spec["$addToSet"]["times"] = v`, `spec.setdefault("$addToSet", {})["sports"] = v`: an
+    /// update operator's key set after the update is written (ivre's flows): name → (scope, the
+    /// operator's key, the key under it, the value).
+    operator_sets: HashMap<String, Vec<(Span, Node<'t>, Node<'t>, Node<'t>)>>,
     /// Functions defined in this file, by name (for `get_db()` helpers returning a database).
     functions: HashMap<String, Node<'t>>,
     /// The functions whose returned pipelines are being read, innermost last (see
@@ -932,6 +937,36 @@ impl<'t> Extractor<'t> {
                         .entry(self.text(obj).to_string())
                         .or_default()
                         .push((scope, key, value));
+                    return;
+                }
+                // One level down: `spec["$set"]["x"] = v`, `spec.setdefault("$set", {})["x"] = v`.
+                if key.k() != "string" {
+                    return;
+                }
+                let outer = match obj.k() {
+                    "subscript" => self.field(obj, "value").zip(self.field(obj, "subscript")),
+                    "call" => self
+                        .field(obj, "function")
+                        .filter(|f| f.k() == "attribute")
+                        .filter(|f| {
+                            self.field(*f, "attribute")
+                                .is_some_and(|a| self.text(a) == "setdefault")
+                        })
+                        .and_then(|f| self.field(f, "object"))
+                        .zip(
+                            self.field(obj, "arguments")
+                                .and_then(|a| self.named_children(a).first().copied()),
+                        ),
+                    _ => None,
+                };
+                if let Some((name, op)) = outer.filter(|(n, k)| {
+                    n.k() == "identifier"
+                        && self.string_value(*k).is_some_and(|k| k.starts_with('$'))
+                }) {
+                    self.operator_sets
+                        .entry(self.text(name).to_string())
+                        .or_default()
+                        .push((scope, op, key, value));
                 }
             }
             "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" => {
@@ -3146,6 +3181,76 @@ impl<'t> Extractor<'t> {
 
     /// A name bound once to a literal becomes that literal; a list variable includes what was
     /// appended to it (`append`, `extend`, `+=`, `insert(0, ..)`) before `at`.
+    /// The update operators set on the dictionary `name` (bound at `from`) before `at`, added to
+    /// its lowered value `v`: `update["$push"] = {"log": line}` (ChatterBot's tags),
+    /// `spec["$addToSet"]["times"] = ..` and `spec.setdefault("$addToSet", {})["sports"] = ..`
+    /// (ivre's flows). Only `$` keys: a filter's keys set under conditions are not read as
+    /// always there.
+    fn add_operator_sets(&self, name: &str, from: u32, at: u32, v: &mut Value, depth: usize) {
+        let ValueKind::Document(fields) = &mut v.kind else {
+            return;
+        };
+        let before = |scope: &Span, key: Node<'t>| {
+            let pos = key.start_byte() as u32;
+            pos > from && pos < at && scope.contains(Span::new(at as usize, at as usize))
+        };
+        fn put(fields: &mut Vec<Field>, field: Field) {
+            match fields.iter_mut().find(|f| f.key == field.key) {
+                Some(f) => *f = field,
+                None => fields.push(field),
+            }
+        }
+        for (scope, key, value) in self.key_sets.get(name).into_iter().flatten() {
+            let Some(k) = self.string_value(*key).filter(|k| k.starts_with('$')) else {
+                continue;
+            };
+            if before(scope, *key) {
+                let value = self.lower(*value, depth + 1);
+                put(
+                    fields,
+                    Field {
+                        key: k,
+                        key_span: span(*key),
+                        value,
+                    },
+                );
+            }
+        }
+        for (scope, op, key, value) in self.operator_sets.get(name).into_iter().flatten() {
+            let (Some(op_key), Some(k)) = (self.string_value(*op), self.string_value(*key)) else {
+                continue;
+            };
+            if !before(scope, *key) {
+                continue;
+            }
+            let value = self.lower(*value, depth + 1);
+            let i = match fields.iter().position(|f| f.key == op_key) {
+                Some(i) => i,
+                None => {
+                    fields.push(Field {
+                        key: op_key,
+                        key_span: span(*op),
+                        value: Value {
+                            span: span(*op),
+                            kind: ValueKind::Document(Vec::new()),
+                        },
+                    });
+                    fields.len() - 1
+                }
+            };
+            if let ValueKind::Document(inner) = &mut fields[i].value.kind {
+                put(
+                    inner,
+                    Field {
+                        key: k,
+                        key_span: span(*key),
+                        value,
+                    },
+                );
+            }
+        }
+    }
+
     fn lower_identifier(&self, id: Node<'t>, depth: usize) -> Value {
         let name = self.text(id);
         let at = id.start_byte() as u32;
@@ -3198,7 +3303,10 @@ impl<'t> Extractor<'t> {
                         | "call"
                 );
                 if literal_like && self.is_constant(b, name) && depth <= MAX_DEPTH {
-                    let v = self.lower(v, depth);
+                    let mut v = self.lower(v, depth);
+                    if vk == "dictionary" {
+                        self.add_operator_sets(name, b.pos, at, &mut v, depth);
+                    }
                     // A call or arithmetic stays an unknown named by the variable.
                     if !v.is_unknown() {
                         return v;
@@ -5301,8 +5409,11 @@ impl<'t> Extractor<'t> {
         } else {
             self.keyword_entries(&args)
         };
+        // (`distinct` takes none of the paging options: a `skip` given to an application's own
+        // `distinct(field, **kargs)`, ivre's backends, is that method's.)
+        let distinct = m.kind == OpKind::Distinct;
         let mut option = |name: &str, k: Node<'t>, v: Node<'t>| {
-            if matches!(name, "skip" | "limit" | "sort" | "projection" | "hint") {
+            if matches!(name, "skip" | "limit" | "sort" | "projection" | "hint") && !distinct {
                 op.modifiers.push(Modifier {
                     name: name.to_string(),
                     args: vec![self.lower(v, 0)],

@@ -75,6 +75,26 @@ fn is_constant(v: &Value) -> bool {
     }
 }
 
+/// A skip drawn at random (`skip(randint(0, count - 1))`, `Math.floor(Math.random() * n)`,
+/// `rng.gen_range(0..n)`): a random document picked, not a page (ChatterBot's random statement).
+/// Its cost is a scan as deep as the draw, but the remedy is `$sample`, not keyset paging.
+fn is_random_pick(v: &Value) -> bool {
+    let ValueKind::Unknown(u) = &v.kind else {
+        return false;
+    };
+    let t = u.text.to_ascii_lowercase();
+    [
+        "random",
+        "randint",
+        "randrange",
+        "gen_range",
+        "rand::",
+        "randomint",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
+}
+
 fn skip_stages<'a>(
     stages: &'a [Value],
     out: &mut Vec<(Span, &'a Value)>,
@@ -161,7 +181,7 @@ impl Rule for SkipPaging {
                     continue;
                 }
                 if let Some(amount) = m.args.first() {
-                    if !is_constant(amount) {
+                    if !is_constant(amount) && !is_random_pick(amount) {
                         report(file, op, m.span, amount, m.name == "page");
                     }
                 }
@@ -170,11 +190,51 @@ impl Rule for SkipPaging {
                 let mut skips = Vec::new();
                 skip_stages(stages, &mut skips, false, 0);
                 for (span, amount) in skips {
-                    if !is_constant(amount) {
+                    if !is_constant(amount) && !is_random_pick(amount) {
                         report(file, op, span, amount, false);
                     }
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Settings;
+
+    fn lines(path: &str, src: &str) -> Vec<usize> {
+        let (_, f) = crate::analysis::check_source(path, src, &Settings::default()).unwrap();
+        f.iter()
+            .filter(|f| f.rule == "skip-paging")
+            .map(|f| src[..f.span.start as usize].lines().count())
+            .collect()
+    }
+
+    /// A skip drawn at random picks a random document (ChatterBot's `skip(randint(0, n - 1))`);
+    /// `distinct` takes no paging options, so a `skip` splatted into an application's own
+    /// `distinct(field, **kargs)` (ivre's backends) is not a read's. A computed skip given to
+    /// `find` is paging.
+    #[test]
+    fn random_skips_and_distinct_options_are_not_paging() {
+        let py = r#"from random import randint
+import pymongo
+db = pymongo.MongoClient().app
+def pick(count):
+    return db.statements.find().limit(1).skip(randint(0, count - 1))
+def values(field, skip):
+    kargs = {}
+    kargs["skip"] = skip
+    return db.rir.distinct(field, **kargs)
+def page(n):
+    return db.rir.find({}, skip=n * 20, limit=20)
+"#;
+        assert_eq!(lines("app.py", py), [11]);
+        let js = r#"const { MongoClient } = require("mongodb");
+async function pick(db, n) {
+  return db.collection("quotes").find({}).skip(Math.floor(Math.random() * n)).limit(1).toArray();
+}
+"#;
+        assert!(lines("pick.js", js).is_empty());
     }
 }

@@ -1228,4 +1228,45 @@ def regroup_some(groups):
         let lines: Vec<usize> = findings("sheets.py", src).iter().map(|f| f.0).collect();
         assert_eq!(lines, [14, 19, 28]);
     }
+
+    /// An update operator set on the update dictionary after it is written (`update["$push"] =
+    /// {..}`: ChatterBot's tags; `spec["$addToSet"]["times"] = ..`,
+    /// `spec.setdefault("$addToSet", {})["sports"] = ..`: ivre's flows) is part of the update the
+    /// call sends. A filter's keys set the same way are not read (they are often conditional).
+    #[test]
+    fn python_update_operators_set_after_the_update_is_written() {
+        let src = r#"import pymongo
+db = pymongo.MongoClient().app
+def add_line(post_id, line):
+    update = {"$set": {"seen": True}}
+    update["$push"] = {"log": line}
+    db.posts.update_one({"_id": post_id}, update)
+def flows(rec):
+    spec = {"$min": {"firstseen": rec["start"]}}
+    spec.setdefault("$addToSet", {})["sports"] = rec["sport"]
+    spec["$addToSet"]["times"] = {"$each": rec["times"]}
+    db.flows.update_one({"src": rec["src"]}, spec, upsert=True)
+def later(post_id, line):
+    update = {"$set": {"seen": True}}
+    db.posts.update_one({"_id": post_id}, update)
+    update["$push"] = {"log": line}
+"#;
+        let (_, f) = crate::analysis::check_source("app.py", src, &Settings::default()).unwrap();
+        let got: Vec<(usize, &str)> = f
+            .iter()
+            .filter(|f| f.rule == "unbounded-push")
+            .map(|f| {
+                (
+                    src[..f.span.start as usize].lines().count(),
+                    f.message.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].0, 5, "{got:?}");
+        assert!(
+            got[1].1.contains("arrays `sports` and `times` in `flows`"),
+            "{got:?}"
+        );
+    }
 }
