@@ -1720,3 +1720,63 @@ fn a_module_exports_assigned_twice_exports_the_last_value() {
     );
     assert!(sites(collection(&m, "cartitems")).is_empty(), "{m}");
 }
+
+/// `const User = require('../models').User` takes the barrel's export `User` (Strider's
+/// routes), as `const { User } = require('../models')` does: its queries are on `users`.
+#[test]
+fn a_member_of_a_required_module_is_that_export() {
+    let m = map_of(&[
+        (
+            "models/index.js",
+            "const mongoose = require('mongoose');\n\
+             module.exports = { Job: require('./job'), User: require('./user') };\n",
+        ),
+        (
+            "models/job.js",
+            "const mongoose = require('mongoose');\n\
+             module.exports = mongoose.model('Job', new mongoose.Schema({ project: String }));\n",
+        ),
+        (
+            "models/user.js",
+            "const mongoose = require('mongoose');\n\
+             module.exports = mongoose.model('User', new mongoose.Schema({ email: String }));\n",
+        ),
+        (
+            "routes/admin.js",
+            "const User = require('../models').User;\n\
+             exports.admins = (cb) => User.find({ account_level: 1 }, cb);\n\
+             exports.promote = (id) => User.updateOne({ _id: id }, { $set: { account_level: 1 } });\n",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "users")),
+        vec![
+            ("routes/admin.js".to_string(), "find".to_string()),
+            ("routes/admin.js".to_string(), "updateOne".to_string())
+        ]
+    );
+    assert!(sites(collection(&m, "jobs")).is_empty(), "{m}");
+}
+
+/// A module of the repository named for Mongoose that hands it on (Strider's
+/// `require('../utils/mongoose-shim')`, whose file is `module.exports = require('mongoose')`)
+/// is Mongoose: the schemas made with it declare their indexes.
+#[test]
+fn mongoose_through_a_local_shim_declares_schema_indexes() {
+    let m = map_of(&[
+        (
+            "utils/mongoose-shim.js",
+            "module.exports = require('mongoose');\n",
+        ),
+        (
+            "models/project.js",
+            "const mongoose = require('../utils/mongoose-shim');\n\
+             const schema = new mongoose.Schema({ name: { type: String, unique: true }, creator: { type: String, index: true } });\n\
+             module.exports = mongoose.model('Project', schema);\n",
+        ),
+    ]);
+    assert_eq!(
+        index_keys(collection(&m, "projects")),
+        vec!["creator:1".to_string(), "name:1".to_string()]
+    );
+}

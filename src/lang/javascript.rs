@@ -504,9 +504,16 @@ impl<'t> Extractor<'t> {
                 let type_text = self.field(n, "type").map(|t| self.text(t));
                 match name.k() {
                     "identifier" => {
+                        // `require("../models").User` is the module's export `User` (Strider's
+                        // routes); `require("../models")` its default.
+                        let export = value
+                            .map(|v| self.unwrap_expr(v))
+                            .filter(|v| v.k() == "member_expression")
+                            .and_then(|v| self.field(v, "property"))
+                            .map_or("default", |p| self.text(p));
                         let import = value.and_then(|v| self.require_of(v)).map(|m| ImportRef {
                             module: m,
-                            export: "default".into(),
+                            export: export.into(),
                         });
                         self.note_module(import.as_ref().map(|i| i.module.as_str()));
                         self.add_binding(
@@ -1247,9 +1254,13 @@ impl<'t> Extractor<'t> {
 
     fn note_module(&mut self, module: Option<&str>) {
         let Some(m) = module else { return };
+        // (Also a module of the repository named for Mongoose, which hands it on: Strider's
+        // `require('../utils/mongoose-shim')`, a `lib/mongoose.ts` that connects and exports it.)
         if JS_MONGO_MODULES.contains(&m)
             || m.starts_with("@nestjs/mongoose")
             || m.starts_with("mongodb/")
+            || (is_repository_module(m)
+                && m.rsplit('/').next().is_some_and(|s| s.contains("mongoose")))
         {
             self.uses_mongo = true;
         }
