@@ -3028,3 +3028,26 @@ async function d(id, t) {
         "{got:?}"
     );
 }
+
+/// In a file that imports another database's client and no MongoDB module (Huly's Postgres
+/// account store: `import { type Sql } from 'postgres'`), a call on a receiver the frontend cannot
+/// name (`this.integration.deleteMany(..)` on its `PostgresDbCollection`) is that database's.
+/// Without the import, the same loop of deletes per id is reported.
+#[test]
+fn calls_on_unknown_receivers_beside_another_databases_client_are_not_mongodb() {
+    let body = r#"
+export class AccountDB {
+  async deleteAccount(accountUuid: string, socialIds: string[]): Promise<void> {
+    for (const id of socialIds) {
+      await this.integration.deleteMany({ socialId: id });
+    }
+  }
+}
+"#;
+    let sql = format!("import {{ type Sql }} from 'postgres';{body}");
+    assert!(rule_hits("query-in-loop", "postgres.ts", &sql).is_empty());
+    let knex = format!("import knex from 'knex';{body}");
+    assert!(rule_hits("query-in-loop", "knex.ts", &knex).is_empty());
+    let plain = format!("import {{ Db }} from 'mongodb';{body}");
+    assert_eq!(rule_hits("query-in-loop", "mongo.ts", &plain).len(), 1);
+}

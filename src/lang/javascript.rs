@@ -9,7 +9,7 @@ use super::naming::{classify_hole, mongoose_collection_name, name_is_periodic, p
 use super::unescape;
 use super::vocabulary::{
     js_operation, Args, OpMethod, AGGREGATE_BUILDER_STAGES, JS_FIRESTORE_MODULES, JS_MONGO_MODULES,
-    JS_SHAPING_MODIFIERS, MODIFIERS,
+    JS_OTHER_DATABASE_MODULES, JS_SHAPING_MODIFIERS, MODIFIERS,
 };
 use super::FileContext;
 use crate::ir::*;
@@ -68,6 +68,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         lower_fuel: std::cell::Cell::new(super::lower_fuel(text.len())),
         uses_mongo: false,
         uses_firestore: false,
+        uses_other_database: false,
         file_periodic: path_is_periodic(ctx.display_path),
         ir: FileIr::default(),
         op_by_call: HashMap::default(),
@@ -314,6 +315,8 @@ struct Extractor<'t> {
     lower_fuel: std::cell::Cell<u32>,
     uses_mongo: bool,
     uses_firestore: bool,
+    /// The file imports another database's client (`JS_OTHER_DATABASE_MODULES`).
+    uses_other_database: bool,
     file_periodic: bool,
     ir: FileIr,
     /// Call node id → operation index, for modifiers attached later through a variable.
@@ -1263,6 +1266,16 @@ impl<'t> Extractor<'t> {
                 && m.rsplit('/').next().is_some_and(|s| s.contains("mongoose")))
         {
             self.uses_mongo = true;
+        }
+        // The package: `mysql2` of `mysql2/promise`, `@aws-sdk/lib-dynamodb` of itself.
+        let mut parts = m.split('/');
+        let package = match (m.starts_with('@'), parts.next(), parts.next()) {
+            (true, Some(scope), Some(name)) => &m[..scope.len() + 1 + name.len()],
+            (_, Some(first), _) => first,
+            _ => m,
+        };
+        if JS_OTHER_DATABASE_MODULES.contains(&package) {
+            self.uses_other_database = true;
         }
         // The umbrella packages (`firebase-admin`, `firebase`) also bring messaging, auth and
         // storage: Firestore only where the file asks for it (`admin.firestore()`,
@@ -4401,6 +4414,10 @@ impl<'t> Extractor<'t> {
                 return;
             }
             if self.uses_firestore && !self.uses_mongo {
+                return;
+            }
+            // (An imported model is the linker's to name: it may be a Mongoose model.)
+            if self.uses_other_database && !self.uses_mongo && collection.is_none() {
                 return;
             }
         }

@@ -265,6 +265,39 @@ pub const JS_MONGO_MODULES: &[&str] = &[
 ];
 
 /// Module names whose import marks a file as using Firestore (whose `db.collection(..)` is not MongoDB's).
+/// Clients of other databases (SQL, CouchDB, DynamoDB) whose objects have methods named like a
+/// collection's (`find`, `deleteMany`, `update`): in a file that imports one and no MongoDB
+/// module, a call on a receiver the frontend cannot name is that database's (Huly's
+/// `PostgresDbCollection`). Matched as the whole specifier or its package part.
+pub const JS_OTHER_DATABASE_MODULES: &[&str] = &[
+    "pg",
+    "postgres",
+    "pg-promise",
+    "@neondatabase/serverless",
+    "@vercel/postgres",
+    "slonik",
+    "mysql",
+    "mysql2",
+    "mssql",
+    "oracledb",
+    "sqlite3",
+    "better-sqlite3",
+    "sql.js",
+    "knex",
+    "sequelize",
+    "typeorm",
+    "@prisma/client",
+    "drizzle-orm",
+    "kysely",
+    "objection",
+    "pouchdb",
+    "nano",
+    "couchbase",
+    "dynamoose",
+    "@aws-sdk/client-dynamodb",
+    "@aws-sdk/lib-dynamodb",
+];
+
 pub const JS_FIRESTORE_MODULES: &[&str] = &[
     "firebase",
     "firebase-admin",
