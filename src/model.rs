@@ -62,8 +62,10 @@ fn path_is_offline(path: &str) -> bool {
     let rust = file.ends_with(".rs");
     parts.iter().any(|p| {
         let p = p.to_ascii_lowercase();
+        // (A program named for a one-off or batch run is such code: boom's
+        // `src/bin/reprocess_crossmatch.rs`, a `src/bin/backfill_users.rs`.)
         if rust && p == "bin" {
-            return false;
+            return crate::lang::naming::name_is_periodic(stem);
         }
         matches!(
             p.as_str(),
@@ -1596,6 +1598,8 @@ mod tests {
             "app/seeders/users.py",
             "bin/reindex.js",
             "crits/core/management/commands/get_duplicate_targets.py",
+            // A Rust program named for a one-off run (boom's crossmatch reprocessing).
+            "src/bin/reprocess_crossmatch.rs",
         ] {
             assert!(path_is_offline(p), "{p}");
         }

@@ -414,8 +414,15 @@ fn mentions_any(text: &str, needles: &[&str]) -> bool {
 }
 
 /// The stems of the words `path_is_periodic` looks for (see [`mentions_any`]).
-const PERIODIC_STEMS: [&str; 7] = [
-    "job", "cron", "batch", "nightly", "schedul", "rollup", "backfill",
+const PERIODIC_STEMS: [&str; 8] = [
+    "job",
+    "cron",
+    "batch",
+    "nightly",
+    "schedul",
+    "rollup",
+    "backfill",
+    "reprocess",
 ];
 
 /// The stems of the words `path_is_migration` looks for (see [`mentions_any`]).
@@ -441,6 +448,7 @@ pub fn path_is_periodic(path: &str) -> bool {
                 | "scheduler"
                 | "rollup"
                 | "backfill"
+                | "reprocess"
         )
     }
     if path_is_migration(path) {
@@ -586,6 +594,7 @@ pub fn name_is_periodic(name: &str) -> bool {
                 | "migrate"
                 | "migration"
                 | "backfill"
+                | "reprocess"
                 | "reindex"
                 | "recompute"
                 | "recalculate"
@@ -778,6 +787,9 @@ mod tests {
         assert!(name_is_periodic("seed") && name_is_periodic("seedUsers"));
         assert!(!name_is_periodic("seedling"));
         assert!(path_is_periodic("app/jobs/cleanup.js"));
+        // A program that reprocesses stored data (boom's `src/bin/reprocess_crossmatch.rs`).
+        assert!(path_is_periodic("src/bin/reprocess_crossmatch.rs"));
+        assert!(name_is_periodic("reprocessFailed"));
         // A jobs folder of a request handler's or the data layer's is the job entity's
         // (Strider's `routes/jobs/index.js`); a cron folder there is still periodic.
         assert!(!path_is_periodic("lib/routes/jobs/index.js"));

@@ -204,6 +204,8 @@ mod kinds {
     pub const CALL: u16 = 1 << 3;
     pub const STRUCT: u16 = 1 << 4;
     pub const MACRO: u16 = 1 << 5;
+    /// A block: the scope of the `let`s written in it (`collect_bindings`).
+    pub const BLOCK: u16 = 1 << 6;
 
     pub fn classify(kind: &str) -> u16 {
         let mut f = 0;
@@ -227,6 +229,7 @@ mod kinds {
                 | "closure_parameters"
                 | "trait_item"
                 | "impl_item"
+                | "for_expression"
         ) {
             f |= BINDING;
         }
@@ -234,6 +237,7 @@ mod kinds {
             "call_expression" => CALL,
             "struct_expression" => STRUCT,
             "macro_invocation" => MACRO,
+            "block" => BLOCK,
             _ => 0,
         }
     }
@@ -362,14 +366,16 @@ impl<'t> Extractor<'t> {
         self.parents
             .clone()
             .walk_flagged(root, flags, |n, f, enter| {
+                // A `let` is seen in the rest of its block (not after a loop's body that wrote
+                // it: boom's `let catalog` in one loop, `for catalog in names` in the next).
                 if enter {
-                    if f & kinds::SCOPE != 0 {
+                    if f & (kinds::SCOPE | kinds::BLOCK) != 0 {
                         scopes.push(span(n));
                     }
                     if f & kinds::BINDING != 0 {
                         nodes.push((n, *scopes.last().unwrap()));
                     }
-                } else if f & kinds::SCOPE != 0 {
+                } else if f & (kinds::SCOPE | kinds::BLOCK) != 0 {
                     scopes.pop();
                 }
             });
@@ -400,6 +406,26 @@ impl<'t> Extractor<'t> {
                         pos,
                         value,
                         type_text,
+                    },
+                );
+            }
+            // `for catalog in names { .. }`: the loop's variable, in its body, shadows what is
+            // named so around it.
+            "for_expression" => {
+                let (Some(pat), Some(body)) = (self.field(n, "pattern"), self.field(n, "body"))
+                else {
+                    return;
+                };
+                if pat.k() != "identifier" {
+                    return;
+                }
+                self.add_binding(
+                    self.text(pat),
+                    Binding {
+                        scope: span(body),
+                        pos: body.start_byte() as u32,
+                        value: None,
+                        type_text: None,
                     },
                 );
             }
@@ -1886,8 +1912,13 @@ impl<'t> Extractor<'t> {
             .walk_flagged(root, flags, |n, f, enter| {
                 if enter {
                     if f & kinds::LOOP != 0 {
-                        // `loop { interval.tick().await; .. }`: a scheduler loop.
-                        let ticking = self.text(n).contains(".tick()");
+                        // `loop { interval.tick().await; .. }`: a scheduler loop; so is a `loop`
+                        // that sleeps between rounds (`sleep(Duration::from_secs(interval))
+                        // .await`: api.starknet.quest's raffle, spawned once). (A `for` or
+                        // `while` loop that sleeps is backing off between its items.)
+                        let text = self.text(n);
+                        let ticking = text.contains(".tick()")
+                            || (n.k() == "loop_expression" && text.contains("sleep("));
                         loops.push((span(n), ticking, self.loop_over(n)));
                     } else if f & kinds::SCOPE != 0 {
                         let inherited = functions.last().is_some_and(|f| f.1);
@@ -2778,6 +2809,12 @@ async fn nightly_recompute(c: &Collection<D>) { c.update_one(doc! { "_id": 1 }, 
 async fn ticker(c: &Collection<D>) {
     let mut t = tokio::time::interval(d);
     loop { t.tick().await; c.update_one(doc! { "_id": 1 }, doc! { "$inc": { "n": 1 } }).await; }
+}
+async fn raffle(c: &Collection<D>, secs: u64) {
+    loop { c.update_one(doc! { "_id": 1 }, doc! { "$inc": { "n": 1 } }).await; sleep(Duration::from_secs(secs)).await; }
+}
+async fn backoff(c: &Collection<D>, ids: Vec<i32>) {
+    for id in ids { c.delete_one(doc! { "_id": id }).await; tokio::time::sleep(d).await; }
 }"#;
         let out = ir(src);
         let ctx: Vec<(bool, bool)> = out
@@ -2785,9 +2822,17 @@ async fn ticker(c: &Collection<D>) {
             .iter()
             .map(|o| (o.context.enclosing_loop.is_some(), o.context.periodic))
             .collect();
+        // (A `loop` that sleeps between rounds is a scheduler's; a `for` that sleeps backs off.)
         assert_eq!(
             ctx,
-            vec![(true, false), (true, false), (false, true), (true, true)]
+            vec![
+                (true, false),
+                (true, false),
+                (false, true),
+                (true, true),
+                (true, true),
+                (true, false)
+            ]
         );
         let jobs = ir_at(src, "src/jobs/cleanup.rs");
         assert!(jobs.operations.iter().all(|o| o.context.periodic));

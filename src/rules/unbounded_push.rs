@@ -1269,4 +1269,32 @@ def later(post_id, line):
             "{got:?}"
         );
     }
+
+    /// A Rust `let` is seen in the rest of its block only, and a `for` loop's variable shadows
+    /// it in the loop's body: the collection named by `catalog` in the second loop is the loop's
+    /// variable, not the `let catalog` of the first loop's body (boom's crossmatch).
+    #[test]
+    fn a_rust_let_does_not_outlive_its_block() {
+        let src = r#"use mongodb::{bson::{doc, Bson, Document}, Database};
+pub async fn record(db: &Database, rows: Vec<Document>, names: Vec<String>, id: &str) -> mongodb::error::Result<()> {
+    for row in rows {
+        let catalog = row.get_str("catalog").unwrap_or_default();
+        println!("{catalog}");
+    }
+    for catalog in names {
+        let coll = db.collection::<Document>(&catalog);
+        coll.update_many(doc! { "k": 1 }, doc! { "$addToSet": { "matches": id } }).await?;
+    }
+    Ok(())
+}
+"#;
+        let (_, f) =
+            crate::analysis::check_source("src/lib.rs", src, &Settings::default()).unwrap();
+        let f: Vec<&str> = f.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].contains("in the collection named by `catalog`"),
+            "{f:?}"
+        );
+    }
 }
