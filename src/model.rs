@@ -1210,12 +1210,60 @@ fn regex_literal(v: &Value) -> Option<bool> {
     let ValueKind::Unknown(u) = &v.kind else {
         return None;
     };
+    if let Some(r) = regex_constructor(&u.text) {
+        return Some(r);
+    }
     let body = u.text.strip_prefix('/')?;
     let (pattern, flags) = body.rsplit_once('/')?;
     if pattern.is_empty() || !flags.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
     }
     Some(pattern.starts_with('^') && !flags.contains('i'))
+}
+
+/// A regular expression built by a call (`new RegExp(q, "i")`, `RegExp("^" + p)`, Python's
+/// `re.compile(q, re.IGNORECASE)`): whether an index on the field bounds its scan, as for
+/// [`regex_literal`]. Case-insensitive flags bound nothing; so does a pattern written in the code
+/// that is not anchored at the start; a pattern the code computes may be anchored (a range).
+fn regex_constructor(text: &str) -> Option<bool> {
+    let args = ["new RegExp(", "RegExp(", "re.compile("]
+        .iter()
+        .find_map(|p| text.strip_prefix(p))?
+        .strip_suffix(')')?;
+    // The arguments, split at the commas outside brackets and quotes.
+    let (mut depth, mut quote, mut parts, mut start) = (0i32, None, Vec::new(), 0);
+    for (i, c) in args.char_indices() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                parts.push(args[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(args[start..].trim());
+    let insensitive = parts.get(1).is_some_and(|f| {
+        let quoted = f.len() >= 2 && matches!(f.as_bytes()[0], b'"' | b'\'' | b'`');
+        (quoted && f.contains('i')) || f.contains("IGNORECASE") || f.contains("re.I")
+    });
+    if insensitive {
+        return Some(false);
+    }
+    let pattern = parts.first()?;
+    let literal = pattern.len() >= 2
+        && matches!(pattern.as_bytes()[0], b'"' | b'\'' | b'`')
+        && !pattern.contains('+')
+        && !pattern.contains("${");
+    if literal {
+        return Some(pattern[1..].starts_with('^'));
+    }
+    // Computed: `"^" + escape(q)` is anchored; anything else may be.
+    Some(true)
 }
 
 /// A `{$regex: ..}` predicate that no index bounds: the pattern is written and not anchored at
@@ -1586,6 +1634,25 @@ mod tests {
         assert!(name_fits("t_acme_log", &parts(&["t_", "_log"])));
         assert!(name_fits("a.b.c", &parts(&["a", ".", "c"])));
         assert!(!name_fits("a.b", &parts(&["a", ".", ".c"])));
+    }
+
+    /// Regular expressions built by a call: case-insensitive ones and unanchored written
+    /// patterns bound nothing (`Some(false)`); anchored or computed patterns are ranges.
+    #[test]
+    fn regular_expressions_built_by_a_call() {
+        for (text, bounds) in [
+            ("new RegExp(q, 'i')", Some(false)),
+            ("new RegExp(escape(q, 1), \"gi\")", Some(false)),
+            ("RegExp('abc')", Some(false)),
+            ("new RegExp('^abc')", Some(true)),
+            ("new RegExp('^' + escape(q))", Some(true)),
+            ("new RegExp(q)", Some(true)),
+            ("re.compile(q, re.IGNORECASE)", Some(false)),
+            ("re.compile('^a, b')", Some(true)),
+            ("makeRegExp(q, 'i')", None),
+        ] {
+            assert_eq!(regex_constructor(text), bounds, "{text}");
+        }
     }
 
     #[test]
