@@ -5169,6 +5169,36 @@ impl<'t> Extractor<'t> {
         out
     }
 
+    /// Whether a receiver no collection is known for is a search engine's client, by its name or
+    /// by what its name is bound to (`elastic = app.data._search_backend(resource)`, then
+    /// `elastic.find_one("items", req=None, _id=id)`: Eve-Elastic in superdesk's newsroom;
+    /// `es = Elasticsearch(..)`).
+    fn search_engine(&self, obj: Node<'t>) -> bool {
+        let mut head = obj;
+        for _ in 0..MAX_DEPTH {
+            match head.k() {
+                "attribute" => head = self.field(head, "object").unwrap_or(head),
+                "call" => head = self.field(head, "function").unwrap_or(head),
+                _ => break,
+            }
+            if head.k() == "identifier" {
+                break;
+            }
+        }
+        let search = |t: &str| {
+            let t = t.to_ascii_lowercase();
+            t.contains("elastic") || t.contains("opensearch") || t.contains("search_backend")
+        };
+        if search(self.text(obj)) {
+            return true;
+        }
+        head.k() == "identifier"
+            && self
+                .lookup(self.text(head), head.start_byte() as u32)
+                .and_then(|b| b.value)
+                .is_some_and(|v| search(self.text(v)))
+    }
+
     fn operation(
         &mut self,
         call: Node<'t>,
@@ -5178,6 +5208,9 @@ impl<'t> Extractor<'t> {
         ctx: OpContext,
     ) {
         let thing = self.classify(obj, 0);
+        if matches!(thing, Thing::Unknown) && self.search_engine(obj) {
+            return;
+        }
         let named_by = match &thing {
             Thing::Unknown => self.collection_named_by(obj),
             Thing::Collection(r) if matches!(r.name, CollectionName::Unknown { .. }) => {
