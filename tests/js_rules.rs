@@ -3051,3 +3051,20 @@ export class AccountDB {
     let plain = format!("import {{ Db }} from 'mongodb';{body}");
     assert_eq!(rule_hits("query-in-loop", "mongo.ts", &plain).len(), 1);
 }
+
+/// In TypeScript, a callback's parameters are `required_parameter`s, typed or not: the document
+/// a query hands its callback is one there too (TypeScript-Node-Starter's Facebook link:
+/// `User.findById(id, (err, user: any) => { user.tokens.push(..); user.save(..) })`).
+#[test]
+fn the_document_push_idiom_in_a_typescript_callback() {
+    let src = r#"import mongoose from "mongoose";
+const User = mongoose.model("User", new mongoose.Schema({ tokens: [{ kind: String }] }));
+export function link(id: string, done: (e: any) => void) {
+  User.findById(id, (err: any, user: any) => { user.tokens.push({ kind: "facebook" }); user.save(done); });
+}
+export function plain(id: string, done: (e: any) => void) {
+  User.findById(id, (err, user) => { user.tokens.push({ kind: "google" }); user.save(done); });
+}
+"#;
+    assert_eq!(rule_lines("unbounded-push", "src/link.ts", src), vec![4, 7]);
+}

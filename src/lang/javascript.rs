@@ -4870,9 +4870,16 @@ impl<'t> Extractor<'t> {
             Some(ps) => self.named_children(ps),
             None => self.field(f, "parameter").into_iter().collect(),
         };
-        let position = params
-            .iter()
-            .position(|p| p.k() == "identifier" && self.text(*p) == self.text(name))?;
+        // (A TypeScript parameter is a `required_parameter` around its pattern.)
+        let position = params.iter().position(|p| {
+            let p = match p.k() {
+                "required_parameter" | "optional_parameter" => {
+                    self.field(*p, "pattern").unwrap_or(*p)
+                }
+                _ => *p,
+            };
+            p.k() == "identifier" && self.text(p) == self.text(name)
+        })?;
         let args = self.parents.of(f).filter(|a| a.k() == "arguments")?;
         if self.named_children(args).last().map(|l| l.id()) != Some(f.id()) {
             return None;
