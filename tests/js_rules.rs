@@ -3068,3 +3068,26 @@ export function plain(id: string, done: (e: any) => void) {
 "#;
     assert_eq!(rule_lines("unbounded-push", "src/link.ts", src), vec![4, 7]);
 }
+
+/// What a scheduled job calls in turn runs on its schedule too, a few calls deep (openhim's
+/// `agenda.define("auto retry", (job, done) => autoRetryTask(job, done))`, whose
+/// `autoRetryTask` reads the channels through `getChannels`): its scan is a job's. The same read
+/// in a request handler is reported.
+#[test]
+fn what_a_scheduled_job_calls_through_helpers_is_periodic() {
+    let src = r#"const mongoose = require("mongoose");
+const schema = new mongoose.Schema({ name: String, status: String });
+schema.index({ name: 1 }, { unique: true });
+const Channel = mongoose.model("Channel", schema);
+const getChannels = (cb) => Channel.find({ status: "enabled" }).exec(cb);
+function autoRetryTask(job, done) { getChannels((err, channels) => done(err)); }
+function setupAgenda(agenda) {
+  agenda.define("auto retry", (job, done) => autoRetryTask(job, done));
+  return agenda.every("1 minutes", "auto retry");
+}
+async function list(req, res) { res.json(await Channel.find({ status: req.query.status })); }
+module.exports = { setupAgenda, list };
+"#;
+    let got = rule_hits("unindexed-query", "src/autoRetry.js", src);
+    assert_eq!(got, [(11, "find".to_string())], "{got:?}");
+}

@@ -3788,6 +3788,8 @@ impl<'t> Extractor<'t> {
         let mut set_aside: Vec<Option<OpenLoops>> = Vec::new();
         let file_periodic = self.file_periodic;
         let mut scheduled: crate::lang::HashSet<&'t str> = Default::default();
+        // (caller, callee) by name, for what the scheduled functions call in turn.
+        let mut calls_by_name: Vec<(String, &'t str)> = Vec::new();
         let flags = kinds::FLAGS.table();
         self.parents
             .clone()
@@ -3830,12 +3832,17 @@ impl<'t> Extractor<'t> {
                     if f & kinds::CALL != 0 {
                         // What a scheduled callback calls: `Meteor.setInterval(() =>
                         // History.cleanup(), DAY)` makes this file's `cleanup` a periodic job.
-                        if functions.last().is_some_and(|f| f.1) {
-                            if let Some(callee) = self.field(n, "function") {
-                                let name = self.text(callee).rsplit('.').next().unwrap_or("");
-                                if !name.is_empty() {
+                        if let Some(callee) = self.field(n, "function") {
+                            let name = self.text(callee).rsplit('.').next().unwrap_or("");
+                            match functions.last() {
+                                _ if name.is_empty() => {}
+                                Some((_, true)) => {
                                     scheduled.insert(name);
                                 }
+                                Some((caller, false)) if !caller.is_empty() => {
+                                    calls_by_name.push((caller.clone(), name))
+                                }
+                                _ => {}
                             }
                         }
                         let mut c = super::op_context(&loops, &functions, file_periodic, span(n));
@@ -3884,6 +3891,19 @@ impl<'t> Extractor<'t> {
                     }
                 }
             });
+        // And what those functions call, a few calls deep: openhim's `agenda.define(name, (job,
+        // done) => autoRetryTask(job, done))`, whose `autoRetryTask` reads through `getChannels`.
+        for _ in 0..3 {
+            let before = scheduled.len();
+            for (caller, callee) in &calls_by_name {
+                if scheduled.contains(caller.rsplit('.').next().unwrap_or(caller)) {
+                    scheduled.insert(callee);
+                }
+            }
+            if scheduled.len() == before {
+                break;
+            }
+        }
         // The calls in loops, to find their operations again below.
         let in_loops = super::calls_in_loops(&calls);
         let before = self.ir.operations.len();
