@@ -1175,6 +1175,60 @@ impl<'t> Extractor<'t> {
         })
     }
 
+    /// The update an argument sends when [`Self::lower`] could not read it (`lowered`) because it
+    /// is one of several documents the code writes (`let update; if (add) { update = { $push:
+    /// .. } } else { update = { $set: .. } }`, `add ? { $push: .. } : { $pull: .. }`): the one
+    /// that grows an array, else the one that counts: what some run of the code sends.
+    fn lower_update(&self, n: Node<'t>, lowered: Value) -> Value {
+        let branches = |c: Node<'t>| -> Vec<Node<'t>> {
+            let c = self.unwrap_expr(c);
+            if c.k() == "ternary_expression" {
+                ["consequence", "alternative"]
+                    .into_iter()
+                    .filter_map(|b| self.field(c, b))
+                    .collect()
+            } else {
+                vec![c]
+            }
+        };
+        let inner = self.unwrap_expr(n);
+        let candidates: Vec<Node<'t>> = match inner.k() {
+            "ternary_expression" => branches(inner),
+            "identifier" => {
+                let at = inner.start_byte() as u32;
+                // The function the argument is written in: an assignment's binding is scoped to
+                // its block, which may be a branch before the call.
+                let mut f = self.parents.of(inner);
+                while let Some(p) = f.filter(|p| !is_function(p.k())) {
+                    f = self.parents.of(p);
+                }
+                let within = f.map_or(Span::new(0, self.src.len()), span);
+                self.bindings
+                    .get(self.text(inner))
+                    .into_iter()
+                    .flatten()
+                    .filter(|b| b.pos < at && within.contains(b.scope))
+                    .filter_map(|b| b.value)
+                    .flat_map(branches)
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let updates: Vec<Value> = candidates
+            .into_iter()
+            .filter(|c| self.unwrap_expr(*c).k() == "object")
+            .map(|c| self.lower(c, 0))
+            .collect();
+        let has =
+            |v: &Value, ops: &[&str]| v.fields().iter().any(|f| ops.contains(&f.key.as_str()));
+        updates
+            .iter()
+            .find(|u| has(u, &["$push", "$addToSet"]))
+            .or_else(|| updates.iter().find(|u| has(u, &["$inc"])))
+            .cloned()
+            .unwrap_or(lowered)
+    }
+
     /// `a.concat(b, c)` of an array `a` the code writes or binds: `a`'s items, then each
     /// argument's items (an argument that is no array is one item, as `concat` makes it):
     /// `Product.aggregate(basicQuery.concat(paginateQuery))` (mern-ecommerce's product list).
@@ -4502,7 +4556,10 @@ impl<'t> Extractor<'t> {
             }
             Args::FilterUpdate => {
                 op.filter = arg(0);
-                op.update = arg(1);
+                op.update = match (arg(1), args.get(1)) {
+                    (Some(v), Some(&node)) if v.is_unknown() => Some(self.lower_update(node, v)),
+                    (v, _) => v,
+                };
                 op.options = arg(2);
                 if m.name == "update"
                     && op.options.as_ref().is_some_and(|o| {

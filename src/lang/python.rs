@@ -3251,6 +3251,62 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The update an argument sends: what [`Self::lower`] reads, or, when that is unknown
+    /// because the update is one of several documents the code writes (`if post: updates =
+    /// {"$addToSet": {field: uid}} else: updates = {"$pull": {field: uid}}`: superdesk newsroom's
+    /// bookmarks and downloads; `{"$push": ..} if add else {"$set": ..}`), the one that grows an
+    /// array, else the one that counts: what some run of the code sends.
+    fn lower_update(&self, n: Node<'t>) -> Value {
+        let v = self.lower(n, 0);
+        if !v.is_unknown() {
+            return v;
+        }
+        let branches = |c: Node<'t>| -> Vec<Node<'t>> {
+            let c = self.unwrap_expr(c);
+            if c.k() == "conditional_expression" {
+                let bs = self.named_children(c);
+                [bs.first(), bs.get(2)]
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                    .collect()
+            } else {
+                vec![c]
+            }
+        };
+        let inner = self.unwrap_expr(n);
+        let candidates: Vec<Node<'t>> = match inner.k() {
+            "conditional_expression" => branches(inner),
+            "identifier" => {
+                let at = inner.start_byte() as u32;
+                let here = Span::new(at as usize, at as usize);
+                self.bindings
+                    .get(self.text(inner))
+                    .into_iter()
+                    .flatten()
+                    .filter(|b| b.pos < at && b.scope.contains(here))
+                    .filter_map(|b| b.value)
+                    .flat_map(branches)
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let lowered: Vec<Value> = candidates
+            .into_iter()
+            .filter(|c| self.unwrap_expr(*c).k() == "dictionary")
+            .map(|c| self.lower(c, 0))
+            .collect();
+        let has =
+            |v: &Value, ops: &[&str]| v.fields().iter().any(|f| ops.contains(&f.key.as_str()));
+        lowered
+            .iter()
+            .find(|u| has(u, &["$push", "$addToSet"]))
+            .or_else(|| lowered.iter().find(|u| has(u, &["$inc"])))
+            .cloned()
+            .map(|u| u.with_span(v.span))
+            .unwrap_or(v)
+    }
+
     fn lower_identifier(&self, id: Node<'t>, depth: usize) -> Value {
         let name = self.text(id);
         let at = id.start_byte() as u32;
@@ -5359,11 +5415,13 @@ impl<'t> Extractor<'t> {
                 if !queryset {
                     op.filter = lowered(self.arg(&args, 0, &["filter", "spec", "query"]));
                 }
-                op.update = lowered(self.arg(
-                    &args,
-                    if queryset { 0 } else { 1 },
-                    &["update", "replacement", "document"],
-                ));
+                op.update = self
+                    .arg(
+                        &args,
+                        if queryset { 0 } else { 1 },
+                        &["update", "replacement", "document"],
+                    )
+                    .map(|u| self.lower_update(u));
                 op.context.size_guards = self.size_guards(&[call]);
                 main_kwargs.extend([
                     "filter",

@@ -1297,4 +1297,41 @@ pub async fn record(db: &Database, rows: Vec<Document>, names: Vec<String>, id: 
             "{f:?}"
         );
     }
+
+    /// An update that is one of several documents the code writes (in the branches of an `if`,
+    /// or a conditional expression) sends, on some runs, the one that grows an array:
+    /// superdesk newsroom's `updates = {"$addToSet": {..}}` / `{"$pull": {..}}` toggles, and the
+    /// same in JavaScript. A name given no such document is read as before.
+    #[test]
+    fn an_update_chosen_among_documents_is_read_for_the_one_that_grows() {
+        let py = r#"from pymongo import MongoClient
+db = MongoClient().app
+def bookmark(item_id, user_id, post):
+    if post:
+        updates = {"$addToSet": {"bookmarks": user_id}}
+    else:
+        updates = {"$pull": {"bookmarks": user_id}}
+    db.items.update_one({"_id": item_id}, updates)
+def log_visit(item_id, user_id, add):
+    updates = {"$push": {"log": user_id}} if add else {"$set": {"seen": True}}
+    db.items.update_one({"_id": item_id}, updates)
+def seen(item_id, a):
+    updates = {"$set": {"a": a}} if a else {"$unset": {"a": 1}}
+    db.items.update_one({"_id": item_id}, updates)
+"#;
+        let lines: Vec<usize> = findings("utils.py", py).iter().map(|f| f.0).collect();
+        assert_eq!(lines, [5, 10]);
+        let js = r#"const { MongoClient } = require("mongodb");
+async function log(db, itemId, userId, add) {
+  let update;
+  if (add) { update = { $push: { log: userId } }; } else { update = { $set: { seen: true } }; }
+  await db.collection("items").updateOne({ _id: itemId }, update);
+}
+async function vote(db, itemId, userId, up) {
+  await db.collection("items").updateOne({ _id: itemId }, up ? { $addToSet: { up: userId } } : { $pull: { up: userId } });
+}
+"#;
+        let lines: Vec<usize> = findings("log.js", js).iter().map(|f| f.0).collect();
+        assert_eq!(lines, [4, 8]);
+    }
 }
