@@ -90,6 +90,8 @@ fn path_is_offline(path: &str) -> bool {
         // Django's management commands (`app/management/commands/dedupe.py`): run by hand or
         // by cron through `manage.py`, never on a request.
         || parts.windows(2).any(|w| w == ["management", "commands"])
+        // A developer's command-line tool (Huly's `dev/tool/src/qms.ts` migrations).
+        || parts.windows(2).any(|w| w[0] == "dev" && matches!(w[1], "tool" | "tools"))
         // `seed.js`, `seeders.py`, Reaction's `checkAndSeedDb.js`: seeding code.
         || crate::lang::naming::for_each_word(stem, |w| {
             matches!(w, "seed" | "seeds" | "seeder" | "seeders" | "seeding")
@@ -1667,6 +1669,7 @@ mod tests {
             "crits/core/management/commands/get_duplicate_targets.py",
             // A Rust program named for a one-off run (boom's crossmatch reprocessing).
             "src/bin/reprocess_crossmatch.rs",
+            "dev/tool/src/qms.ts",
         ] {
             assert!(path_is_offline(p), "{p}");
         }

@@ -3011,6 +3011,10 @@ async function d(id, t) {
   user.tags.unshift(t);
   await user.save();
 }
+async function e(user, email, project, done) {
+  if (_.find(user.projects, { name: project })) return done("already");
+  User.updateOne({ email }, { $push: { projects: { name: project } } }, done);
+}
 "#;
     let got: Vec<(usize, Severity)> = findings("src/users.js", src)
         .into_iter()
@@ -3023,7 +3027,8 @@ async function d(id, t) {
             (7, Severity::Info),
             (11, Severity::Info),
             (15, Severity::Info),
-            (19, Severity::Warning)
+            (19, Severity::Warning),
+            (24, Severity::Info)
         ],
         "{got:?}"
     );

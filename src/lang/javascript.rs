@@ -1581,6 +1581,16 @@ impl<'t> Extractor<'t> {
         };
         if method == by_value {
             Some((arr, Held::Value(self.plain_text(arg))))
+        } else if lodash && arg.k() == "object" {
+            // lodash's matches shorthand: `_.find(guilds, { id: group._id })` (HabitRPG's
+            // invitations) is an element whose `id` is `group._id`.
+            match self.named_children(arg).as_slice() {
+                [pair] if pair.k() == "pair" => {
+                    let (k, v) = (self.field(*pair, "key")?, self.field(*pair, "value")?);
+                    Some((arr, Held::Keyed(self.text(k), self.plain_text(v))))
+                }
+                _ => None,
+            }
         } else {
             Some((arr, self.predicate_held(arg)?))
         }

@@ -451,6 +451,47 @@ fn moved(filter: Option<&Value>, update: &Value, array: &str, pushed: &Value) ->
     })
 }
 
+/// Is the `$addToSet` a move the filter requires? The filter asks that the value be in the array
+/// already or in one the same update pulls it from: overleaf's change of a collaborator's
+/// privilege, `updateOne({_id, $or: [{collaberator_refs: u}, {readOnly_refs: u}]}, {$pull:
+/// {readOnly_refs: u}, $addToSet: {collaberator_refs: u}})`. The set keeps its members, or takes
+/// one the other array loses. (A toggle whose filter asks nothing of the arrays, a vote moved
+/// from `negative` to `positive`, still adds new voters.)
+fn moved_from_required(
+    filter: Option<&Value>,
+    update: &Value,
+    array: &str,
+    pushed: &Value,
+) -> bool {
+    let Some(filter) = filter else { return false };
+    let pulled: Vec<&str> = update
+        .get("$pull")
+        .map(|p| {
+            p.value
+                .fields()
+                .iter()
+                .filter(|f| same_value(&f.value, pushed))
+                .map(|f| f.key.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    if pulled.is_empty() {
+        return false;
+    }
+    let holds = |cond: &Value, target_too: bool| {
+        cond.fields().iter().any(|f| {
+            ((target_too && f.key == array) || pulled.contains(&f.key.as_str()))
+                && same_value(&f.value, pushed)
+        })
+    };
+    match filter.get("$or").map(|o| &o.value.kind) {
+        Some(ValueKind::Array(branches)) if !branches.is_empty() => {
+            branches.iter().all(|b| holds(b, true))
+        }
+        _ => holds(filter, false),
+    }
+}
+
 /// Does the push replace an entry? An earlier update of the same function, on the same receiver
 /// and with the same filter, pulls from the same array the entries that share a key with the
 /// pushed one, a name: `{$pull: {customPermissions: {module: permission.module}}}` then `{$push:
@@ -573,6 +614,8 @@ impl Rule for UnboundedPush {
                         || rebuilt(op, &f.key, ops)
                         || (operator.key == "$push"
                             && moved(op.filter.as_ref(), update, &f.key, &f.value))
+                        || (operator.key == "$addToSet"
+                            && moved_from_required(op.filter.as_ref(), update, &f.key, &f.value))
                     {
                         continue;
                     }
@@ -1333,5 +1376,32 @@ async function vote(db, itemId, userId, up) {
 "#;
         let lines: Vec<usize> = findings("log.js", js).iter().map(|f| f.0).collect();
         assert_eq!(lines, [4, 8]);
+    }
+
+    /// An `$addToSet` whose filter requires the value to be in the array already or in one the
+    /// update pulls it from moves it (overleaf's change of a collaborator's privilege level); a
+    /// toggle whose filter asks nothing of the arrays (a vote moved from `negative` to
+    /// `positive`) still adds new values, at info.
+    #[test]
+    fn an_add_to_set_the_filter_requires_to_move_is_no_growth() {
+        let src = r#"const { MongoClient } = require("mongodb");
+async function setLevel(db, projectId, userId) {
+  await db.collection("projects").updateOne(
+    { _id: projectId, $or: [{ editors: userId }, { readers: userId }] },
+    { $pull: { readers: userId }, $addToSet: { editors: userId } });
+}
+async function promote(db, projectId, userId) {
+  await db.collection("projects").updateOne(
+    { _id: projectId, readers: userId },
+    { $pull: { readers: userId }, $addToSet: { editors: userId } });
+}
+async function vote(db, cardId, userId) {
+  await db.collection("cards").updateOne(
+    { _id: cardId },
+    { $pull: { "vote.negative": userId }, $addToSet: { "vote.positive": userId } });
+}
+"#;
+        let lines: Vec<usize> = findings("projects.js", src).iter().map(|f| f.0).collect();
+        assert_eq!(lines, [15]);
     }
 }
