@@ -1219,14 +1219,7 @@ impl<'t> Extractor<'t> {
             .filter(|c| self.unwrap_expr(*c).k() == "object")
             .map(|c| self.lower(c, 0))
             .collect();
-        let has =
-            |v: &Value, ops: &[&str]| v.fields().iter().any(|f| ops.contains(&f.key.as_str()));
-        updates
-            .iter()
-            .find(|u| has(u, &["$push", "$addToSet"]))
-            .or_else(|| updates.iter().find(|u| has(u, &["$inc"])))
-            .cloned()
-            .unwrap_or(lowered)
+        super::growing_update(updates).unwrap_or(lowered)
     }
 
     /// `a.concat(b, c)` of an array `a` the code writes or binds: `a`'s items, then each

@@ -720,6 +720,20 @@ pub(crate) fn same_query_each_iteration<'t>(
         .any(|n| changed.iter().any(|c| paths_overlap(n, c)))
 }
 
+/// Of the update documents a name or a condition may give a call (see the frontends'
+/// `lower_update`), the one that grows an array, else the one that counts: what some run of the
+/// code sends that a rule may report. `None` when none does.
+pub(crate) fn growing_update(updates: Vec<crate::ir::Value>) -> Option<crate::ir::Value> {
+    let has = |v: &crate::ir::Value, ops: &[&str]| {
+        v.fields().iter().any(|f| ops.contains(&f.key.as_str()))
+    };
+    let i = updates
+        .iter()
+        .position(|u| has(u, &["$push", "$addToSet"]))
+        .or_else(|| updates.iter().position(|u| has(u, &["$inc"])))?;
+    updates.into_iter().nth(i)
+}
+
 /// The expression naming the collection of `op`, a call in a loop, when the name is written in
 /// the loop and is neither literal nor imported: what the frontends check for names the loop
 /// changes (see `OpContext::name_fixed_in_loop`).

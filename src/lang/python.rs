@@ -3296,13 +3296,7 @@ impl<'t> Extractor<'t> {
             .filter(|c| self.unwrap_expr(*c).k() == "dictionary")
             .map(|c| self.lower(c, 0))
             .collect();
-        let has =
-            |v: &Value, ops: &[&str]| v.fields().iter().any(|f| ops.contains(&f.key.as_str()));
-        lowered
-            .iter()
-            .find(|u| has(u, &["$push", "$addToSet"]))
-            .or_else(|| lowered.iter().find(|u| has(u, &["$inc"])))
-            .cloned()
+        super::growing_update(lowered)
             .map(|u| u.with_span(v.span))
             .unwrap_or(v)
     }
