@@ -3845,8 +3845,12 @@ impl<'t> Extractor<'t> {
         let mut set_aside: Vec<Option<OpenLoops>> = Vec::new();
         let file_periodic = self.file_periodic;
         let mut scheduled: crate::lang::HashSet<&'t str> = Default::default();
-        // (caller, callee) by name, for what the scheduled functions call in turn.
-        let mut calls_by_name: Vec<(String, &'t str)> = Vec::new();
+        // (caller, callee) by name, for what the scheduled functions call in turn: the caller as
+        // its index in `caller_names` (the last segment of each function's name, one per
+        // function, not a copy per call), which `callers` holds beside `functions`.
+        let mut calls_by_name: Vec<(usize, &'t str)> = Vec::new();
+        let mut caller_names: Vec<String> = Vec::new();
+        let mut callers: Vec<usize> = Vec::new();
         let flags = kinds::FLAGS.table();
         self.parents
             .clone()
@@ -3882,7 +3886,10 @@ impl<'t> Extractor<'t> {
                             if let Some((l, items)) = callback {
                                 loops.push((l, items.map(|r| self.loop_over(r, None))));
                             }
-                            functions.push((name.unwrap_or_default(), periodic));
+                            let name = name.unwrap_or_default();
+                            callers.push(caller_names.len());
+                            caller_names.push(name.rsplit('.').next().unwrap_or("").to_string());
+                            functions.push((name, periodic));
                         }
                         _ => {}
                     }
@@ -3891,13 +3898,13 @@ impl<'t> Extractor<'t> {
                         // History.cleanup(), DAY)` makes this file's `cleanup` a periodic job.
                         if let Some(callee) = self.field(n, "function") {
                             let name = self.text(callee).rsplit('.').next().unwrap_or("");
-                            match functions.last() {
+                            match (functions.last(), callers.last()) {
                                 _ if name.is_empty() => {}
-                                Some((_, true)) => {
+                                (Some((_, true)), _) => {
                                     scheduled.insert(name);
                                 }
-                                Some((caller, false)) if !caller.is_empty() => {
-                                    calls_by_name.push((caller.clone(), name))
+                                (Some((caller, false)), Some(&i)) if !caller.is_empty() => {
+                                    calls_by_name.push((i, name))
                                 }
                                 _ => {}
                             }
@@ -3945,6 +3952,7 @@ impl<'t> Extractor<'t> {
                             loops = outer;
                         }
                         functions.pop();
+                        callers.pop();
                     }
                 }
             });
@@ -3952,8 +3960,8 @@ impl<'t> Extractor<'t> {
         // done) => autoRetryTask(job, done))`, whose `autoRetryTask` reads through `getChannels`.
         for _ in 0..3 {
             let before = scheduled.len();
-            for (caller, callee) in &calls_by_name {
-                if scheduled.contains(caller.rsplit('.').next().unwrap_or(caller)) {
+            for &(caller, callee) in &calls_by_name {
+                if scheduled.contains(caller_names[caller].as_str()) {
                     scheduled.insert(callee);
                 }
             }

@@ -5231,9 +5231,6 @@ impl<'t> Extractor<'t> {
                 "call" => head = self.field(head, "function").unwrap_or(head),
                 _ => break,
             }
-            if head.k() == "identifier" {
-                break;
-            }
         }
         let search = |t: &str| {
             let t = t.to_ascii_lowercase();
