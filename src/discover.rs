@@ -1738,13 +1738,30 @@ fn is_package_init(path: &Path, lang: Language, bytes: &[u8]) -> bool {
         Language::Python => path.file_name().is_some_and(|n| n == "__init__.py") && has(b"import"),
         // Only an index that names models: a folder's `index.js` that gathers other modules is
         // common, and overleaf has 29 that mongolint would parse for nothing.
+        // An index in a folder named for models (`models/index.js` gathering
+        // `User: require('./user')`) is one whatever its text says.
         _ if is_js(lang) => {
             path.file_stem().is_some_and(|n| n == "index")
                 && (has(b"require(") || has(b"export "))
-                && (has(b"model") || has(b"Model") || has(b"schema") || has(b"Schema"))
+                && (has(b"model")
+                    || has(b"Model")
+                    || has(b"schema")
+                    || has(b"Schema")
+                    || path
+                        .parent()
+                        .and_then(Path::file_name)
+                        .and_then(|n| n.to_str())
+                        .is_some_and(is_models_folder))
         }
         _ => false,
     }
+}
+
+/// Whether a folder's name says it holds the application's models or schemas (`models`,
+/// `Models`, `schemas`, `model`).
+fn is_models_folder(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    matches!(lower.as_str(), "model" | "models" | "schema" | "schemas")
 }
 
 /// Whether the walk skips a file's bytes as a minified or bundled build (unless `--no-ignore`),
@@ -2075,6 +2092,19 @@ fn parse_imported_deferred(
                     {
                         wanted.add(import, &f.path);
                     }
+                    // `export * from './user'` of a JavaScript barrel that is wanted: any of
+                    // the module's exports may be what is (a default import of it wants any).
+                    ExportTarget::Star { import }
+                        if f.language != Language::Python
+                            && wanted.wants_any(&f.path)
+                            && followed.insert((i, format!("{}*", import.module))) =>
+                    {
+                        let import = crate::ir::ImportRef {
+                            module: import.module.clone(),
+                            export: "default".into(),
+                        };
+                        wanted.add(&import, &f.path);
+                    }
                     // `from .documents import *`: what is wanted of the file may be there.
                     ExportTarget::Star { import } => {
                         let names: Vec<String> = wanted
@@ -2351,7 +2381,14 @@ impl WantedExports {
         (stem, folder, package)
     }
 
-    /// Whether the linker may look up an export of `path`.
+    /// Whether the linker may look up some export of the JavaScript module `path`.
+    fn wants_any(&self, path: &Path) -> bool {
+        let (stem, folder, package) = Self::keys(path);
+        self.by_segment.contains_key(stem)
+            || folder.is_some_and(|f| self.by_segment.contains_key(f))
+            || (package && (self.any_package || self.package.is_some()))
+    }
+
     /// The names wanted of `path` as a Python module (see [`WantedExports::py`]).
     fn python_names<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = &'a Names> + 'a {
         let p = path.to_str().unwrap_or("");

@@ -1758,6 +1758,63 @@ fn a_member_of_a_required_module_is_that_export() {
     assert!(sites(collection(&m, "jobs")).is_empty(), "{m}");
 }
 
+/// A models folder's index that names no model in its text (`module.exports = { User:
+/// require('./user') }`, `export { default as Job } from './job'`, `export * from './task'`) is
+/// still the barrel of the models: read when a parsed file imports from it, so
+/// `require('../models').User` is `users`, and the models it passes on from other modules, by
+/// name or all of them, resolve.
+#[test]
+fn a_models_index_without_a_model_word_is_read_when_imported() {
+    let m = map_of(&[
+        (
+            "models/index.js",
+            "module.exports = { User: require('./user') };\n",
+        ),
+        (
+            "models/user.js",
+            "const mongoose = require('mongoose');\n\
+             module.exports = mongoose.model('User', new mongoose.Schema({ email: String }));\n",
+        ),
+        (
+            "routes/admin.js",
+            "const User = require('../models').User;\n\
+             exports.promote = (id) => User.updateOne({ _id: id }, { $set: { level: 1 } });\n",
+        ),
+        (
+            "src/models/index.ts",
+            "export { default as Job } from './job';\nexport * from './task';\n",
+        ),
+        (
+            "src/models/task.ts",
+            "import { Schema, model } from 'mongoose';\n\
+             export const Task = model('Task', new Schema({ done: Boolean }));\n",
+        ),
+        (
+            "src/models/job.ts",
+            "import mongoose from 'mongoose';\n\
+             export default mongoose.model('Job', new mongoose.Schema({ name: String }));\n",
+        ),
+        (
+            "src/jobs.ts",
+            "import { Job, Task } from './models';\n\
+             export const byName = (name: string) => Job.findOne({ name });\n\
+             export const open = () => Task.find({ done: false });\n",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "users")),
+        vec![("routes/admin.js".to_string(), "updateOne".to_string())]
+    );
+    assert_eq!(
+        sites(collection(&m, "jobs")),
+        vec![("src/jobs.ts".to_string(), "findOne".to_string())]
+    );
+    assert_eq!(
+        sites(collection(&m, "tasks")),
+        vec![("src/jobs.ts".to_string(), "find".to_string())]
+    );
+}
+
 /// A module of the repository named for Mongoose that hands it on (Strider's
 /// `require('../utils/mongoose-shim')`, whose file is `module.exports = require('mongoose')`)
 /// is Mongoose: the schemas made with it declare their indexes.

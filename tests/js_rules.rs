@@ -3096,3 +3096,56 @@ module.exports = { setupAgenda, list };
     let got = rule_hits("unindexed-query", "src/autoRetry.js", src);
     assert_eq!(got, [(11, "find".to_string())], "{got:?}");
 }
+
+/// jsreport's shapes: a cleanup handed to `setInterval` by name (directly, or through a function
+/// that calls it) is a periodic job, as an inline callback is; `ensureMigrated` is a migration;
+/// a read under `if (index === lastIndex)` runs on one iteration of its loop. A loop over the same
+/// results that reads on every iteration, or under a test of the item rather than the counter,
+/// is still flagged.
+#[test]
+fn scheduled_by_name_migrations_and_last_iteration_reads_are_not_per_item() {
+    let src = r#"const { MongoClient } = require('mongodb')
+module.exports = (db, reporter) => {
+  async function profilesCleanup () {
+    const old = await db.collection('profiles').find({}).toArray()
+    for (const p of old) await db.collection('profiles').deleteOne({ _id: p._id })
+  }
+  function cleanupExec () { return reporter._logsCleanup() }
+  reporter._logsCleanup = async function logsCleanup () {
+    const old = await db.collection('logs').find({}).toArray()
+    for (const p of old) await db.collection('logs').deleteOne({ _id: p._id })
+  }
+  setInterval(profilesCleanup, 60000)
+  setInterval(cleanupExec, 60000)
+}
+async function ensureMigrated (db) {
+  const ids = await db.collection('templates').find({}, { _id: 1 }).toArray()
+  for (const id of ids) {
+    const t = await db.collection('templates').findOne({ _id: id._id })
+  }
+}
+async function resolvePath (db, fragments) {
+  const lastIndex = fragments.length - 1
+  let entity
+  for (const [index, name] of fragments.entries()) {
+    if (lastIndex === index) { entity = await db.collection('templates').findOne({ name }) }
+  }
+  for (let i = 0; i < fragments.length; i++) {
+    if (i === fragments.length - 1 && fragments[i]) { entity = await db.collection('assets').findOne({ name: fragments[i] }) }
+  }
+  for (const f of fragments) {
+    if (f === 'x') { entity = await db.collection('folders').findOne({ name: f }) }
+  }
+  for (let i = 0; i < fragments.length; i++) {
+    if (i === i) { entity = await db.collection('scripts').findOne({ name: fragments[i] }) }
+  }
+  return entity
+}
+module.exports.ensureMigrated = ensureMigrated
+module.exports.resolvePath = resolvePath
+"#;
+    assert_eq!(
+        rule_lines("query-in-loop", "lib/main.js", src),
+        vec![line_of(src, "'folders'"), line_of(src, "'scripts'")]
+    );
+}

@@ -62,6 +62,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         pushes: HashMap::default(),
         saves: Vec::new(),
         export_nodes: Vec::new(),
+        source_exports: Vec::new(),
         member_assigns: Vec::new(),
         functions: HashMap::default(),
         expanding: std::cell::RefCell::new(Vec::new()),
@@ -302,6 +303,9 @@ struct Extractor<'t> {
     /// `name.save()` calls: (name, position).
     saves: Vec<(String, u32)>,
     export_nodes: Vec<(String, Node<'t>)>,
+    /// What the file passes on from another module: `export { default as User } from './user'`
+    /// (`("User", ./user's "default")`) and `export * from './user'` (`("*", ./user's "*")`).
+    source_exports: Vec<(String, ImportRef)>,
     /// `models.Posts = db.model(..)`: (object, member, value, position) of every assignment to a
     /// member of a named object (see `registry_exports`).
     member_assigns: Vec<(&'t str, &'t str, Node<'t>, u32)>,
@@ -911,6 +915,10 @@ impl<'t> Extractor<'t> {
                 }
             }
             "export_statement" => {
+                if let Some(source) = self.field(n, "source").and_then(|s| self.string_value(s)) {
+                    self.source_export(n, source);
+                    return;
+                }
                 if let Some(value) = self.field(n, "value") {
                     self.export_value("default", value);
                     return;
@@ -946,6 +954,145 @@ impl<'t> Extractor<'t> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Whether call `n` runs on one iteration of its statement loop `l` at most: it is under an
+    /// `if` that compares the loop's counter with a value (`if (i === last)`, `for (const [index,
+    /// name] of fragments.entries()) { if (lastIndex === index) .. }`, jsreport's path walk). The
+    /// counter differs on every iteration, so the comparison holds once.
+    fn once_per_loop(&self, n: Node<'t>, l: Span) -> bool {
+        let mut conditions = Vec::new();
+        let mut cur = n;
+        while let Some(p) = self.parents.of(cur) {
+            if p.start_byte() as u32 == l.start && p.end_byte() as u32 == l.end {
+                let Some(counter) = self.loop_counter(p) else {
+                    return false;
+                };
+                return conditions
+                    .into_iter()
+                    .any(|c| self.compares_counter(c, counter, 0));
+            }
+            if is_function(p.k()) {
+                return false;
+            }
+            if p.k() == "if_statement"
+                && self
+                    .field(p, "consequence")
+                    .is_some_and(|c| c.id() == cur.id())
+            {
+                conditions.extend(self.field(p, "condition"));
+            }
+            cur = p;
+        }
+        false
+    }
+
+    /// The counter of a statement loop: `i` of `for (let i = 0; ..; i++)`, `index` of
+    /// `for (const [index, x] of xs.entries())`.
+    fn loop_counter(&self, l: Node<'t>) -> Option<&'t str> {
+        match l.k() {
+            "for_statement" => {
+                let init = self.field(l, "initializer")?;
+                let decl = self
+                    .named_children(init)
+                    .into_iter()
+                    .find(|d| d.k() == "variable_declarator")?;
+                let name = self.field(decl, "name").filter(|x| x.k() == "identifier")?;
+                Some(self.text(name))
+            }
+            "for_in_statement" => {
+                let left = self.field(l, "left").filter(|x| x.k() == "array_pattern")?;
+                let right = self
+                    .field(l, "right")
+                    .filter(|r| r.k() == "call_expression")?;
+                let callee = self.field(right, "function")?;
+                if !self.text(callee).ends_with(".entries") {
+                    return None;
+                }
+                let first = self.named_children(left).into_iter().next()?;
+                (first.k() == "identifier").then(|| self.text(first))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether condition `c` holds only where `counter` equals something the counter is not part
+    /// of: `i === last`, `(index == n - 1 && ok)`.
+    fn compares_counter(&self, c: Node<'t>, counter: &str, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        match c.k() {
+            "parenthesized_expression" => self
+                .named_children(c)
+                .into_iter()
+                .next()
+                .is_some_and(|e| self.compares_counter(e, counter, depth + 1)),
+            "binary_expression" => {
+                let (Some(a), Some(b), Some(op)) = (
+                    self.field(c, "left"),
+                    self.field(c, "right"),
+                    self.field(c, "operator"),
+                ) else {
+                    return false;
+                };
+                match self.text(op) {
+                    "&&" => {
+                        self.compares_counter(a, counter, depth + 1)
+                            || self.compares_counter(b, counter, depth + 1)
+                    }
+                    "===" | "==" => {
+                        let names = |x: Node<'t>| {
+                            self.text(x)
+                                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                                .any(|w| w == counter)
+                        };
+                        (self.text(a) == counter && !names(b))
+                            || (self.text(b) == counter && !names(a))
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// An export of another module's names (`export { a, b as c } from './m'`, `export * from
+    /// './m'`); a namespace (`export * as m from './m'`) passes on no model by name.
+    fn source_export(&mut self, n: Node<'t>, source: String) {
+        self.note_module(Some(&source));
+        let mut named = false;
+        for c in self.named_children(n) {
+            match c.k() {
+                "export_clause" => {
+                    named = true;
+                    for spec in self.named_children(c) {
+                        let Some(name) = self.field(spec, "name") else {
+                            continue;
+                        };
+                        let alias = self.field(spec, "alias").unwrap_or(name);
+                        let text = |x: Node<'t>| {
+                            self.string_value(x)
+                                .unwrap_or_else(|| self.text(x).to_string())
+                        };
+                        let import = ImportRef {
+                            module: source.clone(),
+                            export: text(name),
+                        };
+                        self.source_exports.push((text(alias), import));
+                    }
+                }
+                "namespace_export" => named = true,
+                _ => {}
+            }
+        }
+        if !named && is_repository_module(&source) {
+            let import = ImportRef {
+                module: source,
+                export: "*".into(),
+            };
+            self.source_exports.push(("*".into(), import));
         }
     }
 
@@ -3874,7 +4021,10 @@ impl<'t> Extractor<'t> {
                             let inherited = functions.last().is_some_and(|f| f.1);
                             let periodic = inherited
                                 || periodic_call
-                                || name.as_deref().is_some_and(name_is_periodic);
+                                || name.as_deref().is_some_and(name_is_periodic)
+                                || self
+                                    .field(n, "name")
+                                    .is_some_and(|own| name_is_periodic(self.text(own)));
                             let callback = iteration_callback(self, n);
                             callback_loops.push(callback.is_some());
                             set_aside.push(
@@ -3897,6 +4047,16 @@ impl<'t> Extractor<'t> {
                         // What a scheduled callback calls: `Meteor.setInterval(() =>
                         // History.cleanup(), DAY)` makes this file's `cleanup` a periodic job.
                         if let Some(callee) = self.field(n, "function") {
+                            // A function handed to the scheduler by name: `setInterval(
+                            // profilesCleanup, interval)` (jsreport's profiler).
+                            if is_scheduler(self.text(callee)) {
+                                for a in self.args(n) {
+                                    if matches!(a.k(), "identifier" | "member_expression") {
+                                        let text = self.text(a);
+                                        scheduled.insert(text.rsplit('.').next().unwrap_or(""));
+                                    }
+                                }
+                            }
                             let name = self.text(callee).rsplit('.').next().unwrap_or("");
                             match (functions.last(), callers.last()) {
                                 _ if name.is_empty() => {}
@@ -3929,6 +4089,8 @@ impl<'t> Extractor<'t> {
                                 },
                             )
                         });
+                        c.exits_loop = c.exits_loop
+                            || c.enclosing_loop.is_some_and(|l| self.once_per_loop(n, l));
                         if loops.len() > 1 {
                             let key = (n.start_byte() as u32, n.end_byte() as u32);
                             nested.insert(key, loops.clone());
@@ -5432,6 +5594,14 @@ impl<'t> Extractor<'t> {
         // ..)` then `module.exports = model('Cart', ..)` exports the `Cart` model (mern-ecommerce).
         exports.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.start_byte().cmp(&a.1.start_byte())));
         exports.dedup_by(|later, first| later.0 == first.0);
+        for (name, import) in std::mem::take(&mut self.source_exports) {
+            let target = if name == "*" {
+                ExportTarget::Star { import }
+            } else {
+                ExportTarget::Reexport { import }
+            };
+            self.ir.exports.push(Export { name, target });
+        }
         for (name, node) in exports {
             if self.is_local_collection(node) {
                 self.ir.exports.push(Export {
@@ -5540,10 +5710,20 @@ fn is_firestore_chain(x: &Extractor, call: Node) -> bool {
 
 /// The name of a function node, and whether it is the callback of a scheduler (`cron.schedule(.., fn)`).
 fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
-    if let Some(name) = x.field(n, "name") {
+    let parent = x.parents.of(n);
+    // A named function expression is called by the name it is assigned to (`reporter.
+    // _profilesCleanup = async function profilesCleanup () {..}`); its own name is seen only
+    // inside it.
+    let assigned = parent.is_some_and(|p| {
+        matches!(
+            p.k(),
+            "variable_declarator" | "pair" | "assignment_expression"
+        )
+    });
+    if let Some(name) = x.field(n, "name").filter(|_| !assigned) {
         return (Some(x.text(name).to_string()), false);
     }
-    let Some(parent) = x.parents.of(n) else {
+    let Some(parent) = parent else {
         return (None, false);
     };
     match parent.k() {
@@ -5562,18 +5742,7 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
                 .and_then(|c| x.field(c, "function").or_else(|| x.field(c, "constructor")))
                 .map(|f| x.text(f))
                 .unwrap_or("");
-            let periodic = matches!(
-                callee,
-                "setInterval"
-                    | "cron.schedule"
-                    | "schedule.scheduleJob"
-                    | "CronJob"
-                    | "nodeCron.schedule"
-            ) || callee.ends_with(".define") && callee.contains("agenda")
-                || callee.ends_with(".every")
-                || callee.ends_with(".setInterval")
-                || callee.ends_with("scheduleJob")
-                || callee.ends_with("cron.schedule");
+            let periodic = is_scheduler(callee);
             // An Express-style route handler is named by its route: `router.get /orders/:id`.
             let route = call.and_then(|c| {
                 let verb = callee.rsplit('.').next()?;
@@ -5587,6 +5756,19 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
         }
         _ => (None, false),
     }
+}
+
+/// A call that runs its function argument on a schedule: `setInterval(fn, ms)`, node-cron's
+/// `cron.schedule('0 * * * *', fn)`, Agenda's `agenda.define(name, fn)`, `agenda.every(..)`.
+fn is_scheduler(callee: &str) -> bool {
+    matches!(
+        callee,
+        "setInterval" | "cron.schedule" | "schedule.scheduleJob" | "CronJob" | "nodeCron.schedule"
+    ) || callee.ends_with(".define") && callee.contains("agenda")
+        || callee.ends_with(".every")
+        || callee.ends_with(".setInterval")
+        || callee.ends_with("scheduleJob")
+        || callee.ends_with("cron.schedule")
 }
 
 /// A base class's property that holds the model its subclass hands it (`this.MongooseModel`,

@@ -55,14 +55,19 @@ fn is_constant(v: &Value) -> bool {
         ValueKind::Number(_) | ValueKind::Null | ValueKind::String(_) | ValueKind::Bool(_) => true,
         ValueKind::Unknown(u)
             if u.is_name
-                && matches!(
-                    u.text.split('.').next().unwrap_or(""),
-                    "settings" | "config" | "conf" | "cfg" | "CONFIG" | "SETTINGS"
-                )
-                && u.text.contains('.') =>
+                && u.text.contains('.')
+                && u.text.split('.').any(|s| {
+                    matches!(
+                        s,
+                        "settings" | "config" | "conf" | "cfg" | "CONFIG" | "SETTINGS"
+                    )
+                }) =>
         {
             true
         }
+        // A number of documents kept (`reporter.options.profiler.maxProfilesHistory`,
+        // `keepLast`): the skip passes over the newest to reach what a retention job removes.
+        ValueKind::Unknown(u) if u.is_name && is_kept_count(&u.text) => true,
         ValueKind::Unknown(u) => {
             u.is_name
                 && !u.text.contains('.')
@@ -73,6 +78,33 @@ fn is_constant(v: &Value) -> bool {
         }
         _ => false,
     }
+}
+
+/// A name for how many documents are kept: its last segment starts with `max`, `keep` or
+/// `retain` (`maxProfilesHistory`, `MAX_HISTORY`, `keep_last`, `retainCount`).
+fn is_kept_count(text: &str) -> bool {
+    let last = text.rsplit('.').next().unwrap_or(text);
+    let mut kept = false;
+    crate::lang::naming::for_each_word(last, |w| {
+        kept = matches!(w, "max" | "keep" | "retain");
+        true
+    });
+    kept
+}
+
+/// A filter that names one document by its `_id` (`{_id: id}`, `{"_id": {"$eq": id}}`): a skip
+/// there drops that document or nothing, and pages through nothing (maggma's GridFS read passes
+/// its caller's `skip` on to `find_one(filter={"_id": ..}, skip=skip)`).
+fn names_one_document(op: &Operation) -> bool {
+    op.filter
+        .as_ref()
+        .and_then(|f| f.get("_id"))
+        .is_some_and(|f| {
+            !f.value
+                .fields()
+                .iter()
+                .any(|x| x.key.starts_with('$') && x.key != "$eq")
+        })
 }
 
 /// A skip drawn at random (`skip(randint(0, count - 1))`, `Math.floor(Math.random() * n)`,
@@ -173,7 +205,7 @@ impl Rule for SkipPaging {
             // A count given a skip (`count_documents(q, skip=n)`, pymongo's old
             // `cursor.count(with_limit_and_skip=True)` rebuilt on it: girder) counts what a page
             // would hold; the paging is the read that skips.
-            if op.kind == OpKind::Count {
+            if op.kind == OpKind::Count || names_one_document(op) {
                 continue;
             }
             for m in &op.modifiers {
@@ -236,5 +268,29 @@ async function pick(db, n) {
 }
 "#;
         assert!(lines("pick.js", js).is_empty());
+    }
+
+    /// A skip by how many documents are kept (jsreport's profiler cleanup, `skip(reporter.
+    /// options.profiler.maxProfilesHistory)`), by a setting deeper in a path (`app.config.x`), or
+    /// on a filter that names one document by `_id` (maggma's GridFS read) pages through
+    /// nothing; a skip from the request's options still is paging.
+    #[test]
+    fn kept_counts_settings_and_one_document_reads_are_not_paging() {
+        let js = r#"const { MongoClient } = require("mongodb");
+async function cleanup(db, reporter, app, options) {
+  await db.collection("profiles").find({}).sort({ t: -1 }).skip(reporter.options.profiler.maxProfilesHistory).toArray();
+  await db.collection("logs").find({}).skip(app.config.logOffset).toArray();
+  return db.collection("files").find({}).skip(options.skip).toArray();
+}
+"#;
+        assert_eq!(lines("cleanup.js", js), [5]);
+        let py = r#"from pymongo import MongoClient
+files = MongoClient().app.files
+def read_one(file_id, skip=0):
+    return files.find_one(filter={"_id": file_id}, skip=skip)
+def read_after(file_id, skip=0):
+    return files.find_one(filter={"_id": {"$gt": file_id}}, skip=skip)
+"#;
+        assert_eq!(lines("gridfs.py", py), [6]);
     }
 }
