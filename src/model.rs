@@ -78,6 +78,8 @@ fn path_is_offline(path: &str) -> bool {
                 | "seed"
                 | "seeds"
                 | "seeders"
+                // superdesk's seed data and its `app:initialize_data` command.
+                | "prepopulate"
                 | "fixtures"
                 | "devtools"
                 | "benchmarks"
@@ -1670,6 +1672,8 @@ mod tests {
             // A Rust program named for a one-off run (boom's crossmatch reprocessing).
             "src/bin/reprocess_crossmatch.rs",
             "dev/tool/src/qms.ts",
+            // superdesk's seed data command (liveblog's `app:initialize_data`).
+            "server/liveblog/prepopulate/app_initialize.py",
         ] {
             assert!(path_is_offline(p), "{p}");
         }

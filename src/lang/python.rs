@@ -3689,7 +3689,7 @@ impl<'t> Extractor<'t> {
                 _ => break,
             }
         }
-        if head.k() != "identifier" {
+        if !matches!(head.k(), "identifier" | "call") {
             return false;
         }
         let Some(looped) = super::ancestor_spanning(&self.parents, obj, loop_span, |_| true) else {
@@ -3712,21 +3712,54 @@ impl<'t> Extractor<'t> {
                 items.push(self.text(n));
             }
         });
-        let name = self.text(head);
+        // A service or collection got by a name from the item (superdesk's
+        // `get_resource_service(service_name).find(..)` in `for service_name, ids in
+        // by_service.items()`), directly or through names the loop binds.
+        if head.k() == "call" {
+            let at = head.start_byte() as u32;
+            return self.names_read(head).is_some_and(|read| {
+                read.iter().any(|r| {
+                    self.bound_from_item(r.split('.').next().unwrap_or(r), at, &items, loop_span, 0)
+                })
+            });
+        }
+        self.bound_from_item(
+            self.text(head),
+            head.start_byte() as u32,
+            &items,
+            loop_span,
+            0,
+        )
+    }
+
+    /// Whether `name`, read at `at`, is one of the loop's `items` or bound in the loop from them,
+    /// a few assignments deep: `col = db[spec["name"]]`, or `service_name = ref.get("location")`
+    /// then `service = get_resource_service(service_name)`, `ref` the item.
+    fn bound_from_item(
+        &self,
+        name: &str,
+        at: u32,
+        items: &[&str],
+        loop_span: Span,
+        depth: usize,
+    ) -> bool {
         if items.contains(&name) {
             return true;
         }
-        // `col = db[spec["name"]]` in the loop, `spec` the item.
-        self.lookup(name, head.start_byte() as u32)
-            .is_some_and(|b| {
-                loop_span.contains(Span::new(b.pos as usize, b.pos as usize))
-                    && b.value.is_some_and(|v| {
-                        self.names_read(v).is_some_and(|read| {
-                            read.iter()
-                                .any(|r| items.contains(&r.split('.').next().unwrap_or(r)))
+        if depth > 3 {
+            return false;
+        }
+        self.lookup(name, at).is_some_and(|b| {
+            loop_span.contains(Span::new(b.pos as usize, b.pos as usize))
+                && b.value.is_some_and(|v| {
+                    self.names_read(v).is_some_and(|read| {
+                        read.iter().any(|r| {
+                            let r = r.split('.').next().unwrap_or(r);
+                            r != name && self.bound_from_item(r, b.pos, items, loop_span, depth + 1)
                         })
                     })
-            })
+                })
+        })
     }
 
     /// Whether the expression `n` is a read of documents, as far as its spelling says: a chain

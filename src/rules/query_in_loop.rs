@@ -714,6 +714,32 @@ def health(databases, cols, specs, client):
         assert_eq!(lines(&py), [12, 14], "{py:?}");
     }
 
+    /// superdesk's resource services (liveblog): a service got by a name from the loop's item,
+    /// inline or through names the loop binds from it, may be another collection each time; a
+    /// service named by a literal is one collection, read once per item.
+    #[test]
+    fn a_python_service_got_by_the_item_s_name_is_another_collection_each_time() {
+        let py = findings(
+            "posts.py",
+            r#"import pymongo
+from superdesk import get_resource_service
+def related_items_map(ids_by_service):
+    for service_name, ids in ids_by_service.items():
+        for item in get_resource_service(service_name).find({"_id": {"$in": ids}}):
+            print(item)
+def load_refs(refs):
+    for ref in refs:
+        service_name = ref.get("location", "archive")
+        service = get_resource_service(service_name)
+        ref["item"] = service.find_one(req=None, _id=ref["residRef"])
+def per_ref(refs):
+    for ref in refs:
+        ref["item"] = get_resource_service("archive").find_one(req=None, _id=ref["residRef"])
+"#,
+        );
+        assert_eq!(lines(&py), [14], "{py:?}");
+    }
+
     #[test]
     fn iterables_literals_while_loops_and_batches_stay_quiet() {
         // (Ids are read past keyword arguments: langchain-mongodb's `zip(.., strict=True)`.)
