@@ -3149,3 +3149,43 @@ module.exports.resolvePath = resolvePath
         vec![line_of(src, "'folders'"), line_of(src, "'scripts'")]
     );
 }
+
+/// lets-chat's shapes: a callback bound to the document method's `this` (`function () {
+/// this.participants.push(id); this.save(cb) }.bind(this)`) pushes onto the document, as an
+/// arrow function does; an unbound callback's `this` is another object. A Mongoose query held
+/// in a name and narrowed by its own `find(..)` (`find = find.find({ $text: .. })`) still reads
+/// the model's collection, which the paging message names.
+#[test]
+fn bound_callbacks_and_narrowed_queries_keep_their_model() {
+    let src = r#"var mongoose = require('mongoose'), bcrypt = require('bcryptjs');
+var RoomSchema = new mongoose.Schema({ participants: [String], password: String });
+RoomSchema.methods.join = function (userId, password, cb) {
+  bcrypt.compare(password, this.password, function (err, ok) {
+    this.participants.push(userId);
+    this.save(cb);
+  }.bind(this));
+};
+RoomSchema.methods.leave = function (userId, cb) {
+  setTimeout(function () {
+    this.participants.push(userId);
+    this.save(cb);
+  }, 10);
+};
+var Room = mongoose.model('Room', RoomSchema);
+exports.list = function (options, cb) {
+  var find = Room.find({ owner: options.owner });
+  if (options.query) { find = find.find({ $text: { $search: options.query } }); }
+  find.skip(options.skip);
+  find.exec(cb);
+};
+"#;
+    assert_eq!(rule_lines("unbounded-push", "models/room.js", src), vec![5]);
+    let paging = findings("models/room.js", src);
+    let paging: Vec<&Finding> = paging.iter().filter(|f| f.rule == "skip-paging").collect();
+    assert_eq!(paging.len(), 1, "{paging:?}");
+    assert!(
+        paging[0].message.contains("on `rooms`"),
+        "{}",
+        paging[0].message
+    );
+}

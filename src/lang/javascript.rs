@@ -2790,16 +2790,36 @@ impl<'t> Extractor<'t> {
 
     /// The schema variable whose `holder` (`statics`, `methods`) the function around `this` is,
     /// assigned there or registered with `schema.<one>("name", fn)`.
+    /// Whether function `f` runs with the `this` of the code around it: an arrow function, or
+    /// a function bound to it (`function (err, ok) { this.participants.push(id) }.bind(this)`,
+    /// lets-chat's callback inside a document method).
+    fn takes_outer_this(&self, f: Node<'t>) -> bool {
+        if f.k() == "arrow_function" {
+            return true;
+        }
+        let Some(member) = self.parents.of(f).filter(|m| m.k() == "member_expression") else {
+            return false;
+        };
+        let bound = self
+            .field(member, "property")
+            .is_some_and(|p| self.text(p) == "bind");
+        let call = self
+            .parents
+            .of(member)
+            .filter(|c| c.k() == "call_expression");
+        bound && call.is_some_and(|c| self.args(c).first().is_some_and(|a| a.k() == "this"))
+    }
+
     fn schema_function_of(&self, this: Node<'t>, holder: &str, one: &str) -> Option<&'t str> {
-        // Arrow functions take `this` from around them.
+        // Arrow functions (and functions bound to it) take `this` from around them.
         let mut f = self.parents.of(this)?;
         for _ in 0..MAX_DEPTH * 8 {
-            if is_function(f.k()) && f.k() != "arrow_function" {
+            if is_function(f.k()) && !self.takes_outer_this(f) {
                 break;
             }
             f = self.parents.of(f)?;
         }
-        if !is_function(f.k()) || f.k() == "arrow_function" {
+        if !is_function(f.k()) || self.takes_outer_this(f) {
             return None;
         }
         // `static list() {..}` of a class the schema loads (`schema.loadClass(BookClass)`).
@@ -4540,6 +4560,29 @@ impl<'t> Extractor<'t> {
         n
     }
 
+    /// The model of a Mongoose query held in a name (`var find = Message.find(q)`): a `find(..)`
+    /// of that query adds conditions to it (lets-chat's `find = find.find({ $text: .. })`), a
+    /// read of the same model.
+    fn model_query(&self, obj: Node<'t>) -> Option<CollectionRef> {
+        if obj.k() != "identifier" {
+            return None;
+        }
+        let value = self
+            .lookup(self.text(obj), obj.start_byte() as u32)?
+            .value?;
+        let root = self.chain_root(value);
+        let f = self
+            .field(root, "function")
+            .filter(|f| root.k() == "call_expression" && f.k() == "member_expression")?;
+        if !matches!(self.text(self.field(f, "property")?), "find" | "findOne") {
+            return None;
+        }
+        match self.classify(self.field(f, "object")?, 1) {
+            Thing::Collection(r) if r.via == CollectionVia::MongooseModel => Some(r),
+            _ => None,
+        }
+    }
+
     /// Only the innermost modifier call of a chain on a variable records the chain (once).
     fn is_chain_start(&self, root: Node<'t>, call: Node<'t>) -> bool {
         let f = self.field(call, "function");
@@ -4626,7 +4669,12 @@ impl<'t> Extractor<'t> {
         if obj.has_error() {
             return;
         }
-        let thing = self.classify(obj, 0);
+        let thing = match self.classify(obj, 0) {
+            Thing::Unknown if matches!(m.name, "find" | "findOne") => self
+                .model_query(obj)
+                .map_or(Thing::Unknown, Thing::Collection),
+            thing => thing,
+        };
         let (collection, mut evidence) = match thing {
             Thing::Collection(r) => (Some(r), Evidence::Resolved),
             Thing::Imported(imp, local) => (
@@ -5265,7 +5313,7 @@ impl<'t> Extractor<'t> {
                 };
                 let mut f = self.parents.of(doc);
                 while let Some(n) = f {
-                    if is_function(n.k()) && n.k() != "arrow_function" {
+                    if is_function(n.k()) && !self.takes_outer_this(n) {
                         break;
                     }
                     f = self.parents.of(n);
