@@ -3189,3 +3189,32 @@ exports.list = function (options, cb) {
         paging[0].message
     );
 }
+
+/// bitcore's wallet service: `Storage.createIndexes(this.db)` calls the file's own class's static
+/// method (which declares the real indexes), not the driver's `createIndexes` on a collection
+/// named at run time, so the indexes stay readable and an unserved filter is reported (its
+/// collection named through a constant object of names, `collections.ADS`); a method
+/// handed to `setInterval` bound to `this` (`this.tick.bind(this)`) is a periodic job.
+#[test]
+fn a_class_s_own_create_indexes_and_bound_interval_methods() {
+    let src = r#"import * as mongodb from 'mongodb';
+const collections = { ADS: 'advertisements', COINS: 'coins' } as const;
+export class Storage {
+  db: mongodb.Db;
+  interval;
+  static createIndexes(db) { db.collection(collections.ADS).createIndex({ advertisementId: 1, title: 1 }, { unique: true }); }
+  connect(client) { this.db = client.db('bws'); Storage.createIndexes(this.db); }
+  fetchActiveAdverts(cb) { this.db.collection(collections.ADS).find({ isAdActive: true }).toArray(cb); }
+  start() { this.interval = setInterval(this.tick.bind(this), 60000); }
+  async tick() {
+    const docs = await this.db.collection('coins').find({ pending: true }).toArray();
+    for (const d of docs) { await this.db.collection('coins').findOne({ txid: d.mintTxid }); }
+  }
+}
+"#;
+    assert_eq!(
+        rule_lines("unindexed-query", "lib/storage.ts", src),
+        vec![line_of(src, "isAdActive")]
+    );
+    assert!(rule_lines("query-in-loop", "lib/storage.ts", src).is_empty());
+}

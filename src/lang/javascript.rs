@@ -3562,9 +3562,37 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+        // A member of a constant object of names: `collections.ADVERTISEMENTS` with `const
+        // collections = { ADVERTISEMENTS: 'advertisements', .. }` (bitcore's wallet service).
+        if let Some(name) = self.constant_member_string(n) {
+            return CollectionName::Literal { name };
+        }
         CollectionName::Unknown {
             text: crate::lang::first_chars(self.text(n), 80),
         }
+    }
+
+    /// The string a member of a constant object literal holds: `collections.USERS`, `names.users`
+    /// with `const collections = { USERS: 'users' }` (and `as const`) never assigned again.
+    fn constant_member_string(&self, n: Node<'t>) -> Option<String> {
+        if n.k() != "member_expression" {
+            return None;
+        }
+        let obj = self.field(n, "object").filter(|o| o.k() == "identifier")?;
+        let prop = self
+            .field(n, "property")
+            .filter(|p| p.k() == "property_identifier")?;
+        let name = self.text(obj);
+        let b = self.lookup(name, obj.start_byte() as u32)?;
+        if !self.is_constant(b, name) || self.filled.contains(name) {
+            return None;
+        }
+        let object = self.unwrap_expr(b.value?);
+        if object.k() != "object" {
+            return None;
+        }
+        let member = self.object_member(object, self.text(prop))?;
+        self.string_value(self.unwrap_expr(member))
     }
 
     /// Splits a template literal or `+` concatenation into literal parts and classified holes.
@@ -4071,6 +4099,19 @@ impl<'t> Extractor<'t> {
                             // profilesCleanup, interval)` (jsreport's profiler).
                             if is_scheduler(self.text(callee)) {
                                 for a in self.args(n) {
+                                    // (`setInterval(this.detectAndClear.bind(this), ONE_MIN)`:
+                                    // bitcore's pruning service.)
+                                    let a = match self.field(a, "function") {
+                                        Some(f) if a.k() == "call_expression" => {
+                                            match self.field(f, "property") {
+                                                Some(p) if self.text(p) == "bind" => {
+                                                    self.field(f, "object").unwrap_or(a)
+                                                }
+                                                _ => a,
+                                            }
+                                        }
+                                        _ => a,
+                                    };
                                     if matches!(a.k(), "identifier" | "member_expression") {
                                         let text = self.text(a);
                                         scheduled.insert(text.rsplit('.').next().unwrap_or(""));
@@ -4338,13 +4379,31 @@ impl<'t> Extractor<'t> {
         // `this.createIndex(name)` in a class of the file that defines a `createIndex` of its own
         // (crowi's Elasticsearch client) calls that method. Taken for the driver's, an index on a
         // collection named at run time, it would stop unindexed-query for every collection.
+        // So does `Storage.createIndexes(this.db)`, a static method of the file's own class
+        // `Storage` (bitcore's wallet service).
         if matches!(m.kind, OpKind::CreateIndex | OpKind::DropIndex)
-            && obj.k() == "this"
-            && self.functions.contains_key(method)
+            && (obj.k() == "this" && self.functions.contains_key(method)
+                || obj.k() == "identifier" && self.class_defines(self.text(obj), method))
         {
             return;
         }
         self.operation(call, obj, prop, m, ctx);
+    }
+
+    /// Whether the file's class `class` defines a method `method`.
+    fn class_defines(&self, class: &str, method: &str) -> bool {
+        self.functions.get(method).is_some_and(|fs| {
+            fs.iter().any(|f| {
+                f.k() == "method_definition"
+                    && self
+                        .parents
+                        .of(*f)
+                        .and_then(|body| self.parents.of(body))
+                        .filter(|c| is_class(c.k()))
+                        .and_then(|c| self.field(c, "name"))
+                        .is_some_and(|n| self.text(n) == class)
+            })
+        })
     }
 
     /// A Mongoose model's registration under a collection of its own, or a look-up by its name
