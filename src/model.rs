@@ -92,6 +92,12 @@ fn path_is_offline(path: &str) -> bool {
         // Django's management commands (`app/management/commands/dedupe.py`): run by hand or
         // by cron through `manage.py`, never on a request.
         || parts.windows(2).any(|w| w == ["management", "commands"])
+        // A command-line program's commands (LearningLocker's `cli/src/commands/
+        // updateStatementCount.js`), run by hand as Django's are.
+        || parts
+            .iter()
+            .position(|p| *p == "cli")
+            .is_some_and(|i| parts[i + 1..].contains(&"commands"))
         // A developer's command-line tool (Huly's `dev/tool/src/qms.ts` migrations).
         || parts.windows(2).any(|w| w[0] == "dev" && matches!(w[1], "tool" | "tools"))
         // `seed.js`, `seeders.py`, Reaction's `checkAndSeedDb.js`: seeding code.
@@ -1674,6 +1680,7 @@ mod tests {
             "dev/tool/src/qms.ts",
             // superdesk's seed data command (liveblog's `app:initialize_data`).
             "server/liveblog/prepopulate/app_initialize.py",
+            "cli/src/commands/updateStatementCount.js",
         ] {
             assert!(path_is_offline(p), "{p}");
         }
@@ -1686,6 +1693,8 @@ mod tests {
             // A Rust crate's programs: komodo's `bin/core/` is its server.
             "bin/core/src/startup.rs",
             "src/bin/server.rs",
+            // A bot's commands answer its users.
+            "src/commands/ban.js",
         ] {
             assert!(!path_is_offline(p), "{p}");
         }

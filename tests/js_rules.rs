@@ -3218,3 +3218,31 @@ export class Storage {
     );
     assert!(rule_lines("query-in-loop", "lib/storage.ts", src).is_empty());
 }
+
+/// LearningLocker's organisation settings: the array test bound to a name and thrown on
+/// (`const alreadyExists = user.settings.some(..); if (alreadyExists) throw ..`) checks the
+/// value is absent before the push, as the inline `if (user.settings.some(..)) throw` does: info.
+#[test]
+fn a_bound_membership_test_before_a_push_is_an_absence_check() {
+    let src = r#"const mongoose = require('mongoose');
+const User = mongoose.model('User', new mongoose.Schema({ settings: [{ org: String }] }));
+exports.add = async (req) => {
+  const user = await User.findById(req.user.id);
+  const alreadyExists = user.settings.some((s) => s.org.toString() === req.params.orgId);
+  if (alreadyExists) throw new Error('dup');
+  user.settings.push({ org: req.params.orgId });
+  await user.save();
+};
+exports.blind = async (req) => {
+  const user = await User.findById(req.user.id);
+  user.settings.push({ org: req.params.orgId });
+  await user.save();
+};
+"#;
+    let got: Vec<(usize, Severity)> = findings("controllers/settings.js", src)
+        .iter()
+        .filter(|f| f.rule == "unbounded-push")
+        .map(|f| (line_at(src, f.span.start as usize), f.severity))
+        .collect();
+    assert_eq!(got, vec![(7, Severity::Info), (12, Severity::Warning)]);
+}

@@ -1665,12 +1665,13 @@ impl<'t> Extractor<'t> {
     }
 
     /// A test that is true when the array holds the value: `arr.includes(v)`, `arr.some(pred)`,
-    /// `arr.find(pred)`, or a name bound to `arr.find(pred)`.
+    /// `arr.find(pred)`, or a name bound to one (`const alreadyExists = arr.some(pred); if
+    /// (alreadyExists) throw ..`, LearningLocker's organisation settings).
     fn held_test(&self, n: Node<'t>) -> Option<(&'t str, Held<'t>)> {
         let n = self.unwrap_expr(n);
         if n.k() == "identifier" {
             let value = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
-            return self.array_search(value, &["find"], "");
+            return self.array_search(value, &["includes", "some", "find"], "includes");
         }
         self.array_search(n, &["includes", "some", "find"], "includes")
     }

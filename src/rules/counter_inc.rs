@@ -143,6 +143,19 @@ fn counts_by_computed_key(key: &str) -> bool {
     last.contains(['{', '}', '+', '%']) || key.starts_with('[') && !k.contains('.')
 }
 
+/// The two numbers a conditional picks between: `merged ? 1 : 0`, Python's `1 if merged else 0`.
+fn literal_choice(text: &str) -> Option<(f64, f64)> {
+    let num = |t: &str| t.trim().parse::<f64>().ok();
+    if let Some((head, b)) = text.rsplit_once(':') {
+        if let Some((_, a)) = head.rsplit_once('?') {
+            return Some((num(a)?, num(b)?));
+        }
+    }
+    let (a, rest) = text.split_once(" if ")?;
+    let (_, b) = rest.rsplit_once(" else ")?;
+    Some((num(a)?, num(b)?))
+}
+
 /// `$inc: {version: 1}` versions a document that the same update rewrites anyway (optimistic
 /// locking, revision numbers): not a counter.
 /// A number bumped when a document enters a new cycle (`reviewCycle`) is one too.
@@ -231,7 +244,7 @@ impl Rule for CounterInc {
                 // -stats.tests`, sorry-cypress's reset of a run's group). (A slot of a map of
                 // counts, `[`users.${key}`]`, is no total, nor what a spread, `...inc`, adds.)
                 if operator.value.fields().iter().any(|f| {
-                    matches!(f.value.kind, ValueKind::Unknown(_))
+                    matches!(&f.value.kind, ValueKind::Unknown(u) if literal_choice(&u.text).is_none())
                         && !f.key.starts_with('.')
                         && !counts_by_computed_key(&f.key)
                 }) {
@@ -242,10 +255,16 @@ impl Rule for CounterInc {
                     .fields()
                     .iter()
                     .filter(|f| !is_version_field(&f.key) && !counts_by_computed_key(&f.key))
-                    .filter_map(|f| match f.value.kind {
-                        ValueKind::Number(n) if n != 0.0 && n.abs() <= SMALL_STEP => {
-                            Some((display_key(&f.key), n))
+                    .filter_map(|f| match &f.value.kind {
+                        ValueKind::Number(n) if *n != 0.0 && n.abs() <= SMALL_STEP => {
+                            Some((display_key(&f.key), *n))
                         }
+                        // `merged ? 1 : 0`: a step on some events, none on others.
+                        ValueKind::Unknown(u) => literal_choice(&u.text)
+                            .filter(|(a, b)| {
+                                a.abs().max(b.abs()) <= SMALL_STEP && (*a != 0.0 || *b != 0.0)
+                            })
+                            .map(|(a, b)| (display_key(&f.key), if a != 0.0 { a } else { b })),
                         _ => None,
                     })
                     .collect();
@@ -313,6 +332,25 @@ def finish(cid, stats):
             got[0].contains("`progress.processed_batches` by 1"),
             "{got:?}"
         );
+    }
+
+    /// LearningLocker's persona import counts each row on the import's document, some keys by
+    /// a step picked by a condition (`merged ? 1 : 0`, Python's `1 if merged else 0`): still one
+    /// counter bump per event. A conditional between computed amounts is a rollup.
+    #[test]
+    fn a_step_picked_by_a_condition_is_a_counter() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().app
+def row_done(iid, merged):
+    db.imports.update_one({"_id": iid}, {"$inc": {"processed": 1, "merged": 1 if merged else 0}})
+def batch_done(iid, merged, stats):
+    db.imports.update_one({"_id": iid}, {"$inc": {"processed": 1, "merged": stats["a"] if merged else stats["b"]}})
+"#;
+        let got = messages(src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(super::literal_choice("merged ? 1 : 0"), Some((1.0, 0.0)));
+        assert_eq!(super::literal_choice("a ? b : 0"), None);
     }
 
     /// An `$or` whose every clause selects one document by equality (alerta's API key, looked up

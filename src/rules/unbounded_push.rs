@@ -28,7 +28,12 @@ fn unbounded_push_diagnostic(
 ) -> Finding {
     let coll = collection_label(op);
     // "array `a`", "arrays `a` and `b`", "arrays `a`, `b` and `c`".
-    let quoted: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
+    // (A computed key written as a template, `[`rounds.${n}`]`, is shown as its template.)
+    let shown = |f: &str| {
+        let t = f.strip_prefix("[`").and_then(|k| k.strip_suffix("`]"));
+        t.map_or_else(|| format!("`{f}`"), |t| format!("`{t}`"))
+    };
+    let quoted: Vec<String> = fields.iter().map(|f| shown(f)).collect();
     let list = match quoted.split_last() {
         Some((last, rest)) if !rest.is_empty() => {
             format!("arrays {} and {last}", rest.join(", "))
@@ -1119,6 +1124,25 @@ async fn near(boards: &Collection<Board>, board: &Board, item: i64, force: bool)
                 (33, "\"$push\"".into()),
                 (37, "\"$push\"".into()),
             ]
+        );
+    }
+
+    /// A computed key written as a template (bitcore's TSS sessions, `[`rounds.${round}`]`) is
+    /// named in the message by its template, without the brackets and backquotes.
+    #[test]
+    fn a_template_key_is_named_by_its_template() {
+        let src = r#"const { MongoClient } = require("mongodb");
+async function addMessage(db, id, message) {
+  await db.collection("tss_sign").updateOne({ id }, { $push: { [`rounds.${message.round}`]: message } });
+}
+"#;
+        let got = judged("storage.js", src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(
+            got[0]
+                .2
+                .contains("array `rounds.${message.round}` in `tss_sign`"),
+            "{got:?}"
         );
     }
 
