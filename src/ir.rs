@@ -600,6 +600,12 @@ pub struct OpContext {
     /// distinct values only, as `$addToSet` does.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub absent_checks: Vec<String>,
+    /// The whole query, an aggregation's pipeline, is what the loop hands each iteration: `for pipeline, hint in
+    /// zip(pipelines, hints): coll.aggregate(pipeline)` (fiftyone's pooled aggregations). A batch
+    /// of different queries, not one query per item of a list of results. Set by the Python
+    /// frontend.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub query_is_item: bool,
 }
 
 /// One driver call, lowered.

@@ -978,6 +978,7 @@ pub(crate) fn call_context<'a>(
         name_fixed_in_loop: false,
         same_each_iteration: false,
         absent_checks: Vec::new(),
+        query_is_item: false,
     }
 }
 

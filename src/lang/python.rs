@@ -3762,6 +3762,35 @@ impl<'t> Extractor<'t> {
         })
     }
 
+    /// Whether `n` is a name the loop `loop_span` binds as its item (`pipeline` of `for
+    /// pipeline, hint in zip(pipelines, hints):`).
+    fn loop_item(&self, n: Node<'t>, loop_span: Span) -> bool {
+        if n.k() != "identifier" {
+            return false;
+        }
+        let Some(looped) = super::ancestor_spanning(&self.parents, n, loop_span, |_| true) else {
+            return false;
+        };
+        // (A comprehension's loop is its `for .. in` clauses.)
+        let lefts: Vec<Node<'t>> = match self.field(looped, "left") {
+            Some(left) => vec![left],
+            None => self
+                .named_children(looped)
+                .into_iter()
+                .filter(|c| c.k() == "for_in_clause")
+                .filter_map(|c| self.field(c, "left"))
+                .collect(),
+        };
+        let name = self.text(n);
+        let mut found = false;
+        for left in lefts {
+            self.parents.walk(left, |c, kind, enter| {
+                found |= enter && kind == "identifier" && self.text(c) == name;
+            });
+        }
+        found
+    }
+
     /// Whether the expression `n` is a read of documents, as far as its spelling says: a chain
     /// through a read method or a mongoengine manager (`SavedSearch.objects(..)`,
     /// `db.users.find(q).sort(..)`), or a name bound to one.
@@ -5359,6 +5388,12 @@ impl<'t> Extractor<'t> {
                 .as_ref()
                 .is_some_and(|c| matches!(c.name, CollectionName::Literal { .. }));
             op.context.receiver_per_item = may_vary && !literal && self.receiver_per_item(obj, l);
+            // (A filter that is the item, `find_one(user_id)`, `remove(doc)`, is a query per
+            // item; a pipeline is a query of its own.)
+            op.context.query_is_item = m.kind == OpKind::Aggregate
+                && self
+                    .arg(&args, 0, &["pipeline"])
+                    .is_some_and(|q| self.loop_item(q, l));
         }
 
         // mongoengine keyword updates: `push__comments=c`, `inc__views=1`.
@@ -5447,6 +5482,7 @@ impl<'t> Extractor<'t> {
                     )
                     .map(|u| self.lower_update(u));
                 op.context.size_guards = self.size_guards(&[call]);
+                op.context.absent_checks = self.pushed_absent(call, op.update.as_ref());
                 main_kwargs.extend([
                     "filter",
                     "spec",
@@ -5568,7 +5604,15 @@ impl<'t> Extractor<'t> {
                 .push((call.start_byte() as u32, name, pipeline, template));
         }
         if evidence == Evidence::None {
+            // (`store.variant_collection.find(q)`: a receiver named for a collection, scout's
+            // adapter attributes.)
+            let named_collection = {
+                let last = op.receiver.rsplit('.').next().unwrap_or("");
+                let last = last.to_ascii_lowercase();
+                last.ends_with("_collection") || last == "collection"
+            };
             let shaped = m.driver_only
+                || named_collection
                 || op.uses_mongo_operators()
                 || op.modifiers.iter().any(|md| {
                     PY_SHAPING_MODIFIERS.contains(&md.name.as_str())
@@ -5644,6 +5688,122 @@ impl<'t> Extractor<'t> {
             }
         }
         out
+    }
+
+    /// The arrays (by their last key) whose `$push`/`$addToSet` value the code checks is not in
+    /// them before `call` (see `OpContext::absent_checks`): `if cid in case.get("collaborators",
+    /// []): raise ..` before `{"$push": {"collaborators": cid}}` (scout's case sharing), or the
+    /// push under `if cid not in case["collaborators"]:`.
+    fn pushed_absent(&self, call: Node<'t>, update: Option<&Value>) -> Vec<String> {
+        let pushes: Vec<&Field> = update
+            .map(|u| {
+                u.fields()
+                    .iter()
+                    .filter(|o| o.key == "$push" || o.key == "$addToSet")
+                    .flat_map(|o| o.value.fields())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if pushes.is_empty() {
+            return Vec::new();
+        }
+        let checks = super::guard_conditions(
+            &self.parents,
+            self.src,
+            call,
+            &PY_GUARDS,
+            true,
+            |c, exit, out| self.absent_if(c, !exit, 0, out),
+        );
+        let last = |k: &str| k.rsplit('.').next().unwrap_or(k).to_string();
+        pushes
+            .into_iter()
+            .filter(|f| {
+                let pushed = self
+                    .src
+                    .get(f.value.span.start as usize..f.value.span.end as usize)
+                    .unwrap_or("")
+                    .trim();
+                checks
+                    .iter()
+                    .any(|(array, held)| *array == last(&f.key) && held.trim() == pushed)
+            })
+            .map(|f| last(&f.key))
+            .collect()
+    }
+
+    /// What follows about arrays from `cond` being `truth`: through `not`, parentheses, `and`
+    /// (when true) and `or` (when false), `v not in arr` being true or `v in arr` false. Each is
+    /// the array's last key (`collaborators` of `case.get("collaborators", [])`,
+    /// `case["collaborators"]`, `case.collaborators`) and the value's text.
+    fn absent_if(
+        &self,
+        cond: Node<'t>,
+        truth: bool,
+        depth: usize,
+        out: &mut Vec<(String, &'t str)>,
+    ) {
+        if depth > 8 {
+            return;
+        }
+        match cond.k() {
+            "parenthesized_expression" => {
+                for c in self.named_children(cond) {
+                    self.absent_if(c, truth, depth + 1, out);
+                }
+            }
+            "not_operator" => {
+                if let Some(a) = self.field(cond, "argument") {
+                    self.absent_if(a, !truth, depth + 1, out);
+                }
+            }
+            "boolean_operator" => {
+                let joins = if truth { "and" } else { "or" };
+                if cond.child_by_field_name("operator").map(|o| self.text(o)) != Some(joins) {
+                    return;
+                }
+                for c in self.named_children(cond) {
+                    self.absent_if(c, truth, depth + 1, out);
+                }
+            }
+            "comparison_operator" => {
+                let parts: Vec<Node<'t>> = (0..cond.child_count())
+                    .filter_map(|i| cond.child(i))
+                    .collect();
+                let [value, op, array] = parts.as_slice() else {
+                    return;
+                };
+                let absent = match self.text(*op) {
+                    "not in" => truth,
+                    "in" => !truth,
+                    _ => return,
+                };
+                if let (true, Some(key)) = (absent, self.array_key(*array)) {
+                    out.push((key, self.text(*value)));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The last key of an array expression: `collaborators` of `case.get("collaborators", [])`,
+    /// `case["collaborators"]`, `case.collaborators` or `collaborators`.
+    fn array_key(&self, n: Node<'t>) -> Option<String> {
+        match n.k() {
+            "identifier" => Some(self.text(n).to_string()),
+            "attribute" => Some(self.text(self.field(n, "attribute")?).to_string()),
+            "subscript" => self.string_value(self.field(n, "subscript")?),
+            "call" => {
+                let f = self.field(n, "function").filter(|f| f.k() == "attribute")?;
+                if self.text(self.field(f, "attribute")?) != "get" {
+                    return None;
+                }
+                let args = self.field(n, "arguments")?;
+                let first = self.named_children(args).into_iter().next()?;
+                self.string_value(first)
+            }
+            _ => None,
+        }
     }
 
     /// The sizes checked against an upper bound before one of `nodes` (see `lang::size_guards`):

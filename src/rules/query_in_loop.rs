@@ -203,6 +203,7 @@ impl Rule for QueryInLoop {
                 && (named_per_iteration
                     || op.context.receiver_per_item
                     || over_collections(&over.text))
+                || op.context.query_is_item
             {
                 continue;
             }
@@ -738,6 +739,28 @@ def per_ref(refs):
 "#,
         );
         assert_eq!(lines(&py), [14], "{py:?}");
+    }
+
+    /// A receiver named for a collection (scout's `store.variant_collection`, an attribute set
+    /// in another module) makes its `find` a read, so a loop over its results or a read per case
+    /// is reported; a loop whose item is the whole query (fiftyone's pooled aggregations, `for
+    /// pipeline, hint in zip(pipelines, hints)`) runs a batch of different queries: not reported.
+    #[test]
+    fn python_collection_named_receivers_and_loops_over_queries() {
+        let py = findings(
+            "adapter.py",
+            r#"import pymongo
+from app.extensions import store
+def counts(cases):
+    for case in cases:
+        variants = store.variant_collection.find({"case_id": case["_id"]})
+def pooled(collection, pipelines, hints):
+    return [collection.aggregate(pipeline, hint=hint) for pipeline, hint in zip(pipelines, hints)]
+def per_case(collection, cases):
+    return [collection.aggregate([{"$match": {"case": c}}]) for c in cases]
+"#,
+        );
+        assert_eq!(lines(&py), [5, 9], "{py:?}");
     }
 
     #[test]

@@ -59,7 +59,7 @@ fn unbounded_push_diagnostic(
         (
             Severity::Info,
             format!(
-                "`$push` grows {list} in {coll} only with values the code checks are not in it yet (an `includes`, `indexOf`, `some`, `every` or `find` test before the push), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
+                "`$push` grows {list} in {coll} only with values the code checks are not in it yet (a membership test before the push: `includes`, `indexOf`, `some`, `every`, `find`, Python's `in`), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
             ),
         )
     } else if growth == Growth::Replaced {
@@ -670,6 +670,7 @@ impl Rule for UnboundedPush {
 
 #[cfg(test)]
 mod tests {
+    use crate::diagnostic::Severity;
     use crate::rules::Settings;
 
     /// (line, the text under the span) of each unbounded-push finding.
@@ -1123,6 +1124,43 @@ async fn near(boards: &Collection<Board>, board: &Board, item: i64, force: bool)
                 (28, "\"$push\"".into()),
                 (33, "\"$push\"".into()),
                 (37, "\"$push\"".into()),
+            ]
+        );
+    }
+
+    /// scout's case sharing: Python code that raises when the value is already in the array
+    /// (`if cid in case.get("collaborators", []): raise ..`), or pushes under `if cid not in
+    /// case["collaborators"]:`, adds distinct values only: info. A test of another value, or none,
+    /// leaves the push a warning.
+    #[test]
+    fn a_python_membership_test_before_the_push_is_a_check() {
+        let src = r#"import pymongo
+db = pymongo.MongoClient().scout
+def share(case, cid):
+    if cid in case.get("collaborators", []):
+        raise ValueError("already")
+    db.case.find_one_and_update({"_id": case["_id"]}, {"$push": {"collaborators": cid}})
+def add(case, cid):
+    if cid not in case["collaborators"]:
+        db.case.update_one({"_id": case["_id"]}, {"$push": {"collaborators": cid}})
+def blind(case, cid):
+    db.case.update_one({"_id": case["_id"]}, {"$push": {"collaborators": cid}})
+def other(case, cid, x):
+    if x in case.get("collaborators", []):
+        return
+    db.case.update_one({"_id": case["_id"]}, {"$push": {"collaborators": cid}})
+"#;
+        let got: Vec<(usize, Severity)> = judged("case_events.py", src)
+            .into_iter()
+            .map(|(l, s, _)| (l, s))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (6, Severity::Info),
+                (9, Severity::Info),
+                (11, Severity::Warning),
+                (15, Severity::Warning)
             ]
         );
     }
