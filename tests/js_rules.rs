@@ -3246,3 +3246,27 @@ exports.blind = async (req) => {
         .collect();
     assert_eq!(got, vec![(7, Severity::Info), (12, Severity::Warning)]);
 }
+
+/// A loop over some of a query's results (`folders.filter(..)`, `.slice(1)`, `.sort(..)`) walks
+/// those results: a write per item is reported as one (at info), as for the results themselves.
+#[test]
+fn a_loop_over_filtered_results_walks_the_results() {
+    let src = r#"const { MongoClient } = require('mongodb')
+async function sync (db, keep) {
+  const folders = await db.collection('folders').find({}).toArray()
+  for (const f of folders.filter((x) => !keep.includes(x._id))) {
+    await db.collection('folders').deleteOne({ _id: f._id })
+  }
+  for (const f of folders.slice(1).sort((a, b) => a.n - b.n)) {
+    await db.collection('folders').updateOne({ _id: f._id }, { $set: { seen: true } })
+  }
+}
+module.exports = sync
+"#;
+    let got: Vec<(usize, Severity)> = findings("lib/sync.js", src)
+        .iter()
+        .filter(|f| f.rule == "query-in-loop")
+        .map(|f| (line_at(src, f.span.start as usize), f.severity))
+        .collect();
+    assert_eq!(got, vec![(5, Severity::Info), (8, Severity::Info)]);
+}

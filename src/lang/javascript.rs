@@ -2492,7 +2492,28 @@ impl<'t> Extractor<'t> {
     /// What a loop's iterable iterates: `docs` for `docs || []`, `docs ?? []` or `(docs!)`, a
     /// fallback for a missing list that adds no items.
     fn iterated(&self, n: Node<'t>) -> Node<'t> {
-        let n = self.unwrap_expr(n);
+        let mut n = self.unwrap_expr(n);
+        // Some of the array's own items, in some order: `existing.filter((e) => ..)`,
+        // `docs.slice(1)`, `rows.sort(by)` walk `existing`, `docs`, `rows` (jsreport's version
+        // control walks the results of a `find` it filtered).
+        for _ in 0..4 {
+            let Some(f) = self
+                .field(n, "function")
+                .filter(|f| n.k() == "call_expression" && f.k() == "member_expression")
+            else {
+                break;
+            };
+            let keeps_items = self.field(f, "property").is_some_and(|p| {
+                matches!(
+                    self.text(p),
+                    "filter" | "slice" | "sort" | "reverse" | "toSorted" | "toReversed"
+                )
+            });
+            match self.field(f, "object") {
+                Some(o) if keeps_items => n = self.unwrap_expr(o),
+                _ => break,
+            }
+        }
         if n.k() != "binary_expression" {
             return n;
         }
