@@ -5039,15 +5039,7 @@ impl<'t> Extractor<'t> {
     /// {tags: t}})`): the array's last segment, matched against the checked array's, and the
     /// pushed value against what the check says the array does not hold.
     fn pushed_absent(&self, call: Node<'t>, update: Option<&Value>) -> Vec<String> {
-        let pushes: Vec<&Field> = update
-            .map(|u| {
-                u.fields()
-                    .iter()
-                    .filter(|o| o.key == "$push" || o.key == "$addToSet")
-                    .flat_map(|o| o.value.fields())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let pushes = super::pushed_fields(update);
         if pushes.is_empty() {
             return Vec::new();
         }

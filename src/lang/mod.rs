@@ -982,6 +982,20 @@ pub(crate) fn call_context<'a>(
     }
 }
 
+/// The fields an update's `$push` and `$addToSet` add to (`tags: t` of `{$push: {tags: t}}`),
+/// whose values the frontends match against the code's checks that an array lacks them.
+pub(crate) fn pushed_fields(update: Option<&crate::ir::Value>) -> Vec<&crate::ir::Field> {
+    update
+        .map(|u| {
+            u.fields()
+                .iter()
+                .filter(|o| o.key == "$push" || o.key == "$addToSet")
+                .flat_map(|o| o.value.fields())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// How a language spells what [`size_guards`] reads.
 pub(crate) struct GuardSyntax {
     /// Where the walk up from a call stops: functions, closures, the file.

@@ -5695,15 +5695,7 @@ impl<'t> Extractor<'t> {
     /// []): raise ..` before `{"$push": {"collaborators": cid}}` (scout's case sharing), or the
     /// push under `if cid not in case["collaborators"]:`.
     fn pushed_absent(&self, call: Node<'t>, update: Option<&Value>) -> Vec<String> {
-        let pushes: Vec<&Field> = update
-            .map(|u| {
-                u.fields()
-                    .iter()
-                    .filter(|o| o.key == "$push" || o.key == "$addToSet")
-                    .flat_map(|o| o.value.fields())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let pushes = super::pushed_fields(update);
         if pushes.is_empty() {
             return Vec::new();
         }
