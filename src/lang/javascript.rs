@@ -1668,10 +1668,9 @@ impl<'t> Extractor<'t> {
     /// `arr.find(pred)`, or a name bound to one (`const alreadyExists = arr.some(pred); if
     /// (alreadyExists) throw ..`, LearningLocker's organisation settings).
     fn held_test(&self, n: Node<'t>) -> Option<(&'t str, Held<'t>)> {
-        let n = self.unwrap_expr(n);
+        let mut n = self.unwrap_expr(n);
         if n.k() == "identifier" {
-            let value = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
-            return self.array_search(value, &["includes", "some", "find"], "includes");
+            n = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
         }
         self.array_search(n, &["includes", "some", "find"], "includes")
     }
@@ -2810,8 +2809,16 @@ impl<'t> Extractor<'t> {
         self.schema_function_of(this, "statics", "static")
     }
 
-    /// The schema variable whose `holder` (`statics`, `methods`) the function around `this` is,
-    /// assigned there or registered with `schema.<one>("name", fn)`.
+    /// The function `call` binds: `this.detectAndClear` of `this.detectAndClear.bind(this)`
+    /// (bitcore's pruning service hands it to `setInterval`).
+    fn bound_function(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let f = self
+            .field(call, "function")
+            .filter(|f| call.k() == "call_expression" && f.k() == "member_expression")?;
+        let bind = self.field(f, "property")?;
+        (self.text(bind) == "bind").then(|| self.field(f, "object"))?
+    }
+
     /// Whether function `f` runs with the `this` of the code around it: an arrow function, or
     /// a function bound to it (`function (err, ok) { this.participants.push(id) }.bind(this)`,
     /// lets-chat's callback inside a document method).
@@ -2832,6 +2839,8 @@ impl<'t> Extractor<'t> {
         bound && call.is_some_and(|c| self.args(c).first().is_some_and(|a| a.k() == "this"))
     }
 
+    /// The schema variable whose `holder` (`statics`, `methods`) the function around `this` is,
+    /// assigned there or registered with `schema.<one>("name", fn)`.
     fn schema_function_of(&self, this: Node<'t>, holder: &str, one: &str) -> Option<&'t str> {
         // Arrow functions (and functions bound to it) take `this` from around them.
         let mut f = self.parents.of(this)?;
@@ -4091,10 +4100,7 @@ impl<'t> Extractor<'t> {
                             let inherited = functions.last().is_some_and(|f| f.1);
                             let periodic = inherited
                                 || periodic_call
-                                || name.as_deref().is_some_and(name_is_periodic)
-                                || self
-                                    .field(n, "name")
-                                    .is_some_and(|own| name_is_periodic(self.text(own)));
+                                || name.as_deref().is_some_and(name_is_periodic);
                             let callback = iteration_callback(self, n);
                             callback_loops.push(callback.is_some());
                             set_aside.push(
@@ -4121,19 +4127,7 @@ impl<'t> Extractor<'t> {
                             // profilesCleanup, interval)` (jsreport's profiler).
                             if is_scheduler(self.text(callee)) {
                                 for a in self.args(n) {
-                                    // (`setInterval(this.detectAndClear.bind(this), ONE_MIN)`:
-                                    // bitcore's pruning service.)
-                                    let a = match self.field(a, "function") {
-                                        Some(f) if a.k() == "call_expression" => {
-                                            match self.field(f, "property") {
-                                                Some(p) if self.text(p) == "bind" => {
-                                                    self.field(f, "object").unwrap_or(a)
-                                                }
-                                                _ => a,
-                                            }
-                                        }
-                                        _ => a,
-                                    };
+                                    let a = self.bound_function(a).unwrap_or(a);
                                     if matches!(a.k(), "identifier" | "member_expression") {
                                         let text = self.text(a);
                                         scheduled.insert(text.rsplit('.').next().unwrap_or(""));
@@ -5829,7 +5823,8 @@ fn is_firestore_chain(x: &Extractor, call: Node) -> bool {
     )
 }
 
-/// The name of a function node, and whether it is the callback of a scheduler (`cron.schedule(.., fn)`).
+/// The name of a function node, and whether it is the callback of a scheduler (`cron.schedule(.., fn)`)
+/// or a function expression whose own name, beside the one it is assigned to, is a job's.
 fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
     let parent = x.parents.of(n);
     // A named function expression is called by the name it is assigned to (`reporter.
@@ -5841,13 +5836,16 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
             "variable_declarator" | "pair" | "assignment_expression"
         )
     });
-    if let Some(name) = x.field(n, "name").filter(|_| !assigned) {
+    let own = x.field(n, "name");
+    if let Some(name) = own.filter(|_| !assigned) {
         return (Some(x.text(name).to_string()), false);
     }
     let Some(parent) = parent else {
         return (None, false);
     };
-    match parent.k() {
+    // (Its own name still says what it is: `exports.run = function nightlyRollup () {..}`.)
+    let own_periodic = own.is_some_and(|o| name_is_periodic(x.text(o)));
+    let (name, periodic) = match parent.k() {
         "variable_declarator" => (
             x.field(parent, "name").map(|p| x.text(p).to_string()),
             false,
@@ -5876,7 +5874,8 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
             (route, periodic)
         }
         _ => (None, false),
-    }
+    };
+    (name, periodic || own_periodic)
 }
 
 /// A call that runs its function argument on a schedule: `setInterval(fn, ms)`, node-cron's

@@ -3706,12 +3706,11 @@ impl<'t> Extractor<'t> {
         {
             return false;
         }
-        let mut items: Vec<&str> = Vec::new();
-        self.parents.walk(left, |n, kind, enter| {
-            if enter && kind == "identifier" {
-                items.push(self.text(n));
-            }
-        });
+        let items: Vec<&str> = self
+            .identifiers_in(left)
+            .into_iter()
+            .map(|n| self.text(n))
+            .collect();
         // A service or collection got by a name from the item (superdesk's
         // `get_resource_service(service_name).find(..)` in `for service_name, ids in
         // by_service.items()`), directly or through names the loop binds.
@@ -3782,13 +3781,10 @@ impl<'t> Extractor<'t> {
                 .collect(),
         };
         let name = self.text(n);
-        let mut found = false;
-        for left in lefts {
-            self.parents.walk(left, |c, kind, enter| {
-                found |= enter && kind == "identifier" && self.text(c) == name;
-            });
-        }
-        found
+        lefts
+            .into_iter()
+            .flat_map(|left| self.identifiers_in(left))
+            .any(|id| self.text(id) == name)
     }
 
     /// Whether the expression `n` is a read of documents, as far as its spelling says: a chain
