@@ -85,6 +85,9 @@ struct Shared {
     /// imported from them: a class that stands for a document (StackStorm's
     /// `class Trigger(Access): impl = trigger_access`) needs no MongoDB word.
     unhinted: Vec<(PathBuf, Language)>,
+    /// Files the prefilter passed, read, waiting to be parsed when the walk is over (see
+    /// [`parse_ready`]).
+    ready: Vec<(Language, PathBuf, Arc<str>)>,
 }
 
 /// The prefilter of a language: automata over the extractors' vocabulary, and for each word the
@@ -1962,10 +1965,9 @@ pub fn analyse_files(opts: &Options) -> Discovered {
     let no_ignore = opts.no_ignore;
     let max_size = opts.max_file_size;
     let scanned = AtomicUsize::new(0);
-    let parsed = AtomicUsize::new(0);
     builder.build_parallel().run(|| {
         let shared = Arc::clone(&shared);
-        let (scanned, parsed) = (&scanned, &parsed);
+        let scanned = &scanned;
         let base = base.clone();
         Box::new(move |entry| {
             match entry {
@@ -1982,6 +1984,13 @@ pub fn analyse_files(opts: &Options) -> Discovered {
                             scanned.fetch_add(1, Ordering::Relaxed);
                             // The lock is taken only for the few files that produce something.
                             match analyse_one(e.path(), lang, &base, no_ignore, max_size, false) {
+                                Outcome::Ready(text) => {
+                                    shared
+                                        .lock()
+                                        .unwrap()
+                                        .ready
+                                        .push((lang, e.into_path(), text))
+                                }
                                 Outcome::Skipped => {}
                                 Outcome::Unhinted => shared
                                     .lock()
@@ -1993,12 +2002,7 @@ pub fn analyse_files(opts: &Options) -> Discovered {
                                     .unwrap()
                                     .deferred
                                     .push((e.path().to_path_buf(), lang)),
-                                Outcome::Parsed(f) => {
-                                    parsed.fetch_add(1, Ordering::Relaxed);
-                                    if let Some(f) = f {
-                                        shared.lock().unwrap().files.push(*f);
-                                    }
-                                }
+                                Outcome::Parsed(_) => unreachable!("the walk parses nothing"),
                                 Outcome::Failed(err) => shared.lock().unwrap().errors.push(err),
                             }
                         }
@@ -2016,8 +2020,8 @@ pub fn analyse_files(opts: &Options) -> Discovered {
         })
     });
     let mut s = Arc::try_unwrap(shared).ok().unwrap().into_inner().unwrap();
-    let mut parsed = parsed.into_inner();
     let threads = worker_threads(opts);
+    let mut parsed = parse_ready(&mut s, &base, threads);
     parse_imported_deferred(&mut s, &base, no_ignore, max_size, threads, &mut parsed);
     s.project_roots.sort();
     s.project_roots.dedup();
@@ -2028,6 +2032,34 @@ pub fn analyse_files(opts: &Options) -> Discovered {
         parsed,
         project_roots: s.project_roots,
     }
+}
+
+/// Parses the files the walk read and the prefilter passed; how many were parsed. They are parsed
+/// after the walk rather than as it finds them, a language at a time: tree-sitter's parse tables
+/// (about 1 MB a grammar) and each frontend's code then stay in the caches from one file to the
+/// next, which files in the walk's order, their languages mixed and other files read and
+/// prefiltered between them, do not allow (7% of a 1-thread run on the 1M-line repository:
+/// bench/README.md, session 44).
+fn parse_ready(s: &mut Shared, base: &Path, threads: usize) -> usize {
+    let mut ready = std::mem::take(&mut s.ready);
+    // Sorted, so that what is parsed, and the order of `s.files`, do not depend on the walk's.
+    ready.sort_unstable_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let outcomes = crate::parallel::map(&ready, threads, |(lang, path, text)| {
+        parse_text(path, *lang, base, text, Some(text), false)
+    });
+    let mut parsed = 0;
+    for ((lang, path, _), outcome) in ready.into_iter().zip(outcomes) {
+        match outcome {
+            Outcome::Parsed(f) => {
+                parsed += 1;
+                s.files.extend(f.map(|f| *f));
+            }
+            Outcome::Deferred => s.deferred.push((path, lang)),
+            Outcome::Failed(err) => s.errors.push(err),
+            Outcome::Skipped | Outcome::Unhinted | Outcome::Ready(_) => {}
+        }
+    }
+    parsed
 }
 
 /// Parses the deferred files that the cross-file linker could reach from a parsed file, until no
@@ -2201,7 +2233,7 @@ fn parse_imported_deferred(
                     s.files.extend(f.map(|f| *f));
                 }
                 Outcome::Failed(err) => s.errors.push(err),
-                Outcome::Skipped | Outcome::Unhinted | Outcome::Deferred => {}
+                Outcome::Skipped | Outcome::Unhinted | Outcome::Deferred | Outcome::Ready(_) => {}
             }
         }
     }
@@ -2468,6 +2500,8 @@ enum Outcome {
     Deferred,
     /// Parsed; `Some` when it produced IR worth keeping.
     Parsed(Option<Box<SourceFile>>),
+    /// Read and passed by the prefilter, to be parsed (see [`parse_ready`]): its text.
+    Ready(Arc<str>),
     Failed(FileError),
 }
 
@@ -2538,8 +2572,9 @@ fn not_utf8(valid_up_to: usize) -> String {
     format!("not valid UTF-8 (first invalid byte at offset {valid_up_to})")
 }
 
-/// Reads, prefilters, parses and extracts one file. `deferred`: the prefilter already deferred it
-/// and a parsed file imports from it, so it is parsed whatever its words.
+/// Reads and prefilters one file: a file to parse is handed back [`Outcome::Ready`]. `deferred`:
+/// the prefilter already deferred it and a parsed file imports from it, so it is parsed at once
+/// whatever its words.
 fn analyse_one(
     path: &Path,
     lang: Language,
@@ -2549,8 +2584,8 @@ fn analyse_one(
     deferred: bool,
 ) -> Outcome {
     let fail = |message: String| failed(path, base, message);
-    // The file is read, judged and parsed in the reused buffer; only the text of a file that
-    // yields IR is copied out (into the `Arc<str>` the findings point into).
+    // The file is read and judged in the reused buffer; only the text of a file to parse is copied
+    // out, into the `Arc<str>` its findings will point into.
     READ_BUF.with(|cell| {
         let mut buf = cell.borrow_mut();
         let n = match read_into(path, &mut buf, max_size) {
@@ -2582,14 +2617,23 @@ fn analyse_one(
             }
         }
         match std::str::from_utf8(bytes) {
-            Ok(text) => parse_text(path, lang, base, text, deferred),
+            Ok(text) if !deferred => Outcome::Ready(Arc::from(text)),
+            Ok(text) => parse_text(path, lang, base, text, None, true),
             Err(e) => fail(not_utf8(e.valid_up_to())),
         }
     })
 }
 
-/// Parses and extracts one file's text: its IR, with a copy of the text, when it yields any.
-fn parse_text(path: &Path, lang: Language, base: &Path, text: &str, deferred: bool) -> Outcome {
+/// Parses and extracts one file's text: its IR, with the text (`held`, or else a copy), when it
+/// yields any.
+fn parse_text(
+    path: &Path,
+    lang: Language,
+    base: &Path,
+    text: &str,
+    held: Option<&Arc<str>>,
+    deferred: bool,
+) -> Outcome {
     let shown = display_path(path, base);
     // A Meteor client file reads only its local cache; without a write it has nothing to read.
     // It is deferred, parsed later only if another file imports from it: its exports say which
@@ -2621,7 +2665,7 @@ fn parse_text(path: &Path, lang: Language, base: &Path, text: &str, deferred: bo
                 display_path: shown,
                 path: path.to_path_buf(),
                 language: lang,
-                text: Some(Arc::from(text)),
+                text: Some(held.map_or_else(|| Arc::from(text), Arc::clone)),
                 ir,
             })))
         }
