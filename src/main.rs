@@ -6,8 +6,8 @@
 static GLOBAL: mongolint::allocator::MiMalloc = mongolint::allocator::MiMalloc;
 
 fn main() {
-    // SAFETY: called once, before any tree-sitter object exists; mimalloc's functions have the
-    // C allocator signatures tree-sitter expects.
-    unsafe { mongolint::lang::use_mimalloc_for_tree_sitter() };
+    // SAFETY: called once, before any tree-sitter object exists. tree-sitter then allocates from
+    // a per-thread arena while a file is parsed and extracted, from mimalloc elsewhere.
+    unsafe { mongolint::lang::arena::install() };
     std::process::exit(mongolint::cli::main());
 }

@@ -1,5 +1,6 @@
 //! Language frontends: each parses one file with tree-sitter and lowers its driver calls into the IR.
 
+pub mod arena;
 mod flat;
 pub mod javascript;
 pub mod naming;
@@ -9,7 +10,6 @@ mod scopes;
 pub mod vocabulary;
 
 use crate::ir::{FileIr, Language};
-use std::cell::RefCell;
 use std::path::Path;
 
 /// The language of a file, from its name.
@@ -44,7 +44,8 @@ pub fn grammar(lang: Language) -> tree_sitter::Language {
 }
 
 /// Makes tree-sitter's C code (a subtree per node) allocate with mimalloc, the allocator the
-/// binary (and the benchmark's floor program) uses for Rust's allocations: measured in bench/README.md.
+/// benchmark's floor program uses for Rust's allocations: measured in bench/README.md. (The binary
+/// installs [`arena`] instead, which falls back on mimalloc outside a file's scope.)
 /// (mimalloc is built to override `malloc` as well, see Cargo.toml, which covers the grammars'
 /// scanners; tree-sitter's own default allocator would reach mimalloc through `malloc` too, but
 /// one call later, and it allocates a subtree per node.)
@@ -62,11 +63,6 @@ pub unsafe fn use_mimalloc_for_tree_sitter() {
             Some(libmimalloc_sys::mi_free),
         );
     }
-}
-
-thread_local! {
-    /// One parser per language per worker thread, reused across files.
-    static PARSERS: RefCell<Vec<(Language, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Why a file could not be analysed.
@@ -469,50 +465,45 @@ pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, 
         None => text,
     };
     use_tables_of(lang);
-    let tree = PARSERS.with(|cell| {
-        let mut parsers = cell.borrow_mut();
-        let idx = match parsers.iter().position(|(l, _)| *l == lang) {
-            Some(i) => i,
-            None => {
-                let mut p = tree_sitter::Parser::new();
-                p.set_language(&grammar(lang))
-                    .map_err(|e| ParseFailure(format!("cannot load grammar: {e}")))?;
-                parsers.push((lang, p));
-                parsers.len() - 1
-            }
-        };
-        let parser = &mut parsers[idx].1;
-        parser.reset();
-        // tree-sitter's error recovery can run away on some garbage (a 4 KB TSX file took minutes):
-        // cancel after an operation budget proportional to the file's size. The progress
-        // callback runs every 100 parser operations, so the budget is deterministic: the same file
-        // is cancelled or not on every machine and at every thread count.
-        let budget = parse_budget(text.len());
-        let mut checks: u64 = 0;
-        let mut progress = |_: &tree_sitter::ParseState| {
-            checks += 1;
-            checks > budget
-        };
-        let bytes = text.as_bytes();
-        let tree = parser.parse_with_options(
+    // The file's tree-sitter objects live in this thread's arena when the binary installed it:
+    // not deleted one subtree at a time, but forgotten, and the arena taken back at once (see
+    // `arena`). Declared before them, so that it closes after they are forgotten.
+    let _scope = arena::Scope::open();
+    let mut parser = arena::Owned::new(tree_sitter::Parser::new());
+    parser
+        .set_language(&grammar(lang))
+        .map_err(|e| ParseFailure(format!("cannot load grammar: {e}")))?;
+    // tree-sitter's error recovery can run away on some garbage (a 4 KB TSX file took minutes):
+    // cancel after an operation budget proportional to the file's size. The progress
+    // callback runs every 100 parser operations, so the budget is deterministic: the same file
+    // is cancelled or not on every machine and at every thread count.
+    let budget = parse_budget(text.len());
+    let mut checks: u64 = 0;
+    let mut progress = |_: &tree_sitter::ParseState| {
+        checks += 1;
+        checks > budget
+    };
+    let bytes = text.as_bytes();
+    let tree = parser
+        .parse_with_options(
             &mut |i, _| bytes.get(i..).unwrap_or_default(),
             None,
             Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
-        );
-        tree.ok_or_else(|| {
+        )
+        .map(arena::Owned::new)
+        .ok_or_else(|| {
             ParseFailure(format!(
                 "skipped: the parser gave up on this file (error recovery exceeded its budget of {} operations; is it really {lang:?} source?)",
                 budget * 100
             ))
-        })
-    })?;
-    match lang {
+        })?;
+    Ok(match lang {
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            Ok(javascript::extract(&tree, text, ctx))
+            javascript::extract(&tree, text, ctx)
         }
-        Language::Python => Ok(python::extract(&tree, text, ctx)),
-        Language::Rust => Ok(rust::extract(&tree, text, ctx)),
-    }
+        Language::Python => python::extract(&tree, text, ctx),
+        Language::Rust => rust::extract(&tree, text, ctx),
+    })
 }
 
 /// How many progress checks (each 100 parser operations) a file of `len` bytes may take. Real code
