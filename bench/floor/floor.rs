@@ -18,6 +18,9 @@
 //! floor run --extract --drivers LIST PATHS...      # the floor, also running mongolint's frontend on
 //!                                                  # each parsed file (the flat tree and the passes
 //!                                                  # that extract the IR, which is then dropped)
+//! floor run --grouped ...                          # any of the runs above, parsing as mongolint
+//!                                                  # does since session 44: after the walk, a
+//!                                                  # language at a time, in a per-thread arena
 //! ```
 //! The last two split mongolint's time beyond the floor into stages: `--walk` adds what reading
 //! every node costs, `--extract` what mongolint's frontends cost (their flattening included); what
@@ -71,6 +74,22 @@ fn process(lang: Language, path: &std::path::Path, text: &[u8], stage: Stage) ->
 /// Parses `text` with this thread's parser for `lang` (and, with `walk`, reads the whole tree);
 /// returns the root's child count (or `read_every_node`'s sum) so that the work cannot be optimised away.
 fn parse(lang: Language, text: &[u8], walk: bool) -> usize {
+    if mongolint::lang::arena::installed() {
+        // As `lang::extract`: a parser of its own in the file's arena scope, forgotten with the tree.
+        let _scope = mongolint::lang::arena::Scope::open();
+        let mut parser = mongolint::lang::arena::Owned::new(tree_sitter::Parser::new());
+        parser
+            .set_language(&mongolint::lang::grammar(lang))
+            .expect("grammar loads");
+        return match parser
+            .parse(text, None)
+            .map(mongolint::lang::arena::Owned::new)
+        {
+            Some(t) if walk => mongolint::lang::read_every_node(t.root_node()),
+            Some(t) => t.root_node().child_count(),
+            None => 0,
+        };
+    }
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
         let idx = match parsers.iter().position(|(l, _)| *l == lang) {
@@ -121,6 +140,10 @@ struct Args {
     threads: usize,
     /// `run --walk` or `run --extract`.
     stage: Stage,
+    /// `run --grouped`: the driver files are parsed after the walk, sorted by language and path,
+    /// each with a parser of its own in tree-sitter's per-thread arena (`lang::arena`), as
+    /// mongolint's `discover::parse_ready` and `lang::extract` do.
+    grouped: bool,
     paths: Vec<PathBuf>,
 }
 
@@ -132,6 +155,7 @@ fn parse_args() -> Args {
         drivers: None,
         threads: 0,
         stage: Stage::Parse,
+        grouped: false,
         paths: Vec::new(),
     };
     while let Some(a) = it.next() {
@@ -139,6 +163,7 @@ fn parse_args() -> Args {
             "--drivers" => args.drivers = it.next().map(PathBuf::from),
             "--walk" => args.stage = Stage::Walk,
             "--extract" => args.stage = Stage::Extract,
+            "--grouped" => args.grouped = true,
             "--threads" => {
                 args.threads = it.next().and_then(|n| n.parse().ok()).expect("--threads N")
             }
@@ -156,9 +181,15 @@ fn parse_args() -> Args {
 static GLOBAL: mongolint::allocator::MiMalloc = mongolint::allocator::MiMalloc;
 
 fn main() {
-    // SAFETY: as in src/main.rs: once, before any tree-sitter object exists.
-    unsafe { mongolint::lang::use_mimalloc_for_tree_sitter() };
     let args = parse_args();
+    // SAFETY: as in src/main.rs: once, before any tree-sitter object exists.
+    unsafe {
+        if args.grouped {
+            mongolint::lang::arena::install();
+        } else {
+            mongolint::lang::use_mimalloc_for_tree_sitter();
+        }
+    }
     let opts = Options {
         paths: args.paths.clone(),
         threads: args.threads,
@@ -228,6 +259,8 @@ fn main() {
             let bytes = AtomicUsize::new(0);
             let parsed = AtomicUsize::new(0);
             let nodes = AtomicUsize::new(0);
+            // With `--grouped`: the driver files read, parsed after the walk.
+            let held = std::sync::Mutex::new(Vec::new());
             mongolint::discover::walk_builder(&opts.paths, &opts)
                 .build_parallel()
                 .run(|| {
@@ -246,7 +279,10 @@ fn main() {
                             if let Some(n) = read_least(e.path(), &mut buf) {
                                 read.fetch_add(1, Ordering::Relaxed);
                                 bytes.fetch_add(n, Ordering::Relaxed);
-                                if drivers.contains(e.path()) {
+                                if args.grouped && drivers.contains(e.path()) {
+                                    let text = buf[..n].to_vec();
+                                    held.lock().unwrap().push((lang, e.into_path(), text));
+                                } else if drivers.contains(e.path()) {
                                     parsed.fetch_add(1, Ordering::Relaxed);
                                     nodes.fetch_add(
                                         process(lang, e.path(), &buf[..n], args.stage),
@@ -258,6 +294,24 @@ fn main() {
                         ignore::WalkState::Continue
                     })
                 });
+            let mut held = held.into_inner().unwrap();
+            held.sort_unstable_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+            let next = AtomicUsize::new(0);
+            std::thread::scope(|scope| {
+                for _ in 0..mongolint::discover::worker_threads(&opts).min(held.len()) {
+                    scope.spawn(|| {
+                        while let Some((lang, path, text)) =
+                            held.get(next.fetch_add(1, Ordering::Relaxed))
+                        {
+                            parsed.fetch_add(1, Ordering::Relaxed);
+                            nodes.fetch_add(
+                                process(*lang, path, text, args.stage),
+                                Ordering::Relaxed,
+                            );
+                        }
+                    });
+                }
+            });
             writeln!(
                 out,
                 "read {} files ({} bytes), parsed {} driver files (checksum {})",

@@ -150,12 +150,12 @@ fn with_arena<R>(f: impl FnOnce(&mut Arena) -> R) -> Option<R> {
 /// This thread's arena open for one file's tree-sitter objects, until dropped. Each of them must
 /// be an [`Owned`] declared after the scope (so dropped before it), and none may be used after:
 /// the next scope reuses the memory. Without [`install`], a scope does nothing.
-pub(crate) struct Scope {
+pub struct Scope {
     open: bool,
 }
 
 impl Scope {
-    pub(crate) fn open() -> Scope {
+    pub fn open() -> Scope {
         let open = INSTALLED.load(Ordering::Relaxed)
             && with_arena(|a| {
                 a.reset();
@@ -176,12 +176,12 @@ impl Drop for Scope {
 
 /// A tree-sitter object of a [`Scope`]: forgotten at the end when its memory is the arena's,
 /// dropped (deleted) as usual when the arena is not installed.
-pub(crate) struct Owned<T> {
+pub struct Owned<T> {
     value: std::mem::ManuallyDrop<T>,
 }
 
 impl<T> Owned<T> {
-    pub(crate) fn new(value: T) -> Owned<T> {
+    pub fn new(value: T) -> Owned<T> {
         Owned {
             value: std::mem::ManuallyDrop::new(value),
         }
@@ -281,6 +281,11 @@ unsafe extern "C" fn arena_free(p: *mut c_void) {
         // SAFETY: a mimalloc block.
         unsafe { mi::mi_free(p) }
     }
+}
+
+/// Whether [`install`] was called.
+pub fn installed() -> bool {
+    INSTALLED.load(Ordering::Relaxed)
 }
 
 /// Makes tree-sitter allocate through this module: from the arena inside a [`Scope`], from
