@@ -88,7 +88,7 @@ fn path_is_offline(path: &str) -> bool {
                 | "upgrade"
                 | "testing"
         )
-    }) || matches!(stem, "fixtures" | "demo")
+    }) || matches!(stem, "fixtures" | "demo" | "maintenance")
         // Django's management commands (`app/management/commands/dedupe.py`): run by hand or
         // by cron through `manage.py`, never on a request.
         || parts.windows(2).any(|w| w == ["management", "commands"])
@@ -1681,6 +1681,8 @@ mod tests {
             // superdesk's seed data command (liveblog's `app:initialize_data`).
             "server/liveblog/prepopulate/app_initialize.py",
             "cli/src/commands/updateStatementCount.js",
+            // MPContribs' maintenance functions, run by hand.
+            "mpcontribs-api/maintenance.py",
         ] {
             assert!(path_is_offline(p), "{p}");
         }

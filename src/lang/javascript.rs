@@ -3667,8 +3667,12 @@ impl<'t> Extractor<'t> {
             _ => {
                 if let Some(s) = self.string_value(n) {
                     out.push(NamePart::Literal { text: s });
-                } else if out.is_empty() && n.k() != "identifier" {
-                    // Only concatenations and templates are split; a lone call is not a template.
+                } else if out.is_empty()
+                    && n.k() != "identifier"
+                    && self.converted(n).is_none_or(|v| v.k() != "identifier")
+                {
+                    // Only concatenations and templates are split; a lone call is not a template,
+                    // but a name's string (`String(groupId)`, `tenantId.toString()`) is the name.
                     return false;
                 } else {
                     out.push(self.hole(n));
@@ -3678,14 +3682,38 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The value `String(value)` or `value.toString()` converts to a string.
+    fn converted(&self, n: Node<'t>) -> Option<Node<'t>> {
+        if n.k() != "call_expression" {
+            return None;
+        }
+        let f = self.field(n, "function")?;
+        let args = self.args(n);
+        match f.k() {
+            "identifier" if self.text(f) == "String" && args.len() == 1 => {
+                Some(self.unwrap_expr(args[0]))
+            }
+            "member_expression"
+                if args.is_empty()
+                    && self.field(f, "property").map(|p| self.text(p)) == Some("toString") =>
+            {
+                self.field(f, "object").map(|o| self.unwrap_expr(o))
+            }
+            _ => None,
+        }
+    }
+
     fn hole(&self, expr: Node<'t>) -> NamePart {
         let text = self.text(expr);
         let mut texts = vec![text];
-        if expr.k() == "identifier" {
-            if let Some(b) = self.lookup(text, expr.start_byte() as u32) {
+        // `String(day)`: what the converted name is bound to.
+        let value = self.converted(expr).unwrap_or(expr);
+        if value.k() == "identifier" {
+            let name = self.text(value);
+            if let Some(b) = self.lookup(name, value.start_byte() as u32) {
                 if let Some(v) = b.value {
                     // A constant string is a literal part, not a hole.
-                    if self.is_constant(b, text) {
+                    if value == expr && self.is_constant(b, name) {
                         if let Some(s) = self.string_value(self.unwrap_expr(v)) {
                             return NamePart::Literal { text: s };
                         }

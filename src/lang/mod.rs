@@ -104,8 +104,15 @@ pub(crate) fn first_chars(text: &str, chars: usize) -> String {
 /// `(await conn.model<T>(name)).findById(id)`, and the model is the receiver, not the promise.
 pub(crate) fn receiver_text(text: &str) -> String {
     let text = text.strip_prefix("await ").unwrap_or(text).trim_start();
+    first_chars(&one_line(text), 60)
+}
+
+/// Source text on one line, for a message: an expression the code breaks over lines
+/// (`parseInt(\n  req.query.start)`) reads `parseInt(req.query.start)`; text on one line is
+/// returned as it is.
+pub(crate) fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.bytes().any(|b| b == b'\n' || b == b'\r' || b == b'\t') {
-        return first_chars(text, 60);
+        return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
     for piece in text.split_whitespace() {
@@ -118,7 +125,7 @@ pub(crate) fn receiver_text(text: &str) -> String {
         }
         out.push_str(piece);
     }
-    first_chars(&out, 60)
+    std::borrow::Cow::Owned(out)
 }
 
 /// Appends `b` to the bindings of `name` in a frontend's binding map, allocating the key only for

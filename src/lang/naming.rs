@@ -130,6 +130,8 @@ const ENTITY_WORDS: &[&str] = &[
     "device",
     "school",
     "group",
+    // Telegram bots' `grp_id`.
+    "grp",
     "channel",
     "guild",
     "room",
@@ -164,9 +166,22 @@ pub fn classify_hole(texts: &[&str]) -> HoleKind {
 }
 
 /// Words that, last in a name, make it name a kind of entity rather than one: `userModel`,
-/// `userType`, `accountKind` are one of a few fixed values (idurar's `userModel` is `'Admin'`).
+/// `userType`, `accountKind` are one of a few fixed values (idurar's `userModel` is `'Admin'`);
+/// `accountCollection`, `user_table` name the one collection of a kind of entity.
 const KIND_WORDS: &[&str] = &[
-    "model", "models", "type", "types", "kind", "kinds", "class", "schema",
+    "model",
+    "models",
+    "type",
+    "types",
+    "kind",
+    "kinds",
+    "class",
+    "schema",
+    "collection",
+    "collections",
+    "coll",
+    "table",
+    "tables",
 ];
 
 /// Whether a name in `text` (its string literals left out) holds an entity word, other than a

@@ -672,6 +672,18 @@ impl<'t> Extractor<'t> {
                         self.loop_items
                             .insert((self.text(left).to_string(), pos), right);
                     }
+                    // `for i, doc in enumerate(docs)`: `doc` is an item of `docs`.
+                    if let (true, Some(over)) = (
+                        matches!(left.k(), "pattern_list" | "tuple_pattern"),
+                        self.field(n, "right").and_then(|r| self.enumerated(r)),
+                    ) {
+                        if let [_, item] = self.named_children(left).as_slice() {
+                            if item.k() == "identifier" {
+                                self.loop_items
+                                    .insert((self.text(*item).to_string(), pos), over);
+                            }
+                        }
+                    }
                 }
             }
             "as_pattern" => {
@@ -2659,6 +2671,27 @@ impl<'t> Extractor<'t> {
             }
             return CollectionName::Literal { name };
         }
+        // A name that is one value, an entity's or a date's, or its string (`mydb[str(group_id)]`,
+        // `db[tenant_id]`): one collection per value. Only such a hole makes a template: a plain
+        // parameter (`db[name]`) stays unknown, for the linker to resolve if it is a constant.
+        if depth < 8 {
+            let value = self.converted(n).unwrap_or(n);
+            if value.k() == "identifier" || value != n {
+                if let NamePart::Hole {
+                    hole: hole @ (HoleKind::Date | HoleKind::Entity),
+                    ..
+                } = self.hole(n)
+                {
+                    return CollectionName::Template {
+                        parts: vec![NamePart::Hole {
+                            text: crate::lang::first_chars(self.text(n), 80),
+                            hole,
+                            span: span(n),
+                        }],
+                    };
+                }
+            }
+        }
         // A helper of this file, or a method of this class, that builds the name
         // (pyspider's `self.database[self._collection_name(project)]`, whose method returns
         // `"%s.%s" % (self.collection_prefix, project)`): the name it returns, its holes
@@ -2913,6 +2946,24 @@ impl<'t> Extractor<'t> {
         self.hole_with(expr, &[])
     }
 
+    /// The value `str(value)` converts to a string.
+    fn converted(&self, n: Node<'t>) -> Option<Node<'t>> {
+        if n.k() != "call" || self.field(n, "function").map(|f| self.text(f)) != Some("str") {
+            return None;
+        }
+        match self.call_args(n) {
+            CallArgs {
+                positional,
+                keywords,
+                splat: false,
+                ..
+            } if positional.len() == 1 && keywords.is_empty() => {
+                Some(self.unwrap_expr(positional[0]))
+            }
+            _ => None,
+        }
+    }
+
     /// A hole, classified from its text, the value its name is bound to, and `extra` texts
     /// (the f-string format spec `{d:%Y%m}`).
     fn hole_with(&self, expr: Node<'t>, extra: &[&str]) -> NamePart {
@@ -2923,10 +2974,13 @@ impl<'t> Extractor<'t> {
         }
         let mut texts: Vec<&str> = vec![text];
         texts.extend(extra.iter().copied());
-        if expr.k() == "identifier" {
-            if let Some(b) = self.lookup(text, expr.start_byte() as u32) {
+        // `str(day)`: what the converted name is bound to.
+        let value = self.converted(expr).unwrap_or(expr);
+        if value.k() == "identifier" {
+            let text = self.text(value);
+            if let Some(b) = self.lookup(text, value.start_byte() as u32) {
                 if let Some(v) = b.value {
-                    if self.is_constant(b, text) {
+                    if value == expr && self.is_constant(b, text) {
                         if let Some(s) = self.string_value(self.unwrap_expr(v)) {
                             return NamePart::Literal { text: s };
                         }
@@ -3492,9 +3546,11 @@ impl<'t> Extractor<'t> {
                 ) {
                     return false;
                 }
-                // `@job("purge-datasets")` (udata's tasks, RQ's `@job(queue)`): a background job.
-                t == "@job"
-                    || t.starts_with("@job(")
+                // `@job("purge-datasets")` (udata's tasks, RQ's `@job(queue)`, Flask-RQ2's
+                // `@rq.job()`): a background job.
+                callee == "job"
+                    || callee == "rq.job"
+                    || callee.ends_with(".rq.job")
                     || t.contains("scheduled_job")
                     || t.contains("periodic_task")
                     || t.contains("repeat_every")
@@ -3528,9 +3584,21 @@ impl<'t> Extractor<'t> {
         }
         let mut over = super::loop_over_with_item(self.text(r), span(r), item);
         over.fixed |= self.names_fixed_list(r);
-        over.bound_to = self.bound_in_function(r);
+        // `for i, doc in enumerate(docs)` walks what `docs` holds.
+        over.bound_to = self.bound_in_function(self.enumerated(r).unwrap_or(r));
         over.batches |= super::bound_to_batches(self.src, over.bound_to);
         Some(over)
+    }
+
+    /// `docs` in `enumerate(docs)` or `enumerate(docs, 1)`.
+    fn enumerated(&self, n: Node<'t>) -> Option<Node<'t>> {
+        if n.k() != "call" || self.field(n, "function").map(|f| self.text(f)) != Some("enumerate") {
+            return None;
+        }
+        let args = self.call_args(n);
+        (!args.splat)
+            .then(|| args.positional.first().map(|a| self.unwrap_expr(*a)))
+            .flatten()
     }
 
     /// `sheets = db.sheets.find(q)` for `sheets` in `for s in sheets:`: the expression a name is

@@ -45,22 +45,18 @@ fn counter_inc_diagnostic(
 }
 
 /// A filter on a time bucket (`{host_id, period, timestamp: bucket}`) selects a bucketed counter:
-/// one document per period, which is the pattern the help recommends, not one hot document.
+/// one document per period, which is the pattern the help recommends, not one hot document. A
+/// bucket's name (`bucketName`, tailchat's MinIO bucket of a file counted per download) is a
+/// storage bucket's, not a period's.
 fn time_bucketed(filter: &Value) -> bool {
     filter.fields().iter().any(|f| {
+        let named = crate::lang::naming::for_each_word(&f.key, |w| w == "name");
         crate::lang::naming::for_each_word(&f.key, |w| {
-            matches!(
-                w,
-                "bucket"
-                    | "period"
-                    | "timestamp"
-                    | "hour"
-                    | "minute"
-                    | "day"
-                    | "date"
-                    | "week"
-                    | "month"
-            )
+            (w == "bucket" && !named)
+                || matches!(
+                    w,
+                    "period" | "timestamp" | "hour" | "minute" | "day" | "date" | "week" | "month"
+                )
         })
     })
 }
@@ -369,5 +365,31 @@ def many(key):
         let got = messages(src);
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].contains("matched by `key` or `_id`"), "{got:?}");
+    }
+
+    /// A counter per period (`{fileId, hour}`, `{bucket}`) is the bucketed pattern and is not
+    /// reported; a storage bucket's name in the filter (tailchat's view count per MinIO
+    /// object, `{bucketName, objectName}`) selects one document per file, counted per download.
+    #[test]
+    fn a_bucket_name_is_no_time_bucket() {
+        let (_, found) = crate::analysis::check_source(
+            "files.js",
+            r#"
+async function view(db, b, o, hour) {
+  await db.collection('files').updateOne({ bucketName: b, objectName: o }, { $inc: { views: 1 } });
+  await db.collection('stats').updateOne({ objectName: o, hour }, { $inc: { views: 1 } });
+  await db.collection('stats').updateOne({ objectName: o, bucket: hour }, { $inc: { views: 1 } });
+}
+"#,
+            &Settings::default(),
+        )
+        .unwrap();
+        let got: Vec<&str> = found
+            .iter()
+            .filter(|f| f.rule == "counter-inc")
+            .map(|f| f.message.as_str())
+            .collect();
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].contains("`files`"), "{got:?}");
     }
 }

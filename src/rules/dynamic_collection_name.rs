@@ -81,3 +81,62 @@ impl Rule for DynamicCollectionName {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Settings;
+
+    /// (line, message) of each dynamic-collection-name finding in `src`, a file at `path`.
+    fn hits(path: &str, src: &str) -> Vec<(usize, String)> {
+        let (_, found) = crate::analysis::check_source(path, src, &Settings::default()).unwrap();
+        found
+            .into_iter()
+            .filter(|f| f.rule == "dynamic-collection-name")
+            .map(|f| (src[..f.span.start as usize].lines().count(), f.message))
+            .collect()
+    }
+
+    /// EvaMaria's filters, a collection per Telegram group: `mydb[str(grp_id)]`. A name's string
+    /// is the name, in Python (`str(x)`) and JavaScript (`String(x)`, `x.toString()`), and an
+    /// entity's id alone names a collection per entity in Python as in JavaScript. A plain
+    /// parameter, or one that names the collection of a kind of entity, is left alone.
+    #[test]
+    fn a_name_converted_to_a_string_is_the_name() {
+        let py = r#"import pymongo
+mydb = pymongo.MongoClient()["app"]
+def add_filter(grp_id, text):
+    mydb[str(grp_id)].update_one({"text": text}, {"$set": {"text": text}}, upsert=True)
+def add(group_id, text):
+    mycol = mydb[group_id]
+    mycol.insert_one({"text": text})
+def by_name(name, text):
+    mydb[str(name)].insert_one({"text": text})
+def plain(collection, text):
+    mydb[collection].insert_one({"text": text})
+def kind(account_collection, text):
+    mydb[account_collection].insert_one({"text": text})
+"#;
+        let got = hits("filters.py", py);
+        assert_eq!(
+            got.iter().map(|h| h.0).collect::<Vec<_>>(),
+            vec![4, 6],
+            "{got:?}"
+        );
+        assert!(got[0].1.contains("`str(grp_id)`"), "{}", got[0].1);
+        assert!(got[0].1.contains("per-entity"), "{}", got[0].1);
+        let js = r#"const { MongoClient } = require("mongodb");
+const db = new MongoClient("mongodb://x").db("app");
+async function a(groupId, t) { await db.collection(String(groupId)).insertOne({ t }); }
+async function b(tenantId, t) { await db.collection(tenantId.toString()).insertOne({ t }); }
+async function c(name, t) { await db.collection(String(name)).insertOne({ t }); }
+async function d(userCollection, t) { await db.collection(userCollection).insertOne({ t }); }
+"#;
+        let got = hits("filters.js", js);
+        assert_eq!(
+            got.iter().map(|h| h.0).collect::<Vec<_>>(),
+            vec![3, 4],
+            "{got:?}"
+        );
+        assert!(got[1].1.contains("`tenantId.toString()`"), "{}", got[1].1);
+    }
+}

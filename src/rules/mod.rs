@@ -239,7 +239,8 @@ pub fn collection_label(op: &crate::ir::Operation) -> String {
 pub fn value_text(v: &crate::ir::Value) -> String {
     use crate::ir::ValueKind;
     match &v.kind {
-        ValueKind::Unknown(u) => u.text.clone(),
+        // On one line: the concise and text reports give a finding one line.
+        ValueKind::Unknown(u) => crate::lang::one_line(&u.text).into_owned(),
         ValueKind::Number(n) => format!("{n}"),
         ValueKind::String(s) => format!("{s:?}"),
         ValueKind::Bool(b) => b.to_string(),

@@ -298,6 +298,59 @@ def remove(dataset, rows):
         assert!(got[0].1.contains("on `dataservice`"), "{}", got[0].1);
     }
 
+    /// `enumerate(docs)` walks what `docs` holds: a query's results (pymongo) or a queryset's
+    /// documents (mongoengine), so a write per item is reported as for `docs` itself
+    /// (MPContribs' maintenance scripts).
+    #[test]
+    fn an_enumerated_query_walks_its_results() {
+        let src = "from mongoengine import Document, StringField
+from pymongo import MongoClient
+db = MongoClient().app
+class Contributions(Document):
+    project = StringField()
+    meta = {\"collection\": \"contributions\"}
+def me1(projects):
+    documents = Contributions.objects(project__in=projects)
+    for idx, document in enumerate(documents):
+        document.update(unset__notebook=\"\")
+def pm(ids, rows):
+    docs = db.items.find({\"_id\": {\"$in\": ids}})
+    for i, d in enumerate(docs):
+        db.items.update_one({\"_id\": d[\"_id\"]}, {\"$set\": {\"i\": i}})
+    for i, r in enumerate(rows):
+        db.items.update_one({\"_id\": r}, {\"$set\": {\"i\": i}})
+";
+        let got = findings("maintenance.py", src);
+        assert_eq!(lines(&got), vec![10, 14], "{got:?}");
+        assert!(got[0].1.contains("on `contributions`"), "{}", got[0].1);
+    }
+
+    /// Flask-RQ2's job decorator (`@rq.job()`, `@rq.job`) makes a background job as RQ's
+    /// `@job(queue)` does (MPContribs' notebook builds); the same loop in a request handler is
+    /// reported.
+    #[test]
+    fn a_flask_rq2_job_is_a_background_job() {
+        let src = "from flask_rq2 import RQ
+from pymongo import MongoClient
+rq = RQ()
+db = MongoClient().app
+@rq.job()
+def rebuild(ids):
+    for doc in db.contributions.find({\"_id\": {\"$in\": ids}}):
+        db.notebooks.find_one({\"_id\": doc[\"notebook\"]})
+@rq.job
+def rebuild2(ids):
+    for doc in db.contributions.find({\"_id\": {\"$in\": ids}}):
+        db.notebooks.find_one({\"_id\": doc[\"notebook\"]})
+@app.route(\"/rebuild\")
+def handler(ids):
+    for doc in db.contributions.find({\"_id\": {\"$in\": ids}}):
+        db.notebooks.find_one({\"_id\": doc[\"notebook\"]})
+";
+        let got = findings("views.py", src);
+        assert_eq!(lines(&got), vec![16], "{got:?}");
+    }
+
     /// pymongo 3's `save(doc)` is a write (MozDef's alert schedules, saved back one by one
     /// while the query's results are walked), and so is a mongoengine document's own `save()`
     /// on the item of a loop over a queryset; `save()` on something else (a Django model's
