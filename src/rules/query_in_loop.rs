@@ -300,7 +300,7 @@ def remove(dataset, rows):
 
     /// `enumerate(docs)` walks what `docs` holds: a query's results (pymongo) or a queryset's
     /// documents (mongoengine), so a write per item is reported as for `docs` itself
-    /// (MPContribs' maintenance scripts).
+    /// (MPContribs' unit fixes).
     #[test]
     fn an_enumerated_query_walks_its_results() {
         let src = "from mongoengine import Document, StringField
@@ -320,7 +320,7 @@ def pm(ids, rows):
     for i, r in enumerate(rows):
         db.items.update_one({\"_id\": r}, {\"$set\": {\"i\": i}})
 ";
-        let got = findings("maintenance.py", src);
+        let got = findings("contribs.py", src);
         assert_eq!(lines(&got), vec![10, 14], "{got:?}");
         assert!(got[0].1.contains("on `contributions`"), "{}", got[0].1);
     }
