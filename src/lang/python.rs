@@ -1660,6 +1660,14 @@ impl<'t> Extractor<'t> {
         super::scopes::lookup_latest_before(list, index, at, |b| b.pos, |b| b.value)
     }
 
+    /// `b` binds again a parameter of its scope.
+    fn rebinds_a_parameter(&self, name: &str, b: &Binding) -> bool {
+        self.bindings.get(name).is_some_and(|all| {
+            all.iter()
+                .any(|o| o.scope == b.scope && o.kind == DeclKind::Param)
+        })
+    }
+
     fn is_constant(&self, b: &Binding, name: &str) -> bool {
         match b.kind {
             DeclKind::Assign | DeclKind::Field => {
@@ -3406,7 +3414,13 @@ impl<'t> Extractor<'t> {
                         | "binary_operator"
                         | "call"
                 );
-                if literal_like && self.is_constant(b, name) && depth <= MAX_DEPTH {
+                // A parameter bound again (`if offset < 0: offset = 0`, articles_meta's clamp)
+                // holds the caller's value on the other path.
+                if literal_like
+                    && self.is_constant(b, name)
+                    && !self.rebinds_a_parameter(name, b)
+                    && depth <= MAX_DEPTH
+                {
                     let mut v = self.lower(v, depth);
                     if vk == "dictionary" {
                         self.add_operator_sets(name, b.pos, at, &mut v, depth);
@@ -3646,10 +3660,7 @@ impl<'t> Extractor<'t> {
         };
         // A parameter bound again to a list (`if not isinstance(value, list): value = [value]`)
         // holds the caller's items on the other path.
-        let rebinds_a_parameter = self.bindings[name]
-            .iter()
-            .any(|o| o.scope == b.scope && o.kind == DeclKind::Param);
-        if self.appends.contains_key(name) || rebinds_a_parameter {
+        if self.appends.contains_key(name) || self.rebinds_a_parameter(name, b) {
             return false;
         }
         if self.is_constant(b, name) {
@@ -5442,6 +5453,11 @@ impl<'t> Extractor<'t> {
             },
             // (A call's result: its members may be collections, it is none itself.)
             Thing::Unknown => (None, Evidence::None),
+            // A database has no `find` or `update_one`: a name taken for a database that
+            // receives one holds a collection (articles_meta's `self.db = db`, a constructor's
+            // `db` parameter that is `client[name]["articles"]`). `aggregate` and `watch` are
+            // a database's own.
+            Thing::Db if !matches!(m.name, "aggregate" | "watch") => (None, Evidence::None),
             _ => return,
         };
         let mut op = Operation::new(m.kind, m.name, span(call), span(attr));

@@ -243,6 +243,30 @@ mod tests {
             .collect()
     }
 
+    /// articles_meta's API: a parameter clamped in a branch (`if offset < 0: offset = 0`) still
+    /// holds the caller's offset on the other path; and `self.db.find(..)` on a name taken for
+    /// a database (a constructor's `db` parameter in a file that imports pymongo) is a read of
+    /// the collection it holds, since a database has no `find`. A parameter bound to a constant
+    /// before any use is that constant.
+    #[test]
+    fn a_clamped_offset_and_a_database_named_collection_page() {
+        let py = r#"import pymongo
+def list_articles(db, limit=100, offset=0):
+    if offset < 0:
+        offset = 0
+    return list(db.articles.find({}).sort("processing_date").skip(offset).limit(limit))
+class ArticleMeta:
+    def __init__(self, db):
+        self.db = db
+    def identifiers(self, limit=100, offset=0):
+        return list(self.db.find({}).sort("processing_date").skip(offset).limit(limit))
+    def first(self, offset=0):
+        skip = 0
+        return list(self.db.find({}).skip(skip).limit(10))
+"#;
+        assert_eq!(lines("controller.py", py), vec![5, 10]);
+    }
+
     /// A skip drawn at random picks a random document (ChatterBot's `skip(randint(0, n - 1))`);
     /// `distinct` takes no paging options, so a `skip` splatted into an application's own
     /// `distinct(field, **kargs)` (ivre's backends) is not a read's. A computed skip given to
