@@ -3597,11 +3597,50 @@ impl<'t> Extractor<'t> {
             }
         }
         let mut over = super::loop_over_with_item(self.text(r), span(r), item);
+        // `_cfg = configs.find_one({"_id": name})`, then `for src in _cfg["sources"]` (biothings'
+        // build check): a document read from the database is data, whatever its name says.
+        if over.fixed && self.root_read_from_database(r) {
+            over.fixed = false;
+        }
         over.fixed |= self.names_fixed_list(r);
         // `for i, doc in enumerate(docs)` walks what `docs` holds.
         over.bound_to = self.bound_in_function(self.enumerated(r).unwrap_or(r));
         over.batches |= super::bound_to_batches(self.src, over.bound_to);
         Some(over)
+    }
+
+    /// The name `n` starts with (`cfg` in `cfg["sources"]`, `cfg.sources`) is bound to a document
+    /// or the results a query read: `find_one(..)`, `find(..)`.
+    fn root_read_from_database(&self, n: Node<'t>) -> bool {
+        let mut root = self.unwrap_expr(n);
+        for _ in 0..MAX_DEPTH {
+            match root.k() {
+                "subscript" => root = self.field(root, "value").unwrap_or(root),
+                "attribute" => root = self.field(root, "object").unwrap_or(root),
+                _ => break,
+            }
+        }
+        if root.k() != "identifier" {
+            return false;
+        }
+        let Some(v) = self
+            .lookup(self.text(root), root.start_byte() as u32)
+            .and_then(|b| b.value)
+        else {
+            return false;
+        };
+        let v = self.unwrap_expr(v);
+        v.k() == "call"
+            && self
+                .field(v, "function")
+                .filter(|f| f.k() == "attribute")
+                .and_then(|f| self.field(f, "attribute"))
+                .is_some_and(|a| {
+                    matches!(
+                        self.text(a),
+                        "find_one" | "find" | "find_one_and_update" | "aggregate"
+                    )
+                })
     }
 
     /// `docs` in `enumerate(docs)` or `enumerate(docs, 1)`.

@@ -325,6 +325,25 @@ def pm(ids, rows):
         assert!(got[0].1.contains("on `contributions`"), "{}", got[0].1);
     }
 
+    /// A document read from the database is data whatever its name (biothings' `_cfg =
+    /// src_build_config.find_one(..)`, then a read per source it lists); configuration read
+    /// from settings is still a fixed list.
+    #[test]
+    fn a_document_named_like_configuration_is_data() {
+        let src = "from pymongo import MongoClient
+db = MongoClient().hub
+def check_ready(build_name):
+    _cfg = db.src_build_config.find_one({\"_id\": build_name})
+    for src_name in _cfg[\"sources\"]:
+        print(db.src_dump.find_one({\"_id\": src_name}))
+def from_config(settings):
+    for src_name in settings.config[\"sources\"]:
+        print(db.src_dump.find_one({\"_id\": src_name}))
+";
+        let got = findings("builder.py", src);
+        assert_eq!(lines(&got), vec![6], "{got:?}");
+    }
+
     /// Flask-RQ2's job decorator (`@rq.job()`, `@rq.job`) makes a background job as RQ's
     /// `@job(queue)` does (MPContribs' notebook builds); the same loop in a request handler is
     /// reported.
