@@ -3213,7 +3213,21 @@ impl<'t> Extractor<'t> {
             }
             _ => return None,
         };
-        let returned = self.unwrap_expr(self.returned_expr(func)?);
+        let mut returned = self.unwrap_expr(self.returned_expr(func)?);
+        // `pipeline = [..]; return pipeline` (openedx forum's user pipeline): a name bound once,
+        // in the function, to a list literal nothing is appended to.
+        if returned.k() == "identifier" {
+            let name = self.text(returned);
+            let b = self.lookup(name, returned.start_byte() as u32)?;
+            let appended = self.appends.get(name).is_some_and(|ps| {
+                ps.iter()
+                    .any(|(pos, ..)| b.scope.contains(Span::new(*pos as usize, *pos as usize)))
+            });
+            if !self.is_constant(b, name) || appended || !span(func).contains(b.scope) {
+                return None;
+            }
+            returned = self.unwrap_expr(b.value?);
+        }
         if returned.k() != "list" {
             return None;
         }

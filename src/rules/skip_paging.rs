@@ -267,6 +267,35 @@ class ArticleMeta:
         assert_eq!(lines("controller.py", py), vec![5, 10]);
     }
 
+    /// A pipeline a method of the class returns through a name bound to a list literal
+    /// (openedx forum's `pipeline = [..]; return pipeline`) is read at the call, as a returned
+    /// literal is; one the method extends with its caller's stages is not.
+    #[test]
+    fn a_returned_pipeline_name_is_read_at_the_call() {
+        let py = r#"from pymongo import MongoClient
+db = MongoClient().forum
+class API:
+    @staticmethod
+    def mk(course_id, page, per_page):
+        pipeline = [{"$match": {"c": course_id}}, {"$sort": {"u": -1}},
+                    {"$facet": {"data": [{"$skip": (page - 1) * per_page}, {"$limit": per_page}]}}]
+        return pipeline
+    @classmethod
+    def get(cls, course_id, page, per_page):
+        pipeline = cls.mk(course_id, page, per_page)
+        return list(db.users.aggregate(pipeline))[0]
+    @staticmethod
+    def mk2(course_id, page, stages):
+        pipeline = [{"$match": {"c": course_id}}, {"$skip": page * 10}]
+        pipeline.extend(stages)
+        return pipeline
+    @classmethod
+    def get2(cls, course_id, page, stages):
+        return list(db.users.aggregate(cls.mk2(course_id, page, stages)))
+"#;
+        assert_eq!(lines("api.py", py), vec![7]);
+    }
+
     /// A skip drawn at random picks a random document (ChatterBot's `skip(randint(0, n - 1))`);
     /// `distinct` takes no paging options, so a `skip` splatted into an application's own
     /// `distinct(field, **kargs)` (ivre's backends) is not a read's. A computed skip given to
