@@ -6935,6 +6935,29 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+        // `src_build = get_src_build()`, then `for b in src_build.find(): src_build.replace_one(..)`
+        // (biothings' clean-ups): a receiver that takes a driver-only call in the same function
+        // is a collection, so its bare `find()` is a read of it too. (Not `self`: a class that
+        // calls its own `find` and `update_one` implements them, biothings' SQLite stand-in.)
+        let mut revived: Vec<Operation> = Vec::new();
+        self.dropped.retain(|_, op| {
+            let confirmed = !matches!(op.receiver.as_str(), "self" | "cls")
+                && self.ir.operations.iter().any(|o| {
+                    o.evidence != Evidence::None
+                        && o.receiver == op.receiver
+                        && o.context.function == op.context.function
+                        && crate::lang::vocabulary::py_operation(&o.method)
+                            .is_some_and(|m| m.driver_only)
+                });
+            if confirmed {
+                let mut op = op.clone();
+                op.evidence = Evidence::Shaped;
+                revived.push(op);
+            }
+            !confirmed
+        });
+        revived.sort_by_key(|op| op.span.start);
+        self.ir.operations.extend(revived);
         // Exports: module-level names bound to collections, and mongoengine documents.
         let module_scope = span(root);
         let mut exports = Vec::new();

@@ -344,6 +344,31 @@ def from_config(settings):
         assert_eq!(lines(&got), vec![6], "{got:?}");
     }
 
+    /// A receiver that takes a driver-only call in a function is a collection there, so its
+    /// bare `find()` is a read too (biothings' `src_build = get_src_build()`, then a
+    /// `replace_one` per build of `src_build.find()`); a class calling its own `find` and
+    /// `update_one` implements them (biothings' SQLite stand-in) and is not read so.
+    #[test]
+    fn a_receiver_confirmed_by_a_driver_call_reads_with_find() {
+        let src = "from biothings.utils.hub_db import get_src_build
+def clean():
+    src_build = get_src_build()
+    for build in src_build.find():
+        src_build.replace_one({\"_id\": build[\"_id\"]}, build)
+def other(rows):
+    store = get_src_build()
+    for row in store.find():
+        print(row)
+class Collection:
+    def update(self, query, what):
+        for doc in self.find(query):
+            self.update_one({\"_id\": doc[\"_id\"]}, what)
+";
+        let got = findings("builder.py", src);
+        assert_eq!(lines(&got), vec![5], "{got:?}");
+        assert!(got[0].1.contains("src_build.find()"), "{}", got[0].1);
+    }
+
     /// Flask-RQ2's job decorator (`@rq.job()`, `@rq.job`) makes a background job as RQ's
     /// `@job(queue)` does (MPContribs' notebook builds); the same loop in a request handler is
     /// reported.
