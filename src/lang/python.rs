@@ -2690,9 +2690,19 @@ impl<'t> Extractor<'t> {
                     ..
                 } = self.hole(n)
                 {
+                    // A name bound to what builds it is shown as that (pyspider's
+                    // `collection_name = self._collection_name(project)`): the entity is there.
+                    let shown = (n.k() == "identifier")
+                        .then(|| self.lookup(self.text(n), n.start_byte() as u32))
+                        .flatten()
+                        .and_then(|b| b.value)
+                        .map_or(n, |v| self.unwrap_expr(v));
                     return CollectionName::Template {
                         parts: vec![NamePart::Hole {
-                            text: crate::lang::first_chars(self.text(n), 80),
+                            text: crate::lang::first_chars(
+                                &crate::lang::one_line(self.text(shown)),
+                                80,
+                            ),
                             hole,
                             span: span(n),
                         }],
