@@ -108,6 +108,47 @@ fn only(rule: &str, path: &str, src: &str) -> Finding {
 
 const UP: &str = "unbounded-push";
 
+/// A document loaded with `findById` is a Mongoose document whatever its model's receiver
+/// resolves to (tailchat's `this.adapter.model.findById(id)` in a moleculer service): a push into
+/// one of its arrays, then `save()`, is an unbounded `$push`; with a membership test first it is
+/// reported at info; without `save()` nothing is written.
+#[test]
+fn a_document_loaded_by_id_from_an_unresolved_model_is_saved_with_its_push() {
+    let src = r#"
+class S { adapter: any; model: any;
+  async b(id: string, uid: string) {
+    const c = await this.adapter.model.findById(id);
+    c.members.push(uid); await c.save(); }
+  async d(id: string, uid: string) {
+    const c = await this.model.findById(id);
+    if (c.members.includes(uid)) return;
+    c.members.push(uid); await c.save(); }
+  async e(id: string, uid: string) {
+    const c = await this.adapter.model.findById(id);
+    c.members.push(uid); }
+}
+"#;
+    let got = rule_hits(UP, "converse.service.ts", src);
+    assert_eq!(
+        got.iter().map(|h| h.0).collect::<Vec<_>>(),
+        vec![5, 9],
+        "{got:?}"
+    );
+    let all = findings("converse.service.ts", src);
+    let severities: Vec<_> = all
+        .iter()
+        .filter(|f| f.rule == UP)
+        .map(|f| f.severity)
+        .collect();
+    assert_eq!(
+        severities,
+        vec![
+            mongolint::diagnostic::Severity::Warning,
+            mongolint::diagnostic::Severity::Info
+        ]
+    );
+}
+
 /// A document method that names its document (`const self = this;`, growi's `page.like`, or
 /// `const page = this;`) pushes and saves the same document as `this.liker.push(..)` does.
 #[test]

@@ -3505,6 +3505,21 @@ impl<'t> Extractor<'t> {
                                 ev,
                             );
                         }
+                        // `this.adapter.model.findById(id)` (tailchat's moleculer services): only
+                        // a Mongoose model has `findById`, whatever the receiver resolves to.
+                        Thing::Unknown if method == "findById" || method == "findByIdAndUpdate" => {
+                            return Thing::LoadedDoc(
+                                CollectionRef {
+                                    name: CollectionName::Unknown {
+                                        text: crate::lang::receiver_text(self.text(obj)),
+                                    },
+                                    span: span(obj),
+                                    via: CollectionVia::MongooseModel,
+                                    import: None,
+                                },
+                                Evidence::Shaped,
+                            );
+                        }
                         _ => {}
                     }
                 }
