@@ -1108,6 +1108,57 @@ pub(crate) fn guard_conditions<'t, T>(
                     if let Some(cond) = flat.field(stmt, "condition") {
                         read(cond, true, &mut out);
                     }
+                } else if let Some(inner) = last.map(statement).filter(|l| {
+                    syntax.ifs.contains(&l.k()) && flat.field(*l, "alternative").is_none()
+                }) {
+                    // `if doc is not None: if v in doc["arr"]: return` (EvaMaria's connections):
+                    // an exit nested one level in an `if` without `else`, whose condition only
+                    // asks about what the inner one tests (that the document is there), not a
+                    // mode of its own (`if strict:`).
+                    let words = |n: tree_sitter::Node<'t>| {
+                        src.get(n.byte_range())
+                            .unwrap_or("")
+                            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                            .filter(|w| {
+                                !w.is_empty()
+                                    && !matches!(
+                                        *w,
+                                        "is" | "not"
+                                            | "None"
+                                            | "null"
+                                            | "undefined"
+                                            | "typeof"
+                                            | "len"
+                                            | "length"
+                                            | "Some"
+                                            | "let"
+                                    )
+                                    && !w.starts_with(|c: char| c.is_ascii_digit())
+                            })
+                            .collect::<Vec<_>>()
+                    };
+                    let about_inner =
+                        |outer: tree_sitter::Node<'t>, inner: tree_sitter::Node<'t>| {
+                            let inner = words(inner);
+                            words(outer).iter().all(|w| inner.contains(w))
+                        };
+                    let exits = flat.field(inner, "consequence").is_some_and(|b| {
+                        let last = if syntax.blocks.contains(&b.k()) {
+                            named(b).into_iter().last()
+                        } else {
+                            Some(b)
+                        };
+                        last.is_some_and(|l| syntax.exits.contains(&statement(l).k()))
+                    });
+                    if let (true, Some(outer), Some(cond)) = (
+                        exits,
+                        flat.field(stmt, "condition"),
+                        flat.field(inner, "condition"),
+                    ) {
+                        if about_inner(outer, cond) {
+                            read(cond, true, &mut out);
+                        }
+                    }
                 }
             }
         }

@@ -710,6 +710,55 @@ def join(gid, username):
         );
     }
 
+    /// A membership test nested in an `if` that only asks whether the document is there (`if
+    /// doc is not None: if v in doc["groups"]: return`, EvaMaria's connections; `if (doc) { if
+    /// (doc.groups.includes(v)) return }`) is an absence check; one nested in a mode of its own
+    /// (`if strict:`) is not.
+    #[test]
+    fn a_membership_test_under_an_existence_check_is_an_absence_check() {
+        let py = r#"from pymongo import MongoClient
+col = MongoClient().app.conn
+def add(group_id, user_id):
+    doc = col.find_one({"_id": user_id})
+    if doc is not None:
+        if group_id in doc["groups"]:
+            return False
+    col.update_one({"_id": user_id}, {"$push": {"groups": group_id}})
+def add_strict(group_id, user_id, strict):
+    doc = col.find_one({"_id": user_id})
+    if strict:
+        if group_id in doc["groups"]:
+            return False
+    col.update_one({"_id": user_id}, {"$push": {"groups": group_id}})
+"#;
+        let js = r#"async function add(db, id, v) {
+  const doc = await db.collection('conn').findOne({ _id: id });
+  if (doc) {
+    if (doc.groups.includes(v)) return false;
+  }
+  await db.collection('conn').updateOne({ _id: id }, { $push: { groups: v } });
+}
+async function addStrict(db, id, v, strict) {
+  const doc = await db.collection('conn').findOne({ _id: id });
+  if (strict) {
+    if (doc.groups.includes(v)) return false;
+  }
+  await db.collection('conn').updateOne({ _id: id }, { $push: { groups: v } });
+}
+"#;
+        for (path, src, lines) in [("conn.py", py, [8, 14]), ("conn.js", js, [6, 13])] {
+            let got: Vec<(usize, Severity)> = judged(path, src)
+                .into_iter()
+                .map(|(l, s, _)| (l, s))
+                .collect();
+            assert_eq!(
+                got,
+                vec![(lines[0], Severity::Info), (lines[1], Severity::Warning)],
+                "{path}"
+            );
+        }
+    }
+
     /// (line, severity, message) of each unbounded-push finding.
     fn judged(path: &str, src: &str) -> Vec<(usize, crate::diagnostic::Severity, String)> {
         let (_, f) = crate::analysis::check_source(path, src, &Settings::default()).unwrap();
