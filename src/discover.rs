@@ -2045,7 +2045,7 @@ fn parse_ready(s: &mut Shared, base: &Path, threads: usize) -> usize {
     // Sorted, so that what is parsed, and the order of `s.files`, do not depend on the walk's.
     ready.sort_unstable_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
     let outcomes = crate::parallel::map(&ready, threads, |(lang, path, text)| {
-        parse_text(path, *lang, base, text, Some(text), false)
+        parse_text(path, *lang, base, text, false)
     });
     let mut parsed = 0;
     for ((lang, path, _), outcome) in ready.into_iter().zip(outcomes) {
@@ -2618,20 +2618,18 @@ fn analyse_one(
         }
         match std::str::from_utf8(bytes) {
             Ok(text) if !deferred => Outcome::Ready(Arc::from(text)),
-            Ok(text) => parse_text(path, lang, base, text, None, true),
+            Ok(text) => parse_text(path, lang, base, &Arc::from(text), true),
             Err(e) => fail(not_utf8(e.valid_up_to())),
         }
     })
 }
 
-/// Parses and extracts one file's text: its IR, with the text (`held`, or else a copy), when it
-/// yields any.
+/// Parses and extracts one file's text: its IR, with the text, when it yields any.
 fn parse_text(
     path: &Path,
     lang: Language,
     base: &Path,
-    text: &str,
-    held: Option<&Arc<str>>,
+    text: &Arc<str>,
     deferred: bool,
 ) -> Outcome {
     let shown = display_path(path, base);
@@ -2665,7 +2663,7 @@ fn parse_text(
                 display_path: shown,
                 path: path.to_path_buf(),
                 language: lang,
-                text: Some(held.map_or_else(|| Arc::from(text), Arc::clone)),
+                text: Some(Arc::clone(text)),
                 ir,
             })))
         }
