@@ -994,6 +994,31 @@ pub(crate) fn pushed_fields(update: Option<&crate::ir::Value>) -> Vec<&crate::ir
         .unwrap_or_default()
 }
 
+/// The names a condition's text reads (`doc` of `doc is not None`, `group_id` and `doc` of
+/// `group_id in doc["groups"]`), without the words that only test for a value's presence.
+fn condition_names<'t>(src: &'t str, n: tree_sitter::Node<'t>) -> Vec<&'t str> {
+    src.get(n.byte_range())
+        .unwrap_or("")
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| {
+            !w.is_empty()
+                && !matches!(
+                    *w,
+                    "is" | "not"
+                        | "None"
+                        | "null"
+                        | "undefined"
+                        | "typeof"
+                        | "len"
+                        | "length"
+                        | "Some"
+                        | "let"
+                )
+                && !w.starts_with(|c: char| c.is_ascii_digit())
+        })
+        .collect()
+}
+
 /// How a language spells what [`size_guards`] reads.
 pub(crate) struct GuardSyntax {
     /// Where the walk up from a call stops: functions, closures, the file.
@@ -1096,69 +1121,46 @@ pub(crate) fn guard_conditions<'t, T>(
                 if !syntax.ifs.contains(&stmt.k()) || flat.field(stmt, "alternative").is_some() {
                     continue;
                 }
-                let Some(body) = flat.field(stmt, "consequence") else {
-                    continue;
+                // The last statement of an `if` without `else`, and whether it leaves.
+                let last_of = |stmt: tree_sitter::Node<'t>| {
+                    let body = flat.field(stmt, "consequence")?;
+                    let last = if syntax.blocks.contains(&body.k()) {
+                        named(body).into_iter().last()?
+                    } else {
+                        body
+                    };
+                    let last = statement(last);
+                    Some((last, syntax.exits.contains(&last.k())))
                 };
-                let last = if syntax.blocks.contains(&body.k()) {
-                    named(body).into_iter().last()
-                } else {
-                    Some(body)
-                };
-                if last.is_some_and(|l| syntax.exits.contains(&statement(l).k())) {
-                    if let Some(cond) = flat.field(stmt, "condition") {
-                        read(cond, true, &mut out);
+                match last_of(stmt) {
+                    Some((_, true)) => {
+                        if let Some(cond) = flat.field(stmt, "condition") {
+                            read(cond, true, &mut out);
+                        }
                     }
-                } else if let Some(inner) = last.map(statement).filter(|l| {
-                    syntax.ifs.contains(&l.k()) && flat.field(*l, "alternative").is_none()
-                }) {
                     // `if doc is not None: if v in doc["arr"]: return` (EvaMaria's connections):
                     // an exit nested one level in an `if` without `else`, whose condition only
                     // asks about what the inner one tests (that the document is there), not a
                     // mode of its own (`if strict:`).
-                    let words = |n: tree_sitter::Node<'t>| {
-                        src.get(n.byte_range())
-                            .unwrap_or("")
-                            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-                            .filter(|w| {
-                                !w.is_empty()
-                                    && !matches!(
-                                        *w,
-                                        "is" | "not"
-                                            | "None"
-                                            | "null"
-                                            | "undefined"
-                                            | "typeof"
-                                            | "len"
-                                            | "length"
-                                            | "Some"
-                                            | "let"
-                                    )
-                                    && !w.starts_with(|c: char| c.is_ascii_digit())
-                            })
-                            .collect::<Vec<_>>()
-                    };
-                    let about_inner =
-                        |outer: tree_sitter::Node<'t>, inner: tree_sitter::Node<'t>| {
-                            let inner = words(inner);
-                            words(outer).iter().all(|w| inner.contains(w))
-                        };
-                    let exits = flat.field(inner, "consequence").is_some_and(|b| {
-                        let last = if syntax.blocks.contains(&b.k()) {
-                            named(b).into_iter().last()
-                        } else {
-                            Some(b)
-                        };
-                        last.is_some_and(|l| syntax.exits.contains(&statement(l).k()))
-                    });
-                    if let (true, Some(outer), Some(cond)) = (
-                        exits,
-                        flat.field(stmt, "condition"),
-                        flat.field(inner, "condition"),
-                    ) {
-                        if about_inner(outer, cond) {
-                            read(cond, true, &mut out);
+                    Some((inner, false))
+                        if syntax.ifs.contains(&inner.k())
+                            && flat.field(inner, "alternative").is_none()
+                            && last_of(inner).is_some_and(|(_, exits)| exits) =>
+                    {
+                        if let (Some(outer), Some(cond)) = (
+                            flat.field(stmt, "condition"),
+                            flat.field(inner, "condition"),
+                        ) {
+                            let inner_names = condition_names(src, cond);
+                            if condition_names(src, outer)
+                                .iter()
+                                .all(|w| inner_names.contains(w))
+                            {
+                                read(cond, true, &mut out);
+                            }
                         }
                     }
+                    _ => {}
                 }
             }
         }
