@@ -2964,20 +2964,18 @@ impl<'t> Extractor<'t> {
         self.hole_with(expr, &[])
     }
 
+    /// The arguments of `n` when it calls the function named `name` (a builtin: `len`, `str`,
+    /// `enumerate`).
+    fn builtin_args(&self, n: Node<'t>, name: &str) -> Option<CallArgs<'t>> {
+        (n.k() == "call" && self.field(n, "function").map(|f| self.text(f)) == Some(name))
+            .then(|| self.call_args(n))
+    }
+
     /// The value `str(value)` converts to a string.
     fn converted(&self, n: Node<'t>) -> Option<Node<'t>> {
-        if n.k() != "call" || self.field(n, "function").map(|f| self.text(f)) != Some("str") {
-            return None;
-        }
-        match self.call_args(n) {
-            CallArgs {
-                positional,
-                keywords,
-                splat: false,
-                ..
-            } if positional.len() == 1 && keywords.is_empty() => {
-                Some(self.unwrap_expr(positional[0]))
-            }
+        let args = self.builtin_args(n, "str")?;
+        match args.positional[..] {
+            [value] if args.keywords.is_empty() && !args.splat => Some(self.unwrap_expr(value)),
             _ => None,
         }
     }
@@ -3669,10 +3667,7 @@ impl<'t> Extractor<'t> {
 
     /// `docs` in `enumerate(docs)` or `enumerate(docs, 1)`.
     fn enumerated(&self, n: Node<'t>) -> Option<Node<'t>> {
-        if n.k() != "call" || self.field(n, "function").map(|f| self.text(f)) != Some("enumerate") {
-            return None;
-        }
-        let args = self.call_args(n);
+        let args = self.builtin_args(n, "enumerate")?;
         (!args.splat)
             .then(|| args.positional.first().map(|a| self.unwrap_expr(*a)))
             .flatten()
@@ -6007,10 +6002,7 @@ impl<'t> Extractor<'t> {
 
     /// `x` in `len(x)`.
     fn len_argument(&self, n: Node<'t>) -> Option<Node<'t>> {
-        if n.k() != "call" || self.field(n, "function").map(|f| self.text(f)) != Some("len") {
-            return None;
-        }
-        let args = self.call_args(n);
+        let args = self.builtin_args(n, "len")?;
         match args.positional[..] {
             [a] => Some(a),
             _ => None,
@@ -6949,24 +6941,22 @@ impl<'t> Extractor<'t> {
         // (biothings' clean-ups): a receiver that takes a driver-only call in the same function
         // is a collection, so its bare `find()` is a read of it too. (Not `self`: a class that
         // calls its own `find` and `update_one` implements them, biothings' SQLite stand-in.)
-        let mut revived: Vec<Operation> = Vec::new();
-        self.dropped.retain(|_, op| {
-            let confirmed = !matches!(op.receiver.as_str(), "self" | "cls")
-                && self.ir.operations.iter().any(|o| {
-                    o.evidence != Evidence::None
-                        && o.receiver == op.receiver
-                        && o.context.function == op.context.function
-                        && crate::lang::vocabulary::py_operation(&o.method)
-                            .is_some_and(|m| m.driver_only)
-                });
-            if confirmed {
-                let mut op = op.clone();
-                op.evidence = Evidence::Shaped;
-                revived.push(op);
-            }
-            !confirmed
-        });
+        let (mut revived, _): (Vec<_>, Vec<_>) = std::mem::take(&mut self.dropped)
+            .into_values()
+            .partition(|op| {
+                !matches!(op.receiver.as_str(), "self" | "cls")
+                    && self.ir.operations.iter().any(|o| {
+                        o.evidence != Evidence::None
+                            && o.receiver == op.receiver
+                            && o.context.function == op.context.function
+                            && crate::lang::vocabulary::py_operation(&o.method)
+                                .is_some_and(|m| m.driver_only)
+                    })
+            });
         revived.sort_by_key(|op| op.span.start);
+        for op in &mut revived {
+            op.evidence = Evidence::Shaped;
+        }
         self.ir.operations.extend(revived);
         // Exports: module-level names bound to collections, and mongoengine documents.
         let module_scope = span(root);
