@@ -3485,40 +3485,31 @@ impl<'t> Extractor<'t> {
                     method,
                     "findById" | "findOne" | "findOneAndUpdate" | "findByIdAndUpdate" | "create"
                 ) {
+                    // Only a Mongoose model has `findById`: the method alone is evidence.
+                    let by_id = method == "findById" || method == "findByIdAndUpdate";
+                    let unresolved = |text: String, import: Option<ImportRef>| CollectionRef {
+                        name: CollectionName::Unknown { text },
+                        span: span(obj),
+                        via: CollectionVia::MongooseModel,
+                        import,
+                    };
                     match self.classify(obj, depth + 1) {
                         Thing::Collection(r) if r.via == CollectionVia::MongooseModel => {
                             return Thing::LoadedDoc(r, Evidence::Resolved)
                         }
                         Thing::Imported(imp, local) => {
-                            let ev = if method == "findById" || method == "findByIdAndUpdate" {
+                            let ev = if by_id {
                                 Evidence::Shaped
                             } else {
                                 Evidence::None
                             };
-                            return Thing::LoadedDoc(
-                                CollectionRef {
-                                    name: CollectionName::Unknown { text: local },
-                                    span: span(obj),
-                                    via: CollectionVia::MongooseModel,
-                                    import: Some(imp),
-                                },
-                                ev,
-                            );
+                            return Thing::LoadedDoc(unresolved(local, Some(imp)), ev);
                         }
-                        // `this.adapter.model.findById(id)` (tailchat's moleculer services): only
-                        // a Mongoose model has `findById`, whatever the receiver resolves to.
-                        Thing::Unknown if method == "findById" || method == "findByIdAndUpdate" => {
-                            return Thing::LoadedDoc(
-                                CollectionRef {
-                                    name: CollectionName::Unknown {
-                                        text: crate::lang::receiver_text(self.text(obj)),
-                                    },
-                                    span: span(obj),
-                                    via: CollectionVia::MongooseModel,
-                                    import: None,
-                                },
-                                Evidence::Shaped,
-                            );
+                        // `this.adapter.model.findById(id)` (tailchat's moleculer services),
+                        // whatever the receiver resolves to.
+                        Thing::Unknown if by_id => {
+                            let text = crate::lang::receiver_text(self.text(obj));
+                            return Thing::LoadedDoc(unresolved(text, None), Evidence::Shaped);
                         }
                         _ => {}
                     }
