@@ -108,6 +108,16 @@ impl Arena {
         self.end = std::ptr::null_mut();
     }
 
+    /// Opens a scope: every block taken back, blocks cut from the arena until [`Arena::close`].
+    fn open(&mut self) {
+        self.reset();
+        self.active = true;
+    }
+
+    fn close(&mut self) {
+        self.active = false;
+    }
+
     /// Takes every block back, keeping one chunk.
     fn reset(&mut self) {
         if self.chunks.len() > 1 || self.total > KEEP_AT_MOST {
@@ -156,12 +166,7 @@ pub struct Scope {
 
 impl Scope {
     pub fn open() -> Scope {
-        let open = INSTALLED.load(Ordering::Relaxed)
-            && with_arena(|a| {
-                a.reset();
-                a.active = true;
-            })
-            .is_some();
+        let open = installed() && with_arena(Arena::open).is_some();
         Scope { open }
     }
 }
@@ -169,7 +174,7 @@ impl Scope {
 impl Drop for Scope {
     fn drop(&mut self) {
         if self.open {
-            with_arena(|a| a.active = false);
+            with_arena(Arena::close);
         }
     }
 }
@@ -203,7 +208,7 @@ impl<T> std::ops::DerefMut for Owned<T> {
 
 impl<T> Drop for Owned<T> {
     fn drop(&mut self) {
-        if !INSTALLED.load(Ordering::Relaxed) {
+        if !installed() {
             // SAFETY: dropped once, here; never used again.
             unsafe { std::mem::ManuallyDrop::drop(&mut self.value) };
         }
@@ -314,14 +319,11 @@ mod tests {
     /// Opens a scope on this thread's arena whether or not `install` was called (the tests
     /// call the allocator functions themselves, not through tree-sitter).
     fn open_scope() {
-        with_arena(|a| {
-            a.reset();
-            a.active = true;
-        });
+        with_arena(Arena::open);
     }
 
     fn close_scope() {
-        with_arena(|a| a.active = false);
+        with_arena(Arena::close);
     }
 
     #[test]
