@@ -107,6 +107,26 @@ fn path_is_offline(path: &str) -> bool {
         || stem.starts_with("test")
 }
 
+/// A command run by hand as a program of its own: a file under a `commands/` folder that connects
+/// to the database itself and ends its process (erxes' `src/commands/recoveryScoreLog.ts`: `new
+/// MongoClient(MONGO_URL)`, then `process.exit()`), or a Python module run as a script
+/// (`if __name__ == "__main__":`) that makes its own client. A bot's or a CLI framework's command
+/// handlers under `commands/` use the application's connection, and stay online code.
+fn is_standalone_command(path: &str, text: &str) -> bool {
+    let mut parts = path.split('/');
+    parts.next_back();
+    if !parts.any(|p| matches!(p, "commands" | "command")) {
+        return false;
+    }
+    let connects = ["new MongoClient(", "MongoClient.connect(", "MongoClient("]
+        .iter()
+        .any(|c| text.contains(c));
+    let program = text.contains("process.exit(")
+        || text.contains("__name__ == \"__main__\"")
+        || text.contains("__name__ == '__main__'");
+    connects && program
+}
+
 #[derive(Debug, Default)]
 pub struct CollectionAccess {
     pub name: String,
@@ -893,7 +913,11 @@ impl Part {
         let (m, by_function) = (&mut part.model, &mut part.by_function);
         for (file, f) in files.iter().enumerate() {
             let file = first + file;
-            if path_is_offline(&f.display_path) {
+            if path_is_offline(&f.display_path)
+                || f.text
+                    .as_deref()
+                    .is_some_and(|t| is_standalone_command(&f.display_path, t))
+            {
                 m.offline_files.insert(file);
             }
             if crate::lang::naming::path_is_migration(&f.display_path) {

@@ -5,7 +5,10 @@
 //! second finds driver calls, resolves their receivers through those bindings, and lowers their
 //! arguments into IR values.
 
-use super::naming::{classify_hole, mongoose_collection_name, name_is_periodic, path_is_periodic};
+use super::naming::{
+    classify_hole, mongoose_collection_name, name_is_periodic_in, path_handles_requests,
+    path_is_periodic,
+};
 use super::unescape;
 use super::vocabulary::{
     js_operation, Args, OpMethod, AGGREGATE_BUILDER_STAGES, JS_FIRESTORE_MODULES, JS_MONGO_MODULES,
@@ -71,6 +74,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         uses_firestore: false,
         uses_other_database: false,
         file_periodic: path_is_periodic(ctx.display_path),
+        request_file: path_handles_requests(ctx.display_path),
         ir: FileIr::default(),
         op_by_call: HashMap::default(),
         pending_modifiers: Vec::new(),
@@ -322,6 +326,8 @@ struct Extractor<'t> {
     /// The file imports another database's client (`JS_OTHER_DATABASE_MODULES`).
     uses_other_database: bool,
     file_periodic: bool,
+    /// The file answers requests (see [`path_handles_requests`]).
+    request_file: bool,
     ir: FileIr,
     /// Call node id → operation index, for modifiers attached later through a variable.
     op_by_call: HashMap<usize, usize>,
@@ -4134,7 +4140,9 @@ impl<'t> Extractor<'t> {
                             let inherited = functions.last().is_some_and(|f| f.1);
                             let periodic = inherited
                                 || periodic_call
-                                || name.as_deref().is_some_and(name_is_periodic);
+                                || name
+                                    .as_deref()
+                                    .is_some_and(|n| name_is_periodic_in(n, self.request_file));
                             let callback = iteration_callback(self, n);
                             callback_loops.push(callback.is_some());
                             set_aside.push(
@@ -5020,6 +5028,15 @@ impl<'t> Extractor<'t> {
         }
         let is_agg = m.kind == OpKind::Aggregate;
         let chain = self.collect_chain(call, is_agg);
+        // `Model.find(q).skip(n).limit(m).countDocuments()`: Mongoose's query becomes a count,
+        // which reads no page (as `cursor.count()` and Meteor's `countAsync()`).
+        if matches!(op.kind, OpKind::Find | OpKind::FindOne)
+            && chain
+                .iter()
+                .any(|md| matches!(md.name.as_str(), "countDocuments" | "count" | "countAsync"))
+        {
+            op.kind = OpKind::Count;
+        }
         for md in chain {
             if let Some(md) = builder_stage(&mut op, md) {
                 op.modifiers.push(md);
@@ -5878,7 +5895,7 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
         return (None, false);
     };
     // (Its own name still says what it is: `exports.run = function nightlyRollup () {..}`.)
-    let own_periodic = own.is_some_and(|o| name_is_periodic(x.text(o)));
+    let own_periodic = own.is_some_and(|o| name_is_periodic_in(x.text(o), x.request_file));
     let (name, periodic) = match parent.k() {
         "variable_declarator" => (
             x.field(parent, "name").map(|p| x.text(p).to_string()),

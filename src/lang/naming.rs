@@ -593,33 +593,77 @@ fn is_schema_upgrade(part: &str) -> bool {
 /// A function named like a periodic or one-off job: `nightlyRollup`, `run_cron`,
 /// `backfill_counts`, a database seeder (meanjs's `ArticleSchema.statics.seed = seed`).
 pub fn name_is_periodic(name: &str) -> bool {
-    for_each_word(name, |w| {
+    name_is_periodic_in(name, false)
+}
+
+/// Whether `text` holds the identifier `name` whole (`build_spec(ctype, seg)` holds `seg`,
+/// `segment` does not).
+pub fn mentions_word(text: &str, name: &str) -> bool {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    let bytes = text.as_bytes();
+    !name.is_empty()
+        && text.match_indices(name).any(|(i, _)| {
+            let end = i + name.len();
+            (i == 0 || !ident(bytes[i - 1])) && (end == bytes.len() || !ident(bytes[end]))
+        })
+}
+
+/// A file that answers requests: under a folder (or named) for routes, controllers, GraphQL
+/// resolvers, request handlers or views (`graphql/resolvers/queries/report.ts`, `views.py`).
+pub fn path_handles_requests(path: &str) -> bool {
+    let (folders, file) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = file.split('.').next().unwrap_or(file);
+    let request = |p: &str| {
         matches!(
-            w,
-            "cron"
-                | "nightly"
-                | "daily"
-                | "hourly"
-                | "weekly"
-                | "rollup"
-                | "batch"
-                | "job"
-                | "schedule"
-                | "scheduled"
-                | "migrate"
-                | "migrated"
-                | "migrating"
-                | "migration"
-                | "migrations"
-                | "backfill"
-                | "reprocess"
-                | "reindex"
-                | "recompute"
-                | "recalculate"
-                | "periodic"
-                | "seed"
-                | "seeder"
+            p,
+            "routes"
+                | "router"
+                | "controllers"
+                | "controller"
+                | "resolvers"
+                | "resolver"
+                | "handlers"
+                | "graphql"
+                | "views"
+                | "mutations"
         )
+    };
+    request(stem) || folders.split('/').any(request)
+}
+
+/// As [`name_is_periodic`], for a function of a file that answers requests or not (see
+/// [`path_handles_requests`]). There, a word for the data a function handles, a batch or a day,
+/// does not make it a batch run: `usersSetActiveStatusBatch` is a mutation over a batch of ids
+/// sent in the request, `dailyReport` a query of one day's sales.
+pub fn name_is_periodic_in(name: &str, request_file: bool) -> bool {
+    for_each_word(name, |w| {
+        !(request_file && matches!(w, "batch" | "daily" | "hourly" | "weekly"))
+            && matches!(
+                w,
+                "cron"
+                    | "nightly"
+                    | "daily"
+                    | "hourly"
+                    | "weekly"
+                    | "rollup"
+                    | "batch"
+                    | "job"
+                    | "schedule"
+                    | "scheduled"
+                    | "migrate"
+                    | "migrated"
+                    | "migrating"
+                    | "migration"
+                    | "migrations"
+                    | "backfill"
+                    | "reprocess"
+                    | "reindex"
+                    | "recompute"
+                    | "recalculate"
+                    | "periodic"
+                    | "seed"
+                    | "seeder"
+            )
     })
 }
 

@@ -6,7 +6,9 @@
 //! driver calls, resolves their receivers through those bindings, and lowers their arguments
 //! into IR values.
 
-use super::naming::{classify_hole, is_constant_name, name_is_periodic, path_is_periodic};
+use super::naming::{
+    classify_hole, is_constant_name, name_is_periodic_in, path_handles_requests, path_is_periodic,
+};
 use super::vocabulary::{
     py_operation, Args, OpMethod, PY_BULK_MODELS, PY_CLIENT_CLASSES, PY_COLLECTION_TYPES,
     PY_DATABASE_TYPES, PY_DOCUMENT_DELETE, PY_INDEX_MODEL, PY_MODIFIERS, PY_MONGOENGINE_DOCUMENTS,
@@ -80,6 +82,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         star_import: false,
         star_reexports: Vec::new(),
         file_periodic: path_is_periodic(ctx.display_path),
+        request_file: path_handles_requests(ctx.display_path),
         this_module: this_module(ctx.display_path),
         mongo_path: ctx
             .display_path
@@ -389,6 +392,8 @@ struct Extractor<'t> {
     /// The modules a module-level `from x import *` names.
     star_reexports: Vec<ImportRef>,
     file_periodic: bool,
+    /// The file answers requests (see [`path_handles_requests`]).
+    request_file: bool,
     /// This file as an import of itself (`./models`), for its pending classes.
     this_module: String,
     /// The file is in a `mongo` package or is a `mongo` module (`scout/adapter/mongo/base.py`).
@@ -3558,7 +3563,8 @@ impl<'t> Extractor<'t> {
     // ---------------------------------------------------------------- pass 2: operations
 
     fn function_is_periodic(&self, f: Node<'t>, name: &str) -> bool {
-        if name_is_periodic(name) || self.scheduled.iter().any(|s| s == name) {
+        if name_is_periodic_in(name, self.request_file) || self.scheduled.iter().any(|s| s == name)
+        {
             return true;
         }
         let Some(dd) = self

@@ -72,6 +72,15 @@ impl RuleContext<'_> {
             _ => false,
         }
     }
+
+    /// Whether files `a` and `b` belong to two projects of the repository (two services of a
+    /// monorepo, each with its own manifest).
+    pub fn in_two_projects(&self, a: FileId, b: FileId) -> bool {
+        match (self.files.get(a), self.files.get(b)) {
+            (Some(a), Some(b)) => self.projects.in_two(a.path, b.path),
+            _ => false,
+        }
+    }
 }
 
 /// The projects of the walked trees: the folders that hold a manifest of their own
@@ -115,6 +124,14 @@ impl Projects {
             (Some((root_a, below_a)), Some((root_b, below_b))) => {
                 root_a != root_b && below_a == below_b
             }
+            _ => false,
+        }
+    }
+
+    /// Whether `a` and `b` lie in two projects (their innermost project roots differ).
+    pub fn in_two(&self, a: &str, b: &str) -> bool {
+        match (self.locate(a), self.locate(b)) {
+            (Some((root_a, _)), Some((root_b, _))) => root_a != root_b,
             _ => false,
         }
     }

@@ -147,7 +147,23 @@ fn batched_by_item(op: &Operation, over: &LoopOver) -> bool {
             None => return false,
         }
     };
-    op.filter.as_ref().is_some_and(|f| has_in_of(f, item))
+    // A loop over batches whose query is built from the batch: an `$or` of the batch's key
+    // documents (pulp's `{'$or': segment}`), or a filter made elsewhere from it (`spec =
+    // build_spec(segment)`, read as the name `spec`).
+    fn built_from(v: &Value, item: &str) -> bool {
+        match &v.kind {
+            ValueKind::Unknown(u) => u.is_name || crate::lang::naming::mentions_word(&u.text, item),
+            ValueKind::Document(fields) => fields.iter().any(|f| {
+                matches!(f.key.as_str(), "$or" | "$in") && built_from(&f.value, item)
+                    || (f.value.is_document() && built_from(&f.value, item))
+            }),
+            _ => false,
+        }
+    }
+    op.filter.as_ref().is_some_and(|f| {
+        has_in_of(f, item)
+            || (over.batches && over.item.as_deref().is_some_and(|item| built_from(f, item)))
+    })
 }
 
 impl Rule for QueryInLoop {
@@ -393,6 +409,114 @@ def handler(ids):
 ";
         let got = findings("views.py", src);
         assert_eq!(lines(&got), vec![16], "{got:?}");
+    }
+
+    /// In a file that answers requests, a function named for the data it handles, a batch or a
+    /// day, is no batch run (erxes' `usersSetActiveStatusBatch` mutation, `dailyReport` query): its
+    /// queries per item are reported. Named so elsewhere, or named for a job, it is a batch run.
+    #[test]
+    fn a_request_handler_named_for_a_batch_or_a_day_is_no_batch_run() {
+        let src = "import { Schema, model } from 'mongoose';
+const Users = model('users', new Schema({ code: String }));
+export const mutations = {
+  async usersSetActiveStatusBatch(_ids: string[]) {
+    for (const _id of _ids) {
+      await Users.findOne({ _id });
+    }
+  },
+  async dailyReport(ids: string[]) {
+    for (const id of ids) {
+      await Users.findOne({ _id: id });
+    }
+  },
+  async nightlyCleanupJob(ids: string[]) {
+    for (const id of ids) {
+      await Users.findOne({ _id: id });
+    }
+  },
+};
+";
+        let got = findings("src/graphql/resolvers/mutations.ts", src);
+        assert_eq!(lines(&got), vec![6, 11], "{got:?}");
+        let got = findings("src/services/users.ts", src);
+        assert!(got.is_empty(), "{got:?}");
+        let py = "from pymongo import MongoClient
+db = MongoClient().app
+def daily_report(ids):
+    for i in ids:
+        db.users.find_one({'_id': i})
+";
+        assert_eq!(lines(&findings("app/views.py", py)), vec![5]);
+        assert!(findings("app/reports.py", py).is_empty());
+    }
+
+    /// A query per page of a batching helper built from the page is one query per batch: an
+    /// `$or` of the page's key documents (pulp's units by compound key), or a filter a helper
+    /// builds from the page (`spec = _build_multi_keys_spec(type, segment)`). An `$or` of
+    /// conditions on one item is still a query per item.
+    #[test]
+    fn an_or_of_a_batch_or_a_filter_built_from_it_is_one_query_per_batch() {
+        let src = "from pymongo import MongoClient
+from util import paginate
+db = MongoClient().app
+def by_keys(keys):
+    for seg in paginate(keys):
+        for d in db.units.find({'$or': seg}):
+            yield d
+def by_spec(ctype, keys):
+    for segment in paginate(keys, page_size=50):
+        spec = _build_multi_keys_spec(ctype, segment)
+        for d in db.units.find(spec, projection=['a']):
+            yield d
+def per_item(ids):
+    for i in ids:
+        db.units.find_one({'$or': [{'a': i}, {'b': i}]})
+";
+        let got = findings("units.py", src);
+        assert_eq!(lines(&got), vec![15], "{got:?}");
+    }
+
+    /// A command run by hand as its own program (erxes' `src/commands/*.ts`: its own
+    /// `MongoClient`, then `process.exit()`; a Python `__main__` module making its client) is
+    /// maintenance code. A bot's command handler under `commands/`, on the application's models,
+    /// answers users.
+    #[test]
+    fn a_standalone_command_is_maintenance_code() {
+        let script = "import { MongoClient } from 'mongodb';
+const client = new MongoClient(process.env.MONGO_URL || '');
+const command = async () => {
+  const db = client.db();
+  const logs = await db.collection('score_logs').find({}).toArray();
+  for (const log of logs) {
+    await db.collection('customers').findOne({ _id: log.ownerId });
+  }
+  process.exit();
+};
+command();
+";
+        assert!(findings("plugins/loyalty/src/commands/fix.ts", script).is_empty());
+        assert_eq!(
+            lines(&findings("plugins/loyalty/src/jobs2/fix.ts", script)),
+            vec![7]
+        );
+        let handler = "const Users = require('../models/user');
+module.exports = async (message, ids) => {
+  for (const id of ids) {
+    await Users.findById(id);
+  }
+};
+";
+        assert_eq!(lines(&findings("src/commands/rank.js", handler)), vec![4]);
+        let py = "from pymongo import MongoClient
+def main():
+    db = MongoClient().app
+    for log in db.logs.find():
+        db.users.find_one({'_id': log['owner']})
+if __name__ == '__main__':
+    main()
+";
+        assert!(findings("app/commands/fix.py", py).is_empty());
+        assert_eq!(lines(&findings("app/services/fix.py", py)), vec![5]);
     }
 
     /// pymongo 3's `save(doc)` is a write (MozDef's alert schedules, saved back one by one

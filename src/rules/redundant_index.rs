@@ -172,8 +172,15 @@ impl Rule for RedundantIndex {
                                 ctx.model.offline_files.contains(&d.site.file)
                                     || ctx.model.migration_files.contains(&d.site.file)
                             };
+                            // And so is an index two services of a monorepo both declare
+                            // with the same options (erxes' plugins, each with its own
+                            // `package.json`, on one `configs` model): each declares the index
+                            // it relies on, and either may be deployed without the other.
+                            let same = short.options == long.options;
                             if short.site.file != long.site.file
-                                && ((short.options.name.is_some() && short.options == long.options)
+                                && ((same
+                                    && (short.options.name.is_some()
+                                        || ctx.in_two_projects(short.site.file, long.site.file)))
                                     || maintenance(short)
                                     || maintenance(long))
                             {

@@ -296,6 +296,21 @@ class API:
         assert_eq!(lines("api.py", py), vec![7]);
     }
 
+    /// A Mongoose query counted after its paging (erxes' `Conversations.find(q).skip(s).limit(l)
+    /// .countDocuments()`) counts what the page would hold: no page is read. The same query run
+    /// for its documents is paging.
+    #[test]
+    fn a_query_counted_after_its_paging_is_not_paging() {
+        let ts = r#"import { Schema, model } from 'mongoose';
+const Conversations = model('conversations', new Schema({ status: String }));
+export const count = (query: any, options: any) =>
+  Conversations.find(query).skip(options?.skip || 0).limit(options?.limit || 0).countDocuments();
+export const page = (query: any, options: any) =>
+  Conversations.find(query).skip(options?.skip || 0).limit(options?.limit || 0);
+"#;
+        assert_eq!(lines("inbox.ts", ts), [6]);
+    }
+
     /// A skip drawn at random picks a random document (ChatterBot's `skip(randint(0, n - 1))`);
     /// `distinct` takes no paging options, so a `skip` splatted into an application's own
     /// `distinct(field, **kargs)` (ivre's backends) is not a read's. A computed skip given to

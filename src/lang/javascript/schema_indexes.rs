@@ -135,9 +135,12 @@ impl<'t> Extractor<'t> {
                 Some(o) => o,
                 None => continue,
             };
-            let def = self.lower(def, 0);
+            let mut defs = vec![def];
+            self.spread_definitions(def, &mut defs, 0);
             let mut ops = Vec::new();
-            field_indexes(&def, "", &mut ops, 0);
+            for def in defs {
+                field_indexes(&self.lower(def, 0), "", &mut ops, 0);
+            }
             for op in ops {
                 let owner = match &owner {
                     SchemaOwner::Collection(r) => SchemaOwner::Collection(r.clone()),
@@ -212,6 +215,38 @@ impl<'t> Extractor<'t> {
                     name: format!("{name}()"),
                     target: ExportTarget::Reexport { import },
                 });
+            }
+        }
+    }
+
+    /// The objects a schema definition spreads its fields from, bound to names of the file
+    /// (erxes' `new Schema({ ...conversationSchemaOptions, .. })`, `conversationSchemaOptions`
+    /// an object of fields declared above): their fields' index options are the schema's.
+    fn spread_definitions(&self, def: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
+        if depth > 4 || def.k() != "object" {
+            return;
+        }
+        for p in self.named_children(def) {
+            if p.k() != "spread_element" {
+                continue;
+            }
+            let Some(arg) = self.named_children(p).into_iter().next() else {
+                continue;
+            };
+            let arg = self.unwrap_expr(arg);
+            if arg.k() != "identifier" {
+                continue;
+            }
+            let Some(value) = self
+                .lookup(self.text(arg), arg.start_byte() as u32)
+                .and_then(|b| b.value)
+                .map(|v| self.unwrap_expr(v))
+            else {
+                continue;
+            };
+            if value.k() == "object" && !out.iter().any(|o| o.id() == value.id()) {
+                out.push(value);
+                self.spread_definitions(value, out, depth + 1);
             }
         }
     }
@@ -785,6 +820,29 @@ mongoose.model("User", UserSchema);
             vec![
                 ("users".into(), "email:1".into(), "unique".into()),
                 ("users".into(), "username:1".into(), "unique".into()),
+            ]
+        );
+    }
+
+    /// A schema definition's fields spread from an object of the file (erxes' `new Schema({
+    /// ...conversationSchemaOptions, .. })`, through a spread within that object too) declare
+    /// the indexes of their options; a spread of something not bound to an object declares none.
+    #[test]
+    fn fields_spread_into_a_schema_declare_their_indexes() {
+        let got = indexes(
+            r#"import { Schema, model } from "mongoose";
+const base = { createdAt: { type: Date, index: true } };
+export const conversationFields = { ...base, customerId: { type: String, index: true } };
+const s = new Schema({ ...conversationFields, ...other(), status: { type: String, unique: true } });
+model("conversations", s);
+"#,
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("conversations".into(), "createdAt:1".into(), "".into()),
+                ("conversations".into(), "customerId:1".into(), "".into()),
+                ("conversations".into(), "status:1".into(), "unique".into()),
             ]
         );
     }
