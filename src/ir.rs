@@ -530,7 +530,8 @@ pub struct LoopOver {
     /// Source text, one line, at most 80 characters.
     pub text: String,
     pub span: Span,
-    /// The loop variable, when it is a plain name: `page` in `for page in paginate(ids)`.
+    /// The loop variable, when it is a plain name (`page` in `for page in paginate(ids)`) or
+    /// names an item is unpacked into (`perm, role_ids` in `for perm, role_ids in d.items()`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub item: Option<String>,
     /// The iterable is a name bound once to a non-empty list written in the code

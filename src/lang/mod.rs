@@ -1407,11 +1407,16 @@ pub(crate) fn loop_over_with_item(
     item: Option<&str>,
 ) -> crate::ir::LoopOver {
     let mut over = loop_over(t, span);
+    // A name, or the names an item is unpacked into (`perm, role_ids`, `(k, v)`, `[k, v]`).
     over.item = item
         .filter(|i| {
-            !i.is_empty()
-                && i.chars()
-                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            let names = i.trim_matches(|c| matches!(c, '(' | ')' | '[' | ']'));
+            names.split(',').all(|n| {
+                let n = n.trim();
+                !n.is_empty()
+                    && n.chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            })
         })
         .map(str::to_string);
     over

@@ -50,6 +50,23 @@ fn counter_inc_diagnostic(
 /// storage bucket's, not a period's.
 fn time_bucketed(filter: &Value) -> bool {
     filter.fields().iter().any(|f| {
+        // A window of time (wildduck's auth log: `{user, key, created: {$gte: now -
+        // AUTHLOG_BUCKET}}`, upserted): the document of the current period.
+        let range = f
+            .value
+            .fields()
+            .iter()
+            .any(|x| matches!(x.key.as_str(), "$gte" | "$gt"));
+        if range
+            && crate::lang::naming::for_each_word(&f.key, |w| {
+                matches!(
+                    w,
+                    "created" | "since" | "start" | "started" | "begin" | "window"
+                )
+            })
+        {
+            return true;
+        }
         let named = crate::lang::naming::for_each_word(&f.key, |w| w == "name");
         crate::lang::naming::for_each_word(&f.key, |w| {
             (w == "bucket" && !named)
@@ -109,6 +126,9 @@ fn equality_keys(filter: &Value) -> Vec<&str> {
         .filter(|f| !f.key.starts_with('$') && f.key != "...")
         .filter(|f| match &f.value.kind {
             ValueKind::Document(inner) => inner.iter().all(|x| x.key == "$eq"),
+            // A flag (`{locked: false}`, a queue's claim of any unlocked task) matches many
+            // documents, not one.
+            ValueKind::Bool(_) | ValueKind::Null => false,
             _ => true,
         })
         .map(|f| f.key.as_str())
@@ -174,7 +194,26 @@ fn is_version_field(key: &str) -> bool {
     ) || matches!(
         last_word.as_str(),
         "version" | "revision" | "rev" | "generation" | "cycle"
-    )
+    ) || is_run_number(last)
+}
+
+/// The number of a run, an attempt or a retry of the document's own work, bumped by the update
+/// that starts or defers it (`runCount` beside `lastRunAt`, a queue's claim of a task, `attempts`,
+/// `retries`): the work's cycle number, not a count of events.
+fn is_run_number(key: &str) -> bool {
+    let mut words: Vec<String> = Vec::new();
+    crate::lang::naming::for_each_word(key, |w| {
+        words.push(w.to_string());
+        false
+    });
+    match words.as_slice() {
+        [w] => matches!(w.as_str(), "attempts" | "attempt" | "retries" | "tries"),
+        [.., a, b] => {
+            matches!(a.as_str(), "run" | "attempt" | "retry" | "try")
+                && matches!(b.as_str(), "count" | "number" | "no")
+        }
+        _ => false,
+    }
 }
 
 impl Rule for CounterInc {
@@ -307,6 +346,32 @@ def remove(sid, iid, n, ids):
         let got = messages(src);
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].contains("`restarts` by 1"), "{got:?}");
+    }
+
+    /// A queue's claim of any unlocked task (wildduck's `{locked: false}`) matches many
+    /// documents; a run's or an attempt's number bumped by the update that starts or defers the
+    /// work (`runCount`, `attempts`, `retry_count`) is its cycle number; an upserted document of
+    /// the current window of time (`{user, key, created: {$gte: now - BUCKET}}`) is the bucketed
+    /// counter. A count of events on one document by its key is still reported.
+    #[test]
+    fn claims_run_numbers_and_windows_of_time_are_not_per_event_counters() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().app
+def claim(lock):
+    db.tasks.find_one_and_update({"locked": False}, {"$set": {"locked": lock}, "$inc": {"runCount": 1}})
+def start(cid, now):
+    db.campaigns.update_one({"_id": cid}, {"$set": {"last_run_at": now}, "$inc": {"run_count": 1}})
+    db.jobs.update_one({"_id": cid}, {"$set": {"state": "deferred"}, "$inc": {"attempts": 1, "retry_count": 1}})
+def log(user, key, since):
+    db.authlog.find_one_and_update({"user": user, "key": key, "created": {"$gte": since}},
+        {"$inc": {"events": 1}}, upsert=True)
+def view(pid):
+    db.posts.update_one({"_id": pid, "locked": False}, {"$inc": {"views": 1, "runs": 1}})
+"#;
+        let got = messages(src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].contains("`views` by 1"), "{got:?}");
     }
 
     /// erxes's broadcast workers add up each batch of recipients: `{processedBatches: 1,

@@ -130,9 +130,16 @@ fn batched_by_item(op: &Operation, over: &LoopOver) -> bool {
         match &v.kind {
             ValueKind::Document(fields) => fields.iter().any(|f| {
                 (f.key == "$in"
-                    && item.is_none_or(
-                        |item| matches!(&f.value.kind, ValueKind::Unknown(u) if u.text == item),
-                    ))
+                    && item.is_none_or(|item| {
+                        // (One of the names an item is unpacked into: `for perm, role_ids in
+                        // permissions.items()`.)
+                        matches!(&f.value.kind, ValueKind::Unknown(u)
+                            if u.text == item
+                                || item
+                                    .trim_matches(|c| c == '(' || c == ')' || c == '[' || c == ']')
+                                    .split(',')
+                                    .any(|n| n.trim() == u.text))
+                    }))
                     || has_in_of(&f.value, item)
             }),
             ValueKind::Array(items) => items.iter().any(|x| has_in_of(x, item)),
@@ -474,6 +481,18 @@ def per_item(ids):
 ";
         let got = findings("units.py", src);
         assert_eq!(lines(&got), vec![15], "{got:?}");
+        // A batch unpacked from a pair (Allura's roles per permission).
+        let src = "import pymongo
+db = pymongo.MongoClient().app
+def f(permissions):
+    for perm, role_ids in permissions.items():
+        db.project_role.find({'_id': {'$in': role_ids}})
+    for (perm, role_ids) in permissions.items():
+        db.project_role.find({'_id': {'$in': role_ids}})
+    for perm, role_id in permissions.items():
+        db.project_role.find({'_id': role_id})
+";
+        assert_eq!(lines(&findings("admin.py", src)), vec![9]);
     }
 
     /// A command run by hand as its own program (erxes' `src/commands/*.ts`: its own
