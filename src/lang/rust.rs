@@ -1995,8 +1995,11 @@ impl<'t> Extractor<'t> {
         match n.k() {
             "for_expression" => {
                 let item = self.field(n, "pattern").map(|p| self.text(p));
-                self.field(n, "value")
-                    .map(|v| super::loop_over_with_item(self.text(v), span(v), item))
+                self.field(n, "value").map(|v| {
+                    let mut over = super::loop_over_with_item(self.text(v), span(v), item);
+                    over.bound_to = self.bound_value(v);
+                    over
+                })
             }
             "while_expression" => {
                 let cond = self.field(n, "condition")?;
@@ -2004,10 +2007,42 @@ impl<'t> Extractor<'t> {
                     .then(|| self.field(cond, "value"))
                     .flatten()
                     .map(|v| self.advanced(v))
-                    .map(|v| super::loop_over(self.text(v), span(v)))
+                    .map(|v| {
+                        let mut over = super::loop_over(self.text(v), span(v));
+                        over.bound_to = self.bound_value(v);
+                        over
+                    })
             }
             _ => None,
         }
+    }
+
+    /// The expression a loop's iterable is bound to in its function (`items` of `for it in
+    /// &items` or `items.iter()` after `let items: Vec<Document> = coll.find(q).await?
+    /// .try_collect().await?`; `cursor` after `let mut cursor = coll.find(q).await?`), for the
+    /// rules to tell a loop over a query's results.
+    fn bound_value(&self, v: Node<'t>) -> Option<Span> {
+        let mut cur = v;
+        for _ in 0..4 {
+            match cur.k() {
+                "reference_expression" => cur = self.field(cur, "value")?,
+                "call_expression" => {
+                    let (recv, name, _) = self.method_call(cur)?;
+                    if !matches!(self.text(name), "iter" | "into_iter" | "iter_mut") {
+                        return None;
+                    }
+                    cur = recv;
+                }
+                _ => break,
+            }
+        }
+        if cur.k() != "identifier" {
+            return None;
+        }
+        let value = self
+            .lookup(self.text(cur), cur.start_byte() as u32)?
+            .value?;
+        (!span(value).contains(span(v))).then(|| span(value))
     }
 
     /// The cursor a `while let` advances: `relations` in `relations.try_next().await?`,

@@ -538,6 +538,39 @@ if __name__ == '__main__':
         assert_eq!(lines(&findings("app/services/fix.py", py)), vec![5]);
     }
 
+    /// In Rust too, a write per item of a query's results bound in the function (a collected
+    /// `Vec`, walked directly, by `&items` or `.iter()`, or a cursor advanced by `while let`) is
+    /// reported at info, with the query as related location; a write per item of a list that no
+    /// query returned is not (showtimes' collaborations deleted one by one).
+    #[test]
+    fn a_rust_write_per_item_of_query_results_is_reported() {
+        let src = r#"use futures::TryStreamExt;
+use mongodb::{bson::{doc, Document}, Database};
+async fn one(db: &Database, sid: &str) -> mongodb::error::Result<()> {
+    let items: Vec<Document> = db.collection::<Document>("things").find(doc! { "s": sid }).await?.try_collect().await?;
+    for it in &items {
+        db.collection::<Document>("things").delete_one(doc! { "_id": it.get("_id") }).await?;
+    }
+    let mut cursor = db.collection::<Document>("things").find(doc! { "s": sid }).await?;
+    while let Some(it) = cursor.try_next().await? {
+        db.collection::<Document>("things").update_one(doc! { "_id": it.get("_id") }, doc! { "$set": { "x": 1 } }).await?;
+    }
+    let names = vec!["a", "b"];
+    for n in names.iter() {
+        db.collection::<Document>("things").delete_one(doc! { "name": n }).await?;
+    }
+    Ok(())
+}
+"#;
+        let got = findings("src/sync.rs", src);
+        assert_eq!(lines(&got), vec![6, 10], "{got:?}");
+        assert!(
+            got.iter()
+                .all(|g| g.1.contains("one round trip per item") && g.2 >= 1),
+            "{got:?}"
+        );
+    }
+
     /// pymongo 3's `save(doc)` is a write (MozDef's alert schedules, saved back one by one
     /// while the query's results are walked), and so is a mongoengine document's own `save()`
     /// on the item of a loop over a queryset; `save()` on something else (a Django model's

@@ -30,11 +30,11 @@ fn redundant_index_diagnostic(
 ) -> Finding {
     let message = match how {
         Cover::Duplicate => format!(
-            "index {} on `{collection}` is declared twice: the other declaration creates the same index, so this one is redundant",
+            "index {} on {collection} is declared twice: the other declaration creates the same index, so this one is redundant",
             short.keys_text()
         ),
         Cover::Prefix => format!(
-            "index {} on `{collection}` is redundant: its keys are a prefix of {}, which serves every query it serves",
+            "index {} on {collection} is redundant: its keys are a prefix of {}, which serves every query it serves",
             short.keys_text(),
             long.keys_text()
         ),
@@ -135,66 +135,93 @@ impl Rule for RedundantIndex {
 
     fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
         for c in ctx.model.collections.values() {
-            let ix = &c.indexes;
-            for (i, short) in ix.iter().enumerate() {
-                // The best cover: a strict prefix over a duplicate; for duplicates, only the
-                // later declaration is reported (the first one is the index).
-                let mut found: Option<(&IndexDecl, Cover)> = None;
-                for (j, long) in ix.iter().enumerate() {
-                    if i == j {
-                        continue;
-                    }
-                    let cover = covers(short, long);
-                    // Two copies of one application declare their indexes on two databases.
-                    if cover.is_some() && ctx.are_copies(short.site.file, long.site.file) {
-                        continue;
-                    }
-                    match cover {
-                        Some(Cover::Prefix) if short.keys.len() < long.keys.len() || j < i => {
-                            found = Some((long, Cover::Prefix));
-                            break;
-                        }
-                        Some(Cover::Duplicate) if j < i && found.is_none() => {
-                            // Mongoose `index: true` and `unique: true` on one field are one index.
-                            if short.id == long.id && short.site == long.site {
-                                continue;
-                            }
-                            // The same named index created by two setup paths (a fresh install
-                            // and a migration): `createIndexes` of an identical index is a
-                            // no-op, so both create the one index.
-                            // So is an index a maintenance script or a migration creates again
-                            // beside the application's own setup (Sefaria's
-                            // `scripts/migrate_groups.py`; mist.api's
-                            // `migrations/0003-migrate-tags.py`, whose copy of an old model
-                            // declares its index): the application's declaration is the one to
-                            // keep, and the other runs for deployments made before it.
-                            let maintenance = |d: &IndexDecl| {
-                                ctx.model.offline_files.contains(&d.site.file)
-                                    || ctx.model.migration_files.contains(&d.site.file)
-                            };
-                            // And so is an index two services of a monorepo both declare
-                            // with the same options (erxes' plugins, each with its own
-                            // `package.json`, on one `configs` model): each declares the index
-                            // it relies on, and either may be deployed without the other.
-                            let same = short.options == long.options;
-                            if short.site.file != long.site.file
-                                && ((same
-                                    && (short.options.name.is_some()
-                                        || ctx.in_two_projects(short.site.file, long.site.file)))
-                                    || maintenance(short)
-                                    || maintenance(long))
-                            {
-                                continue;
-                            }
-                            found = Some((long, Cover::Duplicate));
-                        }
-                        _ => {}
-                    }
-                }
-                if let Some((long, how)) = found {
-                    out.push(redundant_index_diagnostic(&c.name, short, long, how));
-                }
+            judge(ctx, &c.indexes, &["`", &c.name, "`"].concat(), out);
+        }
+        // The indexes one call creates on a collection mongolint cannot name (showtimes'
+        // `user_db.get_collection().create_indexes(vec![..])`) are on one collection whatever
+        // its name: compared with each other.
+        // (One call's declarations share its method's site; a Rust `create_indexes` gives an
+        // operation per `IndexModel`.)
+        let mut by_call: Vec<&IndexDecl> = ctx.model.unresolved_indexes.iter().collect();
+        by_call.sort_by_key(|d| (d.method_site.file, d.method_site.span.start, d.id));
+        for call in by_call.chunk_by(|a, b| a.method_site == b.method_site) {
+            if call.len() < 2 {
+                continue;
             }
+            let id = call[0].id;
+            let Some(op) = ctx
+                .files
+                .get(id.file)
+                .and_then(|f| f.ir.operations.get(id.index))
+            else {
+                continue;
+            };
+            let ix: Vec<IndexDecl> = call.iter().map(|d| (*d).clone()).collect();
+            judge(ctx, &ix, &crate::rules::collection_label(op), out);
+        }
+    }
+}
+
+/// Reports each index of `ix` (the declarations for one collection, shown as `collection`) that
+/// another of them covers.
+fn judge(ctx: &RuleContext, ix: &[IndexDecl], collection: &str, out: &mut Vec<Finding>) {
+    for (i, short) in ix.iter().enumerate() {
+        // The best cover: a strict prefix over a duplicate; for duplicates, only the
+        // later declaration is reported (the first one is the index).
+        let mut found: Option<(&IndexDecl, Cover)> = None;
+        for (j, long) in ix.iter().enumerate() {
+            if i == j {
+                continue;
+            }
+            let cover = covers(short, long);
+            // Two copies of one application declare their indexes on two databases.
+            if cover.is_some() && ctx.are_copies(short.site.file, long.site.file) {
+                continue;
+            }
+            match cover {
+                Some(Cover::Prefix) if short.keys.len() < long.keys.len() || j < i => {
+                    found = Some((long, Cover::Prefix));
+                    break;
+                }
+                Some(Cover::Duplicate) if j < i && found.is_none() => {
+                    // Mongoose `index: true` and `unique: true` on one field are one index.
+                    if short.id == long.id && short.site == long.site {
+                        continue;
+                    }
+                    // The same named index created by two setup paths (a fresh install
+                    // and a migration): `createIndexes` of an identical index is a
+                    // no-op, so both create the one index.
+                    // So is an index a maintenance script or a migration creates again
+                    // beside the application's own setup (Sefaria's
+                    // `scripts/migrate_groups.py`; mist.api's
+                    // `migrations/0003-migrate-tags.py`, whose copy of an old model
+                    // declares its index): the application's declaration is the one to
+                    // keep, and the other runs for deployments made before it.
+                    let maintenance = |d: &IndexDecl| {
+                        ctx.model.offline_files.contains(&d.site.file)
+                            || ctx.model.migration_files.contains(&d.site.file)
+                    };
+                    // And so is an index two services of a monorepo both declare
+                    // with the same options (erxes' plugins, each with its own
+                    // `package.json`, on one `configs` model): each declares the index
+                    // it relies on, and either may be deployed without the other.
+                    let same = short.options == long.options;
+                    if short.site.file != long.site.file
+                        && ((same
+                            && (short.options.name.is_some()
+                                || ctx.in_two_projects(short.site.file, long.site.file)))
+                            || maintenance(short)
+                            || maintenance(long))
+                    {
+                        continue;
+                    }
+                    found = Some((long, Cover::Duplicate));
+                }
+                _ => {}
+            }
+        }
+        if let Some((long, how)) = found {
+            out.push(redundant_index_diagnostic(collection, short, long, how));
         }
     }
 }
@@ -286,6 +313,39 @@ await orders.createIndex({ customerId: 1, createdAt: -1 });
             "{}",
             helps[1]
         );
+    }
+
+    /// The indexes one call creates are on one collection even when mongolint cannot name it
+    /// (showtimes' `user_db.get_collection().create_indexes(vec![..])`, a driver `createIndexes`
+    /// on a parameter): compared with each other. Two calls on unnamed collections are not.
+    #[test]
+    fn one_calls_indexes_on_an_unnamed_collection_are_compared() {
+        let rs = r#"use mongodb::{bson::doc, Collection, IndexModel};
+async fn setup(users: &UserHandler, coll: &Collection<Document>) -> mongodb::error::Result<()> {
+    users.get_collection().create_indexes(vec![
+        IndexModel::builder().keys(doc! { "discord_meta.id": 1 }).build(),
+        IndexModel::builder().keys(doc! { "discord_meta.id": 1, "id": 1 }).build(),
+    ]).await?;
+    coll.create_indexes(vec![IndexModel::builder().keys(doc! { "kind": 1 }).build()]).await?;
+    coll.create_indexes(vec![IndexModel::builder().keys(doc! { "kind": 1, "id": 1 }).build()]).await?;
+    Ok(())
+}
+"#;
+        let got = findings("src/setup.rs", rs);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 4);
+        assert!(
+            got[0]
+                .1
+                .contains("on the collection behind `users.get_collection()`"),
+            "{got:?}"
+        );
+        let js = r#"const { MongoClient } = require("mongodb");
+async function setup(coll) {
+  await coll.createIndexes([{ key: { a: 1 } }, { key: { a: 1, b: 1 } }]);
+}
+"#;
+        assert_eq!(findings("setup.js", js).len(), 1);
     }
 
     #[test]
