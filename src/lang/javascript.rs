@@ -62,6 +62,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
         assigned: HashMap::default(),
         filled: Default::default(),
+        filled_by_key: Default::default(),
         pushes: HashMap::default(),
         saves: Vec::new(),
         export_nodes: Vec::new(),
@@ -302,6 +303,8 @@ struct Extractor<'t> {
     assigned: HashMap<String, Vec<u32>>,
     /// Names whose object is filled in by member assignment (`q.status = s`).
     filled: crate::lang::HashSet<String>,
+    /// Those of `filled` filled otherwise than by `name.member = v` (`q[key] = v`, `q.a.b = v`).
+    filled_by_key: crate::lang::HashSet<String>,
     /// `name.push(..)` / `name.unshift(..)` calls: (name) → (call position, method, arguments node).
     pushes: HashMap<String, Vec<(u32, bool, Node<'t>)>>,
     /// `name.save()` calls: (name, position).
@@ -401,6 +404,14 @@ impl<'t> Extractor<'t> {
     /// `query.status = s` / `query[key] = v`: the object bound to `query` is filled in after its
     /// literal, so the literal holds only some of its keys.
     fn note_filled(&mut self, mut target: Node<'t>) {
+        // `q.status = s`, one of `member_assigns`; not `q[key] = v` nor `q.a.b = v`.
+        let direct = target.k() == "member_expression"
+            && self
+                .field(target, "object")
+                .is_some_and(|o| o.k() == "identifier")
+            && self
+                .field(target, "property")
+                .is_some_and(|p| p.k() == "property_identifier");
         for _ in 0..MAX_DEPTH {
             match target.k() {
                 "member_expression" | "subscript_expression" => {
@@ -410,6 +421,9 @@ impl<'t> Extractor<'t> {
                     }
                 }
                 "identifier" => {
+                    if !direct {
+                        self.filled_by_key.insert(self.text(target).to_string());
+                    }
                     self.filled.insert(self.text(target).to_string());
                     return;
                 }
@@ -4032,10 +4046,15 @@ impl<'t> Extractor<'t> {
                             // (`var update = {}; update.$addToSet = {groups: hash}`, Countly's
                             // crash reports), under a condition or not: the update may send it.
                             // So may options (`options.skip = terms.offset`, Vulcan's resolvers).
+                            // An operator's own document named for it (wildduck's `let $push
+                            // = {}; $push.oldPasswords = {..}`, then `{ $push }`) takes every
+                            // member set on it; filled by those alone, it has no other key.
+                            let operator = name.starts_with('$');
                             let at = id.start_byte() as u32;
                             for &(object, member, value, pos) in &self.member_assigns {
                                 if object == name
-                                    && (member.starts_with('$')
+                                    && (operator
+                                        || member.starts_with('$')
                                         || matches!(member, "skip" | "limit" | "sort"))
                                     && b.pos < pos
                                     && pos < at
@@ -4048,11 +4067,13 @@ impl<'t> Extractor<'t> {
                                     });
                                 }
                             }
-                            fields.push(Field {
-                                key: "...".to_string(),
-                                key_span: span(id),
-                                value: Value::unknown(span(id), name, true),
-                            });
+                            if !operator || self.filled_by_key.contains(name) {
+                                fields.push(Field {
+                                    key: "...".to_string(),
+                                    key_span: span(id),
+                                    value: Value::unknown(span(id), name, true),
+                                });
+                            }
                         }
                         return v;
                     }

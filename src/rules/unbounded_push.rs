@@ -1216,6 +1216,36 @@ def other(case, cid, x):
 
     /// A computed key written as a template (bitcore's TSS sessions, `[`rounds.${round}`]`) is
     /// named in the message by its template, without the brackets and backquotes.
+    /// An update operator's own document built member by member under the operator's name
+    /// (wildduck's `let $push = {}; $push.oldPasswords = {..}`, then `{ $push }`) is read with
+    /// its members: its array is named, and a literal added to a set is no growth.
+    #[test]
+    fn an_operator_document_built_by_members_is_read() {
+        let js = r#"const { MongoClient } = require("mongodb");
+async function password(db, user, h) {
+  let $push = {};
+  $push.oldPasswords = { date: new Date(), hash: h };
+  await db.collection("users").findOneAndUpdate({ _id: user }, { $push });
+}
+async function reply(db, q) {
+  let $addToSet = {};
+  $addToSet.flags = "\\Answered";
+  await db.collection("messages").findOneAndUpdate(q, { $addToSet });
+}
+async function tags(db, q, key, v) {
+  let $addToSet = {};
+  $addToSet[key] = v;
+  await db.collection("messages").findOneAndUpdate(q, { $addToSet });
+}
+"#;
+        let got = findings("users.js", js);
+        assert_eq!(
+            got.iter().map(|g| g.0).collect::<Vec<_>>(),
+            vec![5, 15],
+            "{got:?}"
+        );
+    }
+
     #[test]
     fn a_template_key_is_named_by_its_template() {
         let src = r#"const { MongoClient } = require("mongodb");
