@@ -3758,6 +3758,19 @@ class ActionDB(me.Document):
             "const docs = await self.apos.doc.db.find({ type });"
         ));
         assert!(!matters(js, "db.getObject('key'); mydb.users.find()"));
+        // A Typegoose model class's file, and the file that makes its model.
+        assert!(matters(
+            js,
+            "import { prop, index } from '@typegoose/typegoose';\n@index({ a: 1 })\nexport class A { @prop() a!: string }"
+        ));
+        assert!(matters(
+            js,
+            "import { getModelForClass } from '@typegoose/typegoose';\nexport const AModel = getModelForClass(A);"
+        ));
+        assert!(!matters(
+            js,
+            "import { prop } from './props'; const x = prop('a');"
+        ));
         assert!(!matters(js, "const skipped = shouldSkip(x); list.skip(1);"));
         assert!(!matters(js, "function groupBy(collection, fn) {}"));
         // `db.` and `db[` in a one-line string are not code; in a template literal they may be.

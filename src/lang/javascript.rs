@@ -1475,6 +1475,7 @@ impl<'t> Extractor<'t> {
         // `require('../utils/mongoose-shim')`, a `lib/mongoose.ts` that connects and exports it.)
         if JS_MONGO_MODULES.contains(&m)
             || m.starts_with("@nestjs/mongoose")
+            || m.starts_with("@typegoose/")
             || m.starts_with("mongodb/")
             || (is_repository_module(m)
                 && m.rsplit('/').next().is_some_and(|s| s.contains("mongoose")))
@@ -3414,6 +3415,24 @@ impl<'t> Extractor<'t> {
             }
             if self.is_model_helper_call(f, &args) {
                 return self.model_thing(call, &args);
+            }
+            // Typegoose's `getModelForClass(Message)`: the model of class `Message`, on the
+            // collection its decorators name or Mongoose's plural of the class's name.
+            if name == "getModelForClass" {
+                if let Some(class) = args.first().filter(|a| a.k() == "identifier") {
+                    let decl = self.class_named(call, self.text(*class));
+                    let r = decl
+                        .and_then(|d| self.class_collection(d))
+                        .unwrap_or_else(|| CollectionRef {
+                            name: CollectionName::Literal {
+                                name: mongoose_collection_name(self.text(*class)),
+                            },
+                            span: span(*class),
+                            via: CollectionVia::MongooseModel,
+                            import: None,
+                        });
+                    return Thing::Collection(r);
+                }
             }
             // An application's `getCollection(COLLECTION)` helper, in a file that uses MongoDB
             // or imports it from a MongoDB module (`../util/mongo.util`).

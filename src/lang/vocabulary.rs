@@ -686,6 +686,15 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<PrefilterWord> {
             );
             add(&mut ["index"].into_iter(), Some(MethodCall), Confirmation);
             add(&mut ["SchemaFactory"].into_iter(), None, Confirmation);
+            // Typegoose: a class made a model (`getModelForClass(Message)`), its fields' and its
+            // own index decorators (`@prop({ index: true })`, `@index({ a: 1 })`) in a file that
+            // imports `@typegoose/typegoose`.
+            add(&mut ["typegoose"].into_iter(), Some(Anywhere), Hint);
+            add(
+                &mut ["getModelForClass", "prop", "index"].into_iter(),
+                Some(Call),
+                Confirmation,
+            );
         }
         Rust => {
             add(&mut ["mongo", "Mongo"].into_iter(), None, Hint);

@@ -106,6 +106,27 @@ impl<'t> Extractor<'t> {
                         class_schemas.insert(var, r);
                     }
                 }
+                // Typegoose's `@index({ a: 1 }, { unique: true })` on a model class.
+                "index" if !args.is_empty() && f.k() == "identifier" => {
+                    let Some(class) = self
+                        .parents
+                        .of(call)
+                        .filter(|d| d.k() == "decorator")
+                        .and_then(|d| self.decorated_class(d))
+                    else {
+                        continue;
+                    };
+                    let Some(r) = self.class_collection(class) else {
+                        continue;
+                    };
+                    let mut op = Operation::new(OpKind::CreateIndex, "index", span(call), span(f));
+                    op.filter = Some(self.lower(args[0], 0));
+                    op.options = args.get(1).map(|a| self.lower(*a, 0));
+                    op.receiver = self
+                        .text(self.field(class, "name").unwrap_or(class))
+                        .to_string();
+                    pending.push((SchemaOwner::Collection(r), op));
+                }
                 "index" if !args.is_empty() && f.k() == "member_expression" => {
                     let Some(obj) = self.field(f, "object") else {
                         continue;
@@ -152,14 +173,26 @@ impl<'t> Extractor<'t> {
         let mut classes: Vec<(String, Vec<Operation>)> = class_props.into_iter().collect();
         classes.sort_by(|a, b| a.0.cmp(&b.0));
         for (class, ops) in classes {
+            let at = ops.first().map(|o| o.span).unwrap_or_default();
             let owner = class_owner
                 .get(&class)
                 .cloned()
+                .or_else(|| {
+                    // A Typegoose class's `@modelOptions({ schemaOptions: { collection } })`.
+                    let decl = self.class_named(root, &class)?;
+                    let name = self.class_option_collection(decl)?;
+                    Some(CollectionRef {
+                        name: CollectionName::Literal { name },
+                        span: at,
+                        via: CollectionVia::MongooseModel,
+                        import: None,
+                    })
+                })
                 .unwrap_or_else(|| CollectionRef {
                     name: CollectionName::Literal {
                         name: mongoose_collection_name(class.trim_end_matches("Stub")),
                     },
-                    span: ops.first().map(|o| o.span).unwrap_or_default(),
+                    span: at,
                     via: CollectionVia::MongooseModel,
                     import: None,
                 });
@@ -217,6 +250,82 @@ impl<'t> Extractor<'t> {
                 });
             }
         }
+    }
+
+    /// The class a decorator decorates: `@index(..) class C {}`, or `@index(..) export class C
+    /// {}` (the decorators of an export belong to its statement).
+    pub(super) fn decorated_class(&self, decorator: Node<'t>) -> Option<Node<'t>> {
+        let p = self.parents.of(decorator)?;
+        if super::is_class(p.k()) {
+            return Some(p);
+        }
+        if p.k() == "export_statement" {
+            return self
+                .field(p, "declaration")
+                .filter(|d| super::is_class(d.k()));
+        }
+        None
+    }
+
+    /// The class declared at the top of the file (exported or not) by the name `name`.
+    pub(super) fn class_named(&self, root: Node<'t>, name: &str) -> Option<Node<'t>> {
+        let mut top = root;
+        while let Some(p) = self.parents.of(top) {
+            top = p;
+        }
+        self.named_children(top).into_iter().find_map(|s| {
+            let c = if s.k() == "export_statement" {
+                self.field(s, "declaration")?
+            } else {
+                s
+            };
+            (super::is_class(c.k()) && self.field(c, "name").is_some_and(|n| self.text(n) == name))
+                .then_some(c)
+        })
+    }
+
+    /// The collection a Typegoose class names in its decorators (`@modelOptions({
+    /// schemaOptions: { collection: 'messages' } })`).
+    pub(super) fn class_option_collection(&self, class: Node<'t>) -> Option<String> {
+        let mut decorators = self.named_children(class);
+        if let Some(p) = self
+            .parents
+            .of(class)
+            .filter(|p| p.k() == "export_statement")
+        {
+            decorators.extend(self.named_children(p));
+        }
+        decorators.into_iter().find_map(|d| {
+            if d.k() != "decorator" || !self.text(d).starts_with("@modelOptions(") {
+                return None;
+            }
+            let call = self
+                .named_children(d)
+                .into_iter()
+                .find(|c| c.k() == "call_expression")?;
+            let opts = self.lower(*self.args(call).first()?, 0);
+            let c = opts.get("schemaOptions")?.value.get("collection")?;
+            match &c.value.kind {
+                ValueKind::String(name) => Some(name.clone()),
+                _ => None,
+            }
+        })
+    }
+
+    /// The collection of a model class: the one its decorators name, else Mongoose's plural of
+    /// its name (Typegoose's `getModelForClass(Message)` makes model `Message`, collection
+    /// `messages`).
+    pub(super) fn class_collection(&self, class: Node<'t>) -> Option<CollectionRef> {
+        let name = self.field(class, "name")?;
+        let collection = self
+            .class_option_collection(class)
+            .unwrap_or_else(|| mongoose_collection_name(self.text(name)));
+        Some(CollectionRef {
+            name: CollectionName::Literal { name: collection },
+            span: span(name),
+            via: CollectionVia::MongooseModel,
+            import: None,
+        })
     }
 
     /// The objects a schema definition spreads its fields from, bound to names of the file
@@ -307,10 +416,13 @@ impl<'t> Extractor<'t> {
         let name = self
             .field(field, "name")
             .or_else(|| self.field(field, "property"))?;
-        let decorator = self
-            .named_children(field)
-            .into_iter()
-            .find(|d| d.k() == "decorator" && self.text(*d).starts_with("@Prop("))?;
+        let decorator = self.named_children(field).into_iter().find(|d| {
+            d.k() == "decorator" && {
+                let t = self.text(*d);
+                // NestJS's `@Prop(..)`, Typegoose's `@prop(..)`.
+                t.starts_with("@Prop(") || t.starts_with("@prop(")
+            }
+        })?;
         let call = self
             .named_children(decorator)
             .into_iter()
@@ -822,6 +934,58 @@ mongoose.model("User", UserSchema);
                 ("users".into(), "username:1".into(), "unique".into()),
             ]
         );
+    }
+
+    /// Typegoose: `@index(..)` on a model class (exported or not) and `@prop({ index: true })`
+    /// on its fields declare indexes on the class's collection, the one `@modelOptions({
+    /// schemaOptions: { collection } })` names or Mongoose's plural of the class's name; the
+    /// model `getModelForClass(C)` makes is on that collection.
+    #[test]
+    fn typegoose_decorators_declare_the_model_classes_indexes() {
+        let src = r#"import { getModelForClass, prop, index, modelOptions } from "@typegoose/typegoose";
+@index({ converseId: 1 })
+@index({ converseId: 1, _id: -1 }, { unique: true })
+@modelOptions({ schemaOptions: { collection: "chat_messages" } })
+export class Message {
+  @prop({ index: true })
+  groupId?: string;
+  @prop()
+  converseId!: string;
+}
+@index({ name: 1 })
+class Tag {
+  @prop({ unique: true })
+  slug!: string;
+}
+export const MessageModel = getModelForClass(Message);
+export const TagModel = getModelForClass(Tag);
+"#;
+        let got = indexes(src);
+        assert_eq!(
+            got,
+            vec![
+                ("chat_messages".into(), "converseId:1".into(), "".into()),
+                (
+                    "chat_messages".into(),
+                    "converseId:1,_id:-1".into(),
+                    "unique".into()
+                ),
+                ("chat_messages".into(), "groupId:1".into(), "".into()),
+                ("tags".into(), "name:1".into(), "".into()),
+                ("tags".into(), "slug:1".into(), "unique".into()),
+            ]
+        );
+        let ctx = crate::lang::FileContext {
+            display_path: "models/message.ts",
+        };
+        let src = format!("{src}export const list = (q) => MessageModel.find(q).skip(q.n);\n");
+        let ir = crate::lang::extract(crate::ir::Language::TypeScript, &src, &ctx).unwrap();
+        let find = ir
+            .operations
+            .iter()
+            .find(|o| o.kind == OpKind::Find)
+            .unwrap();
+        assert_eq!(find.collection_display(), "chat_messages");
     }
 
     /// A schema definition's fields spread from an object of the file (erxes' `new Schema({
