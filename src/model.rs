@@ -107,6 +107,17 @@ fn path_is_offline(path: &str) -> bool {
         || stem.starts_with("test")
 }
 
+/// A file of an application's upgrade steps (Hydro's `src/upgrade.ts`, `coreScripts:
+/// MigrationScript[]` of functions `_75_76`, ..): a file named `upgrade` or `upgrades` that speaks
+/// of migrations. Each step runs once, when a deployment upgrades. (`upgrade` alone names other
+/// things too: a plan's upgrade, a WebSocket's.)
+fn is_upgrade_steps(path: &str, text: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let stem = file.split('.').next().unwrap_or(file);
+    matches!(stem, "upgrade" | "upgrades")
+        && (text.contains("Migration") || text.contains("migration"))
+}
+
 /// A command run by hand as a program of its own: a file under a `commands/` folder that connects
 /// to the database itself and ends its process (erxes' `src/commands/recoveryScoreLog.ts`: `new
 /// MongoClient(MONGO_URL)`, then `process.exit()`), or a Python module run as a script
@@ -913,14 +924,19 @@ impl Part {
         let (m, by_function) = (&mut part.model, &mut part.by_function);
         for (file, f) in files.iter().enumerate() {
             let file = first + file;
+            let upgrade_steps = f
+                .text
+                .as_deref()
+                .is_some_and(|t| is_upgrade_steps(&f.display_path, t));
             if path_is_offline(&f.display_path)
+                || upgrade_steps
                 || f.text
                     .as_deref()
                     .is_some_and(|t| is_standalone_command(&f.display_path, t))
             {
                 m.offline_files.insert(file);
             }
-            if crate::lang::naming::path_is_migration(&f.display_path) {
+            if upgrade_steps || crate::lang::naming::path_is_migration(&f.display_path) {
                 m.migration_files.insert(file);
             }
             for r in &f.ir.collections {

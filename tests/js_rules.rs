@@ -3311,3 +3311,34 @@ module.exports = sync
         .collect();
     assert_eq!(got, vec![(5, Severity::Info), (8, Severity::Info)]);
 }
+
+/// Stages added under a condition (`...(limit ? [{ $lookup }] : [])`, Checkmate's monitor list,
+/// four joins each under the same condition) are read as the pipeline's fullest form; a single
+/// conditional join beside none is no chain.
+#[test]
+fn lookups_spread_under_a_condition_are_counted() {
+    let src = format!(
+        r#"
+async function list(db, n, limit) {{
+  return db.collection("monitors").aggregate([
+    {{ $sort: {{ name: 1 }} }},
+    ...(limit ? [{}] : []),
+    ...(limit && [{}]),
+  ]).toArray();
+}}
+async function one(db, limit) {{
+  return db.collection("monitors").aggregate([...(limit ? [{}] : [])]).toArray();
+}}
+"#,
+        lookup("checks"),
+        lookup("pagespeedchecks"),
+        lookup("hardwarechecks")
+    );
+    assert_flags_once(
+        LC,
+        "monitors.js",
+        &src,
+        "from: \"pagespeedchecks\"",
+        "$lookup",
+    );
+}

@@ -3992,6 +3992,31 @@ impl<'t> Extractor<'t> {
                         items.extend(xs);
                         continue;
                     }
+                    // Stages added under a condition (`...(limit ? [{ $lookup: .. }] : [])`,
+                    // `...(paged && [{ $skip: n }])`, Checkmate's monitors): the longer of the
+                    // lists the condition picks from, the pipeline's fullest form.
+                    let inner = self.unwrap_expr(inner);
+                    let branches: Vec<Node<'t>> = match inner.k() {
+                        "ternary_expression" => ["consequence", "alternative"]
+                            .into_iter()
+                            .filter_map(|b| self.field(inner, b))
+                            .collect(),
+                        "binary_expression" => self.field(inner, "right").into_iter().collect(),
+                        _ => Vec::new(),
+                    };
+                    let picked = branches
+                        .into_iter()
+                        .filter(|b| self.unwrap_expr(*b).k() == "array")
+                        .map(|b| self.lower_array_items(self.unwrap_expr(b), depth + 1))
+                        .fold(None::<Vec<Value>>, |best, xs| match best {
+                            Some(b) if b.len() >= xs.len() => Some(b),
+                            _ => Some(xs),
+                        });
+                    if let Some(xs) = picked.filter(|xs| !xs.is_empty()) {
+                        items.extend(xs);
+                        items.push(Value::unknown(span(c), self.text(c), false));
+                        continue;
+                    }
                 }
                 items.push(Value::unknown(span(c), self.text(c), false));
             } else {
@@ -5964,6 +5989,19 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
             });
             (route, periodic)
         }
+        // Steps handed over in a list: `ctx.migration.registerChannel('vjudge', [async () =>
+        // {..}, ..])` (Hydro's plugins), each run once by the migration runner.
+        "array" => {
+            let callee = x
+                .parents
+                .of(parent)
+                .filter(|a| a.k() == "arguments")
+                .and_then(|a| x.parents.of(a))
+                .and_then(|c| x.field(c, "function"))
+                .map(|f| x.text(f))
+                .unwrap_or("");
+            (None, runs_migrations(callee))
+        }
         _ => (None, false),
     };
     (name, periodic || own_periodic)
@@ -5972,14 +6010,26 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
 /// A call that runs its function argument on a schedule: `setInterval(fn, ms)`, node-cron's
 /// `cron.schedule('0 * * * *', fn)`, Agenda's `agenda.define(name, fn)`, `agenda.every(..)`.
 fn is_scheduler(callee: &str) -> bool {
-    matches!(
-        callee,
-        "setInterval" | "cron.schedule" | "schedule.scheduleJob" | "CronJob" | "nodeCron.schedule"
-    ) || callee.ends_with(".define") && callee.contains("agenda")
+    runs_migrations(callee)
+        || matches!(
+            callee,
+            "setInterval"
+                | "cron.schedule"
+                | "schedule.scheduleJob"
+                | "CronJob"
+                | "nodeCron.schedule"
+        )
+        || callee.ends_with(".define") && callee.contains("agenda")
         || callee.ends_with(".every")
         || callee.ends_with(".setInterval")
         || callee.ends_with("scheduleJob")
         || callee.ends_with("cron.schedule")
+}
+
+/// A call that registers or runs data migrations (`ctx.migration.registerChannel(..)`,
+/// `migrations.add(fn)`): the functions it is handed run once, at an upgrade.
+fn runs_migrations(callee: &str) -> bool {
+    crate::lang::naming::for_each_word(callee, |w| matches!(w, "migration" | "migrations"))
 }
 
 /// A base class's property that holds the model its subclass hands it (`this.MongooseModel`,

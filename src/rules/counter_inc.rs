@@ -67,6 +67,15 @@ fn time_bucketed(filter: &Value) -> bool {
         {
             return true;
         }
+        // A point in time compared by equality (Hydro's rate limiter: `{op, ident, expireAt}`,
+        // `expireAt` the end of the current period): one document per period.
+        if !f.value.is_document()
+            && crate::lang::naming::for_each_word(&f.key, |w| {
+                matches!(w, "at" | "expire" | "expires" | "expiry" | "until")
+            })
+        {
+            return true;
+        }
         let named = crate::lang::naming::for_each_word(&f.key, |w| w == "name");
         crate::lang::naming::for_each_word(&f.key, |w| {
             (w == "bucket" && !named)
@@ -351,8 +360,9 @@ def remove(sid, iid, n, ids):
     /// A queue's claim of any unlocked task (wildduck's `{locked: false}`) matches many
     /// documents; a run's or an attempt's number bumped by the update that starts or defers the
     /// work (`runCount`, `attempts`, `retry_count`) is its cycle number; an upserted document of
-    /// the current window of time (`{user, key, created: {$gte: now - BUCKET}}`) is the bucketed
-    /// counter. A count of events on one document by its key is still reported.
+    /// the current window of time (`{user, key, created: {$gte: now - BUCKET}}`), or of a point
+    /// in time compared by equality (`{op, ident, expireAt}`), is the bucketed counter. A count of
+    /// events on one document by its key is still reported.
     #[test]
     fn claims_run_numbers_and_windows_of_time_are_not_per_event_counters() {
         let src = r#"
@@ -366,6 +376,9 @@ def start(cid, now):
 def log(user, key, since):
     db.authlog.find_one_and_update({"user": user, "key": key, "created": {"$gte": since}},
         {"$inc": {"events": 1}}, upsert=True)
+def limit(op, ident, period_end):
+    db.opcount.find_one_and_update({"op": op, "ident": ident, "expireAt": period_end},
+        {"$inc": {"opcount": 1}}, upsert=True)
 def view(pid):
     db.posts.update_one({"_id": pid, "locked": False}, {"$inc": {"views": 1, "runs": 1}})
 "#;

@@ -571,6 +571,40 @@ async fn one(db: &Database, sid: &str) -> mongodb::error::Result<()> {
         );
     }
 
+    /// A file of upgrade steps (Hydro's `src/upgrade.ts` of `MigrationScript`s) and the steps
+    /// handed to a migration runner (`ctx.migration.registerChannel(name, [async () => ..])`) run
+    /// once, at an upgrade. A file named `upgrade` that speaks of no migration is application code.
+    #[test]
+    fn upgrade_steps_and_registered_migrations_run_once() {
+        let steps = "import { MigrationScript } from './service/migration';
+import { db } from './service/db';
+export const coreScripts: MigrationScript[] = [
+  async function _75_76() {
+    const messages = await db.collection('message').find({}).toArray();
+    for (const m of messages) await db.collection('user').findOne({ _id: m.from });
+  },
+];
+";
+        assert!(findings("src/upgrade.ts", steps).is_empty());
+        let plan = steps
+            .replace("MigrationScript", "PlanStep")
+            .replace("./service/migration", "./plans");
+        assert_eq!(lines(&findings("src/upgrade.ts", &plan)), vec![6]);
+        let plugin = "import { db } from 'hydrooj';
+export async function apply(ctx) {
+  ctx.migration.registerChannel('vjudge', [async () => {
+    const ddocs = await db.collection('domain').find({}).toArray();
+    for (const ddoc of ddocs) await db.collection('user').findOne({ _id: ddoc.owner });
+  }]);
+  ctx.on('ready', async () => {
+    const ddocs = await db.collection('domain').find({}).toArray();
+    for (const ddoc of ddocs) await db.collection('user').findOne({ _id: ddoc.owner });
+  });
+}
+";
+        assert_eq!(lines(&findings("src/index.ts", plugin)), vec![9]);
+    }
+
     /// pymongo 3's `save(doc)` is a write (MozDef's alert schedules, saved back one by one
     /// while the query's results are walked), and so is a mongoengine document's own `save()`
     /// on the item of a loop over a queryset; `save()` on something else (a Django model's
