@@ -4493,6 +4493,14 @@ impl<'t> Extractor<'t> {
                     let mods = chain.unwrap_or_else(|| self.collect_chain(root, false));
                     self.note_loose_skip(root, call, bound, ctx, mods);
                 }
+            } else if root.k() == "call_expression"
+                && self.is_chain_start(root, call)
+                && self.calls_repository_module(root)
+            {
+                // `document.getMulti(d, type, q).sort(s).skip((page - 1) * n).limit(n)`: a cursor
+                // a module of the repository returns (Hydro's solutions), paged where it is made.
+                let mods = self.collect_chain(root, false);
+                self.note_loose_skip(root, call, None, ctx, mods);
             }
             return;
         }
@@ -4766,6 +4774,26 @@ impl<'t> Extractor<'t> {
     }
 
     /// Only the innermost modifier call of a chain on a variable records the chain (once).
+    /// Whether `call` calls a function of a module of the repository: imported by a relative
+    /// path, called by its name or as a member of the module (`document.getMulti(..)` after
+    /// `import * as document from './document'`).
+    fn calls_repository_module(&self, call: Node<'t>) -> bool {
+        let Some(mut f) = self.field(call, "function") else {
+            return false;
+        };
+        if f.k() == "member_expression" {
+            match self.field(f, "object") {
+                Some(o) => f = o,
+                None => return false,
+            }
+        }
+        f.k() == "identifier"
+            && self
+                .lookup(self.text(f), f.start_byte() as u32)
+                .and_then(|b| b.import.as_ref())
+                .is_some_and(|i| i.module.starts_with('.'))
+    }
+
     fn is_chain_start(&self, root: Node<'t>, call: Node<'t>) -> bool {
         let f = self.field(call, "function");
         f.and_then(|f| self.field(f, "object"))

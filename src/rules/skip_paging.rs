@@ -296,6 +296,27 @@ class API:
         assert_eq!(lines("api.py", py), vec![7]);
     }
 
+    /// A cursor a module of the repository returns, paged where it is made (Hydro's solutions:
+    /// `document.getMulti(d, type, q).sort(s).skip((page - 1) * n).limit(n)`, `document` imported
+    /// from `./document`), is offset paging; the same chain on a package's function is not read.
+    #[test]
+    fn a_cursor_from_a_repository_module_paged_in_place_is_paging() {
+        let ts = r#"import * as document from './document';
+import { getMulti } from '../model/problem';
+import { stream } from 'some-stream-lib';
+export function solutions(d: string, q: any, page: number, limit: number) {
+    return document.getMulti(d, 30, q).sort({ vote: -1 }).skip((page - 1) * limit).limit(limit).toArray();
+}
+export function problems(d: string, q: any, skip: number) {
+    return getMulti(d, q).skip(skip).limit(20).toArray();
+}
+export function items(q: any, skip: number) {
+    return stream(q).skip(skip).limit(20).toArray();
+}
+"#;
+        assert_eq!(lines("solution.ts", ts), [5, 8]);
+    }
+
     /// A Mongoose query counted after its paging (erxes' `Conversations.find(q).skip(s).limit(l)
     /// .countDocuments()`) counts what the page would hold: no page is read. The same query run
     /// for its documents is paging.
