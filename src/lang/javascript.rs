@@ -758,19 +758,33 @@ impl<'t> Extractor<'t> {
                 };
                 let type_text = self.field(n, "type").map(|t| self.text(t));
                 let injected_model = self.injected_model(n);
-                self.add_binding(
-                    &format!("this.{}", self.text(name)),
-                    Binding {
-                        scope: class,
-                        pos,
-                        value: self.field(n, "value"),
-                        kind: DeclKind::Field,
-                        type_text,
-                        injected_model,
-                        import: None,
-                        type_member: None,
-                    },
-                );
+                // A static field is also the class's (`static coll = db.collection('message')`,
+                // read as `MessageModel.coll` anywhere in the file).
+                // (`static` is an anonymous token, not in the flat tree: read before the name.)
+                let before = &self.src[n.start_byte()..name.start_byte()];
+                let static_name = super::has_identifier(before, "static")
+                    .then(|| self.parents.of(n).and_then(|body| self.parents.of(body)))
+                    .flatten()
+                    .filter(|c| is_class(c.k()))
+                    .and_then(|c| self.field(c, "name"))
+                    .map(|c| format!("{}.{}", self.text(c), self.text(name)));
+                for (key, scope) in std::iter::once((format!("this.{}", self.text(name)), class))
+                    .chain(static_name.map(|k| (k, Span::new(0, self.src.len()))))
+                {
+                    self.add_binding(
+                        &key,
+                        Binding {
+                            scope,
+                            pos,
+                            value: self.field(n, "value"),
+                            kind: DeclKind::Field,
+                            type_text,
+                            injected_model: injected_model.clone(),
+                            import: None,
+                            type_member: None,
+                        },
+                    );
+                }
             }
             "required_parameter" | "optional_parameter" => {
                 let Some(pat) = self.field(n, "pattern") else {
@@ -3053,6 +3067,15 @@ impl<'t> Extractor<'t> {
                         None => Thing::Unknown,
                     };
                 }
+                // A static field of a class of the file: `MessageModel.coll`.
+                if obj.k() == "identifier" {
+                    let key = [self.text(obj), ".", prop_name].concat();
+                    if let Some(b) = self.lookup(&key, n.start_byte() as u32) {
+                        if b.kind == DeclKind::Field {
+                            return self.classify_binding(b, prop_name, depth + 1);
+                        }
+                    }
+                }
                 // Meteor's accounts collection.
                 if prop_name == "users" && obj.k() == "identifier" && self.text(obj) == "Meteor" {
                     return Thing::Collection(CollectionRef {
@@ -3247,6 +3270,16 @@ impl<'t> Extractor<'t> {
                 || t == "Collection"
                 || t.starts_with("mongodb.Collection")
             {
+                // `const coll: Collection<Udoc> = db.collection('user')`: the value names it.
+                if let Some(v) = b.value.filter(|_| depth < MAX_DEPTH) {
+                    if let named @ Thing::Collection(CollectionRef {
+                        name: CollectionName::Literal { .. } | CollectionName::Template { .. },
+                        ..
+                    }) = self.classify(v, depth + 1)
+                    {
+                        return named;
+                    }
+                }
                 return Thing::Collection(CollectionRef {
                     name: CollectionName::Unknown {
                         text: generic_arg(),

@@ -317,6 +317,37 @@ export function items(q: any, skip: number) {
         assert_eq!(lines("solution.ts", ts), [5, 8]);
     }
 
+    /// The collection is named by what the code binds it to: a constant typed as a driver
+    /// collection (`const coll: Collection<Udoc> = db.collection('user')`, Hydro's models) by its
+    /// value, a class's static field (`static coll = db.collection('message')`, read as
+    /// `MessageModel.coll`) by the field's value.
+    #[test]
+    fn typed_constants_and_static_fields_name_their_collection() {
+        let ts = r#"import { Collection, MongoClient } from 'mongodb';
+const db = new MongoClient('x').db();
+export const coll: Collection<Udoc> = db.collection('user');
+class MessageModel {
+    static coll = db.collection('message');
+    static async getMany(query: any, page: number, limit: number) {
+        return await MessageModel.coll.find(query).skip((page - 1) * limit).limit(limit).toArray();
+    }
+}
+export const users = (page: number) => coll.find({}).skip(page * 20).limit(20).toArray();
+"#;
+        let (_, f) = crate::analysis::check_source("model.ts", ts, &Settings::default()).unwrap();
+        let msgs: Vec<&str> = f
+            .iter()
+            .filter(|f| f.rule == "skip-paging")
+            .map(|f| f.message.as_str())
+            .collect();
+        assert_eq!(msgs.len(), 2, "{msgs:?}");
+        assert!(
+            msgs[0].starts_with("offset paging on `message`:"),
+            "{msgs:?}"
+        );
+        assert!(msgs[1].starts_with("offset paging on `user`:"), "{msgs:?}");
+    }
+
     /// A Mongoose query counted after its paging (erxes' `Conversations.find(q).skip(s).limit(l)
     /// .countDocuments()`) counts what the page would hold: no page is read. The same query run
     /// for its documents is paging.
