@@ -129,7 +129,8 @@ fn is_standalone_command(path: &str, text: &str) -> bool {
     if !parts.any(|p| matches!(p, "commands" | "command")) {
         return false;
     }
-    let connects = ["new MongoClient(", "MongoClient.connect(", "MongoClient("]
+    // (`MongoClient(` is also `new MongoClient(` and Python's `MongoClient(uri)`.)
+    let connects = ["MongoClient(", "MongoClient.connect("]
         .iter()
         .any(|c| text.contains(c));
     let program = text.contains("process.exit(")
