@@ -109,13 +109,25 @@ pub(crate) fn receiver_text(text: &str) -> String {
 
 /// Source text on one line, for a message: an expression the code breaks over lines
 /// (`parseInt(\n  req.query.start)`) reads `parseInt(req.query.start)`; text on one line is
-/// returned as it is.
+/// returned as it is. A Python line continuation (`a |\` then `b`) is a space.
 pub(crate) fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.bytes().any(|b| b == b'\n' || b == b'\r' || b == b'\t') {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
     for piece in text.split_whitespace() {
+        // (The continuation's backslash ends its line: alone, or after the line's last token.)
+        let piece = match piece.strip_suffix('\\') {
+            Some(rest)
+                if text.contains(&format!("{piece}\n")) || text.contains(&format!("{piece}\r")) =>
+            {
+                rest
+            }
+            _ => piece,
+        };
+        if piece.is_empty() {
+            continue;
+        }
         let glued = out.is_empty()
             || piece.starts_with(['.', ')', ']', ','])
             || piece.starts_with("?.")
@@ -1245,7 +1257,7 @@ pub(crate) fn binary_sizes<'t>(
 
 /// A loop's iterable (`OpContext::loop_over`): its span and its text on one line, at most 80 characters.
 pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
-    let one_line: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let one_line = one_line(t).into_owned();
     let text = if one_line.chars().count() > 80 {
         let cut: String = one_line.chars().take(77).collect();
         format!("{cut}...")
@@ -1465,6 +1477,12 @@ mod tests {
             "getDb(tenant, 'x')?.collection(name)"
         );
         assert_eq!(receiver_text("models.Users"), "models.Users");
+        assert_eq!(
+            one_line("existing_names |\\\n        posted_names"),
+            "existing_names | posted_names"
+        );
+        assert_eq!(one_line("a \\\n  + b"), "a + b");
+        assert_eq!(one_line("re.split('\\\\', x)\n"), "re.split('\\\\', x)");
         assert_eq!(receiver_text(&"a.b".repeat(40)), "a.b".repeat(20));
     }
 
