@@ -469,6 +469,20 @@ pub fn path_is_periodic(path: &str) -> bool {
     if path_is_migration(path) {
         return true;
     }
+    // A file named for a run on a period (erxes' `worker/hourlyRunner.ts`, a `dailyDigestJob.js`,
+    // `weekly_cleanup.py`): the period and a run's word. (A period alone names data too: a
+    // `dailyStats.ts` handler.)
+    let file = path.rsplit('/').next().unwrap_or(path);
+    if for_each_word(file, |w| {
+        matches!(w, "hourly" | "daily" | "weekly" | "monthly")
+    }) && for_each_word(file, |w| {
+        matches!(
+            w,
+            "runner" | "run" | "job" | "task" | "tasks" | "worker" | "digest" | "cleanup" | "sync"
+        )
+    }) {
+        return true;
+    }
     if !mentions_any(path, &PERIODIC_STEMS) {
         return false;
     }
@@ -849,6 +863,10 @@ mod tests {
         assert!(name_is_periodic("seed") && name_is_periodic("seedUsers"));
         assert!(!name_is_periodic("seedling"));
         assert!(path_is_periodic("app/jobs/cleanup.js"));
+        assert!(path_is_periodic("src/worker/hourlyRunner.ts"));
+        assert!(path_is_periodic("app/weekly_cleanup.py"));
+        assert!(!path_is_periodic("pages/api/dailyStats.ts"));
+        assert!(!path_is_periodic("src/graphql/resolvers/dailyReport.ts"));
         // A program that reprocesses stored data (boom's `src/bin/reprocess_crossmatch.rs`).
         assert!(path_is_periodic("src/bin/reprocess_crossmatch.rs"));
         assert!(name_is_periodic("reprocessFailed"));
