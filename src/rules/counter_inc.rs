@@ -204,6 +204,23 @@ fn is_version_field(key: &str) -> bool {
         last_word.as_str(),
         "version" | "revision" | "rev" | "generation" | "cycle"
     ) || is_run_number(last)
+        || deferral_count(key)
+}
+
+/// The count of a deferral's or a retry's attempts kept under its own object (zone-mta's
+/// `_deferred.count`, bumped with the `$set` that schedules the next attempt): a run number too.
+fn deferral_count(key: &str) -> bool {
+    let mut segments = key.rsplit('.');
+    let (Some(last), Some(parent)) = (segments.next(), segments.next()) else {
+        return false;
+    };
+    matches!(last, "count" | "number" | "n")
+        && crate::lang::naming::for_each_word(parent.trim_start_matches('_'), |w| {
+            matches!(
+                w,
+                "deferred" | "deferral" | "retry" | "retries" | "attempt" | "attempts" | "backoff"
+            )
+        })
 }
 
 /// The number of a run, an attempt or a retry of the document's own work, bumped by the update
@@ -359,7 +376,8 @@ def remove(sid, iid, n, ids):
 
     /// A queue's claim of any unlocked task (wildduck's `{locked: false}`) matches many
     /// documents; a run's or an attempt's number bumped by the update that starts or defers the
-    /// work (`runCount`, `attempts`, `retry_count`) is its cycle number; an upserted document of
+    /// work (`runCount`, `attempts`, `retry_count`, zone-mta's `_deferred.count`) is its cycle
+    /// number; an upserted document of
     /// the current window of time (`{user, key, created: {$gte: now - BUCKET}}`), or of a point
     /// in time compared by equality (`{op, ident, expireAt}`), is the bucketed counter. A count of
     /// events on one document by its key is still reported.
@@ -373,6 +391,7 @@ def claim(lock):
 def start(cid, now):
     db.campaigns.update_one({"_id": cid}, {"$set": {"last_run_at": now}, "$inc": {"run_count": 1}})
     db.jobs.update_one({"_id": cid}, {"$set": {"state": "deferred"}, "$inc": {"attempts": 1, "retry_count": 1}})
+    db.queue.find_one_and_update({"id": cid, "seq": 1}, {"$set": {"locked": False}, "$inc": {"_deferred.count": 1}})
 def log(user, key, since):
     db.authlog.find_one_and_update({"user": user, "key": key, "created": {"$gte": since}},
         {"$inc": {"events": 1}}, upsert=True)
