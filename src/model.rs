@@ -925,15 +925,12 @@ impl Part {
         let (m, by_function) = (&mut part.model, &mut part.by_function);
         for (file, f) in files.iter().enumerate() {
             let file = first + file;
-            let upgrade_steps = f
-                .text
-                .as_deref()
-                .is_some_and(|t| is_upgrade_steps(&f.display_path, t));
+            // (A file without its text kept has no IR to judge.)
+            let text = f.text.as_deref().unwrap_or("");
+            let upgrade_steps = is_upgrade_steps(&f.display_path, text);
             if path_is_offline(&f.display_path)
                 || upgrade_steps
-                || f.text
-                    .as_deref()
-                    .is_some_and(|t| is_standalone_command(&f.display_path, t))
+                || is_standalone_command(&f.display_path, text)
             {
                 m.offline_files.insert(file);
             }

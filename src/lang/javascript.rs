@@ -3454,16 +3454,9 @@ impl<'t> Extractor<'t> {
             if name == "getModelForClass" {
                 if let Some(class) = args.first().filter(|a| a.k() == "identifier") {
                     let decl = self.class_named(call, self.text(*class));
-                    let r = decl
-                        .and_then(|d| self.class_collection(d))
-                        .unwrap_or_else(|| CollectionRef {
-                            name: CollectionName::Literal {
-                                name: mongoose_collection_name(self.text(*class)),
-                            },
-                            span: span(*class),
-                            via: CollectionVia::MongooseModel,
-                            import: None,
-                        });
+                    // (Named where the class is declared, when it is in this file.)
+                    let name = decl.and_then(|d| self.field(d, "name")).unwrap_or(*class);
+                    let r = self.class_collection(name, decl);
                     return Thing::Collection(r);
                 }
             }
@@ -3902,18 +3895,7 @@ impl<'t> Extractor<'t> {
                             // with the spread kept as unknown beside them.
                             let arg = self.named_children(p).into_iter().next();
                             let arg = arg.map(|a| self.unwrap_expr(a));
-                            let picked: Vec<Node<'t>> = match arg {
-                                Some(a) if a.k() == "ternary_expression" => {
-                                    ["consequence", "alternative"]
-                                        .into_iter()
-                                        .filter_map(|b| self.field(a, b))
-                                        .collect()
-                                }
-                                Some(a) if a.k() == "binary_expression" => {
-                                    self.field(a, "right").into_iter().collect()
-                                }
-                                _ => Vec::new(),
-                            };
+                            let picked = arg.map(|a| self.spread_choices(a)).unwrap_or_default();
                             let spliced = |n: Node<'t>, fields: &mut Vec<Field>| {
                                 let n = self.unwrap_expr(n);
                                 if n.k() != "object" {
@@ -4015,6 +3997,19 @@ impl<'t> Extractor<'t> {
         Value { span: sp, kind }
     }
 
+    /// What a spread under a condition picks from: both branches of `...(c ? a : b)`, the
+    /// right side of `...(c && a)`; none for another spread.
+    fn spread_choices(&self, arg: Node<'t>) -> Vec<Node<'t>> {
+        match arg.k() {
+            "ternary_expression" => ["consequence", "alternative"]
+                .into_iter()
+                .filter_map(|b| self.field(arg, b))
+                .collect(),
+            "binary_expression" => self.field(arg, "right").into_iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
     fn lower_array_items(&self, arr: Node<'t>, depth: usize) -> Vec<Value> {
         let mut items = Vec::new();
         for c in self.named_children(arr) {
@@ -4028,28 +4023,14 @@ impl<'t> Extractor<'t> {
                     // Stages added under a condition (`...(limit ? [{ $lookup: .. }] : [])`,
                     // `...(paged && [{ $skip: n }])`, Checkmate's monitors): the longer of the
                     // lists the condition picks from, the pipeline's fullest form.
-                    let inner = self.unwrap_expr(inner);
-                    let branches: Vec<Node<'t>> = match inner.k() {
-                        "ternary_expression" => ["consequence", "alternative"]
-                            .into_iter()
-                            .filter_map(|b| self.field(inner, b))
-                            .collect(),
-                        "binary_expression" => self.field(inner, "right").into_iter().collect(),
-                        _ => Vec::new(),
-                    };
-                    let picked = branches
+                    let picked = self
+                        .spread_choices(self.unwrap_expr(inner))
                         .into_iter()
                         .filter(|b| self.unwrap_expr(*b).k() == "array")
                         .map(|b| self.lower_array_items(self.unwrap_expr(b), depth + 1))
-                        .fold(None::<Vec<Value>>, |best, xs| match best {
-                            Some(b) if b.len() >= xs.len() => Some(b),
-                            _ => Some(xs),
-                        });
-                    if let Some(xs) = picked.filter(|xs| !xs.is_empty()) {
-                        items.extend(xs);
-                        items.push(Value::unknown(span(c), self.text(c), false));
-                        continue;
-                    }
+                        .reduce(|best, xs| if best.len() >= xs.len() { best } else { xs });
+                    // (Kept beside an unknown item: what the condition leaves out.)
+                    items.extend(picked.unwrap_or_default());
                 }
                 items.push(Value::unknown(span(c), self.text(c), false));
             } else {
@@ -4806,7 +4787,6 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// Only the innermost modifier call of a chain on a variable records the chain (once).
     /// Whether `call` calls a function of a module of the repository: imported by a relative
     /// path, called by its name or as a member of the module (`document.getMulti(..)` after
     /// `import * as document from './document'`).
@@ -4827,6 +4807,7 @@ impl<'t> Extractor<'t> {
                 .is_some_and(|i| i.module.starts_with('.'))
     }
 
+    /// Only the innermost modifier call of a chain on a variable records the chain (once).
     fn is_chain_start(&self, root: Node<'t>, call: Node<'t>) -> bool {
         let f = self.field(call, "function");
         f.and_then(|f| self.field(f, "object"))

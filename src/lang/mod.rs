@@ -1412,19 +1412,25 @@ pub(crate) fn is_written_list(
             .all(|i| !spread_kinds.contains(&i.k()) && i.k() != "comment")
 }
 
-/// [`loop_over`], with the loop variable's text when it is a plain identifier.
+/// The names a loop's item is unpacked into (`perm`, `role_ids` of `perm, role_ids`, `(k, v)`,
+/// `[k, v]`), or its one name.
+pub(crate) fn item_names(item: &str) -> impl Iterator<Item = &str> {
+    item.trim_matches(|c| matches!(c, '(' | ')' | '[' | ']'))
+        .split(',')
+        .map(str::trim)
+}
+
+/// [`loop_over`], with the loop variable's text when it is a plain identifier or the names an
+/// item is unpacked into.
 pub(crate) fn loop_over_with_item(
     t: &str,
     span: crate::ir::Span,
     item: Option<&str>,
 ) -> crate::ir::LoopOver {
     let mut over = loop_over(t, span);
-    // A name, or the names an item is unpacked into (`perm, role_ids`, `(k, v)`, `[k, v]`).
     over.item = item
         .filter(|i| {
-            let names = i.trim_matches(|c| matches!(c, '(' | ')' | '[' | ']'));
-            names.split(',').all(|n| {
-                let n = n.trim();
+            item_names(i).all(|n| {
                 !n.is_empty()
                     && n.chars()
                         .all(|c| c.is_alphanumeric() || c == '_' || c == '$')

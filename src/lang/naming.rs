@@ -610,18 +610,6 @@ pub fn name_is_periodic(name: &str) -> bool {
     name_is_periodic_in(name, false)
 }
 
-/// Whether `text` holds the identifier `name` whole (`build_spec(ctype, seg)` holds `seg`,
-/// `segment` does not).
-pub fn mentions_word(text: &str, name: &str) -> bool {
-    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
-    let bytes = text.as_bytes();
-    !name.is_empty()
-        && text.match_indices(name).any(|(i, _)| {
-            let end = i + name.len();
-            (i == 0 || !ident(bytes[i - 1])) && (end == bytes.len() || !ident(bytes[end]))
-        })
-}
-
 /// A file that answers requests: under a folder (or named) for routes, controllers, GraphQL
 /// resolvers, request handlers or views (`graphql/resolvers/queries/report.ts`, `views.py`).
 pub fn path_handles_requests(path: &str) -> bool {

@@ -134,11 +134,7 @@ fn batched_by_item(op: &Operation, over: &LoopOver) -> bool {
                         // (One of the names an item is unpacked into: `for perm, role_ids in
                         // permissions.items()`.)
                         matches!(&f.value.kind, ValueKind::Unknown(u)
-                            if u.text == item
-                                || item
-                                    .trim_matches(|c| c == '(' || c == ')' || c == '[' || c == ']')
-                                    .split(',')
-                                    .any(|n| n.trim() == u.text))
+                            if u.text == item || crate::lang::item_names(item).any(|n| n == u.text))
                     }))
                     || has_in_of(&f.value, item)
             }),
@@ -159,7 +155,7 @@ fn batched_by_item(op: &Operation, over: &LoopOver) -> bool {
     // build_spec(segment)`, read as the name `spec`).
     fn built_from(v: &Value, item: &str) -> bool {
         match &v.kind {
-            ValueKind::Unknown(u) => u.is_name || crate::lang::naming::mentions_word(&u.text, item),
+            ValueKind::Unknown(u) => u.is_name || crate::lang::has_identifier(&u.text, item),
             ValueKind::Document(fields) => fields.iter().any(|f| {
                 matches!(f.key.as_str(), "$or" | "$in") && built_from(&f.value, item)
                     || (f.value.is_document() && built_from(&f.value, item))

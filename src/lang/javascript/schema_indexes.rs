@@ -116,15 +116,14 @@ impl<'t> Extractor<'t> {
                     else {
                         continue;
                     };
-                    let Some(r) = self.class_collection(class) else {
+                    let Some(name) = self.field(class, "name") else {
                         continue;
                     };
+                    let r = self.class_collection(name, Some(class));
                     let mut op = Operation::new(OpKind::CreateIndex, "index", span(call), span(f));
                     op.filter = Some(self.lower(args[0], 0));
                     op.options = args.get(1).map(|a| self.lower(*a, 0));
-                    op.receiver = self
-                        .text(self.field(class, "name").unwrap_or(class))
-                        .to_string();
+                    op.receiver = self.text(name).to_string();
                     pending.push((SchemaOwner::Collection(r), op));
                 }
                 "index" if !args.is_empty() && f.k() == "member_expression" => {
@@ -312,20 +311,19 @@ impl<'t> Extractor<'t> {
         })
     }
 
-    /// The collection of a model class: the one its decorators name, else Mongoose's plural of
-    /// its name (Typegoose's `getModelForClass(Message)` makes model `Message`, collection
-    /// `messages`).
-    pub(super) fn class_collection(&self, class: Node<'t>) -> Option<CollectionRef> {
-        let name = self.field(class, "name")?;
-        let collection = self
-            .class_option_collection(class)
+    /// The collection of a model class named by `name` (declared by `decl` in this file, if it
+    /// is): the one its decorators name, else Mongoose's plural of its name (Typegoose's
+    /// `getModelForClass(Message)` makes model `Message`, collection `messages`).
+    pub(super) fn class_collection(&self, name: Node<'t>, decl: Option<Node<'t>>) -> CollectionRef {
+        let collection = decl
+            .and_then(|d| self.class_option_collection(d))
             .unwrap_or_else(|| mongoose_collection_name(self.text(name)));
-        Some(CollectionRef {
+        CollectionRef {
             name: CollectionName::Literal { name: collection },
             span: span(name),
             via: CollectionVia::MongooseModel,
             import: None,
-        })
+        }
     }
 
     /// The objects a schema definition spreads its fields from, bound to names of the file
