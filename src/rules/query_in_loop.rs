@@ -95,7 +95,8 @@ fn over_collections(text: &str) -> bool {
 }
 
 /// The iterable is a list of ids: `ids`, `userIds`, `req.body.order_ids`, `zip(keys, group_ids,
-/// strict=True)` (the last name that is neither a keyword argument's nor a literal's).
+/// strict=True)` (the last name that is neither a keyword argument's nor a literal's), or the
+/// keys or entries of a dict of ids (`ids.items()`).
 fn ids_like(text: &str) -> bool {
     let bytes = text.as_bytes();
     // Pieces between single separator bytes, from the end: each piece's end is known.
@@ -113,11 +114,42 @@ fn ids_like(text: &str) -> bool {
                 });
             let p = std::str::from_utf8(p).ok()?;
             let literal = matches!(p, "True" | "False" | "None" | "true" | "false" | "null");
-            (!p.is_empty() && !keyword && !literal).then_some(p)
+            // A dict's keys or entries are its ids' (`ids.items()`, `group_ids.keys()`).
+            let entries = matches!(p, "items" | "keys" | "iteritems" | "iterkeys")
+                && bytes[after..].starts_with(b"()");
+            (!p.is_empty() && !keyword && !literal && !entries).then_some(p)
         })
         .next()
         .unwrap_or("");
     last == "ids" || last.ends_with("Ids") || last.ends_with("_ids") || last.ends_with("IDs")
+}
+
+/// A write whose filter selects the document whose `_id` is the loop's item (`for user_id in
+/// list(rss.keys()): coll.replace_one({"_id": user_id}, ..)`, `{ _id: new ObjectId(id) }`): the
+/// items are ids, one round trip each.
+fn keyed_on_item(op: &Operation, over: &LoopOver) -> bool {
+    let Some(item) = over.item.as_deref() else {
+        return false;
+    };
+    let is_item = |text: &str| {
+        // The name itself, or the name passed to a conversion (`ObjectId(id)`, `str(uid)`).
+        let inner = text
+            .trim_start_matches("new ")
+            .split_once('(')
+            .filter(|(callee, rest)| {
+                rest.ends_with(')')
+                    && callee
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            })
+            .map_or(text, |(_, rest)| rest[..rest.len() - 1].trim());
+        crate::lang::item_names(item).any(|n| n == inner)
+    };
+    op.filter.as_ref().is_some_and(|f| {
+        f.fields().iter().any(|f| {
+            f.key == "_id" && matches!(&f.value.kind, ValueKind::Unknown(u) if is_item(&u.text))
+        })
+    })
 }
 
 /// `for page in paginate(ids): coll.find({"_id": {"$in": page}})`: one query per batch of ids, the
@@ -244,7 +276,7 @@ impl Rule for QueryInLoop {
             });
             // A write per item is flagged where the items are another query's results or ids;
             // other per-item writes are often conditional (claims, upserts of distinct keys).
-            if !reads(op) && outer.is_none() && !ids_like(&over.text) {
+            if !reads(op) && outer.is_none() && !ids_like(&over.text) && !keyed_on_item(op, over) {
                 continue;
             }
             out.push(query_in_loop_diagnostic(file, op, loop_span, over, outer));
@@ -337,7 +369,7 @@ def pm(ids, rows):
     for i, d in enumerate(docs):
         db.items.update_one({\"_id\": d[\"_id\"]}, {\"$set\": {\"i\": i}})
     for i, r in enumerate(rows):
-        db.items.update_one({\"_id\": r}, {\"$set\": {\"i\": i}})
+        db.items.update_one({\"name\": r}, {\"$set\": {\"i\": i}})
 ";
         let got = findings("contribs.py", src);
         assert_eq!(lines(&got), vec![10, 14], "{got:?}");
@@ -807,6 +839,45 @@ for (const item of cart.items) {
         assert_eq!(got[1].0, 6);
         assert_eq!(got[2].0, 8);
         assert!(got[2].1.contains("round trip per item"));
+    }
+
+    /// A write keyed by `_id` on the loop's item walks ids, whatever the iterable's name (a
+    /// dict's keys, `Object.keys(..)`), as does a loop over a dict of ids' entries (modmail's
+    /// `ids.items()`); a write per item keyed on another field is not (upserts of distinct
+    /// keys), nor one keyed on a field of the item.
+    #[test]
+    fn a_write_keyed_on_the_item_as_an_id_is_a_write_per_id() {
+        let py = r#"from motor.motor_asyncio import AsyncIOMotorClient
+db = AsyncIOMotorClient().app
+async def update_note_ids(ids: dict):
+    for object_id, message_id in ids.items():
+        await db.notes.update_one({"_id": object_id}, {"$set": {"message_id": message_id}})
+async def rss_update_all(rss):
+    for user_id in list(rss.keys()):
+        await db.rss.replace_one({"_id": user_id}, rss[user_id], upsert=True)
+async def tags(names, rows):
+    for name in names:
+        await db.tags.update_one({"name": name}, {"$set": {"seen": True}}, upsert=True)
+    for row in rows:
+        await db.tags.update_one({"_id": row["_id"]}, {"$set": {"seen": True}})
+"#;
+        let got = findings("notes.py", py);
+        assert_eq!(lines(&got), vec![5, 8], "{got:?}");
+        assert!(
+            got[0].1.contains("once per item of `ids.items()`"),
+            "{got:?}"
+        );
+        let js = r#"const { ObjectId } = require("mongodb");
+async function f(db, counts, tags) {
+  for (const id of Object.keys(counts)) {
+    await db.collection("users").updateOne({ _id: new ObjectId(id) }, { $set: { n: counts[id] } });
+  }
+  for (const tag of tags) {
+    await db.collection("tags").updateOne({ name: tag }, { $set: { seen: true } }, { upsert: true });
+  }
+}
+"#;
+        assert_eq!(lines(&findings("counts.js", js)), vec![4]);
     }
 
     #[test]
