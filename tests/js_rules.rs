@@ -1950,6 +1950,24 @@ export const findWatchers = (target) => Watcher.find({ target, status: "WATCH" }
         "Watcher.find",
         "find",
     );
+    // Nor is one a base class in another module defines (Twake's search adapters:
+    // `this.ensureIndex(definition, columns, this.createIndex.bind(this))`).
+    let adapter = r#"
+import { SearchAdapter } from "../abstract";
+export default class ElasticSearch extends SearchAdapter {
+  async upsert(definition, columns) {
+    await this.ensureIndex(definition, columns, this.createIndex.bind(this));
+  }
+}
+"#;
+    let src = format!("{watcher}{adapter}");
+    assert_flags_once(
+        "unindexed-query",
+        "watcher.ts",
+        &src,
+        "Watcher.find",
+        "find",
+    );
 }
 
 /// Options filled in after they are declared (`const options = { limit: 20 }; options.skip =

@@ -2677,14 +2677,7 @@ impl<'t> Extractor<'t> {
     /// constructor's `super(..)` call that is a collection, a model or a capitalised import of the
     /// repository.
     fn super_model(&self, this: Node<'t>, depth: usize) -> Thing {
-        let mut class = self.parents.of(this);
-        while let Some(c) = class {
-            if is_class(c.k()) {
-                break;
-            }
-            class = self.parents.of(c);
-        }
-        let Some(class) = class else {
+        let Some(class) = self.enclosing_class(this) else {
             return Thing::Unknown;
         };
         if !self
@@ -4525,14 +4518,31 @@ impl<'t> Extractor<'t> {
         // (crowi's Elasticsearch client) calls that method. Taken for the driver's, an index on a
         // collection named at run time, it would stop unindexed-query for every collection.
         // So does `Storage.createIndexes(this.db)`, a static method of the file's own class
-        // `Storage` (bitcore's wallet service).
+        // `Storage` (bitcore's wallet service), and `this.ensureIndex(def, columns, fn)` in a
+        // class that is no model, whose base class in another module defines it (Twake's search
+        // adapters).
         if matches!(m.kind, OpKind::CreateIndex | OpKind::DropIndex)
-            && (obj.k() == "this" && self.functions.contains_key(method)
+            && (obj.k() == "this"
+                && (self.functions.contains_key(method)
+                    || self.enclosing_class(obj).is_some()
+                        && matches!(self.classify(obj, 0), Thing::Unknown))
                 || obj.k() == "identifier" && self.class_defines(self.text(obj), method))
         {
             return;
         }
         self.operation(call, obj, prop, m, ctx);
+    }
+
+    /// The class whose body holds `n`.
+    fn enclosing_class(&self, n: Node<'t>) -> Option<Node<'t>> {
+        let mut class = self.parents.of(n);
+        while let Some(c) = class {
+            if is_class(c.k()) {
+                return Some(c);
+            }
+            class = self.parents.of(c);
+        }
+        None
     }
 
     /// Whether the file's class `class` defines a method `method`.
