@@ -248,6 +248,15 @@ impl ImportRef {
     pub fn is_call(&self) -> bool {
         self.export.ends_with("()")
     }
+
+    /// A [`CollectionRef`] with this import is a collection of a database the module gives, named
+    /// where it is used: what a function returns ([`ImportRef::is_call`]), or what a module-level
+    /// name holds, named with `[]` (Python's `from database import dbname` .. `dbname["feds"]`,
+    /// the module's `dbname = client["app"]`). The linker keeps the name if the module exports it
+    /// as a database ([`ExportTarget::Database`]), and otherwise forgets the collection.
+    pub fn names_database(&self) -> bool {
+        self.is_call() || self.export.ends_with("[]")
+    }
 }
 
 /// Something a module exports that names a collection, for cross-file resolution.
@@ -306,6 +315,8 @@ pub enum ExportTarget {
     /// A function (or a class's class method or static method) that returns a database: the
     /// export is named for the call (`get_db()`, `Configuration.getMongoConnection()`, see
     /// [`ImportRef::is_call`]), and the collections of its result are named where they are used.
+    /// Also a module-level name bound to a database, named with `[]` (`dbname[]` for `dbname =
+    /// client["app"]`, see [`ImportRef::names_database`]).
     Database,
     /// A Mongoose schema with index declarations and no model compiled from it in its module
     /// (`export const userSchema = new Schema(..); userSchema.index(..)`): a module that compiles

@@ -296,7 +296,8 @@ fn lookup_export_in<T>(
     };
     // `User.collection` of a package that re-exports `User` (`from .user import User`), or
     // `get_db()` of one that re-exports `get_db`: the member of the class (the call of the
-    // function) where the class (the function) is defined. `member` keeps its `.` or `()`.
+    // function) where the class (the function) is defined. `member` keeps its `.` or `()` (or
+    // the `[]` of a database's name, see `ImportRef::names_database`).
     let own = match named(export) {
         Some(e) => Some((e, None)),
         None => export
@@ -304,6 +305,7 @@ fn lookup_export_in<T>(
             .map(str::len)
             .or_else(|| export.find('.'))
             .or_else(|| export.strip_suffix("()").map(str::len))
+            .or_else(|| export.strip_suffix("[]").map(str::len))
             .and_then(|at| {
                 let (head, member) = export.split_at(at);
                 Some((named(head)?, Some(member)))
@@ -1022,7 +1024,7 @@ fn link_rust(files: &mut [SourceFile]) {
 /// and is a driver collection; otherwise there is no collection (an operation's receiver is
 /// unknown, as it was before the frontend read the call; a reference or an export goes).
 fn link_databases(files: &mut [SourceFile], modules: &Modules) {
-    let call = |c: &CollectionRef| c.import.as_ref().filter(|i| i.is_call()).cloned();
+    let call = |c: &CollectionRef| c.import.as_ref().filter(|i| i.names_database()).cloned();
     // (importing file, the call) → whether it returns a database.
     let decided = decide_imports(
         files,

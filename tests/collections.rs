@@ -1055,6 +1055,69 @@ fn a_database_returned_by_a_function_of_another_module_names_its_collections() {
     assert_eq!(unresolved, vec!["get_cache().pages"]);
 }
 
+/// A module-level name bound to a database (`dbname = mongo["app"]`, with another MongoDB
+/// package's client, async_pymongo's `AsyncClient`) names the collections other modules take from
+/// it by item (`from database import dbname`, `fedsdb = dbname["federation"]`), also through the
+/// package that re-exports it; an item of an imported name that is no database
+/// (`settings["users"]`) names no collection.
+#[test]
+fn a_database_bound_by_another_module_names_the_items_taken_from_it() {
+    let m = map_of(&[
+        (
+            "bot/database/__init__.py",
+            "from async_pymongo import AsyncClient
+             mongo = AsyncClient('mongodb://localhost')
+dbname = mongo['app']
+",
+        ),
+        (
+            "bot/database/feds_db.py",
+            "from bot.database import dbname
+
+fedsdb = dbname['federation']
+
+             async def ban(fed_id, user):
+                 await fedsdb.update_one({'fed_id': fed_id}, {'$push': {'banned': user}})
+",
+        ),
+        (
+            "bot/core/__init__.py",
+            "from bot.database import dbname
+",
+        ),
+        (
+            "bot/plugins/karma.py",
+            "from bot.core import dbname
+from bot.config import settings
+
+             karma = dbname['karma']
+
+             async def add(chat, user):
+                 await karma.update_one({'chat': chat, 'user': user}, {'$set': {'seen': True}})
+                 await settings['users'].update_one({'chat': chat}, {'$set': {'seen': True}})
+",
+        ),
+        (
+            "bot/config.py",
+            "settings = {}
+",
+        ),
+    ]);
+    assert_eq!(collection_names(&m), vec!["federation", "karma"]);
+    let at = |name: &str| sites(collection(&m, name));
+    assert_eq!(
+        at("federation"),
+        vec![(
+            "bot/database/feds_db.py".to_string(),
+            "update_one".to_string()
+        )]
+    );
+    assert_eq!(
+        at("karma"),
+        vec![("bot/plugins/karma.py".to_string(), "update_one".to_string())]
+    );
+}
+
 /// A repository class hands its model to its base class (`super(Message, MessageEntity)`): the
 /// base's property that holds it (`this.MongooseModel`) and the `this` of the subclass's calls of
 /// the base's wrappers (`this.update(..)`) are that model's collection. A class without a base, or

@@ -2001,6 +2001,23 @@ impl<'t> Extractor<'t> {
                         import: Some(imp),
                         ..self.collection_ref(idx)
                     }),
+                    // `dbname["federation"]`, `dbname` another module's name, which the linker
+                    // decides is a database or not (see `ImportRef::names_database`).
+                    Thing::Imported(imp, _)
+                        if imp.export != "*"
+                            && !imp.is_call()
+                            && last_segment(&imp.export)
+                                .starts_with(|c: char| c.is_ascii_lowercase())
+                            && self.string_value(idx).is_some() =>
+                    {
+                        Thing::Collection(CollectionRef {
+                            import: Some(ImportRef {
+                                export: format!("{}[]", imp.export),
+                                module: imp.module,
+                            }),
+                            ..self.collection_ref(idx)
+                        })
+                    }
                     Thing::Collection(r) => {
                         // `db.rss[bot_id]` is the collection `rss.<bot_id>`.
                         let mut parts = match &r.name {
@@ -2107,6 +2124,16 @@ impl<'t> Extractor<'t> {
         };
         let ftext = self.text(f);
         if PY_CLIENT_CLASSES.contains(&last_segment(ftext)) {
+            return Thing::Client;
+        }
+        // Another MongoDB package's client: `AsyncClient(uri)` of async_pymongo.
+        if f.k() == "identifier"
+            && ftext.ends_with("Client")
+            && self
+                .lookup(ftext, call.start_byte() as u32)
+                .and_then(|b| b.import_module.as_deref())
+                .is_some_and(|m| m.contains("mongo") && !m.contains("mongoengine"))
+        {
             return Thing::Client;
         }
         // An application wrapper named for what it returns: `MongoDB.get_client()`, `get_mongo_db()`.
@@ -6977,7 +7004,8 @@ impl<'t> Extractor<'t> {
             match b.kind {
                 DeclKind::Assign => {
                     if let Some(v) = b.value {
-                        if let Thing::Collection(r) = self.classify(v, 0) {
+                        let thing = self.classify(v, 0);
+                        if let Thing::Collection(r) = thing {
                             exports.push(Export {
                                 name: name.clone(),
                                 target: ExportTarget::Collection { collection: r },
@@ -6990,6 +7018,13 @@ impl<'t> Extractor<'t> {
                             exports.push(Export {
                                 name: name.clone(),
                                 target: ExportTarget::Reexport { import },
+                            });
+                        } else if matches!(thing, Thing::Db) {
+                            // `dbname = client["app"]`: its collections are named where they are
+                            // used (`dbname["feds"]` in a module that imports it).
+                            exports.push(Export {
+                                name: format!("{name}[]"),
+                                target: ExportTarget::Database,
                             });
                         } else if is_constant_name(name) && self.is_constant(b, name) {
                             // `COL_USERS = "users"`: may name a collection in another module.
