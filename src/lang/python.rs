@@ -3502,7 +3502,9 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
-        self.text(k).to_string()
+        // `{field: v}`, `{f"logs.{day}": v}`: the key is computed at run time, spelt as
+        // JavaScript's `{ [field]: v }` is, so that no rule takes it for a field named `field`.
+        format!("[{}]", self.text(k))
     }
 
     /// Index keys as a document: `"a"` → `{a: 1}`, `[("a", 1), ("b", -1)]` → `{a: 1, b: -1}`.

@@ -28,9 +28,17 @@ fn unbounded_push_diagnostic(
 ) -> Finding {
     let coll = collection_label(op);
     // "array `a`", "arrays `a` and `b`", "arrays `a`, `b` and `c`".
-    // (A computed key written as a template, `[`rounds.${n}`]`, is shown as its template.)
+    // (A computed key written as a template, `[`rounds.${n}`]` or Python's `[f"rounds.{n}"]`, is
+    // shown as its template.)
     let shown = |f: &str| {
-        let t = f.strip_prefix("[`").and_then(|k| k.strip_suffix("`]"));
+        let t = f
+            .strip_prefix("[`")
+            .and_then(|k| k.strip_suffix("`]"))
+            .or_else(|| {
+                f.strip_prefix('[')
+                    .and_then(|k| k.strip_suffix(']'))
+                    .filter(|k| k.starts_with("f\"") || k.starts_with("f'"))
+            });
         t.map_or_else(|| format!("`{f}`"), |t| format!("`{t}`"))
     };
     let quoted: Vec<String> = fields.iter().map(|f| shown(f)).collect();
@@ -1277,6 +1285,35 @@ async fn connect(db: &Database, id: Bson, field_name: &str, ids: Vec<Bson>) {
         let got = judged("src/m2m.rs", src);
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].2.contains("array `[field_name]`"), "{got:?}");
+    }
+
+    /// In Python too, a key that is no string is computed (fame's `{self._mongo_field(names):
+    /// value}`, newsroom's `{action_list: user_id}`): shown as `[field]`, not as a field spelt
+    /// `field`; an f-string key is shown as its template.
+    #[test]
+    fn a_python_key_named_by_an_expression_is_computed() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient().app
+def append_to(names, value, field):
+    db.analysis.update_one({'_id': 1}, {'$addToSet': {mongo_field(names): value}})
+    db.analysis.update_one({'_id': 1}, {'$push': {field: value}})
+    db.analysis.update_one({'_id': 1}, {'$push': {f"logs.{field}": value}})
+"#;
+        let got = judged("fame/mongo_dict.py", src);
+        let messages: Vec<&str> = got.iter().map(|g| g.2.as_str()).collect();
+        assert_eq!(messages.len(), 3, "{got:?}");
+        assert!(
+            messages[0].contains("array `[mongo_field(names)]`"),
+            "{got:?}"
+        );
+        assert!(
+            messages[1].contains("array `[field]` in `analysis`"),
+            "{got:?}"
+        );
+        assert!(
+            messages[2].contains("array `f\"logs.{field}\"` in"),
+            "{got:?}"
+        );
     }
 
     /// Merging records swaps ids in the arrays that hold the old ones: an `$addToSet` (or
