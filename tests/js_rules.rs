@@ -963,6 +963,37 @@ async function feed(db) {
     assert!(f.help.contains("foreignField"), "help: {}", f.help);
 }
 
+/// A `from` given by a variable (lowdefy's `from: actionsCollection`, with `const
+/// actionsCollection = connection.actionsCollection ?? "actions"`) is named by it, in the message
+/// and in the related stage's; one the message cannot spell is `?`.
+#[test]
+fn a_lookup_from_a_variable_is_named_by_it() {
+    let src = r#"
+async function timeline(mongoDb, connection, ref) {
+  const actionsCollection = connection.actionsCollection ?? "actions";
+  const contactsCollection = connection.contactsCollection ?? "user-contacts";
+  return mongoDb.collection("events").aggregate([
+    { $match: { ref } },
+    { $lookup: { from: actionsCollection, localField: "action_ids", foreignField: "_id", as: "actions" } },
+    { $lookup: { from: contactsCollection, localField: "created.user.id", foreignField: "_id", as: "author" } },
+    { $lookup: { from: names[kind](), localField: "kind_id", foreignField: "_id", as: "kind" } },
+  ]).toArray();
+}
+"#;
+    let f = only(LC, "timeline.js", src);
+    assert!(
+        f.message.contains(
+            "chains 3 `$lookup` joins (named by `actionsCollection`, named by `contactsCollection`, `?`)"
+        ),
+        "{}",
+        f.message
+    );
+    assert_eq!(
+        f.related[0].message,
+        "join 1 of 3: named by `actionsCollection`"
+    );
+}
+
 #[test]
 fn pipeline_in_a_variable_is_resolved() {
     let src = format!(

@@ -14,7 +14,8 @@ static META: RuleMeta = RuleMeta {
     doc: include_str!("../../rules/lookup-chain.md"),
 };
 
-/// One join: where it is written and what it joins.
+/// One join: where it is written and what it joins, as the message shows it (`` `users` ``,
+/// ``named by `usersCollection` ``).
 struct Join {
     span: Span,
     target: String,
@@ -29,7 +30,7 @@ fn lookup_chain_diagnostic(
 ) -> Finding {
     let targets = joins
         .iter()
-        .map(|j| format!("`{}`", j.target))
+        .map(|j| j.target.as_str())
         .collect::<Vec<_>>()
         .join(", ");
     let primary = &joins[max];
@@ -40,7 +41,7 @@ fn lookup_chain_diagnostic(
         .map(|(i, j)| Related {
             file,
             span: j.span,
-            message: format!("join {} of {}: `{}`", i + 1, joins.len(), j.target),
+            message: format!("join {} of {}: {}", i + 1, joins.len(), j.target),
         })
         .collect();
     let coll = collection_label(op);
@@ -79,11 +80,15 @@ fn collect_lookups(stages: &[Value], out: &mut Vec<Join>, depth: usize) {
         for f in stage.fields() {
             match f.key.as_str() {
                 "$lookup" | "$graphLookup" => {
-                    let target = f
-                        .value
-                        .get("from")
-                        .and_then(|x| x.value.as_str().map(str::to_string))
-                        .unwrap_or_else(|| "?".to_string());
+                    // A collection named by a variable (`from: actionsCollection`) is shown
+                    // by that name.
+                    let target = match f.value.get("from").map(|x| &x.value.kind) {
+                        Some(ValueKind::String(s)) => format!("`{s}`"),
+                        Some(ValueKind::Unknown(u)) if u.is_name && u.text.len() <= 40 => {
+                            format!("named by `{}`", u.text)
+                        }
+                        _ => "`?`".to_string(),
+                    };
                     out.push(Join {
                         span: f.key_span,
                         target,
@@ -115,13 +120,14 @@ fn collect_populates(arg: &Value, out: &mut Vec<Join>, depth: usize, under: &str
     if depth > 8 {
         return;
     }
-    let target = |p: &str| {
+    let full = |p: &str| {
         if under.is_empty() {
             p.to_string()
         } else {
             format!("{under}.{p}")
         }
     };
+    let target = |p: &str| format!("`{}`", full(p));
     match &arg.kind {
         ValueKind::String(s) => {
             for p in s.split_whitespace() {
@@ -149,7 +155,7 @@ fn collect_populates(arg: &Value, out: &mut Vec<Join>, depth: usize, under: &str
             }
             if let Some(nested) = arg.get("populate") {
                 let before = out.len();
-                collect_populates(&nested.value, out, depth + 1, &target(path.trim()));
+                collect_populates(&nested.value, out, depth + 1, &full(path.trim()));
                 // A nested populate is reported at its `populate` key.
                 if let Some(first) = out.get_mut(before) {
                     first.span = nested.key_span;
