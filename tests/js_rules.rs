@@ -965,7 +965,8 @@ async function feed(db) {
 
 /// A `from` given by a variable (lowdefy's `from: actionsCollection`, with `const
 /// actionsCollection = connection.actionsCollection ?? "actions"`) is named by it, in the message
-/// and in the related stage's; one the message cannot spell is `?`.
+/// and in the related stage's; a Mongoose model's `collection.name` is that model's collection;
+/// one the message cannot spell is `?`.
 #[test]
 fn a_lookup_from_a_variable_is_named_by_it() {
     let src = r#"
@@ -977,20 +978,21 @@ async function timeline(mongoDb, connection, ref) {
     { $lookup: { from: actionsCollection, localField: "action_ids", foreignField: "_id", as: "actions" } },
     { $lookup: { from: contactsCollection, localField: "created.user.id", foreignField: "_id", as: "author" } },
     { $lookup: { from: names[kind](), localField: "kind_id", foreignField: "_id", as: "kind" } },
+    { $lookup: { from: models.Reply.collection.name, localField: "_id", foreignField: "eventId", as: "replies" } },
   ]).toArray();
 }
 "#;
     let f = only(LC, "timeline.js", src);
     assert!(
         f.message.contains(
-            "chains 3 `$lookup` joins (named by `actionsCollection`, named by `contactsCollection`, `?`)"
+            "chains 4 `$lookup` joins (named by `actionsCollection`, named by `contactsCollection`, `?`, the collection of model `Reply`)"
         ),
         "{}",
         f.message
     );
     assert_eq!(
         f.related[0].message,
-        "join 1 of 3: named by `actionsCollection`"
+        "join 1 of 4: named by `actionsCollection`"
     );
 }
 

@@ -80,13 +80,9 @@ fn collect_lookups(stages: &[Value], out: &mut Vec<Join>, depth: usize) {
         for f in stage.fields() {
             match f.key.as_str() {
                 "$lookup" | "$graphLookup" => {
-                    // A collection named by a variable (`from: actionsCollection`) is shown
-                    // by that name.
                     let target = match f.value.get("from").map(|x| &x.value.kind) {
                         Some(ValueKind::String(s)) => format!("`{s}`"),
-                        Some(ValueKind::Unknown(u)) if u.is_name && u.text.len() <= 40 => {
-                            format!("named by `{}`", u.text)
-                        }
+                        Some(ValueKind::Unknown(u)) => from_expression(&u.text),
                         _ => "`?`".to_string(),
                     };
                     out.push(Join {
@@ -110,6 +106,29 @@ fn collect_lookups(stages: &[Value], out: &mut Vec<Join>, depth: usize) {
                 _ => {}
             }
         }
+    }
+}
+
+/// How a join's `from` written as an expression is shown: a Mongoose model's collection name
+/// (`models.Reply.collection.name`) as the model's collection, a variable or a member
+/// (`from: actionsCollection`) by its name, anything else as `?`.
+fn from_expression(text: &str) -> String {
+    let model = text
+        .strip_suffix(".collection.name")
+        .or_else(|| text.strip_suffix(".collection.collectionName"));
+    if let Some(model) = model {
+        let model = model.rsplit('.').next().unwrap_or(model);
+        return format!("the collection of model `{model}`");
+    }
+    let simple = !text.is_empty()
+        && text.len() <= 40
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'));
+    if simple {
+        format!("named by `{text}`")
+    } else {
+        "`?`".to_string()
     }
 }
 
