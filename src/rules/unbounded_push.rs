@@ -103,7 +103,14 @@ fn finding(file: usize, operator: &Field, severity: Severity, message: String) -
         file,
         span: operator.key_span,
         message,
-        help: "cap the array with `$each` + `$slice` (e.g. `{$push: {field: {$each: [x], $slice: -100}}}`), move the items to their own collection that references this document, or use the bucket pattern".to_string(),
+        help: if operator.key == "$addToSet" {
+            // `$addToSet` takes no `$slice`, and a `$push` in its place would lose the
+            // de-duplication.
+            "move the members to their own collection that references this document (one document per member, with a unique index on the pair), or cap the set in the update's filter (e.g. `{field.999: {$exists: false}}`)"
+        } else {
+            "cap the array with `$each` + `$slice` (e.g. `{$push: {field: {$each: [x], $slice: -100}}}`), move the items to their own collection that references this document, or use the bucket pattern"
+        }
+        .to_string(),
         related: Vec::new(),
     }
 }
@@ -1285,6 +1292,28 @@ async fn connect(db: &Database, id: Bson, field_name: &str, ids: Vec<Bson>) {
         let got = judged("src/m2m.rs", src);
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].2.contains("array `[field_name]`"), "{got:?}");
+    }
+
+    /// `$addToSet` takes no `$slice`: its help points to a collection of members or a cap in
+    /// the filter, where a `$push`'s points to `$each` + `$slice`.
+    #[test]
+    fn the_help_of_a_set_is_not_a_slice() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient().app
+def ban(uid, entry):
+    db.cache.update_one({"_id": "bl_users"}, {"$addToSet": {"user_ids": uid}})
+    db.cache.update_one({"_id": "log"}, {"$push": {"entries": entry}})
+"#;
+        let (_, f) =
+            crate::analysis::check_source("bot/mongo.py", src, &Settings::default()).unwrap();
+        let helps: Vec<&str> = f.iter().map(|f| f.help.as_str()).collect();
+        assert_eq!(helps.len(), 2, "{f:?}");
+        assert!(
+            helps[0].starts_with("move the members to their own collection"),
+            "{helps:?}"
+        );
+        assert!(!helps[0].contains("$slice"), "{helps:?}");
+        assert!(helps[1].contains("`$each` + `$slice`"), "{helps:?}");
     }
 
     /// In Python too, a key that is no string is computed (fame's `{self._mongo_field(names):
