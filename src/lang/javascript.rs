@@ -4805,6 +4805,14 @@ impl<'t> Extractor<'t> {
             return false;
         };
         if f.k() == "member_expression" {
+            // `AddressTx.find(q)` of an imported model is an operation of its own, which the
+            // chain's modifiers are read with.
+            if self
+                .field(f, "property")
+                .is_some_and(|p| js_operation(self.text(p)).is_some())
+            {
+                return false;
+            }
             match self.field(f, "object") {
                 Some(o) => f = o,
                 None => return false,

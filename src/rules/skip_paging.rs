@@ -315,6 +315,17 @@ export function items(q: any, skip: number) {
 }
 "#;
         assert_eq!(lines("solution.ts", ts), [5, 8]);
+        // A model's own read (`AddressTx.find(q)`, the model imported from `./model`) is an
+        // operation, its paging reported with the same function's other (iquidus' address
+        // page: an aggregate's `$skip`, then the same skip on a `find`), not again as a cursor.
+        let js = r#"const AddressTx = require('./model');
+async function page(hash, start) {
+  await AddressTx.aggregate([{ $match: { a_id: hash } }, { $skip: Number(start) }]);
+  return AddressTx.find({ a_id: hash }).skip(Number(start)).limit(10);
+}
+module.exports = { page };
+"#;
+        assert_eq!(lines("db.js", js), [3]);
     }
 
     /// The collection is named by what the code binds it to: a constant typed as a driver
