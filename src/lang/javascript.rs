@@ -3861,7 +3861,11 @@ impl<'t> Extractor<'t> {
         let inner = self.unwrap_expr(n);
         let kind = match inner.k() {
             "object" => {
-                let mut fields = Vec::new();
+                let mut fields: Vec<Field> = Vec::new();
+                // Where each key written as a pair is: a key written again keeps its first
+                // place and takes the last value, as JavaScript builds the object (`{ total: 1,
+                // total: -1 }` is `{ total: -1 }`).
+                let mut written: Vec<(String, usize)> = Vec::new();
                 for p in self.named_children(inner) {
                     match p.k() {
                         "pair" => {
@@ -3870,10 +3874,19 @@ impl<'t> Extractor<'t> {
                                 continue;
                             };
                             let key = self.key_text(k);
+                            let value = self.lower(v, depth + 1);
+                            let again = (!key.starts_with('['))
+                                .then(|| written.iter().find(|(w, _)| *w == key))
+                                .flatten();
+                            if let Some(&(_, at)) = again {
+                                fields[at].value = value;
+                                continue;
+                            }
+                            written.push((key.clone(), fields.len()));
                             fields.push(Field {
                                 key,
                                 key_span: span(k),
-                                value: self.lower(v, depth + 1),
+                                value,
                             });
                         }
                         "shorthand_property_identifier" => fields.push(Field {

@@ -369,6 +369,28 @@ await orders.createIndex({ status: 1, createdAt: -1 });
         assert!(got[1].1.contains("declared twice"));
     }
 
+    /// A key written twice in an index literal is one key, in its first place with its last
+    /// direction, as JavaScript builds the object Mongoose receives (iquidus' `{total: 1, total:
+    /// -1, blockindex: 1, blockindex: -1}` is `{total: -1, blockindex: -1}`).
+    #[test]
+    fn a_key_written_twice_in_javascript_is_one_key() {
+        let got = findings(
+            "models/s.js",
+            r#"const mongoose = require("mongoose");
+const S = new mongoose.Schema({ x: Number, y: Number, z: Number });
+S.index({ x: 1, x: -1, y: 1 });
+S.index({ x: -1, y: 1, z: 1 });
+module.exports = mongoose.model("S", S);
+"#,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 3);
+        assert!(
+            got[0].1.contains("index {x: -1, y: 1} on `s` is redundant"),
+            "{got:?}"
+        );
+    }
+
     #[test]
     fn options_and_special_types_keep_an_index() {
         let got = findings(
