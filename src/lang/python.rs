@@ -3365,6 +3365,24 @@ impl<'t> Extractor<'t> {
                 );
             }
         }
+        // `search.update({"$or": keys})`: the dict's fields from then on, and a dict filled in
+        // after it is written, as by a spread (often under a condition: `if not all:
+        // match.update({"disabled": False})`), whatever keys the code spells.
+        for (pos, kind, arg) in self.appends.get(name).into_iter().flatten() {
+            if *kind != AppendKind::Many || *pos <= from || *pos >= at {
+                continue;
+            }
+            if let ValueKind::Document(added) = self.lower(*arg, depth + 1).kind {
+                for f in added {
+                    put(fields, f);
+                }
+            }
+            fields.push(Field {
+                key: "...".to_string(),
+                key_span: span(*arg),
+                value: Value::unknown(span(*arg), self.text(*arg), false),
+            });
+        }
     }
 
     /// The update an argument sends: what [`Self::lower`] reads, or, when that is unknown

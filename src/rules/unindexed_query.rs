@@ -426,6 +426,37 @@ def suggest(q, owner, p):
     /// mongoengine filters given as a dictionary splat: a literal (`objects(**{"harvest__domain":
     /// d})`) or a name bound once to one is read as the keywords it holds; a parameter, or a
     /// dictionary filled elsewhere, may hold anything and is not judged.
+    /// A filter a dict's `update(..)` fills in after it is written is not judged, as one filled
+    /// in by assignment is not (picoCTF's cache invalidation, `search.update({"$or": keys})`, and
+    /// its problem lists, `if not show_disabled: match.update({"disabled": False})`); the dict
+    /// alone is.
+    #[test]
+    fn a_filter_filled_in_by_update_is_read_with_what_it_adds() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient()["app"]
+db.cache.create_index("args")
+def inval(fname, *keys):
+    search = {"function": fname}
+    search.update({"$or": list(keys)})
+    db.cache.delete_many(search)
+def inval2(fname, extra):
+    search = {"function": fname}
+    search.update(extra)
+    db.cache.delete_many(search)
+def inval3(fname):
+    search = {"function": fname}
+    db.cache.delete_many(search)
+def listed(show_disabled):
+    match = {}
+    if not show_disabled:
+        match.update({"disabled": False})
+    return list(db.cache.find(match))
+"#;
+        let got = findings("api/cache.py", src);
+        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, vec![14], "{got:?}");
+    }
+
     #[test]
     fn a_literal_dictionary_splat_is_read_as_keywords() {
         let got = findings(
