@@ -168,6 +168,20 @@ fn counts_by_computed_key(key: &str) -> bool {
     last.contains(['{', '}', '+', '%']) || key.starts_with('[') && !k.contains('.')
 }
 
+/// A count the filter caps: a range on the field the update increments (`{tid, size: {$lt:
+/// max}}` with `{$inc: {size: 1}}`, a seat taken while one is left; `{size: {$gt: 0}}` with `-1`).
+/// The document takes at most its capacity's steps, then the filter stops matching: no counter
+/// bumped by every event.
+fn capped_by_filter(filter: &Value, key: &str) -> bool {
+    filter.fields().iter().any(|f| {
+        f.key == key
+            && f.value
+                .fields()
+                .iter()
+                .any(|c| matches!(c.key.as_str(), "$lt" | "$lte" | "$gt" | "$gte"))
+    })
+}
+
 /// The two numbers a conditional picks between: `merged ? 1 : 0`, Python's `1 if merged else 0`.
 fn literal_choice(text: &str) -> Option<(f64, f64)> {
     let num = |t: &str| t.trim().parse::<f64>().ok();
@@ -315,7 +329,11 @@ impl Rule for CounterInc {
                     .value
                     .fields()
                     .iter()
-                    .filter(|f| !is_version_field(&f.key) && !counts_by_computed_key(&f.key))
+                    .filter(|f| {
+                        !is_version_field(&f.key)
+                            && !counts_by_computed_key(&f.key)
+                            && !capped_by_filter(filter, &f.key)
+                    })
                     .filter_map(|f| match &f.value.kind {
                         ValueKind::Number(n) if *n != 0.0 && n.abs() <= SMALL_STEP => {
                             Some((display_key(&f.key), *n))
@@ -404,6 +422,24 @@ def view(pid):
         let got = messages(src);
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].contains("`views` by 1"), "{got:?}");
+    }
+
+    /// A count its filter caps (picoCTF's team size: `{tid, size: {$lt: max}}` with `{$inc:
+    /// {size: 1}}`, and `{size: {$gt: 0}}` with `-1`) takes at most the capacity's steps; a
+    /// range on another field caps nothing.
+    #[test]
+    fn a_count_its_filter_caps_is_no_per_event_counter() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().app
+def join(tid, max_size):
+    db.teams.find_one_and_update({"tid": tid, "size": {"$lt": max_size}}, {"$inc": {"size": 1}})
+    db.teams.find_one_and_update({"tid": tid, "size": {"$gt": 0}}, {"$inc": {"size": -1}})
+    db.teams.update_one({"tid": tid, "score": {"$gt": 0}}, {"$inc": {"joins": 1}})
+"#;
+        let got = messages(src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].contains("`joins` by 1"), "{got:?}");
     }
 
     /// erxes's broadcast workers add up each batch of recipients: `{processedBatches: 1,
