@@ -769,6 +769,28 @@ pub struct FileIr {
     /// that no file resolves otherwise, and empties this list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub member_collections: Vec<(String, String, CollectionRef)>,
+    /// Calls, in a loop, of a function of this file that reads from the database (see
+    /// [`HelperRead`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub helper_reads: Vec<HelperRead>,
+}
+
+/// A call, in a loop, of a function of the same file whose body reads from the database outside
+/// any loop of its own (`for chat in chats: get_karmas(chat["chat_id"])`, with `def
+/// get_karmas(chat_id): return karmadb.find_one({"chat_id": chat_id})`): the read runs once per
+/// iteration of the caller's loop, an N+1 through a helper.
+#[derive(Clone, Debug, Serialize)]
+pub struct HelperRead {
+    /// The call.
+    pub call: Span,
+    /// Where the call names the function (`get_karmas`, `self.load`'s `load`).
+    pub callee_span: Span,
+    /// The function's name.
+    pub callee: String,
+    /// The read in the function's body: an operation of this file, by its span.
+    pub read: Span,
+    /// The call's context: the loop it is in and what that loop iterates.
+    pub context: OpContext,
 }
 
 impl FileIr {

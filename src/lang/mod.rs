@@ -581,6 +581,8 @@ pub(crate) fn fixed_iterable(text: &str) -> bool {
                 .all(|p| !p.contains('(') || p.contains("len()"))
         || t.ends_with("Names()")
         || t.ends_with(".__subclasses__()")
+        // An object's attribute names (`for attr in dir(self)`): fixed by its class.
+        || (t.starts_with("dir(") && t.ends_with(')'))
         || is_constant_path(t)
         || repeats_a_value(t)
 }

@@ -4105,6 +4105,181 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The function of this file a call runs: a module-level function called by its name
+    /// (`get_karmas(..)`), or a method of the caller's class through `self` or `cls`.
+    fn helper_def(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let f = self.field(call, "function")?;
+        match f.k() {
+            "identifier" => {
+                let def = *self.functions.get(self.text(f))?;
+                let mut up = self.parents.of(def)?;
+                if up.k() == "decorated_definition" {
+                    up = self.parents.of(up)?;
+                }
+                (up.k() == "module").then_some(def)
+            }
+            "attribute" => {
+                let obj = self.field(f, "object")?;
+                let method = self.field(f, "attribute")?;
+                if !matches!(self.text(obj), "self" | "cls") {
+                    return None;
+                }
+                self.method_called(obj, self.text(method))?
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the read at `read` in the function `def` runs once and is kept: the function is
+    /// memoised (`@lru_cache`, `@cache`, `@memoize`, `@cached_property`), or the read fills an
+    /// attribute or a name bound outside the function (`if not self.crop_sizes: self.crop_sizes =
+    /// vocabularies.find_one(..)`).
+    fn cached_read(&self, def: Node<'t>, read: Span) -> bool {
+        let memoised = self
+            .parents
+            .of(def)
+            .filter(|d| d.k() == "decorated_definition")
+            .is_some_and(|d| {
+                self.named_children(d).into_iter().any(|x| {
+                    let t = self.text(x).to_ascii_lowercase();
+                    x.k() == "decorator" && (t.contains("cache") || t.contains("memoize"))
+                })
+            });
+        if memoised {
+            return true;
+        }
+        let mut kept = false;
+        self.parents.walk(def, |n, kind, enter| {
+            if !enter || kept || kind != "assignment" {
+                return;
+            }
+            let (Some(left), Some(right)) = (self.field(n, "left"), self.field(n, "right")) else {
+                return;
+            };
+            let fills = span(right).contains(read)
+                && (left.k() == "attribute"
+                    || (left.k() == "identifier"
+                        && self
+                            .lookup(self.text(left), n.start_byte() as u32)
+                            .is_some_and(|b| !span(def).contains(b.scope))));
+            kept = fills;
+        });
+        kept
+    }
+
+    /// A call in a loop of `def`, a function of this file whose body reads from the database
+    /// outside any loop of its own: a [`HelperRead`], with the call's context settled as an
+    /// operation's is (a call sending the same arguments on every iteration repeats one query).
+    fn note_helper_read(
+        &mut self,
+        call: Node<'t>,
+        def: Node<'t>,
+        mut ctx: OpContext,
+        nested: &HashMap<(u32, u32), Vec<(Span, Option<LoopOver>)>>,
+        changed_in: &mut HashMap<Span, Vec<String>>,
+    ) {
+        let (def_span, call_span) = (span(def), span(call));
+        let Some(name) = self.field(def, "name").map(|n| self.text(n).to_string()) else {
+            return;
+        };
+        // Not a function's call of itself, nor a call that is an operation of its own.
+        if def_span.contains(call_span) || self.ir.operations.iter().any(|o| o.span == call_span) {
+            return;
+        }
+        // A look-up: the function's one operation is a read, outside any loop of its own, and
+        // its body is a few statements (a service's workflow that also reads is not a query
+        // per item so much as work per item).
+        let mut ops = self
+            .ir
+            .operations
+            .iter()
+            .filter(|o| def_span.contains(o.span) && o.evidence != Evidence::None);
+        let (Some(read), None) = (ops.next(), ops.next()) else {
+            return;
+        };
+        let short = self
+            .field(def, "body")
+            .is_some_and(|b| self.named_children(b).len() <= 6);
+        if !short
+            || !read.kind.is_read()
+            || read.context.function.as_deref() != Some(name.as_str())
+            || read
+                .context
+                .enclosing_loop
+                .is_some_and(|l| def_span.contains(l))
+        {
+            return;
+        }
+        // A runner of the caller's queries, not a look-up: its collection or its whole query is
+        // a parameter (`def _do_query(collection, pipeline): collection.aggregate(pipeline)`,
+        // `def size(name): db[name].count_documents({})`), each call a query of its own.
+        let params = self.parameter_names(def);
+        let is_param = |v: &Value| matches!(&v.kind, ValueKind::Unknown(u) if params.contains(&u.text.as_str()));
+        let named_by_param = read.collection.as_ref().is_some_and(|c| match &c.name {
+            CollectionName::Unknown { text } => params.contains(&text.as_str()),
+            CollectionName::Template { parts } => parts.iter().any(
+                |p| matches!(p, NamePart::Hole { text, .. } if params.contains(&text.as_str())),
+            ),
+            _ => false,
+        });
+        let query_is_param = read.filter.as_ref().is_some_and(is_param)
+            || read
+                .pipeline
+                .as_ref()
+                .is_some_and(|st| st.len() == 1 && is_param(&st[0]));
+        if named_by_param || query_is_param || params.contains(&read.receiver.as_str()) {
+            return;
+        }
+        let read = read.span;
+        if self.cached_read(def, read) {
+            return;
+        }
+        let Some(l) = ctx.enclosing_loop else { return };
+        if self.keyed_once(call, l) || self.set_once(call, l) {
+            return;
+        }
+        // The names its arguments read (and its receiver's, `self`): none changes in the loop,
+        // the same call on every iteration.
+        let names = match self.field(call, "function").map(|f| f.k()) {
+            Some("identifier") => self
+                .field(call, "arguments")
+                .and_then(|a| self.names_read(a)),
+            _ => super::query_names(&self.parents, call, ("attribute", "call"), |p| {
+                self.names_read(p)
+            }),
+        };
+        if super::same_query_each_iteration(
+            &self.parents,
+            call,
+            l,
+            names,
+            runs_in_place,
+            changed_in,
+            |looped| self.names_changed_in(looped),
+        ) {
+            let key = (call.start_byte() as u32, call.end_byte() as u32);
+            let outer = nested.get(&key).and_then(|loops| {
+                super::loop_that_varies(loops, l, call_span, |o| {
+                    super::ancestor_spanning(&self.parents, call, o, runs_in_place)?;
+                    Some(!self.same_each_iteration(call, o, changed_in))
+                })
+            });
+            super::settle_repeated_read(&mut ctx, outer);
+        }
+        let callee_span = match self.field(call, "function") {
+            Some(f) if f.k() == "attribute" => self.field(f, "attribute").map(span),
+            f => f.map(span),
+        }
+        .unwrap_or(call_span);
+        self.ir.helper_reads.push(HelperRead {
+            call: call_span,
+            callee_span,
+            callee: name,
+            read,
+            context: ctx,
+        });
+    }
+
     /// Whether the call `call`, in the loop `loop_span`, sends the same query on every iteration:
     /// it is a method call, and no name that its receiver, its arguments and the arguments of the
     /// calls chained onto it (`.skip(n)`, `.sort(..)`) read (`guid`, `self.guid`) changes in the
@@ -4423,6 +4598,12 @@ impl<'t> Extractor<'t> {
         }
         // The calls in loops, to read their conditions once they are operations (`keyed_once`).
         let in_loops = super::calls_in_loops(&calls);
+        // Calls in loops of a function of this file: a read in its body runs per iteration.
+        let helper_calls: Vec<(Node<'t>, Node<'t>, OpContext)> = calls
+            .iter()
+            .filter(|(_, c)| c.enclosing_loop.is_some() && !c.exits_loop && !c.periodic)
+            .filter_map(|(call, c)| Some((*call, self.helper_def(*call)?, c.clone())))
+            .collect();
         let before = self.ir.operations.len();
         for (call, ctx) in calls {
             self.visit_call(call, ctx);
@@ -4468,6 +4649,9 @@ impl<'t> Extractor<'t> {
                 });
                 super::settle_repeated_read(&mut self.ir.operations[i].context, outer);
             }
+        }
+        for (call, def, ctx) in helper_calls {
+            self.note_helper_read(call, def, ctx, &nested, &mut changed_in);
         }
         for (sub, ctx) in slices {
             self.sliced_queryset(sub, ctx);

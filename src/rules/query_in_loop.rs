@@ -1,6 +1,6 @@
 use super::{collection_label, operations, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::{Finding, Related, Severity};
-use crate::ir::{CollectionName, LoopOver, OpKind, Operation, Span, Value, ValueKind};
+use crate::ir::{CollectionName, HelperRead, LoopOver, OpKind, Operation, Span, Value, ValueKind};
 
 pub struct QueryInLoop;
 
@@ -20,9 +20,18 @@ fn query_in_loop_diagnostic(
     loop_span: Span,
     over: &LoopOver,
     outer: Option<&Operation>,
+    via: Option<(&HelperRead, &Operation)>,
 ) -> Finding {
     let read = reads(op);
-    let message = if read {
+    let message = if let Some((h, _)) = via {
+        format!(
+            "`{}` runs `{}` on {} once per item of `{}`: N+1 queries, an application-side join",
+            h.callee,
+            op.method,
+            collection_label(op),
+            over.text
+        )
+    } else if read {
         format!(
             "`{}` on {} runs once per item of `{}`: N+1 queries, an application-side join",
             op.method,
@@ -44,6 +53,13 @@ fn query_in_loop_diagnostic(
         span: over.span,
         message: format!("the loop over `{}`", over.text),
     }];
+    if let Some((h, r)) = via {
+        related.push(Related {
+            file,
+            span: r.method_span,
+            message: format!("the `{}` in `{}`", r.method, h.callee),
+        });
+    }
     if let Some(o) = outer {
         related.push(Related {
             file,
@@ -208,80 +224,102 @@ impl Rule for QueryInLoop {
 
     fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
         for (file, op) in operations(ctx) {
-            if matches!(
-                op.kind,
-                OpKind::CreateIndex | OpKind::DropIndex | OpKind::DocumentSave | OpKind::Other
-            ) || op.in_bulk
-                || op.context.periodic
-                // Runs once and leaves the loop: a search, not a query per item.
-                || op.context.exits_loop
-                || ctx.model.offline_files.contains(&file)
-            {
-                continue;
+            out.extend(judge(ctx, file, op, None));
+        }
+        // A read in the body of a function of the file, called in a loop: judged as if written
+        // where the call is.
+        for f in &ctx.files {
+            for h in &f.ir.helper_reads {
+                let Some(read) = f.ir.operations.iter().find(|o| o.span == h.read) else {
+                    continue;
+                };
+                let mut at_call = read.clone();
+                at_call.span = h.call;
+                at_call.method_span = h.callee_span;
+                at_call.context = h.context.clone();
+                at_call.in_bulk = false;
+                out.extend(judge(ctx, f.id, &at_call, Some((h, read))));
             }
-            let (Some(loop_span), Some(over)) =
-                (op.context.enclosing_loop, op.context.loop_over.as_ref())
-            else {
-                continue;
-            };
-            // The call that produces the iterable (`coll.find().forEach(..)`) is not in the loop.
-            if over.span.contains(op.span) || op.span.contains(over.span) {
-                continue;
-            }
-            if over.fixed || batched_by_item(op, over) {
-                continue;
-            }
-            // The same read on every iteration: to move out of the loop, not a query per item.
-            if op.context.same_each_iteration && reads(op) {
-                continue;
-            }
-            // A loop over collections (`for (const c of collections) c.deleteMany({})`) touches a
-            // different collection each time: not a repeated query on one.
-            let literal = matches!(
-                op.collection.as_ref().map(|c| &c.name),
-                Some(CollectionName::Literal { .. })
-            );
-            // (A model imported from another module that the linker could not name is named
-            // where it is imported, not in the loop: `models.Posts` of `{ models }: IContext`.)
-            let named_per_iteration = op.collection.as_ref().is_some_and(|c| {
-                !literal
-                    && c.import.is_none()
-                    && c.span != Span::default()
-                    && loop_span.contains(c.span)
-                    && !op.context.name_fixed_in_loop
-            });
-            if !literal
-                && (named_per_iteration
-                    || op.context.receiver_per_item
-                    || over_collections(&over.text))
-                || op.context.query_is_item
-            {
-                continue;
-            }
-            let ops = &ctx.files[file].ir.operations;
-            // The query whose results the loop walks: written in the loop's iterable, or in the
-            // expression the iterable's name is bound to (`sheets = coll.find(q)`; there, only a
-            // read of many documents: a name bound to `find_one(..)` or a count is not a list of
-            // results).
-            let outer = ops.iter().find(|o| {
-                reads(o)
-                    && (over.span.contains(o.span)
-                        || over.bound_to.is_some_and(|b| {
-                            b.contains(o.span)
-                                && matches!(
-                                    o.kind,
-                                    OpKind::Find | OpKind::Aggregate | OpKind::Distinct
-                                )
-                        }))
-            });
-            // A write per item is flagged where the items are another query's results or ids;
-            // other per-item writes are often conditional (claims, upserts of distinct keys).
-            if !reads(op) && outer.is_none() && !ids_like(&over.text) && !keyed_on_item(op, over) {
-                continue;
-            }
-            out.push(query_in_loop_diagnostic(file, op, loop_span, over, outer));
         }
     }
+}
+
+/// The finding for `op` if it runs once per item of its loop. `via`: the call of a function of
+/// the file that `op` stands for, and the read in that function's body.
+fn judge(
+    ctx: &RuleContext,
+    file: usize,
+    op: &Operation,
+    via: Option<(&HelperRead, &Operation)>,
+) -> Option<Finding> {
+    if matches!(
+            op.kind,
+            OpKind::CreateIndex | OpKind::DropIndex | OpKind::DocumentSave | OpKind::Other
+        ) || op.in_bulk
+            || op.context.periodic
+            // Runs once and leaves the loop: a search, not a query per item.
+            || op.context.exits_loop
+            || ctx.model.offline_files.contains(&file)
+    {
+        return None;
+    }
+    let (Some(loop_span), Some(over)) = (op.context.enclosing_loop, op.context.loop_over.as_ref())
+    else {
+        return None;
+    };
+    // The call that produces the iterable (`coll.find().forEach(..)`) is not in the loop.
+    if over.span.contains(op.span) || op.span.contains(over.span) {
+        return None;
+    }
+    if over.fixed || batched_by_item(op, over) {
+        return None;
+    }
+    // The same read on every iteration: to move out of the loop, not a query per item.
+    if op.context.same_each_iteration && reads(op) {
+        return None;
+    }
+    // A loop over collections (`for (const c of collections) c.deleteMany({})`) touches a
+    // different collection each time: not a repeated query on one.
+    let literal = matches!(
+        op.collection.as_ref().map(|c| &c.name),
+        Some(CollectionName::Literal { .. })
+    );
+    // (A model imported from another module that the linker could not name is named
+    // where it is imported, not in the loop: `models.Posts` of `{ models }: IContext`.)
+    let named_per_iteration = op.collection.as_ref().is_some_and(|c| {
+        !literal
+            && c.import.is_none()
+            && c.span != Span::default()
+            && loop_span.contains(c.span)
+            && !op.context.name_fixed_in_loop
+    });
+    if !literal
+        && (named_per_iteration || op.context.receiver_per_item || over_collections(&over.text))
+        || op.context.query_is_item
+    {
+        return None;
+    }
+    let ops = &ctx.files[file].ir.operations;
+    // The query whose results the loop walks: written in the loop's iterable, or in the
+    // expression the iterable's name is bound to (`sheets = coll.find(q)`; there, only a
+    // read of many documents: a name bound to `find_one(..)` or a count is not a list of
+    // results).
+    let outer = ops.iter().find(|o| {
+        reads(o)
+            && (over.span.contains(o.span)
+                || over.bound_to.is_some_and(|b| {
+                    b.contains(o.span)
+                        && matches!(o.kind, OpKind::Find | OpKind::Aggregate | OpKind::Distinct)
+                }))
+    });
+    // A write per item is flagged where the items are another query's results or ids;
+    // other per-item writes are often conditional (claims, upserts of distinct keys).
+    if !reads(op) && outer.is_none() && !ids_like(&over.text) && !keyed_on_item(op, over) {
+        return None;
+    }
+    Some(query_in_loop_diagnostic(
+        file, op, loop_span, over, outer, via,
+    ))
 }
 
 #[cfg(test)]
@@ -839,6 +877,69 @@ for (const item of cart.items) {
         assert_eq!(got[1].0, 6);
         assert_eq!(got[2].0, 8);
         assert!(got[2].1.contains("round trip per item"));
+    }
+
+    /// A call in a loop of a function of the file that looks a document up (`get_karmas(chat_id)`
+    /// whose body is a `find_one`; a method through `self`) is a read per item, reported at the
+    /// call with the helper's read as related location. Not: a call that sends the same
+    /// arguments on every iteration, a loop over a fixed list or an object's attribute names
+    /// (`dir(self)`), a memoised helper or one that keeps what it read (`if not self.sizes:
+    /// self.sizes = ..`), a runner of the caller's queries (its collection or query a
+    /// parameter), nor a function whose work goes beyond one read.
+    #[test]
+    fn a_look_up_through_a_function_of_the_file_is_a_read_per_item() {
+        let src = r#"from functools import lru_cache
+from pymongo import MongoClient
+karmadb = MongoClient()["app"]["karma"]
+def get_karmas(chat_id):
+    k = karmadb.find_one({"chat_id": chat_id})
+    return k["karma"] if k else {}
+def get_settings():
+    return karmadb.find_one({"_id": "settings"})
+@lru_cache
+def cached(chat_id):
+    return karmadb.find_one({"chat_id": chat_id})
+def run(coll, query):
+    return list(coll.find(query))
+def touch(chat_id):
+    k = karmadb.find_one({"chat_id": chat_id})
+    karmadb.update_one({"chat_id": chat_id}, {"$set": {"seen": True}})
+def user_global_karma(user_id, queries):
+    for chat in karmadb.find({"chat_id": {"$lt": 0}}):
+        get_karmas(chat["chat_id"])
+        get_settings()
+        cached(chat["chat_id"])
+        touch(chat["chat_id"])
+    for x in [1, 2, 3]:
+        get_karmas(x)
+    for q in queries:
+        run(karmadb, q)
+class Repo:
+    sizes = None
+    def load(self, i):
+        return karmadb.find_one({"_id": i})
+    def size(self, name):
+        if not self.sizes:
+            self.sizes = karmadb.find_one({"_id": "sizes"})
+        return self.sizes.get(name)
+    def all(self, ids):
+        for attr in dir(self):
+            self.load(attr)
+        return [(self.load(i), self.size(i)) for i in ids]
+"#;
+        let got = findings("bot/karma.py", src);
+        assert_eq!(lines(&got), vec![19, 38], "{got:?}");
+        assert!(
+            got[0].1.starts_with(
+                "`get_karmas` runs `find_one` on `karma` once per item of `karmadb.find("
+            ),
+            "{got:?}"
+        );
+        // The loop's iterable, the helper's read and the outer query.
+        assert_eq!(got[0].2, 3, "{got:?}");
+        assert!(got[1]
+            .1
+            .starts_with("`load` runs `find_one` on `karma` once per item of `ids`"));
     }
 
     /// A write keyed by `_id` on the loop's item walks ids, whatever the iterable's name (a
