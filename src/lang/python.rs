@@ -4175,7 +4175,7 @@ impl<'t> Extractor<'t> {
         call: Node<'t>,
         def: Node<'t>,
         mut ctx: OpContext,
-        nested: &HashMap<(u32, u32), Vec<(Span, Option<LoopOver>)>>,
+        nested: &super::NestedLoops,
         changed_in: &mut HashMap<Span, Vec<String>>,
     ) {
         let (def_span, call_span) = (span(def), span(call));
