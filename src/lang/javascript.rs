@@ -4337,6 +4337,12 @@ impl<'t> Extractor<'t> {
         }
         // The calls in loops, to find their operations again below.
         let in_loops = super::calls_in_loops(&calls);
+        // Calls in loops of a function of this file: a read in its body runs per iteration.
+        let helper_calls: Vec<(Node<'t>, Node<'t>, OpContext)> = calls
+            .iter()
+            .filter(|(_, c)| c.enclosing_loop.is_some() && !c.exits_loop && !c.periodic)
+            .filter_map(|(call, c)| Some((*call, self.helper_def(*call)?, c.clone())))
+            .collect();
         let before = self.ir.operations.len();
         for (call, mut ctx) in calls {
             // A function of this file that a scheduled callback calls runs on that schedule.
@@ -4393,6 +4399,9 @@ impl<'t> Extractor<'t> {
                 })
             });
             super::settle_repeated_read(&mut self.ir.operations[i].context, outer);
+        }
+        for (call, def, ctx) in helper_calls {
+            self.note_helper_read(call, def, ctx, &nested, &mut changed_in);
         }
         // Meteor's `new Mongo.Collection("org")` names its collection as `mongoose.model("Org",
         // schema)` or `db.collection("org")` do, whether or not this file queries it.
@@ -4556,6 +4565,186 @@ impl<'t> Extractor<'t> {
             class = self.parents.of(c);
         }
         None
+    }
+
+    /// The function of this file a call runs: a function declared at the top of the module or
+    /// bound to a name there (`find_tx(..)`, `const load = async (id) => ..`), or a method of
+    /// the caller's class through `this`.
+    fn helper_def(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let f = self.field(call, "function")?;
+        match f.k() {
+            "identifier" => {
+                let name = self.text(f);
+                let declared = self.functions.get(name).and_then(|fs| match fs.as_slice() {
+                    [d] if d.k() == "function_declaration" => Some(*d),
+                    _ => None,
+                });
+                let def = declared.or_else(|| {
+                    let v = self.lookup(name, f.start_byte() as u32)?.value?;
+                    let v = self.unwrap_expr(v);
+                    matches!(v.k(), "arrow_function" | "function_expression" | "function")
+                        .then_some(v)
+                })?;
+                // At the top of the module (or exported there).
+                let mut up = self.parents.of(def)?;
+                while matches!(
+                    up.k(),
+                    "variable_declarator" | "lexical_declaration" | "variable_declaration"
+                ) || up.k() == "export_statement"
+                {
+                    up = self.parents.of(up)?;
+                }
+                (up.k() == "program").then_some(def)
+            }
+            "member_expression" => {
+                let obj = self.field(f, "object")?;
+                let method = self.field(f, "property")?;
+                if obj.k() != "this" {
+                    return None;
+                }
+                let class = self.enclosing_class(call)?;
+                let fs = self.functions.get(self.text(method))?;
+                let mut own = fs.iter().filter(|d| {
+                    d.k() == "method_definition"
+                        && self.parents.of(**d).and_then(|body| self.parents.of(body))
+                            == Some(class)
+                });
+                match (own.next(), own.next()) {
+                    (Some(d), None) => Some(*d),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// A call in a loop of `def`, a function of this file whose one operation is a read outside
+    /// any loop of its own and whose body is a few statements: a [`HelperRead`], with the call's
+    /// context settled as an operation's is (the same arguments on every iteration repeat one
+    /// query). Not a runner of the caller's queries (its collection or whole query a parameter).
+    fn note_helper_read(
+        &mut self,
+        call: Node<'t>,
+        def: Node<'t>,
+        mut ctx: OpContext,
+        nested: &super::NestedLoops,
+        changed_in: &mut HashMap<Span, Vec<String>>,
+    ) {
+        let (def_span, call_span) = (span(def), span(call));
+        let name = match self.field(def, "name") {
+            Some(n) => self.text(n).to_string(),
+            None => function_name(self, def).0.unwrap_or_default(),
+        };
+        if name.is_empty()
+            || def_span.contains(call_span)
+            || self.ir.operations.iter().any(|o| o.span == call_span)
+        {
+            return;
+        }
+        let mut ops = self
+            .ir
+            .operations
+            .iter()
+            .filter(|o| def_span.contains(o.span) && o.evidence != Evidence::None);
+        let (Some(read), None) = (ops.next(), ops.next()) else {
+            return;
+        };
+        let short = match self.field(def, "body") {
+            Some(b) if b.k() == "statement_block" => self.named_children(b).len() <= 6,
+            Some(_) => true,
+            None => false,
+        };
+        let in_own_loop = read
+            .context
+            .enclosing_loop
+            .is_some_and(|l| def_span.contains(l));
+        if !short || !read.kind.is_read() || in_own_loop {
+            return;
+        }
+        let params: Vec<&str> = self
+            .field(def, "parameters")
+            .map(|ps| {
+                self.named_children(ps)
+                    .into_iter()
+                    .filter_map(|p| match p.k() {
+                        "identifier" => Some(self.text(p)),
+                        "required_parameter" | "optional_parameter" | "assignment_pattern" => self
+                            .field(p, "pattern")
+                            .or_else(|| self.field(p, "left"))
+                            .filter(|x| x.k() == "identifier")
+                            .map(|x| self.text(x)),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .or_else(|| self.field(def, "parameter").map(|p| vec![self.text(p)]))
+            .unwrap_or_default();
+        let is_param = |v: &Value| matches!(&v.kind, ValueKind::Unknown(u) if params.contains(&u.text.as_str()));
+        let root_of = |t: &str| {
+            let t = t.trim_start_matches("this.");
+            t.split(['.', '[', '(']).next().unwrap_or("").to_string()
+        };
+        // (A collection named per call by a parameter, `'app_users' + app._id`, is another
+        // collection for each.)
+        let named_by_param = read.collection.as_ref().is_some_and(|c| {
+            match &c.name {
+            CollectionName::Unknown { text } => params.contains(&root_of(text).as_str()),
+            CollectionName::Template { parts } => parts.iter().any(|p| {
+                matches!(p, NamePart::Hole { text, .. } if params.contains(&root_of(text).as_str()))
+            }),
+            _ => false,
+        }
+        });
+        let root_param = named_by_param || params.contains(&root_of(&read.receiver).as_str());
+        let query_is_param = read.filter.as_ref().is_some_and(is_param)
+            || read
+                .pipeline
+                .as_ref()
+                .is_some_and(|st| st.len() == 1 && is_param(&st[0]));
+        if root_param || query_is_param {
+            return;
+        }
+        let read = read.span;
+        let Some(l) = ctx.enclosing_loop else { return };
+        let names = match self.field(call, "function").map(|f| f.k()) {
+            Some("identifier") => self
+                .field(call, "arguments")
+                .and_then(|a| self.names_read(a)),
+            _ => super::query_names(
+                &self.parents,
+                call,
+                ("member_expression", "call_expression"),
+                |p| self.names_read(p),
+            ),
+        };
+        if self.unchanged_in_loop(call, l, &[l], names, changed_in) {
+            let key = (call.start_byte() as u32, call.end_byte() as u32);
+            let outer = nested.get(&key).and_then(|loops| {
+                super::loop_that_varies(loops, l, call_span, |o| {
+                    let within: Vec<Span> = loops
+                        .iter()
+                        .map(|l| l.0)
+                        .filter(|s| o.contains(*s))
+                        .collect();
+                    let pass = |n: Node<'t>| !is_function(n.k()) || self.loop_callback(n, &within);
+                    super::ancestor_spanning(&self.parents, call, o, pass)?;
+                    Some(!self.same_each_iteration(call, o, &within, changed_in))
+                })
+            });
+            super::settle_repeated_read(&mut ctx, outer);
+        }
+        let callee_span = match self.field(call, "function") {
+            Some(f) if f.k() == "member_expression" => self.field(f, "property").map(span),
+            f => f.map(span),
+        }
+        .unwrap_or(call_span);
+        self.ir.helper_reads.push(HelperRead {
+            call: call_span,
+            callee_span,
+            callee: name,
+            read,
+            context: ctx,
+        });
     }
 
     /// Whether the file's class `class` defines a method `method`.

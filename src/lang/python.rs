@@ -4215,11 +4215,16 @@ impl<'t> Extractor<'t> {
         // `def size(name): db[name].count_documents({})`), each call a query of its own.
         let params = self.parameter_names(def);
         let is_param = |v: &Value| matches!(&v.kind, ValueKind::Unknown(u) if params.contains(&u.text.as_str()));
+        // (`self` and `cls` are the object's, not the caller's.)
+        let param_root = |t: &str| {
+            let root = t.split(['.', '[', '(']).next().unwrap_or("");
+            !matches!(root, "self" | "cls") && params.contains(&root)
+        };
         let named_by_param = read.collection.as_ref().is_some_and(|c| match &c.name {
-            CollectionName::Unknown { text } => params.contains(&text.as_str()),
-            CollectionName::Template { parts } => parts.iter().any(
-                |p| matches!(p, NamePart::Hole { text, .. } if params.contains(&text.as_str())),
-            ),
+            CollectionName::Unknown { text } => param_root(text),
+            CollectionName::Template { parts } => parts
+                .iter()
+                .any(|p| matches!(p, NamePart::Hole { text, .. } if param_root(text))),
             _ => false,
         });
         let query_is_param = read.filter.as_ref().is_some_and(is_param)
@@ -4227,7 +4232,7 @@ impl<'t> Extractor<'t> {
                 .pipeline
                 .as_ref()
                 .is_some_and(|st| st.len() == 1 && is_param(&st[0]));
-        if named_by_param || query_is_param || params.contains(&read.receiver.as_str()) {
+        if named_by_param || query_is_param || param_root(&read.receiver) {
             return;
         }
         let read = read.span;

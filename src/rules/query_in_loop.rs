@@ -942,6 +942,39 @@ class Repo:
             .starts_with("`load` runs `find_one` on `karma` once per item of `ids`"));
     }
 
+    /// In JavaScript too: a function declared at the top of the module or bound there to an
+    /// arrow function (eiquidus' `find_tx(txid, cb)`), or a method through `this`, whose one
+    /// operation is a read, called per item; not a runner of the caller's queries, nor one on a
+    /// collection a parameter names (`'app_users' + app._id`: another collection per call).
+    #[test]
+    fn a_javascript_look_up_through_a_function_of_the_file_is_a_read_per_item() {
+        let src = r#"const mongoose = require('mongoose'), async = require('async');
+const Tx = mongoose.model('Tx', new mongoose.Schema({ txid: String }));
+function find_tx(txid, cb) { Tx.findOne({ txid }).then(cb); }
+const loadTx = async (txid) => Tx.findOne({ txid });
+function runQuery(model, q) { return model.find(q); }
+function usersOf(db, app) { return db.collection('app_users' + app._id).estimatedDocumentCount(); }
+exports.viaHelper = (rows, cb) => async.eachSeries(rows, (r, next) => find_tx(r.txid, () => next()), cb);
+exports.viaArrow = async (ids) => { for (const id of ids) { await loadTx(id); } };
+exports.runner = async (qs) => { for (const q of qs) { await runQuery(Tx, q); } };
+exports.counts = async (db, apps) => { for (const app of apps) { await usersOf(db, app); } };
+class Repo {
+  load(id) { return Tx.findOne({ txid: id }); }
+  async all(ids) { return Promise.all(ids.map((id) => this.load(id))); }
+}
+module.exports.Repo = Repo;
+"#;
+        let got = findings("lib/database.js", src);
+        assert_eq!(lines(&got), vec![7, 8, 13], "{got:?}");
+        assert!(got[0]
+            .1
+            .starts_with("`find_tx` runs `findOne` on `txes` once per item of `rows`"));
+        assert!(
+            got[2].1.starts_with("`load` runs `findOne` on `txes`"),
+            "{got:?}"
+        );
+    }
+
     /// A write keyed by `_id` on the loop's item walks ids, whatever the iterable's name (a
     /// dict's keys, `Object.keys(..)`), as does a loop over a dict of ids' entries (modmail's
     /// `ids.items()`); a write per item keyed on another field is not (upserts of distinct
