@@ -4384,20 +4384,7 @@ impl<'t> Extractor<'t> {
                 continue;
             }
             // Repeated on each item of a loop around its own: a read per item of that one.
-            let key = (call.start_byte() as u32, call.end_byte() as u32);
-            let outer = nested.get(&key).and_then(|loops| {
-                super::loop_that_varies(loops, l, span(call), |o| {
-                    // Through the callbacks of the loops from `o` in.
-                    let within: Vec<Span> = loops
-                        .iter()
-                        .map(|l| l.0)
-                        .filter(|s| o.contains(*s))
-                        .collect();
-                    let pass = |n: Node<'t>| !is_function(n.k()) || self.loop_callback(n, &within);
-                    super::ancestor_spanning(&self.parents, call, o, pass)?;
-                    Some(!self.same_each_iteration(call, o, &within, &mut changed_in))
-                })
-            });
+            let outer = self.varying_outer(call, l, &nested, &mut changed_in);
             super::settle_repeated_read(&mut self.ir.operations[i].context, outer);
         }
         for (call, def, ctx) in helper_calls {
@@ -4641,26 +4628,11 @@ impl<'t> Extractor<'t> {
         {
             return;
         }
-        let mut ops = self
-            .ir
-            .operations
-            .iter()
-            .filter(|o| def_span.contains(o.span) && o.evidence != Evidence::None);
-        let (Some(read), None) = (ops.next(), ops.next()) else {
-            return;
-        };
         let short = match self.field(def, "body") {
             Some(b) if b.k() == "statement_block" => self.named_children(b).len() <= 6,
             Some(_) => true,
             None => false,
         };
-        let in_own_loop = read
-            .context
-            .enclosing_loop
-            .is_some_and(|l| def_span.contains(l));
-        if !short || !read.kind.is_read() || in_own_loop {
-            return;
-        }
         let params: Vec<&str> = self
             .field(def, "parameters")
             .map(|ps| {
@@ -4679,32 +4651,11 @@ impl<'t> Extractor<'t> {
             })
             .or_else(|| self.field(def, "parameter").map(|p| vec![self.text(p)]))
             .unwrap_or_default();
-        let is_param = |v: &Value| matches!(&v.kind, ValueKind::Unknown(u) if params.contains(&u.text.as_str()));
-        let root_of = |t: &str| {
-            let t = t.trim_start_matches("this.");
-            t.split(['.', '[', '(']).next().unwrap_or("").to_string()
-        };
-        // (A collection named per call by a parameter, `'app_users' + app._id`, is another
-        // collection for each.)
-        let named_by_param = read.collection.as_ref().is_some_and(|c| {
-            match &c.name {
-            CollectionName::Unknown { text } => params.contains(&root_of(text).as_str()),
-            CollectionName::Template { parts } => parts.iter().any(|p| {
-                matches!(p, NamePart::Hole { text, .. } if params.contains(&root_of(text).as_str()))
-            }),
-            _ => false,
-        }
-        });
-        let root_param = named_by_param || params.contains(&root_of(&read.receiver).as_str());
-        let query_is_param = read.filter.as_ref().is_some_and(is_param)
-            || read
-                .pipeline
-                .as_ref()
-                .is_some_and(|st| st.len() == 1 && is_param(&st[0]));
-        if root_param || query_is_param {
+        let Some(read) =
+            super::helper_lookup(&self.ir.operations, def_span, &name, &params).filter(|_| short)
+        else {
             return;
-        }
-        let read = read.span;
+        };
         let Some(l) = ctx.enclosing_loop else { return };
         let names = match self.field(call, "function").map(|f| f.k()) {
             Some("identifier") => self
@@ -4718,19 +4669,7 @@ impl<'t> Extractor<'t> {
             ),
         };
         if self.unchanged_in_loop(call, l, &[l], names, changed_in) {
-            let key = (call.start_byte() as u32, call.end_byte() as u32);
-            let outer = nested.get(&key).and_then(|loops| {
-                super::loop_that_varies(loops, l, call_span, |o| {
-                    let within: Vec<Span> = loops
-                        .iter()
-                        .map(|l| l.0)
-                        .filter(|s| o.contains(*s))
-                        .collect();
-                    let pass = |n: Node<'t>| !is_function(n.k()) || self.loop_callback(n, &within);
-                    super::ancestor_spanning(&self.parents, call, o, pass)?;
-                    Some(!self.same_each_iteration(call, o, &within, changed_in))
-                })
-            });
+            let outer = self.varying_outer(call, l, nested, changed_in);
             super::settle_repeated_read(&mut ctx, outer);
         }
         let callee_span = match self.field(call, "function") {
@@ -4745,6 +4684,31 @@ impl<'t> Extractor<'t> {
             read,
             context: ctx,
         });
+    }
+
+    /// Of the loops around the loop `l` that a call repeating one query on every iteration of `l`
+    /// is in (`nested`, by call), the innermost whose items it varies with: the call reads per
+    /// item of that one (see `lang::loop_that_varies`).
+    fn varying_outer<'n>(
+        &self,
+        call: Node<'t>,
+        l: Span,
+        nested: &'n super::NestedLoops,
+        changed_in: &mut HashMap<Span, Vec<String>>,
+    ) -> Option<(Span, &'n LoopOver)> {
+        let key = (call.start_byte() as u32, call.end_byte() as u32);
+        let loops = nested.get(&key)?;
+        super::loop_that_varies(loops, l, span(call), |o| {
+            // Through the callbacks of the loops from `o` in.
+            let within: Vec<Span> = loops
+                .iter()
+                .map(|l| l.0)
+                .filter(|s| o.contains(*s))
+                .collect();
+            let pass = |n: Node<'t>| !is_function(n.k()) || self.loop_callback(n, &within);
+            super::ancestor_spanning(&self.parents, call, o, pass)?;
+            Some(!self.same_each_iteration(call, o, &within, changed_in))
+        })
     }
 
     /// Whether the file's class `class` defines a method `method`.

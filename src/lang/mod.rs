@@ -835,6 +835,53 @@ pub(crate) fn fold_arithmetic(op: &str, a: f64, b: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
+/// The read a function of the file makes when calling it is a look-up (see
+/// [`crate::ir::HelperRead`]): the function, spanning `def` and named `name`, has one operation,
+/// a read outside any loop of its own, and it is no runner of the caller's queries: neither its
+/// receiver, its collection nor its whole query is one of `params` (`self`, `cls` and `this` are
+/// the object's, not the caller's).
+pub(crate) fn helper_lookup(
+    ops: &[crate::ir::Operation],
+    def: crate::ir::Span,
+    name: &str,
+    params: &[&str],
+) -> Option<crate::ir::Span> {
+    use crate::ir::{CollectionName, NamePart, Value, ValueKind};
+    let mut own = ops
+        .iter()
+        .filter(|o| def.contains(o.span) && o.evidence != crate::ir::Evidence::None);
+    let (Some(read), None) = (own.next(), own.next()) else {
+        return None;
+    };
+    if !read.kind.is_read()
+        || read.context.function.as_deref() != Some(name)
+        || read.context.enclosing_loop.is_some_and(|l| def.contains(l))
+    {
+        return None;
+    }
+    let param_root = |t: &str| {
+        let root = t.trim_start_matches("this.").split(['.', '[', '(']).next();
+        root.is_some_and(|r| !matches!(r, "self" | "cls" | "this") && params.contains(&r))
+    };
+    let is_param =
+        |v: &Value| matches!(&v.kind, ValueKind::Unknown(u) if params.contains(&u.text.as_str()));
+    // (A collection named per call by a parameter, `'app_users' + app._id`, is another
+    // collection for each.)
+    let named_by_param = read.collection.as_ref().is_some_and(|c| match &c.name {
+        CollectionName::Unknown { text } => param_root(text),
+        CollectionName::Template { parts } => parts
+            .iter()
+            .any(|p| matches!(p, NamePart::Hole { text, .. } if param_root(text))),
+        _ => false,
+    });
+    let query_is_param = read.filter.as_ref().is_some_and(is_param)
+        || read
+            .pipeline
+            .as_ref()
+            .is_some_and(|st| st.len() == 1 && is_param(&st[0]));
+    (!named_by_param && !query_is_param && !param_root(&read.receiver)).then_some(read.span)
+}
+
 /// Settles, on the context of a read that sends the same query on every iteration of its
 /// innermost loop, what [`loop_that_varies`] found: the loop around it whose items it is read per,
 /// or, with none, that it is one query repeated.

@@ -4130,6 +4130,23 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// Of the loops around the loop `l` that a call repeating one query on every iteration of `l`
+    /// is in (`nested`, by call), the innermost whose items it varies with: the call reads per
+    /// item of that one (see `lang::loop_that_varies`).
+    fn varying_outer<'n>(
+        &self,
+        call: Node<'t>,
+        l: Span,
+        nested: &'n super::NestedLoops,
+        changed_in: &mut HashMap<Span, Vec<String>>,
+    ) -> Option<(Span, &'n LoopOver)> {
+        let key = (call.start_byte() as u32, call.end_byte() as u32);
+        super::loop_that_varies(nested.get(&key)?, l, span(call), |o| {
+            super::ancestor_spanning(&self.parents, call, o, runs_in_place)?;
+            Some(!self.same_each_iteration(call, o, changed_in))
+        })
+    }
+
     /// Whether the read at `read` in the function `def` runs once and is kept: the function is
     /// memoised (`@lru_cache`, `@cache`, `@memoize`, `@cached_property`), or the read fills an
     /// attribute or a name bound outside the function (`if not self.crop_sizes: self.crop_sizes =
@@ -4186,56 +4203,17 @@ impl<'t> Extractor<'t> {
         if def_span.contains(call_span) || self.ir.operations.iter().any(|o| o.span == call_span) {
             return;
         }
-        // A look-up: the function's one operation is a read, outside any loop of its own, and
-        // its body is a few statements (a service's workflow that also reads is not a query
-        // per item so much as work per item).
-        let mut ops = self
-            .ir
-            .operations
-            .iter()
-            .filter(|o| def_span.contains(o.span) && o.evidence != Evidence::None);
-        let (Some(read), None) = (ops.next(), ops.next()) else {
-            return;
-        };
+        // A look-up, whose body is a few statements (a service's workflow that also reads is not
+        // a query per item so much as work per item).
         let short = self
             .field(def, "body")
             .is_some_and(|b| self.named_children(b).len() <= 6);
-        if !short
-            || !read.kind.is_read()
-            || read.context.function.as_deref() != Some(name.as_str())
-            || read
-                .context
-                .enclosing_loop
-                .is_some_and(|l| def_span.contains(l))
-        {
-            return;
-        }
-        // A runner of the caller's queries, not a look-up: its collection or its whole query is
-        // a parameter (`def _do_query(collection, pipeline): collection.aggregate(pipeline)`,
-        // `def size(name): db[name].count_documents({})`), each call a query of its own.
         let params = self.parameter_names(def);
-        let is_param = |v: &Value| matches!(&v.kind, ValueKind::Unknown(u) if params.contains(&u.text.as_str()));
-        // (`self` and `cls` are the object's, not the caller's.)
-        let param_root = |t: &str| {
-            let root = t.split(['.', '[', '(']).next().unwrap_or("");
-            !matches!(root, "self" | "cls") && params.contains(&root)
-        };
-        let named_by_param = read.collection.as_ref().is_some_and(|c| match &c.name {
-            CollectionName::Unknown { text } => param_root(text),
-            CollectionName::Template { parts } => parts
-                .iter()
-                .any(|p| matches!(p, NamePart::Hole { text, .. } if param_root(text))),
-            _ => false,
-        });
-        let query_is_param = read.filter.as_ref().is_some_and(is_param)
-            || read
-                .pipeline
-                .as_ref()
-                .is_some_and(|st| st.len() == 1 && is_param(&st[0]));
-        if named_by_param || query_is_param || param_root(&read.receiver) {
+        let Some(read) =
+            super::helper_lookup(&self.ir.operations, def_span, &name, &params).filter(|_| short)
+        else {
             return;
-        }
-        let read = read.span;
+        };
         if self.cached_read(def, read) {
             return;
         }
@@ -4262,13 +4240,7 @@ impl<'t> Extractor<'t> {
             changed_in,
             |looped| self.names_changed_in(looped),
         ) {
-            let key = (call.start_byte() as u32, call.end_byte() as u32);
-            let outer = nested.get(&key).and_then(|loops| {
-                super::loop_that_varies(loops, l, call_span, |o| {
-                    super::ancestor_spanning(&self.parents, call, o, runs_in_place)?;
-                    Some(!self.same_each_iteration(call, o, changed_in))
-                })
-            });
+            let outer = self.varying_outer(call, l, nested, changed_in);
             super::settle_repeated_read(&mut ctx, outer);
         }
         let callee_span = match self.field(call, "function") {
@@ -4645,13 +4617,7 @@ impl<'t> Extractor<'t> {
                 && self.same_each_iteration(call, l, &mut changed_in)
             {
                 // Repeated on each item of a loop around its own: a read per item of that one.
-                let key = (call.start_byte() as u32, call.end_byte() as u32);
-                let outer = nested.get(&key).and_then(|loops| {
-                    super::loop_that_varies(loops, l, span(call), |o| {
-                        super::ancestor_spanning(&self.parents, call, o, runs_in_place)?;
-                        Some(!self.same_each_iteration(call, o, &mut changed_in))
-                    })
-                });
+                let outer = self.varying_outer(call, l, &nested, &mut changed_in);
                 super::settle_repeated_read(&mut self.ir.operations[i].context, outer);
             }
         }
