@@ -4656,7 +4656,22 @@ impl<'t> Extractor<'t> {
         else {
             return;
         };
+        // (A call of another function of the file that runs operations of its own.)
+        let is_helper = |c: Node<'t>| {
+            self.helper_def(c).is_some_and(|d| {
+                let within = span(d);
+                let ops = &self.ir.operations;
+                ops.iter()
+                    .any(|o| within.contains(o.span) && o.evidence != Evidence::None)
+            })
+        };
+        if super::more_than_a_look_up(&self.parents, self.src, def, read, &params, is_helper) {
+            return;
+        }
         let Some(l) = ctx.enclosing_loop else { return };
+        if super::cached_by_caller(&self.parents, self.src, call, l) {
+            return;
+        }
         let names = match self.field(call, "function").map(|f| f.k()) {
             Some("identifier") => self
                 .field(call, "arguments")
@@ -4672,18 +4687,9 @@ impl<'t> Extractor<'t> {
             let outer = self.varying_outer(call, l, nested, changed_in);
             super::settle_repeated_read(&mut ctx, outer);
         }
-        let callee_span = match self.field(call, "function") {
-            Some(f) if f.k() == "member_expression" => self.field(f, "property").map(span),
-            f => f.map(span),
-        }
-        .unwrap_or(call_span);
-        self.ir.helper_reads.push(HelperRead {
-            call: call_span,
-            callee_span,
-            callee: name,
-            read,
-            context: ctx,
-        });
+        let member = ("member_expression", "property");
+        let h = super::helper_read(&self.parents, call, member, name, read, ctx);
+        self.ir.helper_reads.push(h);
     }
 
     /// Of the loops around the loop `l` that a call repeating one query on every iteration of `l`

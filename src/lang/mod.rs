@@ -835,6 +835,31 @@ pub(crate) fn fold_arithmetic(op: &str, a: f64, b: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
+/// A [`crate::ir::HelperRead`] for the call `call` (its callee a name, or a member whose node kind
+/// and property field are `member`), of the function `callee` whose read is at `read`.
+pub(crate) fn helper_read<'t>(
+    parents: &flat::Flat<'t>,
+    call: tree_sitter::Node<'t>,
+    member: (&str, &'static str),
+    callee: String,
+    read: crate::ir::Span,
+    context: crate::ir::OpContext,
+) -> crate::ir::HelperRead {
+    let at = |n: tree_sitter::Node<'t>| crate::ir::Span::new(n.start_byte(), n.end_byte());
+    let function = parents.field(call, "function");
+    let callee_span = match function {
+        Some(f) if f.k() == member.0 => parents.field(f, member.1).map(at),
+        f => f.map(at),
+    };
+    crate::ir::HelperRead {
+        call: at(call),
+        callee_span: callee_span.unwrap_or(at(call)),
+        callee,
+        read,
+        context,
+    }
+}
+
 /// The read a function of the file makes when calling it is a look-up (see
 /// [`crate::ir::HelperRead`]): the function, spanning `def` and named `name`, has one operation,
 /// a read outside any loop of its own, and it is no runner of the caller's queries: neither its
@@ -879,7 +904,111 @@ pub(crate) fn helper_lookup(
             .pipeline
             .as_ref()
             .is_some_and(|st| st.len() == 1 && is_param(&st[0]));
-    (!named_by_param && !query_is_param && !param_root(&read.receiver)).then_some(read.span)
+    // The query must vary with the call: one the arguments do not reach is the same query each
+    // time (`find_one({"_id": SCHEME})` then a search in memory).
+    fn mentions(v: &Value, params: &[&str], depth: usize) -> bool {
+        depth < 16
+            && match &v.kind {
+                ValueKind::Unknown(u) => params
+                    .iter()
+                    .any(|p| !matches!(*p, "self" | "cls") && has_identifier(&u.text, p)),
+                ValueKind::Document(fs) => fs.iter().any(|f| mentions(&f.value, params, depth + 1)),
+                ValueKind::Array(xs) => xs.iter().any(|x| mentions(x, params, depth + 1)),
+                _ => false,
+            }
+    }
+    let varies = read
+        .filter
+        .iter()
+        .chain(read.pipeline.iter().flatten())
+        .any(|v| mentions(v, params, 0));
+    (varies && !named_by_param && !query_is_param && !param_root(&read.receiver))
+        .then_some(read.span)
+}
+
+/// Whether the function `def` (its parameters `params`) does more than look a document up, or
+/// looks it up only now and then: it is long (over 25 lines), it calls a write by name or
+/// another function of the file that runs operations (`is_helper`), or its read at `read` runs under a condition that
+/// tests none of its parameters (`if not self.sizes:`, a cache) or in an error handler.
+pub(crate) fn more_than_a_look_up<'t>(
+    parents: &flat::Flat<'t>,
+    src: &str,
+    def: tree_sitter::Node<'t>,
+    read: crate::ir::Span,
+    params: &[&str],
+    is_helper: impl Fn(tree_sitter::Node<'t>) -> bool,
+) -> bool {
+    let text = |n: tree_sitter::Node<'t>| src.get(n.start_byte()..n.end_byte()).unwrap_or("");
+    if text(def).lines().count() > 25 {
+        return true;
+    }
+    let mut more = false;
+    parents.walk(def, |n, kind, enter| {
+        if !enter || more {
+            return;
+        }
+        let at = crate::ir::Span::new(n.start_byte(), n.end_byte());
+        more = match kind {
+            "call" | "call_expression" => {
+                let callee = parents.field(n, "function").map(text).unwrap_or("");
+                let method = callee.rsplit(['.', ':']).next().unwrap_or(callee);
+                (at != read && writes_by_name(method)) || (at != read && is_helper(n))
+            }
+            "except_clause" | "catch_clause" => at.contains(read),
+            "if_statement" => {
+                let cond = parents.field(n, "condition").map(text).unwrap_or("");
+                at.contains(read)
+                    && !crate::ir::Span::new(n.start_byte(), n.start_byte() + cond.len() + 8)
+                        .contains(read)
+                    && !params.iter().any(|p| has_identifier(cond, p))
+            }
+            _ => false,
+        };
+    });
+    more
+}
+
+/// Whether the call `call` is guarded by a cache of its results in the caller: under an `if`
+/// that asks a map or a dict whether it holds the key (`if (!byBoard.has(id))`, `if key not in
+/// cache:`), up to the loop `l`.
+pub(crate) fn cached_by_caller<'t>(
+    parents: &flat::Flat<'t>,
+    src: &str,
+    call: tree_sitter::Node<'t>,
+    l: crate::ir::Span,
+) -> bool {
+    let mut cur = call;
+    while let Some(p) = parents.of(cur) {
+        let at = crate::ir::Span::new(p.start_byte(), p.end_byte());
+        if !l.contains(at) || at == l {
+            return false;
+        }
+        if p.k() == "if_statement" {
+            let cond = parents
+                .field(p, "condition")
+                .and_then(|c| src.get(c.start_byte()..c.end_byte()))
+                .unwrap_or("");
+            if cond.contains(".has(") || cond.contains(" not in ") {
+                return true;
+            }
+        }
+        cur = p;
+    }
+    false
+}
+
+/// Methods whose call in a function makes it more than a look-up: writes (`save`, `insert_one`,
+/// `insertAsync`, a service's `system_update`, `patch`), whatever their receiver.
+pub(crate) fn writes_by_name(method: &str) -> bool {
+    let m = method.to_ascii_lowercase();
+    [
+        "save", "insert", "update", "upsert", "patch", "delete", "remove", "replace", "create",
+        "bulk",
+    ]
+    .iter()
+    .any(|w| m.starts_with(w))
+        || m.starts_with("system_update")
+        || m.contains("_update")
 }
 
 /// Settles, on the context of a read that sends the same query on every iteration of its

@@ -4217,7 +4217,22 @@ impl<'t> Extractor<'t> {
         if self.cached_read(def, read) {
             return;
         }
+        // (A call of another function of the file that runs operations of its own.)
+        let is_helper = |c: Node<'t>| {
+            self.helper_def(c).is_some_and(|d| {
+                let within = span(d);
+                let ops = &self.ir.operations;
+                ops.iter()
+                    .any(|o| within.contains(o.span) && o.evidence != Evidence::None)
+            })
+        };
+        if super::more_than_a_look_up(&self.parents, self.src, def, read, &params, is_helper) {
+            return;
+        }
         let Some(l) = ctx.enclosing_loop else { return };
+        if super::cached_by_caller(&self.parents, self.src, call, l) {
+            return;
+        }
         if self.keyed_once(call, l) || self.set_once(call, l) {
             return;
         }
@@ -4243,18 +4258,9 @@ impl<'t> Extractor<'t> {
             let outer = self.varying_outer(call, l, nested, changed_in);
             super::settle_repeated_read(&mut ctx, outer);
         }
-        let callee_span = match self.field(call, "function") {
-            Some(f) if f.k() == "attribute" => self.field(f, "attribute").map(span),
-            f => f.map(span),
-        }
-        .unwrap_or(call_span);
-        self.ir.helper_reads.push(HelperRead {
-            call: call_span,
-            callee_span,
-            callee: name,
-            read,
-            context: ctx,
-        });
+        let member = ("attribute", "attribute");
+        let h = super::helper_read(&self.parents, call, member, name, read, ctx);
+        self.ir.helper_reads.push(h);
     }
 
     /// Whether the call `call`, in the loop `loop_span`, sends the same query on every iteration:

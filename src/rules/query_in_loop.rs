@@ -942,10 +942,55 @@ class Repo:
             .starts_with("`load` runs `find_one` on `karma` once per item of `ids`"));
     }
 
+    /// What makes a function more than a look-up, or a look-up made now and then (the reviews of
+    /// 55 such findings): a write, by any name (`Tag(name=n).save()`, a get-or-create); a call
+    /// of another function of the file that runs operations; a query the arguments do not reach
+    /// (`find_one({"_id": "subjects"})`, then a search in memory); a read in an error handler
+    /// only; and a caller that keeps the results by key (`if key not in seen:`).
+    #[test]
+    fn a_function_that_does_more_than_look_up_is_not_a_read_per_item() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient()["app"]
+def get_tag(name):
+    return db.tags.find_one({"name": name})
+def add_tag(name):
+    tag = db.tags.find_one({"name": name})
+    if tag:
+        return False
+    Tag(name=name).save()
+def log(name):
+    db.log.insert_one({"name": name})
+def touch(name):
+    tag = db.tags.find_one({"name": name})
+    log(name)
+def subject_for(topic_id):
+    cv = db.vocabularies.find_one({"_id": "subjects"})
+    return [i for i in cv["items"] if i == topic_id]
+def mapping_for(src):
+    try:
+        return REGISTRY[src]
+    except KeyError:
+        return db.sources.find_one({"_id": src})
+def run(rows):
+    seen = {}
+    for r in rows:
+        get_tag(r["name"])
+        add_tag(r["name"])
+        touch(r["name"])
+        subject_for(r["topic"])
+        mapping_for(r["src"])
+        if r["tag"] not in seen:
+            seen[r["tag"]] = get_tag(r["tag"])
+"#;
+        let got = findings("app/tags.py", src);
+        assert_eq!(lines(&got), vec![26], "{got:?}");
+    }
+
     /// In JavaScript too: a function declared at the top of the module or bound there to an
     /// arrow function (eiquidus' `find_tx(txid, cb)`), or a method through `this`, whose one
     /// operation is a read, called per item; not a runner of the caller's queries, nor one on a
-    /// collection a parameter names (`'app_users' + app._id`: another collection per call).
+    /// collection a parameter names (`'app_users' + app._id`: another collection per call), nor
+    /// a call whose results the caller keeps by key (`if (!byId.has(id))`).
     #[test]
     fn a_javascript_look_up_through_a_function_of_the_file_is_a_read_per_item() {
         let src = r#"const mongoose = require('mongoose'), async = require('async');
@@ -958,6 +1003,7 @@ exports.viaHelper = (rows, cb) => async.eachSeries(rows, (r, next) => find_tx(r.
 exports.viaArrow = async (ids) => { for (const id of ids) { await loadTx(id); } };
 exports.runner = async (qs) => { for (const q of qs) { await runQuery(Tx, q); } };
 exports.counts = async (db, apps) => { for (const app of apps) { await usersOf(db, app); } };
+exports.cached = async (ids, byId) => { for (const id of ids) { if (!byId.has(id)) byId.set(id, await loadTx(id)); } };
 class Repo {
   load(id) { return Tx.findOne({ txid: id }); }
   async all(ids) { return Promise.all(ids.map((id) => this.load(id))); }
@@ -965,7 +1011,7 @@ class Repo {
 module.exports.Repo = Repo;
 "#;
         let got = findings("lib/database.js", src);
-        assert_eq!(lines(&got), vec![7, 8, 13], "{got:?}");
+        assert_eq!(lines(&got), vec![7, 8, 14], "{got:?}");
         assert!(got[0]
             .1
             .starts_with("`find_tx` runs `findOne` on `txes` once per item of `rows`"));
