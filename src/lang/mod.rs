@@ -952,7 +952,7 @@ pub(crate) fn more_than_a_look_up<'t>(
             "call" | "call_expression" => {
                 let callee = parents.field(n, "function").map(text).unwrap_or("");
                 let method = callee.rsplit(['.', ':']).next().unwrap_or(callee);
-                (at != read && writes_by_name(method)) || (at != read && is_helper(n))
+                at != read && (writes_by_name(method) || is_helper(n))
             }
             "except_clause" | "catch_clause" => at.contains(read),
             "if_statement" => {
