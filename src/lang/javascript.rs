@@ -4656,16 +4656,8 @@ impl<'t> Extractor<'t> {
         else {
             return;
         };
-        // (A call of another function of the file that runs operations of its own.)
-        let is_helper = |c: Node<'t>| {
-            self.helper_def(c).is_some_and(|d| {
-                let within = span(d);
-                let ops = &self.ir.operations;
-                ops.iter()
-                    .any(|o| within.contains(o.span) && o.evidence != Evidence::None)
-            })
-        };
-        if super::more_than_a_look_up(&self.parents, self.src, def, read, &params, is_helper) {
+        let (ops, defs) = (&self.ir.operations, |c| self.helper_def(c));
+        if super::more_than_a_look_up(&self.parents, self.src, def, read, &params, ops, defs) {
             return;
         }
         let Some(l) = ctx.enclosing_loop else { return };

@@ -928,7 +928,7 @@ pub(crate) fn helper_lookup(
 
 /// Whether the function `def` (its parameters `params`) does more than look a document up, or
 /// looks it up only now and then: it is long (over 25 lines), it calls a write by name or
-/// another function of the file that runs operations (`is_helper`), or its read at `read` runs under a condition that
+/// another function of the file (`helper_def` finds it) that runs operations (`ops`), or its read at `read` runs under a condition that
 /// tests none of its parameters (`if not self.sizes:`, a cache) or in an error handler.
 pub(crate) fn more_than_a_look_up<'t>(
     parents: &flat::Flat<'t>,
@@ -936,9 +936,17 @@ pub(crate) fn more_than_a_look_up<'t>(
     def: tree_sitter::Node<'t>,
     read: crate::ir::Span,
     params: &[&str],
-    is_helper: impl Fn(tree_sitter::Node<'t>) -> bool,
+    ops: &[crate::ir::Operation],
+    helper_def: impl Fn(tree_sitter::Node<'t>) -> Option<tree_sitter::Node<'t>>,
 ) -> bool {
     let text = |n: tree_sitter::Node<'t>| src.get(n.start_byte()..n.end_byte()).unwrap_or("");
+    let is_helper = |c: tree_sitter::Node<'t>| {
+        helper_def(c).is_some_and(|d| {
+            let within = crate::ir::Span::new(d.start_byte(), d.end_byte());
+            ops.iter()
+                .any(|o| within.contains(o.span) && o.evidence != crate::ir::Evidence::None)
+        })
+    };
     if text(def).lines().count() > 25 {
         return true;
     }
