@@ -2575,7 +2575,9 @@ impl<'t> Extractor<'t> {
     fn iterated_in(&self, n: Node<'t>, over: &mut LoopOver) -> Node<'t> {
         let core = self.iterated(n);
         if core != n {
-            over.fixed = super::loop_over(self.text(core), span(core)).fixed;
+            // (What the array is, unless a slice keeps only a few of its items.)
+            over.fixed = super::loop_over(self.text(core), span(core)).fixed
+                || super::few_by_slice(self.text(n));
         }
         core
     }

@@ -583,8 +583,50 @@ pub(crate) fn fixed_iterable(text: &str) -> bool {
         || t.ends_with(".__subclasses__()")
         // An object's attribute names (`for attr in dir(self)`): fixed by its class.
         || (t.starts_with("dir(") && t.ends_with(')'))
+        || few_by_slice(t)
         || is_constant_path(t)
         || repeats_a_value(t)
+}
+
+/// A slice of at most a few items, its bounds numbers written in the code: Python's
+/// `history[-3:]`, `items[:5]` (also under `reversed(..)`), JavaScript's `xs.slice(0, 5)` or
+/// `xs.slice(-3)`. At most ten iterations: not a query per item of data.
+pub(crate) fn few_by_slice(t: &str) -> bool {
+    const FEW: i64 = 10;
+    let t = t
+        .strip_prefix("reversed(")
+        .and_then(|x| x.strip_suffix(')'))
+        .unwrap_or(t);
+    let num = |x: &str| x.trim().parse::<i64>().ok();
+    if let Some(inner) = t
+        .strip_suffix(']')
+        .and_then(|x| x.rsplit_once('['))
+        .map(|x| x.1)
+    {
+        return match inner.split_once(':') {
+            Some((a, b)) => match (a.trim(), b.trim()) {
+                ("", b) => num(b).is_some_and(|n| (1..=FEW).contains(&n)),
+                (a, "") => num(a).is_some_and(|n| (-FEW..0).contains(&n)),
+                (a, b) => num(a)
+                    .zip(num(b))
+                    .is_some_and(|(a, b)| a >= 0 && b > a && b - a <= FEW),
+            },
+            None => false,
+        };
+    }
+    let Some(args) = t
+        .strip_suffix(')')
+        .and_then(|x| x.rsplit_once(".slice("))
+        .map(|x| x.1)
+    else {
+        return false;
+    };
+    match args.split_once(',') {
+        Some((a, b)) => num(a)
+            .zip(num(b))
+            .is_some_and(|(a, b)| a >= 0 && b > a && b - a <= FEW),
+        None => num(args).is_some_and(|n| (-FEW..0).contains(&n)),
+    }
 }
 
 /// The keys or entries of an object written in the code (`Object.keys(STATUSES)`,

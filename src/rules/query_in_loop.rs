@@ -942,6 +942,34 @@ class Repo:
             .starts_with("`load` runs `find_one` on `karma` once per item of `ids`"));
     }
 
+    /// A loop over a slice of at most ten items, its bounds numbers in the code (DaisyX's last
+    /// three connected chats, `reversed(data["history"][-3:])`; `ids.slice(0, 5)`), is a few
+    /// fixed iterations; a slice bounded by a variable, or open at its end, is data.
+    #[test]
+    fn a_loop_over_a_few_items_of_a_slice_is_fixed() {
+        let py = r#"from motor.motor_asyncio import AsyncIOMotorClient
+db = AsyncIOMotorClient().app
+async def f(data, n):
+    for cid in reversed(data["history"][-3:]):
+        await db.chat_list.find_one({"chat_id": cid})
+    for cid in data["history"][:5]:
+        await db.chat_list.find_one({"chat_id": cid})
+    for cid in data["history"][:n]:
+        await db.chat_list.find_one({"chat_id": cid})
+    for cid in data["history"][2:]:
+        await db.chat_list.find_one({"chat_id": cid})
+"#;
+        assert_eq!(lines(&findings("bot/connection.py", py)), vec![9, 11]);
+        let js = r#"const { MongoClient } = require("mongodb");
+async function f(db, ids) {
+  for (const id of ids.slice(0, 5)) { await db.collection("u").findOne({ _id: id }); }
+  for (const id of ids.slice(-3)) { await db.collection("u").findOne({ _id: id }); }
+  for (const id of ids.slice(1)) { await db.collection("u").findOne({ _id: id }); }
+}
+"#;
+        assert_eq!(lines(&findings("recent.js", js)), vec![5]);
+    }
+
     /// What makes a function more than a look-up, or a look-up made now and then (the reviews of
     /// 55 such findings): a write, by any name (`Tag(name=n).save()`, a get-or-create); a call
     /// of another function of the file that runs operations; a query the arguments do not reach
