@@ -1957,6 +1957,31 @@ function addRoutes(routes, operations, ids) {
     assert_flags_once("query-in-loop", "routes.js", src, "const load", "findOne");
 }
 
+/// Mongoose's functions destructured from its default import (`const { Schema, model } =
+/// mongoose`, OpenNeuro's 31 model files) compile models as `import { model }` would: the model's
+/// collection is named, and its indexes judge its queries.
+#[test]
+fn a_model_compiled_by_a_destructured_mongoose_model_is_named() {
+    let src = r#"
+import mongoose from "mongoose"
+const { Schema, model } = mongoose
+const s = new Schema({ id: String, orcid: String, provider: String })
+s.index({ id: 1, provider: 1 }, { unique: true })
+const User = model("User", s)
+export const byOrcid = (o) => User.find({ orcid: { $in: o } }).exec()
+export const byId = (id, p) => User.findOne({ id, provider: p }).exec()
+"#;
+    assert_flags_once(
+        "unindexed-query",
+        "models/user.ts",
+        src,
+        "export const byOrcid",
+        "find",
+    );
+    let f = only("unindexed-query", "models/user.ts", src);
+    assert!(f.message.contains("`find` on `users`"), "{}", f.message);
+}
+
 /// A class's own `createIndex` method (crowi's Elasticsearch client: `this.createIndex(name)`
 /// calls `this.client.indices.create(..)`) is no MongoDB index on a collection named at run time,
 /// which would leave every collection's queries unjudged: the Mongoose model beside it is still

@@ -570,7 +570,13 @@ impl<'t> Extractor<'t> {
                             .and_then(|v| self.bindings.get(self.text(v)))
                             .and_then(|list| list.iter().rev().find(|b| b.pos <= pos))
                             .and_then(|b| b.import.clone())
-                            .filter(|imp| is_repository_module(&imp.module));
+                            // (Also Mongoose's default import: `const { Schema, model } =
+                            // mongoose` names what `import { Schema, model }` would.)
+                            .filter(|imp| {
+                                is_repository_module(&imp.module)
+                                    || (imp.module == "mongoose"
+                                        && matches!(imp.export.as_str(), "default" | "*"))
+                            });
                         // `const { users, posts } = this.getCollections()`: the object the file's
                         // function returns, each name bound to its member there.
                         let returned = value
