@@ -970,8 +970,9 @@ pub(crate) fn helper_lookup(
 
 /// Whether the function `def` (its parameters `params`) does more than look a document up, or
 /// looks it up only now and then: it is long (over 25 lines), it calls a write by name or
-/// another function of the file (`helper_def` finds it) that runs operations (`ops`), or its read at `read` runs under a condition that
-/// tests none of its parameters (`if not self.sizes:`, a cache) or in an error handler.
+/// another function of the file (`helper_def` finds it) that runs operations (`ops`), or its
+/// read at `read` runs under a condition that tests none of its parameters (`if not
+/// self.sizes:`, a cache) or in an error handler.
 pub(crate) fn more_than_a_look_up<'t>(
     parents: &flat::Flat<'t>,
     src: &str,
@@ -1006,11 +1007,13 @@ pub(crate) fn more_than_a_look_up<'t>(
             }
             "except_clause" | "catch_clause" => at.contains(read),
             "if_statement" => {
-                let cond = parents.field(n, "condition").map(text).unwrap_or("");
-                at.contains(read)
-                    && !crate::ir::Span::new(n.start_byte(), n.start_byte() + cond.len() + 8)
-                        .contains(read)
-                    && !params.iter().any(|p| has_identifier(cond, p))
+                // (A read in the condition itself runs whenever the `if` is reached.)
+                let cond = parents.field(n, "condition");
+                let in_cond = cond.is_some_and(|c| {
+                    crate::ir::Span::new(c.start_byte(), c.end_byte()).contains(read)
+                });
+                let tested = cond.map(text).unwrap_or("");
+                at.contains(read) && !in_cond && !params.iter().any(|p| has_identifier(tested, p))
             }
             _ => false,
         };
@@ -1057,7 +1060,6 @@ pub(crate) fn writes_by_name(method: &str) -> bool {
     ]
     .iter()
     .any(|w| m.starts_with(w))
-        || m.starts_with("system_update")
         || m.contains("_update")
 }
 

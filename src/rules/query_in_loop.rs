@@ -237,7 +237,6 @@ impl Rule for QueryInLoop {
                 at_call.span = h.call;
                 at_call.method_span = h.callee_span;
                 at_call.context = h.context.clone();
-                at_call.in_bulk = false;
                 out.extend(judge(ctx, f.id, &at_call, Some((h, read))));
             }
         }
