@@ -6261,7 +6261,11 @@ fn is_scheduler(callee: &str) -> bool {
 /// A call that registers or runs data migrations (`ctx.migration.registerChannel(..)`,
 /// `migrations.add(fn)`): the functions it is handed run once, at an upgrade.
 fn runs_migrations(callee: &str) -> bool {
-    crate::lang::naming::for_each_word(callee, |w| matches!(w, "migration" | "migrations"))
+    // (The text is ruled out first: a callee can be a whole function, `(async () => {..})()`.)
+    let b = callee.as_bytes();
+    memchr::memchr2_iter(b'm', b'M', b)
+        .any(|i| b[i..].len() >= 9 && b[i..i + 9].eq_ignore_ascii_case(b"migration"))
+        && crate::lang::naming::for_each_word(callee, |w| matches!(w, "migration" | "migrations"))
 }
 
 /// A base class's property that holds the model its subclass hands it (`this.MongooseModel`,
