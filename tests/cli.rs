@@ -878,6 +878,43 @@ fn a_script_that_creates_an_index_again_is_not_a_duplicate_declaration() {
     assert!(out.starts_with("sefaria/models.py:3:"), "{out}");
 }
 
+/// An unindexed query in one of several copies of an application (async-labs/saas' book
+/// chapters) counts the indexes of the collection once, not once per copy, and shows its own
+/// copy's declarations.
+#[test]
+fn copies_of_one_application_count_their_indexes_once() {
+    let (_t, root) = temp();
+    let team = "const mongoose = require('mongoose');\n\
+                const TeamSchema = new mongoose.Schema({ slug: { type: String, unique: true }, leader: String });\n\
+                const Team = mongoose.model('Team', TeamSchema);\n\
+                exports.byLeader = (leader) => Team.find({ leader });\n";
+    for copy in ["book/1-end", "book/2-end", "saas"] {
+        write(&root, &format!("{copy}/package.json"), "{}\n");
+        write(&root, &format!("{copy}/server/models/Team.js"), team);
+    }
+    let o = run(&root, &["check", "--format", "json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let found: Vec<&Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "unindexed-query")
+        .collect();
+    assert_eq!(found.len(), 3, "{found:?}");
+    for f in found {
+        let message = f["message"].as_str().unwrap();
+        assert!(
+            message.contains(
+                "the only index declared for `teams` in this repository does not serve it"
+            ),
+            "{message}"
+        );
+        let related = f["related"].as_array().unwrap();
+        assert_eq!(related.len(), 1, "{related:?}");
+        assert_eq!(related[0]["path"], f["path"]);
+    }
+}
+
 /// A repository that holds copies of one application, each a project of its own (a book's code at
 /// each chapter, each with its `package.json`), declares each index once per copy: each copy runs
 /// against its own database. The same declarations in two folders of one project are still

@@ -4,6 +4,7 @@
 
 use mongolint::analysis::check_source;
 use mongolint::diagnostic::{Finding, Severity};
+use mongolint::ir::Span;
 use mongolint::rules::Settings;
 
 /// (rule id, 1-based line of the span start, source text under the span).
@@ -198,6 +199,23 @@ function k(db, id, c) { var update = {}; db.collection("x").updateOne({ _id: id 
 "#;
     let lines = rule_lines(UP, "crash.js", src);
     assert_eq!(lines, vec![2, 5]);
+    // The same in brackets (genieacs' device tags, `object["$addToSet"] = {..}`); a key the code
+    // computes (`filter[k] = v`) is no operator.
+    let src = r#"
+function f(db, id, c) { var update = {}; update["$push"] = { comments: c }; db.collection("crashgroups").updateOne({ _id: id }, update); }
+async function t(db, id, add) { const object = {}; if (add?.length) object['$addToSet'] = { _tags: { $each: add } }; await db.collection("devices").updateOne({ _id: id }, object); }
+function g(db, id, k, v) { const update = {}; update[k] = v; db.collection("x").updateOne({ _id: id }, update); }
+function k(db, id, c) { var update = {}; db.collection("x").updateOne({ _id: id }, update); update["$push"] = { comments: c }; }
+"#;
+    let got = rule_hits(UP, "tags.js", src);
+    assert_eq!(
+        got.iter().map(|h| h.0).collect::<Vec<_>>(),
+        vec![2, 3],
+        "{got:?}"
+    );
+    assert!(findings("tags.js", src).iter().any(|f| f
+        .message
+        .contains("`$addToSet` grows array `_tags` in `devices`")));
 }
 
 #[test]
@@ -1119,12 +1137,61 @@ fn populate_array_is_flagged() {
     assert_eq!(rule_hits(LC, "show.js", &src).len(), 1, "in:\n{src}");
 }
 
+/// A class named for a layer over a model (easy-mock's `MockProxy`, whose static `find` calls
+/// `Mock.find`) is not called a model in messages; a model is.
+#[test]
+fn a_layer_over_a_model_is_no_model_in_messages() {
+    let src = r#"const MockProxy = require("../proxy/mock");
+const Mock = require("../models/mock");
+exports.list = async (ctx) => {
+  const { pageIndex, pageSize } = ctx.query;
+  await Mock.find({ project: ctx.params.id }, null, { skip: (pageIndex - 1) * pageSize, limit: pageSize });
+  return MockProxy.find({ project: ctx.params.id }, { skip: (pageIndex - 1) * pageSize, limit: pageSize });
+};
+"#;
+    let got: Vec<String> = findings("controllers/mock.js", src)
+        .into_iter()
+        .filter(|f| f.rule == "skip-paging")
+        .map(|f| f.message)
+        .collect();
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(
+        got[0].contains("on the collection of model `Mock`:"),
+        "{got:?}"
+    );
+    assert!(
+        got[1].contains("on the collection behind `MockProxy`:"),
+        "{got:?}"
+    );
+}
+
 #[test]
 fn populate_space_separated_paths_is_flagged() {
     let src = format!(
         "{POST_MODEL}async function show(id) {{\n  return Post.findById(id).populate(\"author comments\");\n}}\n"
     );
     assert_eq!(rule_hits(LC, "show.js", &src).len(), 1, "in:\n{src}");
+    // Each path at its own word of the string (easy-mock's `.populate('user members group')`):
+    // the first at the `populate` it is the first path of, the others where they are written.
+    let src = format!(
+        "{POST_MODEL}async function show(id) {{\n  return Post.findById(id).populate(\"author comments tags\");\n}}\n"
+    );
+    let f = only(LC, "show.js", &src);
+    let at = |s: Span| &src[s.start as usize..s.end as usize];
+    // (Reported at the first path past the limit, one populate.)
+    assert_eq!(at(f.span), "comments");
+    let related: Vec<(&str, &str)> = f
+        .related
+        .iter()
+        .map(|r| (at(r.span), r.message.as_str()))
+        .collect();
+    assert_eq!(
+        related,
+        vec![
+            ("populate", "join 1 of 3: `author`"),
+            ("tags", "join 3 of 3: `tags`")
+        ]
+    );
 }
 
 #[test]
@@ -2482,6 +2549,34 @@ module.exports = Book;
         "{messages:?}"
     );
     assert!(!messages[1].contains("`books`"), "{messages:?}");
+    assert!(
+        messages[2].starts_with("offset paging on the collection behind `this`"),
+        "{messages:?}"
+    );
+    // TypeScript's modifiers before `static` (async-labs/saas' `public static
+    // getAllTeamsForUser`); a `public` method without `static` is still an instance method.
+    let src = r#"import * as mongoose from "mongoose";
+const mongoSchema = new mongoose.Schema({ slug: { type: String, unique: true }, memberIds: [String] });
+class TeamClass extends mongoose.Model {
+  public static getAllTeamsForUser(userId: string) { return this.find({}).skip(userId.length); }
+  private static async byLeader(page: number) { return this.find({}).skip(page); }
+  public async tag(t: string) { return this.find({}).skip(t.length); }
+}
+mongoSchema.loadClass(TeamClass);
+const Team = mongoose.model("Team", mongoSchema);
+export default Team;
+"#;
+    let found = findings("team.ts", src);
+    let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(found.len(), 3, "{messages:?}");
+    assert!(
+        messages[0].starts_with("offset paging on `teams`"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].starts_with("offset paging on `teams`"),
+        "{messages:?}"
+    );
     assert!(
         messages[2].starts_with("offset paging on the collection behind `this`"),
         "{messages:?}"

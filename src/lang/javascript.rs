@@ -753,7 +753,26 @@ impl<'t> Extractor<'t> {
                             self.note_filled(left);
                         }
                     }
-                    "subscript_expression" => self.note_filled(left),
+                    "subscript_expression" => {
+                        // `update["$addToSet"] = {..}` sets an operator as `update.$addToSet
+                        // = {..}` does (genieacs' device tags).
+                        if let (Some(o), Some(i)) =
+                            (self.field(left, "object"), self.field(left, "index"))
+                        {
+                            let t = self.text(i);
+                            let operator = t.get(1..t.len().saturating_sub(1)).filter(|m| {
+                                i.k() == "string"
+                                    && m.starts_with('$')
+                                    && m.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'$')
+                            });
+                            if let (Some(m), "identifier") = (operator, o.k()) {
+                                self.member_assigns.push((self.text(o), m, right, pos));
+                                self.filled.insert(self.text(o).to_string());
+                            } else {
+                                self.note_filled(left)
+                            }
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -2893,7 +2912,12 @@ impl<'t> Extractor<'t> {
         // (A method of an object literal is one of `schema.statics = { .. }`, below.)
         if f.k() == "method_definition" && self.parents.of(f).is_some_and(|b| b.k() == "class_body")
         {
-            return (holder == "statics" && self.text(f).starts_with("static"))
+            // (TypeScript writes modifiers before it: `public static`, `private static async`.)
+            let before_name = self
+                .field(f, "name")
+                .map_or("", |n| &self.text(f)[..n.start_byte() - f.start_byte()]);
+            let is_static = before_name.split_whitespace().any(|w| w == "static");
+            return (holder == "statics" && is_static)
                 .then(|| self.class_loaded_by(f))
                 .flatten();
         }

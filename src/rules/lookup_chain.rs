@@ -149,9 +149,19 @@ fn collect_populates(arg: &Value, out: &mut Vec<Join>, depth: usize, under: &str
     let target = |p: &str| format!("`{}`", full(p));
     match &arg.kind {
         ValueKind::String(s) => {
+            // Each path of `'user members group'` at its own words, where the literal is its
+            // text between two quotes (nothing escaped in it).
+            let exact = arg.span.end as usize - arg.span.start as usize == s.len() + 2;
             for p in s.split_whitespace() {
+                let span = if exact {
+                    let at =
+                        arg.span.start as usize + 1 + (p.as_ptr() as usize - s.as_ptr() as usize);
+                    Span::new(at, at + p.len())
+                } else {
+                    arg.span
+                };
                 out.push(Join {
-                    span: arg.span,
+                    span,
                     target: target(p),
                 });
             }

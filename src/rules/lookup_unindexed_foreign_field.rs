@@ -30,11 +30,18 @@ fn lookup_unindexed_diagnostic(
         .map(|i| Related {
             file: i.site.file,
             span: i.site.span,
-            message: format!(
-                "index {} on `{}` does not start with `{foreign}`",
-                i.keys_text(),
-                from.name
-            ),
+            message: match special_on(i, foreign) {
+                Some(kind) => format!(
+                    "index {} on `{}` is a {kind} index, which serves no equality match on `{foreign}`",
+                    i.keys_text(),
+                    from.name
+                ),
+                None => format!(
+                    "index {} on `{}` does not start with `{foreign}`",
+                    i.keys_text(),
+                    from.name
+                ),
+            },
         })
         .collect();
     if related.is_empty() {
@@ -55,10 +62,16 @@ fn lookup_unindexed_diagnostic(
             collection_label(op),
             from.name,
             match from.indexes.len() {
-                1 => format!(
-                    "the only index declaration of `{}` in this repository does not start with `{foreign}`",
-                    from.name
-                ),
+                1 => match special_on(&from.indexes[0], foreign) {
+                    Some(kind) => format!(
+                        "the only index declaration of `{}` in this repository that starts with `{foreign}` is a {kind} index, which serves no equality match",
+                        from.name
+                    ),
+                    None => format!(
+                        "the only index declaration of `{}` in this repository does not start with `{foreign}`",
+                        from.name
+                    ),
+                },
                 n => format!(
                     "none of the {n} index declarations of `{}` in this repository starts with `{foreign}`",
                     from.name
@@ -72,6 +85,16 @@ fn lookup_unindexed_diagnostic(
         ),
         related,
     }
+}
+
+/// The kind of `index` when it starts with `field` but is no B-tree on it (`{name: "text"}`,
+/// `{loc: "2dsphere"}`): it then starts with the field and still cannot serve the join.
+fn special_on(index: &crate::model::IndexDecl, field: &str) -> Option<&'static str> {
+    index
+        .keys
+        .first()
+        .filter(|k| k.field == field && k.kind.is_special())
+        .map(|k| k.kind.as_str())
 }
 
 impl Rule for LookupUnindexedForeignField {
@@ -152,6 +175,32 @@ await db.collection("orders").aggregate([
         assert_eq!(got.len(), 1, "{got:?}");
         assert_eq!(got[0].0, 6);
         assert!(got[0].1.contains("`shipments` by `orderId`"));
+    }
+
+    #[test]
+    fn a_text_index_on_the_foreign_field_is_said_to_serve_no_equality() {
+        // acceleratedscience/bridge: `groups` has only `{name: "text"}`, and users join it by name.
+        let src = r#"const { MongoClient } = require("mongodb");
+const db = client.db("bridge");
+await db.collection("groups").createIndex({ name: "text" });
+await db.collection("users").aggregate([
+  { $lookup: { from: "groups", localField: "groups", foreignField: "name", as: "g" } },
+]);
+"#;
+        let (_, f) = crate::analysis::check_source("report.js", src, &Settings::default()).unwrap();
+        let f: Vec<_> = f
+            .into_iter()
+            .filter(|f| f.rule == "lookup-unindexed-foreign-field")
+            .collect();
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].message.contains("the only index declaration of `groups` in this repository that starts with `name` is a text index, which serves no equality match"),
+            "{}", f[0].message
+        );
+        assert_eq!(
+            f[0].related[0].message,
+            "index {name: \"text\"} on `groups` is a text index, which serves no equality match on `name`"
+        );
     }
 
     #[test]

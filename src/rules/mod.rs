@@ -247,7 +247,20 @@ pub fn collection_label(op: &crate::ir::Operation) -> String {
             CollectionName::Unknown { text } if !text.is_empty() => {
                 // A model named (`Post`), or an expression that holds one (`self.model`).
                 let named = text.chars().all(|ch| ch.is_alphanumeric() || ch == '_');
-                if c.via == CollectionVia::MongooseModel && named {
+                // A class named for a layer over a model (easy-mock's `MockProxy.find(q, opt)`,
+                // a `UserService`) is no model: the collection is behind it.
+                let layer = [
+                    "Proxy",
+                    "Service",
+                    "Repository",
+                    "Repo",
+                    "Dao",
+                    "DAO",
+                    "Controller",
+                ]
+                .iter()
+                .any(|s| text.len() > s.len() && text.ends_with(s));
+                if c.via == CollectionVia::MongooseModel && named && !layer {
                     format!("the collection of model `{text}`")
                 } else if c.via == CollectionVia::MongooseModel {
                     format!("the collection behind `{text}`")

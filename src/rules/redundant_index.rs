@@ -20,6 +20,9 @@ static META: RuleMeta = RuleMeta {
 enum Cover {
     Duplicate,
     Prefix,
+    /// The same keys, each in the other direction (`{ts: -1}` beside `{ts: 1}`): an index is
+    /// walked either way, so one serves every query and sort the other does.
+    Inverted,
 }
 
 fn redundant_index_diagnostic(
@@ -38,6 +41,11 @@ fn redundant_index_diagnostic(
             short.keys_text(),
             long.keys_text()
         ),
+        Cover::Inverted => format!(
+            "index {} on {collection} is redundant: it is {} in reverse, and an index is walked in either direction, so that one serves every query and sort this one serves",
+            short.keys_text(),
+            long.keys_text()
+        ),
     };
     Finding {
         rule: META.id,
@@ -48,7 +56,7 @@ fn redundant_index_diagnostic(
         help: match how {
             // Both declarations create one index: dropping it would drop the only copy.
             Cover::Duplicate => "delete this declaration and keep the other: both create one and the same index, so dropping that index on the server would leave none; two declarations of one index also drift apart (an option added to one makes the other fail or build a second index)".to_string(),
-            Cover::Prefix => "drop the redundant index (hide it first with `hideIndex` to check nothing slows down, then drop it); every index costs RAM and slows every write".to_string(),
+            Cover::Prefix | Cover::Inverted => "drop the redundant index (hide it first with `hideIndex` to check nothing slows down, then drop it); every index costs RAM and slows every write".to_string(),
         },
         related: vec![Related {
             file: long.site.file,
@@ -56,6 +64,7 @@ fn redundant_index_diagnostic(
             message: match how {
                 Cover::Duplicate => format!("the same index {}", long.keys_text()),
                 Cover::Prefix => format!("covering index {}", long.keys_text()),
+                Cover::Inverted => format!("the same keys in reverse: {}", long.keys_text()),
             },
         }],
     }
@@ -119,7 +128,7 @@ fn covers(short: &IndexDecl, long: &IndexDecl) -> Option<Cover> {
         if same {
             Some(Cover::Duplicate)
         } else if inverted {
-            Some(Cover::Prefix)
+            Some(Cover::Inverted)
         } else {
             None
         }
@@ -179,8 +188,12 @@ fn judge(ctx: &RuleContext, ix: &[IndexDecl], collection: &str, out: &mut Vec<Fi
                 continue;
             }
             match cover {
-                Some(Cover::Prefix) if short.keys.len() < long.keys.len() || j < i => {
+                Some(Cover::Prefix) if short.keys.len() < long.keys.len() => {
                     found = Some((long, Cover::Prefix));
+                    break;
+                }
+                Some(Cover::Inverted) if j < i => {
+                    found = Some((long, Cover::Inverted));
                     break;
                 }
                 Some(Cover::Duplicate) if j < i && found.is_none() => {
@@ -428,6 +441,34 @@ db.events.create_index([("k", -1), ("j", 1), ("z", 1)])
         );
         assert_eq!(got.len(), 2, "{got:?}");
         assert_eq!((got[0].0, got[1].0), (3, 5));
+    }
+
+    #[test]
+    fn the_same_keys_in_reverse_are_one_index_said_so() {
+        // hyphe's `sortasc('timestamp')` and `sortdesc('timestamp')`: the later one is reported,
+        // as the other in reverse, not as a prefix of it.
+        let got = findings(
+            "db.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().shop
+db.stats.create_index([("timestamp", 1)])
+db.stats.create_index([("timestamp", -1)])
+db.events.create_index([("k", 1), ("j", -1)])
+db.events.create_index([("k", -1), ("j", 1)])
+"#,
+        );
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!((got[0].0, got[1].0), (4, 6));
+        assert!(
+            got[0].1.contains(
+                "{timestamp: -1} on `stats` is redundant: it is {timestamp: 1} in reverse"
+            ),
+            "{got:?}"
+        );
+        assert!(got[1]
+            .1
+            .contains("{k: -1, j: 1} on `events` is redundant: it is {k: 1, j: -1} in reverse"));
+        assert!(!got.iter().any(|g| g.1.contains("prefix")), "{got:?}");
     }
 
     #[test]

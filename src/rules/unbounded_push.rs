@@ -92,11 +92,35 @@ fn unbounded_push_diagnostic(
             ),
         )
     };
-    finding(file, operator, severity, message)
+    // The help's example names the array when the update grows one, named in the code.
+    let named = match fields {
+        [f] if f
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.') =>
+        {
+            Some(*f)
+        }
+        _ => None,
+    };
+    finding(file, operator, severity, message, named)
 }
 
-/// A finding of this rule at `operator`'s key, with the rule's help.
-fn finding(file: usize, operator: &Field, severity: Severity, message: String) -> Finding {
+/// A finding of this rule at `operator`'s key, with the rule's help; its examples name `array`
+/// when it is known.
+fn finding(
+    file: usize,
+    operator: &Field,
+    severity: Severity,
+    message: String,
+    array: Option<&str>,
+) -> Finding {
+    let array = array.unwrap_or("field");
+    // (A dotted path is a key only in quotes.)
+    let key = if array.contains('.') {
+        format!("\"{array}\"")
+    } else {
+        array.to_string()
+    };
     Finding {
         rule: META.id,
         severity,
@@ -106,11 +130,14 @@ fn finding(file: usize, operator: &Field, severity: Severity, message: String) -
         help: if operator.key == "$addToSet" {
             // `$addToSet` takes no `$slice`, and a `$push` in its place would lose the
             // de-duplication.
-            "move the members to their own collection that references this document (one document per member, with a unique index on the pair), or cap the set in the update's filter (e.g. `{field.999: {$exists: false}}`)"
+            format!(
+                "move the members to their own collection that references this document (one document per member, with a unique index on the pair), or cap the set in the update's filter (e.g. `{{\"{array}.999\": {{$exists: false}}}}`)"
+            )
         } else {
-            "cap the array with `$each` + `$slice` (e.g. `{$push: {field: {$each: [x], $slice: -100}}}`), move the items to their own collection that references this document, or use the bucket pattern"
-        }
-        .to_string(),
+            format!(
+                "cap the array with `$each` + `$slice` (e.g. `{{$push: {{{key}: {{$each: [x], $slice: -100}}}}}}`), move the items to their own collection that references this document, or use the bucket pattern"
+            )
+        },
         related: Vec::new(),
     }
 }
@@ -130,7 +157,7 @@ fn add_to_set_of_unknown(
     let message = format!(
         "`$addToSet` grows {arrays} in {coll}, with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
     );
-    finding(file, operator, Severity::Info, message)
+    finding(file, operator, Severity::Info, message, None)
 }
 
 /// Could the filter bound some array (a `$size`, a `$expr`, an `"arr.N": {$exists: false}`, a
@@ -700,6 +727,48 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// The help's example names the array the update grows (async-labs/saas' `memberIds`), quoted
+    /// where it is a dotted path; "field" where the update grows several or a computed one.
+    #[test]
+    fn the_help_names_the_array() {
+        let src = r#"const { MongoClient } = require("mongodb");
+const db = new MongoClient("x").db("a");
+async function f(id, c, k) {
+  await db.collection("teams").updateOne({ _id: id }, { $addToSet: { memberIds: c } });
+  await db.collection("posts").updateOne({ _id: id }, { $push: { comments: c } });
+  await db.collection("posts").updateOne({ _id: id }, { $push: { "stats.views": c } });
+  await db.collection("posts").updateOne({ _id: id }, { $push: { [k]: c } });
+}
+"#;
+        let (_, f) = crate::analysis::check_source("f.js", src, &Settings::default()).unwrap();
+        let help: Vec<&str> = f
+            .iter()
+            .filter(|f| f.rule == "unbounded-push")
+            .map(|f| f.help.as_str())
+            .collect();
+        assert_eq!(help.len(), 4, "{help:?}");
+        assert!(
+            help[0].contains("`{\"memberIds.999\": {$exists: false}}`"),
+            "{}",
+            help[0]
+        );
+        assert!(
+            help[1].contains("`{$push: {comments: {$each: [x], $slice: -100}}}`"),
+            "{}",
+            help[1]
+        );
+        assert!(
+            help[2].contains("`{$push: {\"stats.views\": {$each: [x]"),
+            "{}",
+            help[2]
+        );
+        assert!(
+            help[3].contains("`{$push: {field: {$each: [x]"),
+            "{}",
+            help[3]
+        );
     }
 
     /// A `$where` predicate that keeps the array below a bound (`this.students.length <

@@ -66,22 +66,54 @@ fn suggested_index(q: &Query) -> String {
     format!("{{ {} }}", keys.join(", "))
 }
 
-/// The declarations closest to serving the query: most leading keys the query uses.
-fn closest<'m>(c: &'m CollectionAccess, q: &Query) -> Vec<&'m IndexDecl> {
+/// The declarations closest to serving the query: most leading keys the query uses; among as
+/// close ones, those of the query's own project first.
+fn closest<'m>(ctx: &RuleContext, declared: &[&'m IndexDecl], s: &OpSummary) -> Vec<&'m IndexDecl> {
+    let q = &s.query;
     let used = |ix: &IndexDecl| {
         ix.keys
             .iter()
             .filter(|k| q.fields().any(|f| *f == k.field) || q.sort.iter().any(|s| s.0 == k.field))
             .count()
     };
-    let mut v: Vec<&IndexDecl> = c.indexes.iter().filter(|i| !i.dynamic).collect();
-    v.sort_by_key(|i| std::cmp::Reverse(used(i)));
+    let mut v: Vec<&IndexDecl> = declared.iter().copied().filter(|i| !i.dynamic).collect();
+    v.sort_by_key(|i| {
+        (
+            std::cmp::Reverse(used(i)),
+            ctx.in_two_projects(s.site.file, i.site.file),
+        )
+    });
     v.truncate(3);
     v
 }
 
-fn unindexed_query_diagnostic(c: &CollectionAccess, s: &OpSummary, grade: Serve) -> Finding {
+fn unindexed_query_diagnostic(
+    ctx: &RuleContext,
+    c: &CollectionAccess,
+    s: &OpSummary,
+    grade: Serve,
+) -> Finding {
     let q = &s.query;
+    // An index declared again by a copy of the application (the same file in another project:
+    // async-labs/saas' chapters) is one declaration of the index, shown in the query's own
+    // project where it has one.
+    let mut declared: Vec<&IndexDecl> = Vec::new();
+    for ix in &c.indexes {
+        let copy = declared.iter().position(|other| {
+            other.keys.len() == ix.keys.len()
+                && other
+                    .keys
+                    .iter()
+                    .zip(&ix.keys)
+                    .all(|(a, b)| a.field == b.field && a.kind == b.kind)
+                && ctx.are_copies(other.site.file, ix.site.file)
+        });
+        match copy {
+            Some(k) if !ctx.in_two_projects(s.site.file, ix.site.file) => declared[k] = ix,
+            Some(_) => {}
+            None => declared.push(ix),
+        }
+    }
     let (message, severity) = match grade {
         Serve::BlockingSort => (
             format!(
@@ -107,7 +139,7 @@ fn unindexed_query_diagnostic(c: &CollectionAccess, s: &OpSummary, grade: Serve)
                 s.method,
                 c.name,
                 shape_text(q),
-                match c.indexes.len() {
+                match declared.len() {
                     1 => format!(
                         "the only index declared for `{}` in this repository does not serve it",
                         c.name
@@ -121,7 +153,7 @@ fn unindexed_query_diagnostic(c: &CollectionAccess, s: &OpSummary, grade: Serve)
             META.default_severity,
         ),
     };
-    let related = closest(c, q)
+    let related = closest(ctx, &declared, s)
         .into_iter()
         .map(|i| Related {
             file: i.site.file,
@@ -205,7 +237,7 @@ impl Rule for UnindexedQuery {
                 if possible.iter().any(|i| serves(i, q) > best) {
                     continue;
                 }
-                out.push(unindexed_query_diagnostic(c, s, best));
+                out.push(unindexed_query_diagnostic(ctx, c, s, best));
             }
         }
     }
