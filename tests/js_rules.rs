@@ -2521,6 +2521,44 @@ export const model = mongoose.model("User", schema);
     }
 }
 
+/// Fields added to a schema with `schema.add({..})` (lad's users) carry their index options as the
+/// schema's definition does; fields added that cannot be read (an object filled in at run time, a
+/// computed key) may declare indexes, so the collection is not judged.
+#[test]
+fn fields_added_to_a_schema_declare_their_indexes() {
+    let src = r#"const mongoose = require("mongoose");
+const User = new mongoose.Schema({ email: { type: String, index: true } });
+User.add({ group: { type: String, index: true } });
+User.add({ city: { type: String, unique: true } }, "address.");
+const Users = mongoose.model("User", User);
+async function f() { return Users.countDocuments({ group: "admin" }); }
+async function g() { return Users.findOne({ "address.city": "x" }); }
+async function h() { return Users.countDocuments({ other: "admin" }); }
+"#;
+    let got = rule_hits("unindexed-query", "user.js", src);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, 8, "{got:?}");
+    assert!(findings("user.js", src).iter().any(|f| f
+        .message
+        .contains("none of the 3 indexes declared for `users`")));
+    for added in [
+        "const o = {}; o.group = { type: String, index: true }; User.add(o);",
+        "User.add({ [config.fields.group]: { type: String, index: true } });",
+    ] {
+        let src = format!(
+            "const mongoose = require(\"mongoose\");\n\
+             const User = new mongoose.Schema({{ email: {{ type: String, index: true }} }});\n\
+             {added}\n\
+             const Users = mongoose.model(\"User\", User);\n\
+             async function f() {{ return Users.countDocuments({{ group: \"admin\" }}); }}\n"
+        );
+        assert!(
+            rule_hits("unindexed-query", "user.js", &src).is_empty(),
+            "{src}"
+        );
+    }
+}
+
 /// A class loaded into a schema (`schema.loadClass(BookClass)`, builderbook's models): its static
 /// methods are the model's statics, so `this` there is the model and the finding names its
 /// collection. An instance method's `this` is a document; a class no schema loads is not a model.

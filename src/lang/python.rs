@@ -486,10 +486,10 @@ impl<'t> Extractor<'t> {
     }
 
     /// The keyword arguments a dictionary splat passes (`**{"a__gt": 1}`, or `**q` with `q`
-    /// bound once to such a literal): each string key (its node, whose text is the key in quotes)
-    /// and value; `None` when one is not written out (a computed key, a nested `**`, a name bound
-    /// to something else or assigned again).
-    fn literal_kwargs(&self, d: Node<'t>) -> Option<Vec<(Node<'t>, Node<'t>)>> {
+    /// bound once to such a literal, or to `dict(a=1)`, clearml-server's `query = dict(id=qid,
+    /// company=cid)`): each key, its node and its value; `None` when one is not written out (a
+    /// computed key, a nested `**`, a name bound to something else or assigned again).
+    fn literal_kwargs(&self, d: Node<'t>) -> Option<Vec<(String, Node<'t>, Node<'t>)>> {
         let literal = match d.k() {
             "dictionary" => d,
             "identifier" => {
@@ -498,15 +498,29 @@ impl<'t> Extractor<'t> {
                 if !self.is_constant(b, name) || self.key_sets.contains_key(name) {
                     return None;
                 }
-                b.value.filter(|v| v.k() == "dictionary")?
+                b.value.filter(|v| matches!(v.k(), "dictionary" | "call"))?
             }
             _ => return None,
         };
+        if literal.k() == "call" {
+            let f = self.field(literal, "function")?;
+            let args = self.call_args(literal);
+            if self.text(f) != "dict" || !args.positional.is_empty() || args.splat {
+                return None;
+            }
+            return Some(
+                args.keywords
+                    .iter()
+                    .map(|&(k, v)| (self.text(k).to_string(), k, v))
+                    .collect(),
+            );
+        }
         self.named_children(literal)
             .into_iter()
             .map(|pair| {
                 let (k, v) = (self.field(pair, "key")?, self.field(pair, "value")?);
-                (pair.k() == "pair" && self.string_value(k).is_some()).then_some((k, v))
+                let key = self.string_value(k).filter(|_| pair.k() == "pair")?;
+                Some((key, k, v))
             })
             .collect()
     }
@@ -1288,11 +1302,14 @@ impl<'t> Extractor<'t> {
         name_node: Node<'t>,
         meta: Option<&Value>,
     ) -> (CollectionRef, bool, bool) {
+        // A `meta` this file cannot read (a constant of another module: clearml-server's
+        // `meta = ABSTRACT_FLAG`) may make the class abstract, each subclass a collection of its
+        // own: read so, rather than as one collection its subclasses would all share.
         let abstract_ = meta.is_some_and(|m| {
             matches!(
                 m.get("abstract").map(|f| &f.value.kind),
                 Some(ValueKind::Bool(true))
-            )
+            ) || matches!(m.kind, ValueKind::Unknown(_))
         });
         // `meta = {"collection": settings.COL_USERS}` names a collection this file cannot read:
         // unknown, not the class's default name.
@@ -2312,6 +2329,15 @@ impl<'t> Extractor<'t> {
     /// another module (see [`Self::call_result`]).
     fn method_result(&self, f: Node<'t>, obj: Node<'t>, method: &str, depth: usize) -> Thing {
         match self.method_called(obj, method) {
+            // A collection factory: the collection its first argument names.
+            Some(Some(def)) if self.is_collection_factory(def) => self
+                .parents
+                .of(f)
+                .filter(|call| call.k() == "call")
+                .and_then(|call| self.call_args(call).positional.first().copied())
+                .map_or(Thing::Unknown, |first| {
+                    Thing::Collection(self.collection_ref(first))
+                }),
             Some(found) => found.map_or(Thing::Unknown, |def| self.returned_thing(def, depth)),
             None => self.call_result(f, depth),
         }
@@ -2581,10 +2607,13 @@ impl<'t> Extractor<'t> {
     /// A database is what the frontend reads as one, or, in a file that uses MongoDB, a name
     /// whose last part ends in `db` (`settings.PY_DB`, `self.db`).
     fn is_collection_factory(&self, def: Node<'t>) -> bool {
-        let Some(first) = self
-            .field(def, "parameters")
-            .and_then(|ps| self.named_children(ps).into_iter().next())
-        else {
+        // A method's first parameter after `self` or `cls` (hyphe's `def _get_coll(self, name):
+        // return self.database[name]`).
+        let Some(first) = self.field(def, "parameters").and_then(|ps| {
+            self.named_children(ps)
+                .into_iter()
+                .find(|p| !(p.k() == "identifier" && matches!(self.text(*p), "self" | "cls")))
+        }) else {
             return false;
         };
         let param = match first.k() {
@@ -5435,7 +5464,7 @@ impl<'t> Extractor<'t> {
                 // `objects(**{"harvest__domain": d})`, or a name bound once to such a literal:
                 // its keywords as written; any other splat may hold anything.
                 let splats = args.dict_splats.iter().map(|&d| self.literal_kwargs(d));
-                let splats: Option<Vec<Vec<(Node<'t>, Node<'t>)>>> = splats.collect();
+                let splats: Option<Vec<Vec<(String, Node<'t>, Node<'t>)>>> = splats.collect();
                 let spread = match splats {
                     Some(s) if args.splat && args.dict_splats.len() == s.len() => {
                         // A `*args` beside them reads nothing.
@@ -5451,9 +5480,7 @@ impl<'t> Extractor<'t> {
                     .keywords
                     .iter()
                     .map(|&(k, v)| (self.text(k).to_string(), k, v));
-                let spread = spread
-                    .into_iter()
-                    .filter_map(|(k, v)| Some((self.string_value(k)?, k, v)));
+                let spread = spread.into_iter();
                 for (name, k, v) in written.chain(spread) {
                     let value = self.lower(v, 0);
                     match (name.as_str(), value.kind) {
@@ -7752,6 +7779,40 @@ mod tests {
 
     fn coll(op: &Operation) -> String {
         op.collection_display()
+    }
+
+    /// A method that returns the collection its first argument after `self` names (hyphe's
+    /// `def _get_coll(self, name): return self.database[name]`) is a collection factory, as a
+    /// function is: `self._get_coll("logs").find(..)` is on `logs`. A method that returns another
+    /// value by that name is not.
+    #[test]
+    fn a_collection_factory_method_names_the_collection() {
+        let src = r#"
+from pymongo import MongoClient
+class Store(object):
+    def __init__(self):
+        self.database = MongoClient()["hyphe"]
+        self.cache = {}
+    def _get_coll(self, name):
+        return self.database[name]
+    def _cached(self, name):
+        return self.cache[name]
+    def init(self):
+        self._get_coll("logs").create_index([("timestamp", 1)])
+    def list_logs(self, job):
+        logs = self._get_coll("logs")
+        return logs.find({"_job": job})
+    def other(self, k):
+        return self._cached("logs").find({"k": k})
+"#;
+        let got: Vec<(String, String)> = ir(src)
+            .operations
+            .iter()
+            .map(|o| (o.method.clone(), coll(o)))
+            .collect();
+        assert_eq!(got[0], ("create_index".into(), "logs".into()), "{got:?}");
+        assert_eq!(got[1], ("find".into(), "logs".into()), "{got:?}");
+        assert!(got[2..].iter().all(|g| g.1 != "logs"), "{got:?}");
     }
 
     /// An application's `collection(name)` wrapper names the collection in a file that uses

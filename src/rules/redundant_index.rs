@@ -75,6 +75,11 @@ fn covers(short: &IndexDecl, long: &IndexDecl) -> Option<Cover> {
     if short.dynamic || long.dynamic || short.dropped || long.dropped {
         return None;
     }
+    // A mongoengine `primary_key=True` field is the document's `_id`, whose index every
+    // collection has: no declaration of an index to drop (clearml-server's `id` fields).
+    if short.method == "primary_key" || long.method == "primary_key" {
+        return None;
+    }
     // One declaration reached twice (two models of one collection deriving from the same mixin)
     // is one index.
     if short.site == long.site {
@@ -441,6 +446,35 @@ db.events.create_index([("k", -1), ("j", 1), ("z", 1)])
         );
         assert_eq!(got.len(), 2, "{got:?}");
         assert_eq!((got[0].0, got[1].0), (3, 5));
+    }
+
+    /// clearml-server: a base whose `meta` is a constant of another module (`ABSTRACT_FLAG`) may
+    /// be abstract, so its subclasses' indexes are on collections of their own; and a
+    /// `primary_key=True` field is the `_id` index, never a declaration twice.
+    #[test]
+    fn an_unreadable_meta_and_primary_keys_make_no_duplicates() {
+        let got = findings(
+            "models.py",
+            r#"from mongoengine import Document, StringField
+from .base import ABSTRACT_FLAG
+class Base(Document):
+    meta = ABSTRACT_FLAG
+class Task(Base):
+    meta = {"indexes": ["parent"]}
+    id = StringField(primary_key=True)
+class Model(Base):
+    meta = {"indexes": ["parent", ("parent", "name")]}
+    id = StringField(primary_key=True)
+class Known(Document):
+    meta = {"abstract": True}
+"#,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 9);
+        assert!(
+            got[0].1.contains("{parent: 1} on `model` is redundant"),
+            "{got:?}"
+        );
     }
 
     #[test]

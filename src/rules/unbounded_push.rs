@@ -213,11 +213,10 @@ enum Growth<'a> {
 /// `$addToSet` of it, or a `$push` of it that only adds values not in the array yet, adds each of
 /// the code's few values at most once, so the array stays as small as that list.
 fn is_fixed_value(v: &Value) -> bool {
-    let scalar = |v: &Value| {
-        matches!(
-            v.kind,
-            ValueKind::String(_) | ValueKind::Number(_) | ValueKind::Bool(_)
-        )
+    let scalar = |v: &Value| match &v.kind {
+        ValueKind::String(_) | ValueKind::Number(_) | ValueKind::Bool(_) => true,
+        ValueKind::Unknown(u) => names_a_constant(&u.text),
+        _ => false,
     };
     match &v.kind {
         ValueKind::Document(fs) => {
@@ -226,6 +225,25 @@ fn is_fixed_value(v: &Value) -> bool {
                 && matches!(&fs[0].value.kind, ValueKind::Array(xs) if !xs.is_empty() && xs.iter().all(scalar))
         }
         _ => scalar(v),
+    }
+}
+
+/// A constant of the code by its name: an enum member's value (clearml-server's
+/// `EntityVisibility.archived.value`) or a constant's name (`ARCHIVED`, `Tags.SYSTEM_ARCHIVED`).
+fn names_a_constant(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('.').collect();
+    let name = |p: &str| {
+        !p.is_empty()
+            && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && !p.as_bytes()[0].is_ascii_digit()
+    };
+    if !parts.iter().all(|p| name(p)) {
+        return false;
+    }
+    match parts.as_slice() {
+        [class, _, "value"] => class.as_bytes()[0].is_ascii_uppercase(),
+        [.., last] => crate::lang::naming::is_constant_name(last),
+        [] => false,
     }
 }
 
@@ -882,6 +900,24 @@ async function grant(id) {
         assert_eq!(lines, [14, 15], "{got:?}");
         assert_eq!(got[0].1, crate::diagnostic::Severity::Warning);
         assert_eq!(got[1].1, crate::diagnostic::Severity::Info);
+        // The code's constants by name: an enum member's value (clearml-server's
+        // `EntityVisibility.archived.value`), a constant; not a variable nor an attribute of one.
+        let src = r#"from enum import Enum
+from mongoengine import Document, ListField, StringField
+class EntityVisibility(Enum):
+    archived = "archived"
+class Task(Document):
+    system_tags = ListField(StringField())
+def archive(task_id, tag, user):
+    Task.objects(id=task_id).update(add_to_set__system_tags=EntityVisibility.archived.value)
+    Task.objects(id=task_id).update(add_to_set__system_tags=ARCHIVED_TAG)
+    Task.objects(id=task_id).update(add_to_set__system_tags=Tags.SYSTEM_ARCHIVED)
+    Task.objects(id=task_id).update(add_to_set__system_tags=tag)
+    Task.objects(id=task_id).update(add_to_set__system_tags=user.tag.value)
+"#;
+        let got = judged("tasks.py", src);
+        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, [11, 12], "{got:?}");
     }
 
     /// A push under a check that the array does not hold the value (`!arr.includes(v)`, the

@@ -97,8 +97,9 @@ fn unindexed_query_diagnostic(
     // An index declared again by a copy of the application (the same file in another project:
     // async-labs/saas' chapters) is one declaration of the index, shown in the query's own
     // project where it has one.
+    // (A mongoengine `primary_key=True` field is the `_id` index every collection has.)
     let mut declared: Vec<&IndexDecl> = Vec::new();
-    for ix in &c.indexes {
+    for ix in c.indexes.iter().filter(|i| i.method != "primary_key") {
         let copy = declared.iter().position(|other| {
             other.keys.len() == ix.keys.len()
                 && other
@@ -456,7 +457,8 @@ def suggest(q, owner, p):
     }
 
     /// mongoengine filters given as a dictionary splat: a literal (`objects(**{"harvest__domain":
-    /// d})`) or a name bound once to one is read as the keywords it holds; a parameter, or a
+    /// d})`) or a name bound once to one, or to `dict(harvest__domain=d)`, is read as the
+    /// keywords it holds; a parameter, or a
     /// dictionary filled elsewhere, may hold anything and is not judged.
     /// A filter a dict's `update(..)` fills in after it is written is not judged, as one filled
     /// in by assignment is not (picoCTF's cache invalidation, `search.update({"$or": keys})`, and
@@ -506,10 +508,17 @@ def attach(domain, remote, filters):
     Dataset.objects(**filters).first()
     Dataset.objects(**{"title": domain}).first()
     Dataset.objects(*extra, **{"harvest__domain": domain}).first()
+    query = dict(harvest__domain=domain, harvest__kind__ne=remote)
+    Dataset.objects(**query).first()
+    Dataset.objects(**dict(domain, title=remote)).first()
 "#,
         );
         let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
-        assert_eq!(lines, vec![8, 10], "{got:?}");
+        assert_eq!(lines, vec![8, 10, 15], "{got:?}");
+        assert!(
+            got[2].1.contains("by `harvest.domain` (equality)"),
+            "{got:?}"
+        );
         assert!(
             got[0]
                 .1

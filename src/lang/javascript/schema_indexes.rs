@@ -12,6 +12,7 @@ use crate::lang::KindOf;
 use tree_sitter::Node;
 
 /// Where a schema's indexes go.
+#[derive(Clone)]
 enum SchemaOwner {
     Collection(CollectionRef),
     /// A schema variable; its model is looked up once the whole file is seen.
@@ -69,7 +70,8 @@ impl<'t> Extractor<'t> {
             };
             let mut method = self.callee_name(f);
             // (The name is tested first: most calls are neither, and `args` allocates.)
-            if !matches!(method, "model" | "createForClass" | "index") && !method.contains("Model")
+            if !matches!(method, "model" | "createForClass" | "index" | "add")
+                && !method.contains("Model")
             {
                 continue;
             }
@@ -126,6 +128,42 @@ impl<'t> Extractor<'t> {
                     op.receiver = self.text(name).to_string();
                     pending.push((SchemaOwner::Collection(r), op));
                 }
+                // `schema.add({ group: { type: String, index: true } })`: more fields, with their
+                // index options, as the schema's definition has (lad's `User.add(object)`). Fields
+                // that cannot be read (a computed key, an object filled in at run time) may
+                // declare indexes too: an index on a collection named at run time stands for them.
+                "add" if !args.is_empty() && f.k() == "member_expression" => {
+                    let Some(obj) = self.field(f, "object") else {
+                        continue;
+                    };
+                    let Some(owner) = self.schema_owner(obj) else {
+                        continue;
+                    };
+                    let prop = self.field(f, "property").unwrap_or(f);
+                    let def = self.lower(args[0], 0);
+                    // `schema.add(fields, "address.")`: under a path.
+                    let prefix = args
+                        .get(1)
+                        .and_then(|a| self.string_value(*a))
+                        .unwrap_or_default();
+                    let mut ops = Vec::new();
+                    field_indexes(&def, &prefix, &mut ops, 0);
+                    let unread = !def.is_document()
+                        || def
+                            .fields()
+                            .iter()
+                            .any(|f| f.key == "..." || f.key.starts_with('['));
+                    if unread {
+                        let mut op =
+                            Operation::new(OpKind::CreateIndex, "add", span(call), span(prop));
+                        op.filter = Some(Value::unknown(span(args[0]), self.text(args[0]), false));
+                        ops.push(op);
+                    }
+                    for mut op in ops {
+                        op.receiver = crate::lang::receiver_text(self.text(obj));
+                        pending.push((owner.clone(), op));
+                    }
+                }
                 "index" if !args.is_empty() && f.k() == "member_expression" => {
                     let Some(obj) = self.field(f, "object") else {
                         continue;
@@ -162,11 +200,7 @@ impl<'t> Extractor<'t> {
                 field_indexes(&self.lower(def, 0), "", &mut ops, 0);
             }
             for op in ops {
-                let owner = match &owner {
-                    SchemaOwner::Collection(r) => SchemaOwner::Collection(r.clone()),
-                    SchemaOwner::Variable(v, s) => SchemaOwner::Variable(v.clone(), *s),
-                };
-                pending.push((owner, op));
+                pending.push((owner.clone(), op));
             }
         }
         let mut classes: Vec<(String, Vec<Operation>)> = class_props.into_iter().collect();
