@@ -338,6 +338,17 @@ async function like(id, uid) {
     let f = only(UP, "like.js", src);
     assert!(f.message.contains("likes"), "message: {}", f.message);
     assert!(f.message.contains("posts"), "message: {}", f.message);
+    // Saved through a TypeScript cast (courselit's `await (sequence as any).save()`).
+    let src = r#"
+import mongoose from "mongoose";
+const Post = mongoose.model("Post", postSchema);
+export async function like(id: string, uid: string) {
+  const post = await Post.findById(id);
+  post.likes.push(uid);
+  await (post as any).save();
+}
+"#;
+    assert_flags_once(UP, "like.ts", src, "likes.push", "push");
 }
 
 /// A document method pushes onto its own array and saves itself (`schema.methods = { addComment
@@ -1207,6 +1218,27 @@ fn nested_populate_is_flagged() {
         "{}",
         f.message
     );
+}
+
+/// Stages pushed in the two branches of an `if` are alternatives, one of which the pipeline gets
+/// (courselit's `$lookup` with a `$limit` or without); a stage pushed under an `if` and another
+/// after it are two.
+#[test]
+fn lookups_pushed_in_two_branches_are_one() {
+    let src = r#"export async function f(db, lim) {
+    const pipeline = [{ $match: {} }];
+    if (lim > 0) pipeline.push({ $lookup: { from: "a", localField: "x", foreignField: "_id", as: "a" } });
+    else pipeline.push({ $lookup: { from: "b", localField: "x", foreignField: "_id", as: "b" } });
+    return db.collection("orders").aggregate(pipeline).toArray();
+}
+export async function g(db, lim) {
+    const pipeline = [{ $match: {} }];
+    if (lim > 0) { pipeline.push({ $lookup: { from: "a", localField: "x", foreignField: "_id", as: "a" } }); }
+    pipeline.push({ $lookup: { from: "b", localField: "x", foreignField: "_id", as: "b" } });
+    return db.collection("orders").aggregate(pipeline).toArray();
+}
+"#;
+    assert_eq!(rule_lines(LC, "feed.js", src), vec![10]);
 }
 
 #[test]

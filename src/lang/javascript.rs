@@ -399,6 +399,26 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The `if` statements around `n` in its function, each with whether `n` is in its `else`.
+    fn if_branches(&self, n: Node<'t>) -> Vec<(usize, bool)> {
+        let mut out = Vec::new();
+        let mut cur = n;
+        for _ in 0..MAX_DEPTH {
+            let Some(p) = self.parents.of(cur) else { break };
+            if is_function(p.k()) {
+                break;
+            }
+            if p.k() == "if_statement" {
+                let in_else = self.field(p, "alternative").is_some_and(|a| {
+                    a.start_byte() <= cur.start_byte() && cur.end_byte() <= a.end_byte()
+                });
+                out.push((p.start_byte(), in_else));
+            }
+            cur = p;
+        }
+        out
+    }
+
     // ---------------------------------------------------------------- pass 1: bindings
 
     /// `query.status = s` / `query[key] = v`: the object bound to `query` is filled in after its
@@ -956,6 +976,12 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let method = self.text(prop);
+                // `(course as any).save()`: TypeScript's cast saves the document it casts.
+                let obj = if method == "save" {
+                    self.unwrap_expr(obj)
+                } else {
+                    obj
+                };
                 if matches!(obj.k(), "identifier" | "member_expression" | "this") {
                     let name = self.text(obj).to_string();
                     match method {
@@ -4104,11 +4130,24 @@ impl<'t> Extractor<'t> {
                     let mut items = self.lower_array_items(self.unwrap_expr(v), depth);
                     let mut front = Vec::new();
                     if let Some(ps) = self.pushes.get(name) {
+                        // The branches of the pushes taken: a push in the other branch of an
+                        // `if` than one taken is its alternative (courselit's `$lookup` with a
+                        // `$limit` or without), not a further item.
+                        let mut taken: Vec<Vec<(usize, bool)>> = Vec::new();
                         for (pos, unshift, args) in ps {
                             if *pos > b.pos
                                 && *pos < at
                                 && b.scope.contains(Span::new(*pos as usize, *pos as usize))
                             {
+                                let branches = self.if_branches(*args);
+                                if taken.iter().any(|t| {
+                                    t.iter().any(|(i, alt)| {
+                                        branches.iter().any(|(j, other)| i == j && alt != other)
+                                    })
+                                }) {
+                                    continue;
+                                }
+                                taken.push(branches);
                                 for a in self.named_children(*args) {
                                     let lowered = if a.k() == "spread_element" {
                                         match self.named_children(a).into_iter().next() {

@@ -3800,12 +3800,23 @@ impl<'t> Extractor<'t> {
         };
         // A parameter bound again to a list (`if not isinstance(value, list): value = [value]`)
         // holds the caller's items on the other path.
-        if self.appends.contains_key(name) || self.rebinds_a_parameter(name, b) {
+        if self.rebinds_a_parameter(name, b) {
+            return false;
+        }
+        // (Items appended to a name in the scope it is bound in; the name's appends elsewhere are
+        // another variable's.)
+        let appended = self.appends.get(name).is_some_and(|a| {
+            a.iter()
+                .any(|(pos, _, _)| b.scope.contains(Span::new(*pos as usize, *pos as usize)))
+        });
+        if appended {
             return false;
         }
         if self.is_constant(b, name) {
             return b.value.is_some_and(|v| {
-                fixed(v) || (self.constant_keyed_dict(v) && !self.dict_changed(n, name, b.scope))
+                fixed(v)
+                    || (self.constant_keyed_dict(v) && !self.dict_changed(n, name, b.scope))
+                    || self.returns_few_items(v)
             });
         }
         // `try: hooks = config.HOOKS.get(region, []) except AttributeError: hooks = []`: every
@@ -3821,6 +3832,58 @@ impl<'t> Extractor<'t> {
         assigned == Some(&(values.len() as u32))
             && values.iter().all(|&v| fixed(v) || empty(v))
             && values.iter().any(|&v| fixed(v))
+    }
+
+    /// `call` runs a function of this file (a module function, or a method through `self`,
+    /// `cls` or its class) whose every return gives a tuple or list of at most ten items written
+    /// out, or nothing: clearml-server's `res = cls._get_queries_for_order_field(query, field)`,
+    /// whose `return non_empty, empty` is two filters, not data.
+    fn returns_few_items(&self, call: Node<'t>) -> bool {
+        let v = self.unwrap_expr(call);
+        if v.k() != "call" {
+            return false;
+        }
+        let Some(f) = self.field(v, "function") else {
+            return false;
+        };
+        let def = match f.k() {
+            "identifier" => self.functions.get(self.text(f)).copied(),
+            "attribute" => self.field(f, "object").and_then(|o| {
+                let method = self.text(self.field(f, "attribute")?);
+                self.method_called(o, method).flatten()
+            }),
+            _ => None,
+        };
+        let Some(body) = def.and_then(|d| self.field(d, "body")) else {
+            return false;
+        };
+        let (mut few, mut other, mut nested) = (0usize, false, 0usize);
+        self.parents.walk(body, |c, k, enter| {
+            if matches!(k, "function_definition" | "lambda" | "class_definition") {
+                if enter {
+                    nested += 1;
+                } else {
+                    nested = nested.saturating_sub(1);
+                }
+            }
+            if !enter || nested > 0 || k != "return_statement" {
+                return;
+            }
+            match c.named_child(0).map(|r| self.unwrap_expr(r)) {
+                None => {}
+                Some(r) if r.k() == "none" => {}
+                Some(r) if matches!(r.k(), "expression_list" | "tuple" | "list") => {
+                    let items = self.named_children(r);
+                    if items.len() <= 10 && !items.iter().any(|i| i.k() == "list_splat") {
+                        few += 1;
+                    } else {
+                        other = true;
+                    }
+                }
+                Some(_) => other = true,
+            }
+        });
+        few > 0 && !other
     }
 
     /// `d` for `d.keys()`, `d.values()` or `d.items()`.

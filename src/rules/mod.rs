@@ -248,7 +248,8 @@ pub fn collection_label(op: &crate::ir::Operation) -> String {
                 // A model named (`Post`), or an expression that holds one (`self.model`).
                 let named = text.chars().all(|ch| ch.is_alphanumeric() || ch == '_');
                 // A class named for a layer over a model (easy-mock's `MockProxy.find(q, opt)`,
-                // a `UserService`) is no model: the collection is behind it.
+                // a `UserService`, clearml-server's `GetMixin`) is no model: the collection is
+                // behind it.
                 let layer = [
                     "Proxy",
                     "Service",
@@ -257,6 +258,7 @@ pub fn collection_label(op: &crate::ir::Operation) -> String {
                     "Dao",
                     "DAO",
                     "Controller",
+                    "Mixin",
                 ]
                 .iter()
                 .any(|s| text.len() > s.len() && text.ends_with(s));

@@ -767,6 +767,41 @@ async function common(db, rows) {
         got.iter().map(|g| g.0).collect()
     }
 
+    /// A loop over what a function of the file returns, when it returns only a few items written
+    /// out (clearml-server's `res = cls._get_queries_for_order_field(..)`, `return non_empty,
+    /// empty`), is a few fixed iterations; over a list it builds from data, it is not.
+    #[test]
+    fn a_loop_over_a_helpers_written_tuple_is_fixed() {
+        let got = findings(
+            "tasks.py",
+            r#"from mongoengine import Document, StringField, Q
+class Task(Document):
+    name = StringField()
+    @classmethod
+    def _split(cls, q, field):
+        if not field:
+            return None
+        return q & Q(name__exists=True), q & Q(name__exists=False)
+    @classmethod
+    def get(cls, q, field):
+        res = cls._split(q, field)
+        if res:
+            return [cls.objects(x).first() for x in res]
+def rows(q):
+    return [Q(a=1), Q(a=2)] + list(q)
+def data(q):
+    res = rows(q)
+    return [Task.objects(x).first() for x in res]
+def other():
+    res = []
+    res.append(1)
+    return res
+"#,
+        );
+        // (`res.append` in another function is another variable's.)
+        assert_eq!(lines(&got), vec![18], "{got:?}");
+    }
+
     /// LearningLocker's usage job: an aggregation per organisation that writes its result with
     /// `$out` is a write per item, not an N+1 read; over a list that is no query's results, not
     /// flagged at all. The same aggregation that returns its documents is.
