@@ -399,6 +399,27 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// Whether function `f` polls on a period: a `while (true)` loop in it sleeps between rounds
+    /// and has no way out (see `lang::polls_forever`).
+    fn polls_forever(&self, f: Node<'t>) -> bool {
+        // (The text first: the walk is of the whole function.)
+        let text = self.text(f);
+        if !text.contains("while (true)") && !text.contains("while(true)") {
+            return false;
+        }
+        let mut polls = false;
+        self.parents.walk(f, |c, k, enter| {
+            if enter && !polls && k == "while_statement" {
+                if let (Some(cond), Some(body)) =
+                    (self.field(c, "condition"), self.field(c, "body"))
+                {
+                    polls = super::polls_forever(self.text(cond), self.text(body));
+                }
+            }
+        });
+        polls
+    }
+
     /// The `if` statements around `n` in its function, each with whether `n` is in its `else`.
     fn if_branches(&self, n: Node<'t>) -> Vec<(usize, bool)> {
         let mut out = Vec::new();
@@ -4298,7 +4319,8 @@ impl<'t> Extractor<'t> {
                                 || periodic_call
                                 || name
                                     .as_deref()
-                                    .is_some_and(|n| name_is_periodic_in(n, self.request_file));
+                                    .is_some_and(|n| name_is_periodic_in(n, self.request_file))
+                                || self.polls_forever(n);
                             let callback = iteration_callback(self, n);
                             callback_loops.push(callback.is_some());
                             set_aside.push(

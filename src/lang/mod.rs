@@ -558,6 +558,24 @@ pub(crate) fn walk<'t>(
     }
 }
 
+/// A loop that runs forever and sleeps between rounds, with no way out of it (`while (true) {
+/// ..; await new Promise((r) => setTimeout(r, 60000)) }`, Python's `while True: ..;
+/// time.sleep(interval)`): its function polls on a period, a job off the request path
+/// (courselit's drip processor, clearml-server's watchdog). `forever` is the loop's condition
+/// (`(true)`, `True`), `body` its body's text: a `break` or a `return` in it makes a retry loop.
+pub(crate) fn polls_forever(forever: &str, body: &str) -> bool {
+    let forever = forever
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
+    matches!(forever, "true" | "True" | "1")
+        && ["setTimeout(", "sleep(", "delay(", "setTimeoutPromise("]
+            .iter()
+            .any(|s| body.contains(s))
+        && !naming::for_each_word(body, |w| matches!(w, "break" | "return"))
+}
+
 /// A loop over a literal list, a range, a number or a class's subclasses: a handful of fixed
 /// iterations, not data.
 pub(crate) fn fixed_iterable(text: &str) -> bool {

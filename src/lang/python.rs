@@ -77,6 +77,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         module_classes: HashMap::default(),
         access_models: HashMap::default(),
         scheduled: Vec::new(),
+        all_functions: Vec::new(),
         uses_mongo: false,
         uses_mongoengine: false,
         star_import: false,
@@ -108,6 +109,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     x.resolve_documents();
     x.note_pending_classes();
     x.note_access_classes();
+    x.schedule_callees(root);
     x.collect_operations(root);
     x.expand_index_helpers();
     x.expand_index_tables();
@@ -385,6 +387,8 @@ struct Extractor<'t> {
     access_models: HashMap<String, (ImportRef, String)>,
     /// Functions registered with a scheduler in this file (`add_job(fn, 'cron')`, celery beat).
     scheduled: Vec<String>,
+    /// Every function definition of the file, in the order of the file.
+    all_functions: Vec<Node<'t>>,
     uses_mongo: bool,
     uses_mongoengine: bool,
     /// The module has a `from x import *`: a name it never binds may come from there.
@@ -868,6 +872,7 @@ impl<'t> Extractor<'t> {
                 if let Some(name) = self.field(n, "name") {
                     self.functions.insert(self.text(name).to_string(), n);
                 }
+                self.all_functions.push(n);
             }
             "class_definition" => self.note_class(n),
             _ => {}
@@ -3638,9 +3643,116 @@ impl<'t> Extractor<'t> {
 
     // ---------------------------------------------------------------- pass 2: operations
 
+    /// The functions of this file that only periodic functions call (by name, or as a method of
+    /// `self` or `cls`) run on their period too: clearml-server's watchdog `start`, a poll loop,
+    /// calls `cls.cleanup_tasks(..)`, which nothing else in the file calls. Added to
+    /// `scheduled`, to a fixed point (at most a few rounds). A function also called from one that
+    /// is not periodic (or from the module's top level) stays as it is: Sefaria's `cascade`, which
+    /// a migration calls and so do request helpers.
+    fn schedule_callees(&mut self, root: Node<'t>) {
+        let defs: Vec<(&'t str, Node<'t>)> = self
+            .all_functions
+            .iter()
+            .map(|&d| (self.field(d, "name").map_or("", |n| self.text(n)), d))
+            .collect();
+        let mut periodic: Vec<bool> = defs
+            .iter()
+            .map(|(name, def)| self.function_is_periodic(*def, name))
+            .collect();
+        if !periodic.contains(&true) {
+            return;
+        }
+        // Every call of a name, with the function it is made in (an index into `defs`, which
+        // the walk meets in the same order).
+        let mut calls: Vec<(&'t str, Option<usize>)> = Vec::new();
+        let mut open: Vec<usize> = Vec::new();
+        let mut met = 0;
+        self.parents.walk(root, |c, k, enter| {
+            if k == "function_definition" {
+                if enter {
+                    open.push(met);
+                    met += 1;
+                } else {
+                    open.pop();
+                }
+                return;
+            }
+            if !enter || k != "call" {
+                return;
+            }
+            let Some(f) = self.field(c, "function") else {
+                return;
+            };
+            let callee = match f.k() {
+                "identifier" => Some(self.text(f)),
+                "attribute" => self
+                    .field(f, "object")
+                    .filter(|o| matches!(self.text(*o), "self" | "cls"))
+                    .and_then(|_| self.field(f, "attribute"))
+                    .map(|a| self.text(a)),
+                _ => None,
+            };
+            if let Some(callee) = callee {
+                calls.push((callee, open.last().copied()));
+            }
+        });
+        if met != defs.len() {
+            return;
+        }
+        for _ in 0..4 {
+            let mut added = false;
+            for (j, (name, _)) in defs.iter().enumerate() {
+                if periodic[j] || name.is_empty() {
+                    continue;
+                }
+                let mut sites = calls.iter().filter(|(callee, _)| callee == name).peekable();
+                if sites.peek().is_none() {
+                    continue;
+                }
+                if sites.all(|(_, by)| by.is_some_and(|k| periodic[k])) {
+                    // (Every function of that name: the frontend's periodic test is by name.)
+                    for (i, (other, _)) in defs.iter().enumerate() {
+                        if other == name {
+                            periodic[i] = true;
+                        }
+                    }
+                    self.scheduled.push(name.to_string());
+                    added = true;
+                }
+            }
+            if !added {
+                break;
+            }
+        }
+    }
+
+    /// Whether function `f` polls on a period: a `while True` loop in it sleeps between rounds
+    /// and has no way out (see `lang::polls_forever`).
+    fn polls_forever(&self, f: Node<'t>) -> bool {
+        // (The text first: the walk is of the whole function.)
+        let text = self.text(f);
+        if !text.contains("while True") && !text.contains("while 1") {
+            return false;
+        }
+        let mut polls = false;
+        self.parents.walk(f, |c, k, enter| {
+            if enter && !polls && k == "while_statement" {
+                if let (Some(cond), Some(body)) =
+                    (self.field(c, "condition"), self.field(c, "body"))
+                {
+                    polls = super::polls_forever(self.text(cond), self.text(body));
+                }
+            }
+        });
+        polls
+    }
+
     fn function_is_periodic(&self, f: Node<'t>, name: &str) -> bool {
         if name_is_periodic_in(name, self.request_file) || self.scheduled.iter().any(|s| s == name)
         {
+            return true;
+        }
+        if self.polls_forever(f) {
             return true;
         }
         let Some(dd) = self

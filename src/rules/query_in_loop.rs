@@ -767,6 +767,73 @@ async function common(db, rows) {
         got.iter().map(|g| g.0).collect()
     }
 
+    /// A function that polls forever, sleeping between rounds (courselit's drip processor,
+    /// clearml-server's watchdog), is a periodic job: its loops are not reported. A retry loop
+    /// (`while (true) { try { ..; return } catch { sleep } }`) is no poller.
+    #[test]
+    fn a_poll_loop_that_sleeps_is_a_periodic_job() {
+        let js = findings(
+            "drip.ts",
+            r#"import mongoose from "mongoose";
+const Course = mongoose.model("Course", new mongoose.Schema({ creatorId: String }));
+const User = mongoose.model("User", new mongoose.Schema({ userId: String }));
+export async function processDrip() {
+    while (true) {
+        const courses = await Course.find({}).lean();
+        for (const course of courses) await User.findOne({ userId: course.creatorId });
+        await new Promise((r) => setTimeout(r, 60 * 1000));
+    }
+}
+export async function retry(ids: string[]) {
+    while (true) {
+        try {
+            for (const id of ids) await User.findOne({ userId: id });
+            return;
+        } catch (e) { await new Promise((r) => setTimeout(r, 100)); }
+    }
+}
+"#,
+        );
+        assert_eq!(lines(&js), vec![14], "{js:?}");
+        let py = findings(
+            "watch.py",
+            r#"import time
+from pymongo import MongoClient
+db = MongoClient().app
+def watchdog(interval):
+    while True:
+        for t in db.tasks.find({"status": "running"}):
+            db.users.find_one({"name": t["user"]})
+        time.sleep(interval)
+def once():
+    for t in db.tasks.find({"status": "running"}):
+        db.users.find_one({"name": t["user"]})
+class Watchdog:
+    @classmethod
+    def start(cls):
+        while True:
+            cls.cleanup()
+            time.sleep(900)
+    @classmethod
+    def cleanup(cls):
+        for t in db.tasks.find({"status": "running"}):
+            db.tasks.update_one({"_id": t["_id"]}, {"$set": {"status": "stopped"}})
+def shared():
+    for t in db.tasks.find({}):
+        db.users.find_one({"name": t["user"]})
+def poll():
+    while True:
+        shared()
+        time.sleep(5)
+def handler():
+    shared()
+"#,
+        );
+        // (What only a poller calls, `cls.cleanup()`, runs on its period too; `shared`, which a
+        // handler also calls, does not.)
+        assert_eq!(lines(&py), vec![11, 24], "{py:?}");
+    }
+
     /// A loop over what a function of the file returns, when it returns only a few items written
     /// out (clearml-server's `res = cls._get_queries_for_order_field(..)`, `return non_empty,
     /// empty`), is a few fixed iterations; over a list it builds from data, it is not.
