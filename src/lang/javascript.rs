@@ -402,22 +402,7 @@ impl<'t> Extractor<'t> {
     /// Whether function `f` polls on a period: a `while (true)` loop in it sleeps between rounds
     /// and has no way out (see `lang::polls_forever`).
     fn polls_forever(&self, f: Node<'t>) -> bool {
-        // (The text first: the walk is of the whole function.)
-        let text = self.text(f);
-        if !text.contains("while (true)") && !text.contains("while(true)") {
-            return false;
-        }
-        let mut polls = false;
-        self.parents.walk(f, |c, k, enter| {
-            if enter && !polls && k == "while_statement" {
-                if let (Some(cond), Some(body)) =
-                    (self.field(c, "condition"), self.field(c, "body"))
-                {
-                    polls = super::polls_forever(self.text(cond), self.text(body));
-                }
-            }
-        });
-        polls
+        super::function_polls_forever(&self.parents, self.src, f, &["while (true)", "while(true)"])
     }
 
     /// The `if` statements around `n` in its function, each with whether `n` is in its `else`.

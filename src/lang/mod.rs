@@ -576,6 +576,33 @@ pub(crate) fn polls_forever(forever: &str, body: &str) -> bool {
         && !naming::for_each_word(body, |w| matches!(w, "break" | "return"))
 }
 
+/// Whether function `f` polls on a period: a loop in it whose condition is always true
+/// (`forever`: the texts that write one, asked of the function's text first) sleeps between
+/// rounds and has no way out (see [`polls_forever`]).
+pub(crate) fn function_polls_forever<'t>(
+    parents: &flat::Flat<'t>,
+    src: &'t str,
+    f: tree_sitter::Node<'t>,
+    forever: &[&str],
+) -> bool {
+    let text = |n: tree_sitter::Node<'t>| src.get(n.byte_range()).unwrap_or("");
+    // (The text first: the walk is of the whole function.)
+    if !forever.iter().any(|m| text(f).contains(m)) {
+        return false;
+    }
+    let mut polls = false;
+    parents.walk(f, |c, k, enter| {
+        if enter && !polls && k == "while_statement" {
+            if let (Some(cond), Some(body)) =
+                (parents.field(c, "condition"), parents.field(c, "body"))
+            {
+                polls = polls_forever(text(cond), text(body));
+            }
+        }
+    });
+    polls
+}
+
 /// A loop over a literal list, a range, a number or a class's subclasses: a handful of fixed
 /// iterations, not data.
 pub(crate) fn fixed_iterable(text: &str) -> bool {

@@ -3729,22 +3729,7 @@ impl<'t> Extractor<'t> {
     /// Whether function `f` polls on a period: a `while True` loop in it sleeps between rounds
     /// and has no way out (see `lang::polls_forever`).
     fn polls_forever(&self, f: Node<'t>) -> bool {
-        // (The text first: the walk is of the whole function.)
-        let text = self.text(f);
-        if !text.contains("while True") && !text.contains("while 1") {
-            return false;
-        }
-        let mut polls = false;
-        self.parents.walk(f, |c, k, enter| {
-            if enter && !polls && k == "while_statement" {
-                if let (Some(cond), Some(body)) =
-                    (self.field(c, "condition"), self.field(c, "body"))
-                {
-                    polls = super::polls_forever(self.text(cond), self.text(body));
-                }
-            }
-        });
-        polls
+        super::function_polls_forever(&self.parents, self.src, f, &["while True", "while 1"])
     }
 
     fn function_is_periodic(&self, f: Node<'t>, name: &str) -> bool {
