@@ -296,15 +296,7 @@ pub fn apply(analysis: &mut Analysis, config: &Config) -> usize {
 
 /// The order every reporter relies on (the same as `rules::run_all`'s).
 pub fn sort_findings(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| {
-        (a.file, a.span.start, a.rule, a.span.end, &a.message).cmp(&(
-            b.file,
-            b.span.start,
-            b.rule,
-            b.span.end,
-            &b.message,
-        ))
-    });
+    findings.sort_by(crate::rules::report_order);
 }
 
 #[cfg(test)]

@@ -207,8 +207,9 @@ pub fn run_all(
     out
 }
 
-/// The order of the report's findings: by file, position and rule.
-fn report_order(a: &Finding, b: &Finding) -> std::cmp::Ordering {
+/// The order of the report's findings, which every reporter relies on: by file, position and
+/// rule.
+pub(crate) fn report_order(a: &Finding, b: &Finding) -> std::cmp::Ordering {
     (a.file, a.span.start, a.rule, a.span.end, &a.message).cmp(&(
         b.file,
         b.span.start,
