@@ -4700,10 +4700,7 @@ impl<'t> Extractor<'t> {
             Some(n) => self.text(n).to_string(),
             None => function_name(self, def).0.unwrap_or_default(),
         };
-        if name.is_empty()
-            || def_span.contains(call_span)
-            || self.ir.operations.iter().any(|o| o.span == call_span)
-        {
+        if name.is_empty() {
             return;
         }
         let short = match self.field(def, "body") {
@@ -4730,7 +4727,8 @@ impl<'t> Extractor<'t> {
             .or_else(|| self.field(def, "parameter").map(|p| vec![self.text(p)]))
             .unwrap_or_default();
         let Some(read) =
-            super::helper_lookup(&self.ir.operations, def_span, &name, &params).filter(|_| short)
+            super::helper_lookup(&self.ir.operations, def_span, call_span, &name, &params)
+                .filter(|_| short)
         else {
             return;
         };

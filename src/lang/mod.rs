@@ -947,18 +947,23 @@ pub(crate) fn helper_read<'t>(
     }
 }
 
-/// The read a function of the file makes when calling it is a look-up (see
-/// [`crate::ir::HelperRead`]): the function, spanning `def` and named `name`, has one operation,
+/// The read a function of the file makes when the call at `call` of it is a look-up (see
+/// [`crate::ir::HelperRead`]): the call is no call of the function from inside itself, nor an
+/// operation of its own; the function, spanning `def` and named `name`, has one operation,
 /// a read outside any loop of its own, and it is no runner of the caller's queries: neither its
 /// receiver, its collection nor its whole query is one of `params` (`self`, `cls` and `this` are
 /// the object's, not the caller's).
 pub(crate) fn helper_lookup(
     ops: &[crate::ir::Operation],
     def: crate::ir::Span,
+    call: crate::ir::Span,
     name: &str,
     params: &[&str],
 ) -> Option<crate::ir::Span> {
     use crate::ir::{CollectionName, NamePart, Value, ValueKind};
+    if def.contains(call) || ops.iter().any(|o| o.span == call) {
+        return None;
+    }
     let mut own = ops
         .iter()
         .filter(|o| def.contains(o.span) && o.evidence != crate::ir::Evidence::None);

@@ -4388,10 +4388,6 @@ impl<'t> Extractor<'t> {
         let Some(name) = self.field(def, "name").map(|n| self.text(n).to_string()) else {
             return;
         };
-        // Not a function's call of itself, nor a call that is an operation of its own.
-        if def_span.contains(call_span) || self.ir.operations.iter().any(|o| o.span == call_span) {
-            return;
-        }
         // A look-up, whose body is a few statements (a service's workflow that also reads is not
         // a query per item so much as work per item).
         let short = self
@@ -4399,7 +4395,8 @@ impl<'t> Extractor<'t> {
             .is_some_and(|b| self.named_children(b).len() <= 6);
         let params = self.parameter_names(def);
         let Some(read) =
-            super::helper_lookup(&self.ir.operations, def_span, &name, &params).filter(|_| short)
+            super::helper_lookup(&self.ir.operations, def_span, call_span, &name, &params)
+                .filter(|_| short)
         else {
             return;
         };
