@@ -4389,10 +4389,16 @@ impl<'t> Extractor<'t> {
             return;
         };
         // A look-up, whose body is a few statements (a service's workflow that also reads is not
-        // a query per item so much as work per item).
-        let short = self
-            .field(def, "body")
-            .is_some_and(|b| self.named_children(b).len() <= 6);
+        // a query per item so much as work per item). A docstring is no statement.
+        let short = self.field(def, "body").is_some_and(|b| {
+            let body = self.named_children(b);
+            let docstring = body.first().is_some_and(|s| {
+                s.k() == "expression_statement"
+                    && s.named_child_count() == 1
+                    && s.named_child(0).is_some_and(|c| c.k() == "string")
+            });
+            body.len() - usize::from(docstring) <= 6
+        });
         let params = self.parameter_names(def);
         let Some(read) =
             super::helper_lookup(&self.ir.operations, def_span, call_span, &name, &params)

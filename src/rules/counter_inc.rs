@@ -21,7 +21,7 @@ fn counter_inc_diagnostic(
     file: usize,
     op: &Operation,
     operator: &Field,
-    counters: &[(&str, f64)],
+    counters: &[(&str, String)],
     keys: &Keys,
 ) -> Finding {
     let list = counters
@@ -325,7 +325,7 @@ impl Rule for CounterInc {
                 }) {
                     continue;
                 }
-                let counters: Vec<(&str, f64)> = operator
+                let counters: Vec<(&str, String)> = operator
                     .value
                     .fields()
                     .iter()
@@ -336,14 +336,15 @@ impl Rule for CounterInc {
                     })
                     .filter_map(|f| match &f.value.kind {
                         ValueKind::Number(n) if *n != 0.0 && n.abs() <= SMALL_STEP => {
-                            Some((display_key(&f.key), *n))
+                            Some((display_key(&f.key), n.to_string()))
                         }
-                        // `merged ? 1 : 0`: a step on some events, none on others.
+                        // `merged ? 1 : 0`: a step on some events, none on others, and the
+                        // message says both.
                         ValueKind::Unknown(u) => literal_choice(&u.text)
                             .filter(|(a, b)| {
                                 a.abs().max(b.abs()) <= SMALL_STEP && (*a != 0.0 || *b != 0.0)
                             })
-                            .map(|(a, b)| (display_key(&f.key), if a != 0.0 { a } else { b })),
+                            .map(|(a, b)| (display_key(&f.key), format!("{a} or {b}"))),
                         _ => None,
                     })
                     .collect();
@@ -478,6 +479,10 @@ def batch_done(iid, merged, stats):
 "#;
         let got = messages(src);
         assert_eq!(got.len(), 1, "{got:?}");
+        assert!(
+            got[0].contains("`processed` by 1, `merged` by 1 or 0"),
+            "{got:?}"
+        );
         assert_eq!(super::literal_choice("merged ? 1 : 0"), Some((1.0, 0.0)));
         assert_eq!(super::literal_choice("a ? b : 0"), None);
     }

@@ -1115,6 +1115,40 @@ def run(rows):
         assert_eq!(lines(&got), vec![26], "{got:?}");
     }
 
+    /// A look-up is a few statements, its docstring not counted (ARL's `site_in_asset_site`: a
+    /// docstring and six statements); a seventh statement makes it a workflow.
+    #[test]
+    fn a_docstring_is_no_statement_of_a_look_up() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient()["app"]
+def site_in_asset(site, scope):
+    """Whether the site is already an asset of the scope.
+
+    Looked up by its URL.
+    """
+    query = {"scope_id": scope, "site": site}
+    a = 1
+    b = 2
+    c = 3
+    item = db.asset_site.find_one(query)
+    return item is not None
+def site_in_task(site, scope):
+    query = {"scope_id": scope, "site": site}
+    a = 1
+    b = 2
+    c = 3
+    d = 4
+    item = db.task_site.find_one(query)
+    return item is not None
+def run(sites, scope):
+    for s in sites:
+        site_in_asset(s, scope)
+        site_in_task(s, scope)
+"#;
+        let got = findings("app/sites.py", src);
+        assert_eq!(lines(&got), vec![24], "{got:?}");
+    }
+
     /// In JavaScript too: a function declared at the top of the module or bound there to an
     /// arrow function (eiquidus' `find_tx(txid, cb)`), or a method through `this`, whose one
     /// operation is a read, called per item; not a runner of the caller's queries, nor one on a
