@@ -1839,12 +1839,30 @@ fn is_test_file(name: &str) -> bool {
             && !["ab-test", "ab_test", "split-test", "split_test"]
                 .iter()
                 .any(|t| stem.ends_with(t)))
+        || (!name.ends_with(".py") && !name.ends_with(".rs") && js_test_support(stem))
         || (name.ends_with(".py")
             && (stem.starts_with("test_")
                 || stem.ends_with("_test")
                 || stem.ends_with("_tests")
                 || stem == "tests"
                 || stem == "conftest"))
+}
+
+/// A JavaScript or TypeScript file of tests by its name's last words (`accounts_tests.js`,
+/// `email_tests_setup.js`, `test-helpers.ts`: Meteor's packages keep tests beside the code).
+fn js_test_support(stem: &str) -> bool {
+    let words: Vec<&str> = stem.split(['-', '_']).collect();
+    let Some(at) = words.iter().rposition(|w| matches!(*w, "test" | "tests")) else {
+        return false;
+    };
+    (at > 0 || words.len() > 1)
+        && words[at + 1..].iter().all(|w| {
+            matches!(
+                *w,
+                "setup" | "helper" | "helpers" | "util" | "utils" | "fixture" | "fixtures"
+            )
+        })
+        && !matches!(words[..at], [.., "ab" | "split"])
 }
 
 fn is_minified_name(name: &str) -> bool {
@@ -2963,6 +2981,10 @@ mod tests {
             "publish_service_tests.py",
             "tests.py",
             "conftest.py",
+            "accounts_tests.js",
+            "email_tests_setup.js",
+            "test-helpers.ts",
+            "mongo-test-utils.js",
         ] {
             assert!(is_test_file(name), "{name}");
         }
@@ -2978,6 +3000,9 @@ mod tests {
             "split_test.ts",
             "latest.js",
             "integ.ts",
+            "test.js",
+            "ab-tests.js",
+            "tests-dashboard.tsx",
         ] {
             assert!(!is_test_file(name), "{name}");
         }

@@ -656,6 +656,23 @@ pub struct Operation {
     /// the linker finds the wrapper and writes the operation it runs in its place.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wrapped: Option<ImportRef>,
+    /// This operation is what a call of a function of the same file runs, the call giving the
+    /// function's update (or documents) as an argument written out at the call: `function
+    /// updateNotif(q, p) { db.notif.updateOne(q, p, {upsert: true}) }` called as
+    /// `updateNotif({_id: id}, {$addToSet: {uId: u}})`. Located at the call, in the call's
+    /// context, with the call's arguments in place of the parameters (see
+    /// `lang::operation_for_call`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub through: Option<Through>,
+}
+
+/// Where an operation run through a call of a function of the file comes from ([`Operation::through`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Through {
+    /// The function's own operation, whose parameters the call fills in.
+    pub operation: Span,
+    /// The call gave the filter too; otherwise it is the function's own, reported there.
+    pub filter_given: bool,
 }
 
 impl Operation {
@@ -677,6 +694,7 @@ impl Operation {
             context: OpContext::default(),
             receiver: String::new(),
             wrapped: None,
+            through: None,
         }
     }
 

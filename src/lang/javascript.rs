@@ -4422,12 +4422,21 @@ impl<'t> Extractor<'t> {
             .filter_map(|(call, c)| Some((*call, self.helper_def(*call)?, c.clone())))
             .collect();
         let before = self.ir.operations.len();
+        // The calls of functions of this file by name, with their context: what such a function
+        // runs with an update a parameter is what the call gives it.
+        let mut local_calls = Vec::new();
         for (call, mut ctx) in calls {
             // A function of this file that a scheduled callback calls runs on that schedule.
             ctx.periodic |= ctx
                 .function
                 .as_deref()
                 .is_some_and(|f| scheduled.contains(f.rsplit('.').next().unwrap_or(f)));
+            if self
+                .field(call, "function")
+                .is_some_and(|f| f.k() == "identifier" && self.functions.contains_key(self.text(f)))
+            {
+                local_calls.push((call, ctx.clone()));
+            }
             self.visit_call(call, ctx);
         }
         let mut changed_in = HashMap::default();
@@ -4468,6 +4477,7 @@ impl<'t> Extractor<'t> {
         for (call, def, ctx) in helper_calls {
             self.note_helper_read(call, def, ctx, &nested, &mut changed_in);
         }
+        self.operations_through_calls(before, local_calls);
         // Meteor's `new Mongo.Collection("org")` names its collection as `mongoose.model("Org",
         // schema)` or `db.collection("org")` do, whether or not this file queries it.
         // (`classify` reads the constructor: only a Meteor collection is a collection.)
@@ -4683,6 +4693,83 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The names of the parameters of the function `def`, in order; `""` for one that is a
+    /// pattern (`{a, b}`, `[x]`) or a rest parameter.
+    fn parameter_names(&self, def: Node<'t>) -> Vec<&'t str> {
+        self.field(def, "parameters")
+            .map(|ps| {
+                self.named_children(ps)
+                    .into_iter()
+                    .filter(|p| p.k() != "comment")
+                    .map(|p| match p.k() {
+                        "identifier" => self.text(p),
+                        "required_parameter" | "optional_parameter" | "assignment_pattern" => self
+                            .field(p, "pattern")
+                            .or_else(|| self.field(p, "left"))
+                            .filter(|x| x.k() == "identifier")
+                            .map_or("", |x| self.text(x)),
+                        _ => "",
+                    })
+                    .collect()
+            })
+            .or_else(|| self.field(def, "parameter").map(|p| vec![self.text(p)]))
+            .unwrap_or_default()
+    }
+
+    /// The operations that the calls `local` of functions of this file run: an operation of such
+    /// a function whose update or documents are a parameter, filled in with what the call writes
+    /// out (see `lang::operation_for_call`). The operations from `before` on are this pass's.
+    fn operations_through_calls(&mut self, before: usize, local: Vec<(Node<'t>, OpContext)>) {
+        let ops = &self.ir.operations[before..];
+        if local.is_empty()
+            || !ops
+                .iter()
+                .any(|o| o.update.is_some() || !o.documents.is_empty())
+        {
+            return;
+        }
+        let mut added = Vec::new();
+        for (call, mut ctx) in local {
+            let Some(def) = self.helper_def(call) else {
+                continue;
+            };
+            let (def_span, call_span) = (span(def), span(call));
+            if def_span.contains(call_span) {
+                continue;
+            }
+            let mut own = self.ir.operations[before..]
+                .iter()
+                .filter(|o| def_span.contains(o.span))
+                .peekable();
+            if own.peek().is_none() {
+                continue;
+            }
+            let params = self.parameter_names(def);
+            let args: Vec<Option<Value>> = self
+                .args(call)
+                .into_iter()
+                .map(|a| Some(self.lower(a, 0)))
+                .collect();
+            let Some(callee) = self.field(call, "function") else {
+                continue;
+            };
+            let guards = self.size_guards(call);
+            for op in own {
+                ctx.size_guards.clone_from(&guards);
+                let through = super::operation_for_call(
+                    op,
+                    &params,
+                    &args,
+                    call_span,
+                    span(callee),
+                    ctx.clone(),
+                );
+                added.extend(through);
+            }
+        }
+        self.ir.operations.extend(added);
+    }
+
     /// A call in a loop of `def`, a function of this file whose one operation is a read outside
     /// any loop of its own and whose body is a few statements: a [`HelperRead`], with the call's
     /// context settled as an operation's is (the same arguments on every iteration repeat one
@@ -4708,24 +4795,7 @@ impl<'t> Extractor<'t> {
             Some(_) => true,
             None => false,
         };
-        let params: Vec<&str> = self
-            .field(def, "parameters")
-            .map(|ps| {
-                self.named_children(ps)
-                    .into_iter()
-                    .filter_map(|p| match p.k() {
-                        "identifier" => Some(self.text(p)),
-                        "required_parameter" | "optional_parameter" | "assignment_pattern" => self
-                            .field(p, "pattern")
-                            .or_else(|| self.field(p, "left"))
-                            .filter(|x| x.k() == "identifier")
-                            .map(|x| self.text(x)),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .or_else(|| self.field(def, "parameter").map(|p| vec![self.text(p)]))
-            .unwrap_or_default();
+        let params = self.parameter_names(def);
         let Some(read) =
             super::helper_lookup(&self.ir.operations, def_span, call_span, &name, &params)
                 .filter(|_| short)
@@ -5264,7 +5334,8 @@ impl<'t> Extractor<'t> {
                     (v, _) => v,
                 };
                 op.options = arg(2);
-                if m.name == "update"
+                // (Meteor's `updateAsync` takes the same `{multi: true}`.)
+                if matches!(m.name, "update" | "updateAsync")
                     && op.options.as_ref().is_some_and(|o| {
                         matches!(
                             o.get("multi").map(|f| &f.value.kind),

@@ -1018,6 +1018,68 @@ pub(crate) fn helper_lookup(
         .then_some(read.span)
 }
 
+/// The operation `op` of a function of the file (its parameters `params`), as a call of the
+/// function with the arguments `args` (lowered; `None` where the call gives none) runs it, when
+/// the function's update, or an insert's documents, is a parameter the call writes out:
+/// `function updateNotif(q, p) { db.notif.updateOne(q, p, {upsert: true}) }` called as
+/// `updateNotif({_id: id}, {$addToSet: {uId: u}})` (openwhyd). Located at the call (`call`, its
+/// callee `callee`), in its context `ctx`, each value that is a parameter replaced by what the
+/// call gives it. `None` for an operation the frontend could not tie to a collection, and where
+/// the call writes out no update (it forwards its own parameter, or gives none).
+pub(crate) fn operation_for_call(
+    op: &crate::ir::Operation,
+    params: &[&str],
+    args: &[Option<crate::ir::Value>],
+    call: crate::ir::Span,
+    callee: crate::ir::Span,
+    ctx: crate::ir::OpContext,
+) -> Option<crate::ir::Operation> {
+    use crate::ir::{Value, ValueKind};
+    if op.evidence == crate::ir::Evidence::None || op.through.is_some() || op.in_bulk {
+        return None;
+    }
+    let given = |v: &Value| -> Option<Value> {
+        let ValueKind::Unknown(u) = &v.kind else {
+            return None;
+        };
+        if !u.is_name {
+            return None;
+        }
+        let k = params.iter().position(|p| *p == u.text)?;
+        args.get(k)?.as_ref().filter(|a| !a.is_unknown()).cloned()
+    };
+    let mut out = op.clone();
+    if op.kind.is_update() {
+        out.update = Some(given(op.update.as_ref()?)?);
+    } else if op.kind == crate::ir::OpKind::Insert {
+        let [doc] = op.documents.as_slice() else {
+            return None;
+        };
+        out.documents = match given(doc)? {
+            Value {
+                kind: ValueKind::Array(items),
+                ..
+            } => items,
+            v => vec![v],
+        };
+    } else {
+        return None;
+    }
+    let filter = op.filter.as_ref().and_then(given);
+    let filter_given = filter.is_some();
+    if filter_given {
+        out.filter = filter;
+    }
+    out.span = call;
+    out.method_span = callee;
+    out.context = ctx;
+    out.through = Some(crate::ir::Through {
+        operation: op.span,
+        filter_given,
+    });
+    Some(out)
+}
+
 /// Whether the function `def` (its parameters `params`) does more than look a document up, or
 /// looks it up only now and then: it is long (over 25 lines), it calls a write by name or
 /// another function of the file (`helper_def` finds it) that runs operations (`ops`), or its

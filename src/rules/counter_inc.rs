@@ -530,4 +530,31 @@ async function view(db, b, o, hour) {
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].contains("`files`"), "{got:?}");
     }
+
+    /// `update(q, u, {multi: true})`, and Meteor's `updateAsync` with the same option, update
+    /// every matching document: no one hot document.
+    #[test]
+    fn a_multi_update_is_no_counter_of_one_document() {
+        let (_, found) = crate::analysis::check_source(
+            "runs.js",
+            r#"
+import { Mongo } from "meteor/mongo";
+const Runs = new Mongo.Collection("runs");
+export async function bump(run) {
+  await Runs.updateAsync({ run }, { $inc: { x: 1 } }, { multi: true });
+  await Runs.update({ run }, { $inc: { x: 1 } }, { multi: true });
+  await Runs.updateAsync({ run }, { $inc: { y: 1 } });
+}
+"#,
+            &Settings::default(),
+        )
+        .unwrap();
+        let got: Vec<&str> = found
+            .iter()
+            .filter(|f| f.rule == "counter-inc")
+            .map(|f| f.message.as_str())
+            .collect();
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].contains("`y` by 1"), "{got:?}");
+    }
 }

@@ -1366,6 +1366,36 @@ async function tags(db, q, key, v) {
         );
     }
 
+    /// An update a function of the file takes as a parameter is what each call writes out
+    /// (openwhyd's `updateNotif(q, p)`, overleaf's `updateUser(query, update)`): the push is
+    /// reported at the call. Not: a call that forwards its own parameter, a push the call bounds
+    /// with `$slice`, a function that runs no operation, or a call of the function from inside.
+    #[test]
+    fn an_update_given_to_a_function_of_the_file_is_its_operation_at_the_call() {
+        let js = r#"const db = require("./db");
+function updateNotif(q, p, cb) {
+  p.$set = p.$set || {};
+  db.collection("notif").updateOne(q, p, { upsert: true }).then(cb);
+}
+function plain(q, p) {
+  return p;
+}
+exports.reply = function (post, uid) {
+  updateNotif({ _id: post._id + "/replies" }, { $set: { href: "/c/" + post._id }, $addToSet: { uId: uid } });
+};
+exports.forward = function (q, p) {
+  updateNotif(q, p);
+};
+exports.recent = function (post, uid) {
+  const update = { $push: { seen: { $each: [uid], $slice: -20 } } };
+  updateNotif({ _id: post._id }, update);
+  plain({ _id: post._id }, { $push: { log: uid } });
+};
+"#;
+        let got = findings("notif.js", js);
+        assert_eq!(got, vec![(10, "$addToSet".to_string())], "{got:?}");
+    }
+
     #[test]
     fn a_template_key_is_named_by_its_template() {
         let src = r#"const { MongoClient } = require("mongodb");

@@ -219,6 +219,11 @@ impl Rule for UnindexedQuery {
                 if op.context.periodic || ctx.model.offline_files.contains(&s.id.file) {
                     continue;
                 }
+                // The query of a function of the file that a call runs with its own update: the
+                // function's operation, reported there.
+                if op.through.is_some_and(|t| !t.filter_given) {
+                    continue;
+                }
                 let mut best = c
                     .indexes
                     .iter()
@@ -301,6 +306,37 @@ async function list() {
             got[1].1.contains(
                 "the only index declared for `apps` in this repository does not serve it"
             ),
+            "{got:?}"
+        );
+    }
+
+    /// A function of the file that runs an update its callers write out (`touch(name, update)`)
+    /// is judged at its own query: each call is the same query, not reported again. A call that
+    /// gives the query too is judged at the call.
+    #[test]
+    fn the_query_of_a_function_run_by_its_calls_is_judged_once() {
+        let got = findings(
+            "apps.js",
+            r#"const mongoose = require("mongoose");
+const schema = new mongoose.Schema({ clientId: { type: String, index: true }, status: String });
+const App = mongoose.model("App", schema);
+function touch(name, update) {
+  return App.updateOne({ name }, update);
+}
+function change(q, update) {
+  return App.updateOne(q, update);
+}
+async function run(name) {
+  await touch(name, { $set: { seen: new Date() } });
+  await touch(name, { $inc: { visits: 1 } });
+  await change({ status: "active" }, { $set: { seen: new Date() } });
+  await change({ clientId: name }, { $set: { seen: new Date() } });
+}
+"#,
+        );
+        assert_eq!(
+            got.iter().map(|g| g.0).collect::<Vec<_>>(),
+            vec![5, 13],
             "{got:?}"
         );
     }
