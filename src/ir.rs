@@ -618,6 +618,11 @@ pub struct OpContext {
     /// frontend.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub query_is_item: bool,
+    /// The operation runs the query its function was given, as given: its filter and its skip
+    /// are the function's parameters (`find(criteria).skip(options.skip)`). The function wraps
+    /// the driver; its callers decide the paging (see `lang::forwards_query`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub forwards_query: bool,
 }
 
 /// One driver call, lowered.

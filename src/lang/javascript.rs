@@ -4478,6 +4478,7 @@ impl<'t> Extractor<'t> {
             self.note_helper_read(call, def, ctx, &nested, &mut changed_in);
         }
         self.operations_through_calls(before, local_calls);
+
         // Meteor's `new Mongo.Collection("org")` names its collection as `mongoose.model("Org",
         // schema)` or `db.collection("org")` do, whether or not this file queries it.
         // (`classify` reads the constructor: only a Meteor collection is a collection.)
@@ -4691,6 +4692,22 @@ impl<'t> Extractor<'t> {
             }
             _ => None,
         }
+    }
+
+    /// The innermost function around the code at `at`.
+    fn function_around(&self, at: Span) -> Option<Node<'t>> {
+        let n = self
+            .parents
+            .root()
+            .descendant_for_byte_range(at.start as usize, at.end as usize)?;
+        let mut up = self.parents.of(n);
+        while let Some(u) = up {
+            if is_function(u.k()) {
+                return Some(u);
+            }
+            up = self.parents.of(u);
+        }
+        None
     }
 
     /// The names of the parameters of the function `def`, in order; `""` for one that is a
@@ -6176,6 +6193,21 @@ impl<'t> Extractor<'t> {
             .zip(keep)
             .filter_map(|((_, op, _), k)| k.then_some(op));
         self.ir.operations.extend(kept);
+        // The operations of wrappers of the driver, which run the query they are given (their
+        // skip may be a modifier applied above).
+        for i in 0..self.ir.operations.len() {
+            let op = &self.ir.operations[i];
+            if !op.modifiers.iter().any(|m| m.name == "skip") {
+                continue;
+            }
+            let Some(def) = self.function_around(op.span) else {
+                continue;
+            };
+            let params = self.parameter_names(def);
+            if super::forwards_query(op, &params) {
+                self.ir.operations[i].context.forwards_query = true;
+            }
+        }
         // Calls on a collection in memory (`const Local = new Mongo.Collection(null)`) reach no
         // database.
         let operations = std::mem::take(&mut self.ir.operations);

@@ -1018,6 +1018,41 @@ pub(crate) fn helper_lookup(
         .then_some(read.span)
 }
 
+/// Whether `op`, in a function whose parameters are `params`, runs the query the function was
+/// given as given: its filter is a parameter (or a member of one: `cursorDescription.selector`),
+/// and its skip the member of the same name of an options parameter (`options.skip`,
+/// `opts.offset`). Such a function wraps the driver, whatever query and options its callers
+/// have (apostrophe's `lowLevelMongoCursor(req, criteria, projection, options)`): they decide
+/// the paging. A function with a parameter of its own for the skip (`sheet_list(query, sort,
+/// skip=0)`) is written to page, and is judged. A request's values are no wrapper's parameters
+/// (`req.query.skip`), nor an object's own (`self.skip`).
+pub(crate) fn forwards_query(op: &crate::ir::Operation, params: &[&str]) -> bool {
+    use crate::ir::{Value, ValueKind};
+    let from_param = |v: &Value, members: &[&str]| match &v.kind {
+        ValueKind::Unknown(u) if u.is_name => {
+            let mut parts = u.text.split('.');
+            let root = parts.next().unwrap_or("");
+            let last = parts.next_back();
+            params.contains(&root)
+                && !matches!(
+                    root,
+                    "req" | "request" | "ctx" | "context" | "self" | "cls" | "this"
+                )
+                && (members.is_empty() || last.is_some_and(|l| members.contains(&l)))
+        }
+        _ => false,
+    };
+    let Some(skip) = op
+        .modifiers
+        .iter()
+        .find(|m| m.name == "skip")
+        .and_then(|m| m.args.first())
+    else {
+        return false;
+    };
+    op.filter.as_ref().is_some_and(|f| from_param(f, &[])) && from_param(skip, &["skip", "offset"])
+}
+
 /// The operation `op` of a function of the file (its parameters `params`), as a call of the
 /// function with the arguments `args` (lowered; `None` where the call gives none) runs it, when
 /// the function's update, or an insert's documents, is a parameter the call writes out:
@@ -1331,6 +1366,7 @@ pub(crate) fn call_context<'a>(
         same_each_iteration: false,
         absent_checks: Vec::new(),
         query_is_item: false,
+        forwards_query: false,
     }
 }
 

@@ -7306,6 +7306,27 @@ impl<'t> Extractor<'t> {
     }
 
     fn finish(mut self, root: Node<'t>) -> FileIr {
+        // The operations of wrappers of the driver, which run the query they are given.
+        for i in 0..self.ir.operations.len() {
+            let op = &self.ir.operations[i];
+            if !op.modifiers.iter().any(|m| m.name == "skip") {
+                continue;
+            }
+            let Some(n) =
+                root.descendant_for_byte_range(op.span.start as usize, op.span.end as usize)
+            else {
+                continue;
+            };
+            let mut up = self.parents.of(n);
+            while let Some(u) = up.filter(|u| u.k() != "function_definition") {
+                up = self.parents.of(u);
+            }
+            let Some(def) = up else { continue };
+            let params = self.parameter_names(def);
+            if super::forwards_query(&self.ir.operations[i], &params) {
+                self.ir.operations[i].context.forwards_query = true;
+            }
+        }
         for (call_id, op) in std::mem::take(&mut self.manager_reads) {
             if !self.queried_later.contains(&call_id) {
                 self.ir.operations.push(op);

@@ -208,6 +208,11 @@ impl Rule for SkipPaging {
             if op.kind == OpKind::Count || names_one_document(op) {
                 continue;
             }
+            // A wrapper of the driver, which runs the query and the skip it was given: its
+            // callers decide the paging.
+            if op.context.forwards_query {
+                continue;
+            }
             for m in &op.modifiers {
                 if m.name != "skip" && m.name != "page" {
                     continue;
@@ -241,6 +246,52 @@ mod tests {
             .filter(|f| f.rule == "skip-paging")
             .map(|f| src[..f.span.start as usize].lines().count())
             .collect()
+    }
+
+    /// A wrapper of the driver runs the query and the options its callers give it (apostrophe's
+    /// `lowLevelMongoCursor(req, criteria, projection, options)`, `.skip(options.skip)`): the
+    /// paging is its callers'. A function with a skip parameter of its own (crits'
+    /// `mongo_find(collection, query, .., skip=0)`) is written to page; a handler's request
+    /// values, or a filter written in the function, page there.
+    #[test]
+    fn a_wrapper_that_runs_the_query_it_is_given_is_no_paging() {
+        let js = r#"const { MongoClient } = require("mongodb");
+const db = new MongoClient(url).db("app");
+function lowLevelCursor(req, criteria, projection, options) {
+  return db.collection("docs").find(criteria).project(projection).skip(options.skip);
+}
+function list(criteria, skip) {
+  return db.collection("docs").find(criteria).skip(skip);
+}
+function handler(req, res) {
+  return db.collection("docs").find(req.body.filter).skip(req.query.skip);
+}
+function mine(owner, options) {
+  return db.collection("docs").find({ owner }).skip(options.skip);
+}
+function other(criteria, options) {
+  return db.collection("docs").find(criteria).skip(options.page * 20);
+}
+function cursor(criteria, options) {
+  const c = db.collection("docs").find(criteria);
+  if (options.skip) {
+    c.skip(options.skip);
+  }
+  return c;
+}
+"#;
+        assert_eq!(lines("docs.js", js), vec![7, 10, 13, 16]);
+        let py = r#"import pymongo
+db = pymongo.MongoClient().app
+def mongo_find(collection, query, fields=None, skip=0, limit=0, sort=None):
+    col = db[collection]
+    return col.find(query, fields, skip=skip, limit=limit, sort=sort)
+def run_query(collection, query, options):
+    return db[collection].find(query, skip=options.skip, limit=options.limit)
+def data_query(request, query):
+    return db.items.find(query, skip=int(request.GET["start"]))
+"#;
+        assert_eq!(lines("tools.py", py), vec![5, 9]);
     }
 
     /// articles_meta's API: a parameter clamped in a branch (`if offset < 0: offset = 0`) still
