@@ -4259,6 +4259,8 @@ impl<'t> Extractor<'t> {
 
     fn collect_operations(&mut self, root: Node<'t>) {
         let mut calls: Vec<(Node<'t>, OpContext)> = Vec::new();
+        // Beside `calls`: whether each calls a function of this file by name.
+        let mut local_callee: Vec<bool> = Vec::new();
         let mut named_refs: Vec<Node<'t>> = Vec::new();
         let mut news: Vec<Node<'t>> = Vec::new();
         // (loop span, what it iterates over).
@@ -4327,7 +4329,10 @@ impl<'t> Extractor<'t> {
                     if f & kinds::CALL != 0 {
                         // What a scheduled callback calls: `Meteor.setInterval(() =>
                         // History.cleanup(), DAY)` makes this file's `cleanup` a periodic job.
+                        let mut local = false;
                         if let Some(callee) = self.field(n, "function") {
+                            local = callee.k() == "identifier"
+                                && self.functions.contains_key(self.text(callee));
                             // A function handed to the scheduler by name: `setInterval(
                             // profilesCleanup, interval)` (jsreport's profiler).
                             if is_scheduler(self.text(callee)) {
@@ -4378,6 +4383,7 @@ impl<'t> Extractor<'t> {
                             nested.insert(key, loops.clone());
                         }
                         calls.push((n, c));
+                        local_callee.push(local);
                     }
                     if f & kinds::MEMBER != 0 {
                         named_refs.push(n);
@@ -4425,16 +4431,13 @@ impl<'t> Extractor<'t> {
         // The calls of functions of this file by name, with their context: what such a function
         // runs with an update a parameter is what the call gives it.
         let mut local_calls = Vec::new();
-        for (call, mut ctx) in calls {
+        for ((call, mut ctx), local) in calls.into_iter().zip(local_callee) {
             // A function of this file that a scheduled callback calls runs on that schedule.
             ctx.periodic |= ctx
                 .function
                 .as_deref()
                 .is_some_and(|f| scheduled.contains(f.rsplit('.').next().unwrap_or(f)));
-            if self
-                .field(call, "function")
-                .is_some_and(|f| f.k() == "identifier" && self.functions.contains_key(self.text(f)))
-            {
+            if local {
                 local_calls.push((call, ctx.clone()));
             }
             self.visit_call(call, ctx);
@@ -6197,14 +6200,14 @@ impl<'t> Extractor<'t> {
         // skip may be a modifier applied above).
         for i in 0..self.ir.operations.len() {
             let op = &self.ir.operations[i];
-            if !op.modifiers.iter().any(|m| m.name == "skip") {
+            let Some(roots) = super::forwarded_query(op) else {
                 continue;
-            }
+            };
             let Some(def) = self.function_around(op.span) else {
                 continue;
             };
             let params = self.parameter_names(def);
-            if super::forwards_query(op, &params) {
+            if super::forwards_query(roots, &params) {
                 self.ir.operations[i].context.forwards_query = true;
             }
         }

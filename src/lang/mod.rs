@@ -1026,31 +1026,38 @@ pub(crate) fn helper_lookup(
 /// the paging. A function with a parameter of its own for the skip (`sheet_list(query, sort,
 /// skip=0)`) is written to page, and is judged. A request's values are no wrapper's parameters
 /// (`req.query.skip`), nor an object's own (`self.skip`).
-pub(crate) fn forwards_query(op: &crate::ir::Operation, params: &[&str]) -> bool {
+pub(crate) fn forwards_query(roots: (&str, &str), params: &[&str]) -> bool {
+    params.contains(&roots.0) && params.contains(&roots.1)
+}
+
+/// The names at the root of `op`'s filter and skip when they have the shapes
+/// [`forwards_query`] asks of a wrapper's (`criteria`, `options.skip`): whether they are its
+/// function's parameters is the frontend's to tell.
+pub(crate) fn forwarded_query(op: &crate::ir::Operation) -> Option<(&str, &str)> {
     use crate::ir::{Value, ValueKind};
-    let from_param = |v: &Value, members: &[&str]| match &v.kind {
-        ValueKind::Unknown(u) if u.is_name => {
-            let mut parts = u.text.split('.');
-            let root = parts.next().unwrap_or("");
-            let last = parts.next_back();
-            params.contains(&root)
-                && !matches!(
-                    root,
-                    "req" | "request" | "ctx" | "context" | "self" | "cls" | "this"
-                )
-                && (members.is_empty() || last.is_some_and(|l| members.contains(&l)))
-        }
-        _ => false,
-    };
-    let Some(skip) = op
+    fn root<'v>(v: &'v Value, members: &[&str]) -> Option<&'v str> {
+        let ValueKind::Unknown(u) = &v.kind else {
+            return None;
+        };
+        let mut parts = u.text.split('.');
+        let root = parts.next().unwrap_or("");
+        let last = parts.next_back();
+        let own = matches!(
+            root,
+            "req" | "request" | "ctx" | "context" | "self" | "cls" | "this"
+        );
+        (u.is_name && !own && (members.is_empty() || last.is_some_and(|l| members.contains(&l))))
+            .then_some(root)
+    }
+    let skip = op
         .modifiers
         .iter()
         .find(|m| m.name == "skip")
-        .and_then(|m| m.args.first())
-    else {
-        return false;
-    };
-    op.filter.as_ref().is_some_and(|f| from_param(f, &[])) && from_param(skip, &["skip", "offset"])
+        .and_then(|m| m.args.first())?;
+    Some((
+        root(op.filter.as_ref()?, &[])?,
+        root(skip, &["skip", "offset"])?,
+    ))
 }
 
 /// The operation `op` of a function of the file (its parameters `params`), as a call of the

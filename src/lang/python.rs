@@ -7309,9 +7309,9 @@ impl<'t> Extractor<'t> {
         // The operations of wrappers of the driver, which run the query they are given.
         for i in 0..self.ir.operations.len() {
             let op = &self.ir.operations[i];
-            if !op.modifiers.iter().any(|m| m.name == "skip") {
+            let Some(roots) = super::forwarded_query(op) else {
                 continue;
-            }
+            };
             let Some(n) =
                 root.descendant_for_byte_range(op.span.start as usize, op.span.end as usize)
             else {
@@ -7323,7 +7323,7 @@ impl<'t> Extractor<'t> {
             }
             let Some(def) = up else { continue };
             let params = self.parameter_names(def);
-            if super::forwards_query(&self.ir.operations[i], &params) {
+            if super::forwards_query(roots, &params) {
                 self.ir.operations[i].context.forwards_query = true;
             }
         }
