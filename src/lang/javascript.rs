@@ -69,6 +69,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         source_exports: Vec::new(),
         member_assigns: Vec::new(),
         functions: HashMap::default(),
+        registry_names: Default::default(),
         expanding: std::cell::RefCell::new(Vec::new()),
         lower_fuel: std::cell::Cell::new(super::lower_fuel(text.len())),
         uses_mongo: false,
@@ -318,6 +319,10 @@ struct Extractor<'t> {
     member_assigns: Vec<(&'t str, &'t str, Node<'t>, u32)>,
     /// The file's named functions and methods, by name (see `returned_object`).
     functions: HashMap<&'t str, Vec<Node<'t>>>,
+    /// The names (with their binding's position) destructured from an object named
+    /// `collections`: Reaction's `const { Products } = context.collections`, `{ collections: {
+    /// Orders } } = context`, a registry of the application's collections by name.
+    registry_names: crate::lang::HashSet<(&'t str, u32)>,
     /// The functions whose returned pipelines are being read, innermost last (see
     /// `returned_pipeline`, `lang::helper_pipeline`): a cycle guard, and a bound on how deep
     /// helpers nest.
@@ -603,6 +608,42 @@ impl<'t> Extractor<'t> {
                                     || (imp.module == "mongoose"
                                         && matches!(imp.export.as_str(), "default" | "*"))
                             });
+                        let registry = value.is_some_and(|v| {
+                            let t = self.text(self.unwrap_expr(v));
+                            t == "collections" || t.ends_with(".collections")
+                        });
+                        // `{ collections: { Orders } } = context`.
+                        for p in self.named_children(name) {
+                            let (Some(k), Some(v)) = (self.field(p, "key"), self.field(p, "value"))
+                            else {
+                                continue;
+                            };
+                            if p.k() != "pair_pattern"
+                                || self.text(k) != "collections"
+                                || v.k() != "object_pattern"
+                            {
+                                continue;
+                            }
+                            for inner in self.named_children(v) {
+                                if inner.k() != "shorthand_property_identifier_pattern" {
+                                    continue;
+                                }
+                                self.registry_names.insert((self.text(inner), pos));
+                                self.add_binding(
+                                    self.text(inner),
+                                    Binding {
+                                        scope,
+                                        pos,
+                                        value: None,
+                                        kind,
+                                        type_text: None,
+                                        injected_model: None,
+                                        import: None,
+                                        type_member: None,
+                                    },
+                                );
+                            }
+                        }
                         // `const { users, posts } = this.getCollections()`: the object the file's
                         // function returns, each name bound to its member there.
                         let returned = value
@@ -639,6 +680,9 @@ impl<'t> Extractor<'t> {
                                 (None, None) => None,
                             };
                             let value = returned.and_then(|o| self.object_member(o, export));
+                            if registry {
+                                self.registry_names.insert((local, pos));
+                            }
                             self.add_binding(
                                 local,
                                 Binding {
@@ -5522,7 +5566,9 @@ impl<'t> Extractor<'t> {
                         || (md.name == "exec"
                             && matches!(m.kind, OpKind::Find | OpKind::FindOne | OpKind::Count))
                 });
-            if shaped {
+            // A collection of a registry by name (`context.collections.Products`, or a name
+            // destructured from one) is one of the application's.
+            if shaped || self.in_collection_registry(obj) {
                 evidence = Evidence::Shaped;
             } else if !crate::lang::imported(&collection) && !self.member_of_named_object(obj) {
                 return;
@@ -5962,6 +6008,26 @@ impl<'t> Extractor<'t> {
     /// `db.products`, `req.app.db.products`: a member of a named object, which a module of the
     /// repository may set to a collection (`FileIr::member_collections`). An operation on it is
     /// kept for the linker, which drops it unless it finds that module.
+    /// A member of an object named `collections` (`context.collections.Products`), or a name
+    /// destructured from one (see `registry_names`).
+    fn in_collection_registry(&self, obj: Node<'t>) -> bool {
+        match obj.k() {
+            "identifier" => {
+                let name = self.text(obj);
+                self.lookup(name, obj.start_byte() as u32)
+                    .is_some_and(|b| self.registry_names.contains(&(name, b.pos)))
+            }
+            "member_expression" => self.field(obj, "object").is_some_and(|o| {
+                let t = self.text(o);
+                (t == "collections" || t.ends_with(".collections"))
+                    && self
+                        .field(obj, "property")
+                        .is_some_and(|p| p.k() == "property_identifier")
+            }),
+            _ => false,
+        }
+    }
+
     fn member_of_named_object(&self, obj: Node<'t>) -> bool {
         let named = |m: Node<'t>| {
             self.field(m, "property")

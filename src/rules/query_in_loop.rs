@@ -1115,6 +1115,31 @@ def run(rows):
         assert_eq!(lines(&got), vec![26], "{got:?}");
     }
 
+    /// A registry of the application's collections by name (Reaction's `context.collections`):
+    /// its members, and the names destructured from it, are collections, read per item with
+    /// `findOne` as with `find`. Another object's members are not.
+    #[test]
+    fn a_registry_of_collections_by_name_holds_collections() {
+        let js = r#"export async function publish(context, input) {
+  const { collections: { NavigationItems } } = context;
+  for (const id of input.ids) {
+    await NavigationItems.findOne({ _id: id });
+  }
+}
+export async function clone(context, ids) {
+  const { Products } = context.collections;
+  const { Helpers } = context.services;
+  for (const id of ids) {
+    await Products.findOne({ _id: id });
+    await context.collections.Orders.findOne({ productId: id });
+    await Helpers.findOne({ _id: id });
+  }
+}
+"#;
+        let got = findings("publish.js", js);
+        assert_eq!(lines(&got), vec![4, 11, 12], "{got:?}");
+    }
+
     /// A look-up is a few statements, its docstring not counted (ARL's `site_in_asset_site`: a
     /// docstring and six statements); a seventh statement makes it a workflow.
     #[test]
