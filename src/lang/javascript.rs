@@ -4784,12 +4784,7 @@ impl<'t> Extractor<'t> {
     /// a function whose update or documents are a parameter, filled in with what the call writes
     /// out (see `lang::operation_for_call`). The operations from `before` on are this pass's.
     fn operations_through_calls(&mut self, before: usize, local: Vec<(Node<'t>, OpContext)>) {
-        let ops = &self.ir.operations[before..];
-        if local.is_empty()
-            || !ops
-                .iter()
-                .any(|o| o.update.is_some() || !o.documents.is_empty())
-        {
+        if local.is_empty() || !super::may_run_through_calls(&self.ir.operations[before..]) {
             return;
         }
         let mut added = Vec::new();
@@ -4797,39 +4792,27 @@ impl<'t> Extractor<'t> {
             let Some(def) = self.helper_def(call) else {
                 continue;
             };
-            let (def_span, call_span) = (span(def), span(call));
-            if def_span.contains(call_span) {
-                continue;
-            }
-            let mut own = self.ir.operations[before..]
-                .iter()
-                .filter(|o| def_span.contains(o.span))
-                .peekable();
-            if own.peek().is_none() {
-                continue;
-            }
-            let params = self.parameter_names(def);
-            let args: Vec<Option<Value>> = self
-                .args(call)
-                .into_iter()
-                .map(|a| Some(self.lower(a, 0)))
-                .collect();
+            let ops = &self.ir.operations[before..];
             let Some(callee) = self.field(call, "function") else {
                 continue;
             };
-            let guards = self.size_guards(call);
-            for op in own {
-                ctx.size_guards.clone_from(&guards);
-                let through = super::operation_for_call(
-                    op,
-                    &params,
-                    &args,
-                    call_span,
-                    span(callee),
-                    ctx.clone(),
-                );
-                added.extend(through);
+            if !super::runs_operations_of(ops, span(def), span(call)) {
+                continue;
             }
+            ctx.size_guards = self.size_guards(call);
+            let c = super::CallOfFunction {
+                def: span(def),
+                params: self.parameter_names(def),
+                args: self
+                    .args(call)
+                    .into_iter()
+                    .map(|a| Some(self.lower(a, 0)))
+                    .collect(),
+                call: span(call),
+                callee: span(callee),
+                ctx,
+            };
+            super::operations_through_call(ops, &c, &mut added);
         }
         self.ir.operations.extend(added);
     }

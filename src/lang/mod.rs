@@ -1060,6 +1060,54 @@ pub(crate) fn forwarded_query(op: &crate::ir::Operation) -> Option<(&str, &str)>
     ))
 }
 
+/// Whether any of `ops` (a file's operations) could be run through a call of its function
+/// (see [`operation_for_call`]): one with an update or documents.
+pub(crate) fn may_run_through_calls(ops: &[crate::ir::Operation]) -> bool {
+    ops.iter()
+        .any(|o| o.update.is_some() || !o.documents.is_empty())
+}
+
+/// A call of a function of the file, as [`operations_through_call`] reads it.
+pub(crate) struct CallOfFunction<'p> {
+    /// The function's span and parameters.
+    pub def: crate::ir::Span,
+    pub params: Vec<&'p str>,
+    /// The call's arguments, lowered, by parameter (`None` where the call gives none).
+    pub args: Vec<Option<crate::ir::Value>>,
+    pub call: crate::ir::Span,
+    pub callee: crate::ir::Span,
+    pub ctx: crate::ir::OpContext,
+}
+
+/// Whether a call at `call` of the function at `def` runs operations of it (`ops`), and is no
+/// call of the function from inside itself.
+pub(crate) fn runs_operations_of(
+    ops: &[crate::ir::Operation],
+    def: crate::ir::Span,
+    call: crate::ir::Span,
+) -> bool {
+    !def.contains(call) && ops.iter().any(|o| def.contains(o.span))
+}
+
+/// The operations of the function that `c` calls, among `ops`, as the call runs them (see
+/// [`operation_for_call`]), added to `out`.
+pub(crate) fn operations_through_call(
+    ops: &[crate::ir::Operation],
+    c: &CallOfFunction,
+    out: &mut Vec<crate::ir::Operation>,
+) {
+    for op in ops.iter().filter(|o| c.def.contains(o.span)) {
+        out.extend(operation_for_call(
+            op,
+            &c.params,
+            &c.args,
+            c.call,
+            c.callee,
+            c.ctx.clone(),
+        ));
+    }
+}
+
 /// The operation `op` of a function of the file (its parameters `params`), as a call of the
 /// function with the arguments `args` (lowered; `None` where the call gives none) runs it, when
 /// the function's update, or an insert's documents, is a parameter the call writes out:

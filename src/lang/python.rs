@@ -4296,6 +4296,55 @@ impl<'t> Extractor<'t> {
 
     /// The function of this file a call runs: a module-level function called by its name
     /// (`get_karmas(..)`), or a method of the caller's class through `self` or `cls`.
+    /// The operations that the calls `local` of functions of this file run: an operation of such
+    /// a function whose update or documents are a parameter, filled in with what the call writes
+    /// out, by position or by keyword (see `lang::operation_for_call`). The operations from
+    /// `before` on are this pass's.
+    fn operations_through_calls(&mut self, before: usize, local: Vec<(Node<'t>, OpContext)>) {
+        if local.is_empty() || !super::may_run_through_calls(&self.ir.operations[before..]) {
+            return;
+        }
+        let mut added = Vec::new();
+        for (call, mut ctx) in local {
+            let Some(def) = self.helper_def(call) else {
+                continue;
+            };
+            let ops = &self.ir.operations[before..];
+            let given = self.call_args(call);
+            let Some(callee) = self.field(call, "function") else {
+                continue;
+            };
+            if given.splat || !super::runs_operations_of(ops, span(def), span(call)) {
+                continue;
+            }
+            let params = self.parameter_names(def);
+            // A method's `self` or `cls` is its receiver, not an argument.
+            let skip = usize::from(params.first().is_some_and(|p| matches!(*p, "self" | "cls")));
+            let mut args: Vec<Option<Value>> = vec![None; params.len()];
+            for (i, a) in given.positional.iter().enumerate() {
+                if let Some(slot) = args.get_mut(i + skip) {
+                    *slot = Some(self.lower(*a, 0));
+                }
+            }
+            for (k, v) in &given.keywords {
+                if let Some(i) = params.iter().position(|p| *p == self.text(*k)) {
+                    args[i] = Some(self.lower(*v, 0));
+                }
+            }
+            ctx.size_guards = self.size_guards(&[call]);
+            let c = super::CallOfFunction {
+                def: span(def),
+                params,
+                args,
+                call: span(call),
+                callee: span(callee),
+                ctx,
+            };
+            super::operations_through_call(ops, &c, &mut added);
+        }
+        self.ir.operations.extend(added);
+    }
+
     fn helper_def(&self, call: Node<'t>) -> Option<Node<'t>> {
         let f = self.field(call, "function")?;
         match f.k() {
@@ -4771,6 +4820,22 @@ impl<'t> Extractor<'t> {
             .filter(|(_, c)| c.enclosing_loop.is_some() && !c.exits_loop && !c.periodic)
             .filter_map(|(call, c)| Some((*call, self.helper_def(*call)?, c.clone())))
             .collect();
+        // Calls of functions of this file (by name, or a method through `self` or `cls`): what
+        // such a function runs with an update a parameter is what the call gives it.
+        let local_calls: Vec<(Node<'t>, OpContext)> = calls
+            .iter()
+            .filter(|(call, _)| {
+                self.field(*call, "function").is_some_and(|f| {
+                    let name = match f.k() {
+                        "identifier" => self.text(f),
+                        "attribute" => self.field(f, "attribute").map_or("", |a| self.text(a)),
+                        _ => "",
+                    };
+                    !name.is_empty() && self.functions.contains_key(name)
+                })
+            })
+            .map(|(call, c)| (*call, c.clone()))
+            .collect();
         let before = self.ir.operations.len();
         for (call, ctx) in calls {
             self.visit_call(call, ctx);
@@ -4814,6 +4879,7 @@ impl<'t> Extractor<'t> {
         for (call, def, ctx) in helper_calls {
             self.note_helper_read(call, def, ctx, &nested, &mut changed_in);
         }
+        self.operations_through_calls(before, local_calls);
         for (sub, ctx) in slices {
             self.sliced_queryset(sub, ctx);
         }

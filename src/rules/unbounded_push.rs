@@ -1394,6 +1394,32 @@ exports.recent = function (post, uid) {
 "#;
         let got = findings("notif.js", js);
         assert_eq!(got, vec![(10, "$addToSet".to_string())], "{got:?}");
+        // In Python, by position or by keyword, and through a method of the class.
+        let py = r#"from pymongo import MongoClient
+db = MongoClient().app
+def update_user(query, update):
+    return db.users.update_one(query, update)
+class Notifs:
+    def _update(self, q, p):
+        db.notif.update_one(q, p, upsert=True)
+    def reply(self, post, uid):
+        self._update({"_id": post}, {"$addToSet": {"uId": uid}})
+def add_email(uid, email):
+    update_user({"_id": uid}, update={"$push": {"emails": email}})
+def forward(q, u):
+    update_user(q, u)
+def recent(uid, e):
+    update_user({"_id": uid}, {"$push": {"seen": {"$each": [e], "$slice": -20}}})
+"#;
+        let got = findings("notif.py", py);
+        assert_eq!(
+            got,
+            vec![
+                (9, r#""$addToSet""#.to_string()),
+                (11, r#""$push""#.to_string())
+            ],
+            "{got:?}"
+        );
     }
 
     #[test]
