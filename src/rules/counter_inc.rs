@@ -361,8 +361,11 @@ mod tests {
     use crate::rules::Settings;
 
     fn messages(src: &str) -> Vec<String> {
-        let (_, found) =
-            crate::analysis::check_source("keys.py", src, &Settings::default()).unwrap();
+        messages_in("keys.py", src)
+    }
+
+    fn messages_in(path: &str, src: &str) -> Vec<String> {
+        let (_, found) = crate::analysis::check_source(path, src, &Settings::default()).unwrap();
         found
             .into_iter()
             .filter(|f| f.rule == "counter-inc")
@@ -510,7 +513,7 @@ def many(key):
     /// object, `{bucketName, objectName}`) selects one document per file, counted per download.
     #[test]
     fn a_bucket_name_is_no_time_bucket() {
-        let (_, found) = crate::analysis::check_source(
+        let got = messages_in(
             "files.js",
             r#"
 async function view(db, b, o, hour) {
@@ -519,14 +522,7 @@ async function view(db, b, o, hour) {
   await db.collection('stats').updateOne({ objectName: o, bucket: hour }, { $inc: { views: 1 } });
 }
 "#,
-            &Settings::default(),
-        )
-        .unwrap();
-        let got: Vec<&str> = found
-            .iter()
-            .filter(|f| f.rule == "counter-inc")
-            .map(|f| f.message.as_str())
-            .collect();
+        );
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].contains("`files`"), "{got:?}");
     }
@@ -535,7 +531,7 @@ async function view(db, b, o, hour) {
     /// every matching document: no one hot document.
     #[test]
     fn a_multi_update_is_no_counter_of_one_document() {
-        let (_, found) = crate::analysis::check_source(
+        let got = messages_in(
             "runs.js",
             r#"
 import { Mongo } from "meteor/mongo";
@@ -546,14 +542,7 @@ export async function bump(run) {
   await Runs.updateAsync({ run }, { $inc: { y: 1 } });
 }
 "#,
-            &Settings::default(),
-        )
-        .unwrap();
-        let got: Vec<&str> = found
-            .iter()
-            .filter(|f| f.rule == "counter-inc")
-            .map(|f| f.message.as_str())
-            .collect();
+        );
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].contains("`y` by 1"), "{got:?}");
     }
