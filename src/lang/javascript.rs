@@ -609,8 +609,7 @@ impl<'t> Extractor<'t> {
                                         && matches!(imp.export.as_str(), "default" | "*"))
                             });
                         let registry = value.is_some_and(|v| {
-                            let t = self.text(self.unwrap_expr(v));
-                            t == "collections" || t.ends_with(".collections")
+                            super::names_collection_registry(self.text(self.unwrap_expr(v)))
                         });
                         // `{ collections: { Orders } } = context`.
                         for p in self.named_children(name) {
@@ -4741,20 +4740,13 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// The innermost function around the code at `at`.
+    /// The innermost function around the code at `at` (see `enclosing_function`).
     fn function_around(&self, at: Span) -> Option<Node<'t>> {
         let n = self
             .parents
             .root()
             .descendant_for_byte_range(at.start as usize, at.end as usize)?;
-        let mut up = self.parents.of(n);
-        while let Some(u) = up {
-            if is_function(u.k()) {
-                return Some(u);
-            }
-            up = self.parents.of(u);
-        }
-        None
+        Some(self.enclosing_function(n)).filter(|f| is_function(f.k()))
     }
 
     /// The names of the parameters of the function `def`, in order; `""` for one that is a
@@ -5988,9 +5980,6 @@ impl<'t> Extractor<'t> {
         self.ir.operations.push(op);
     }
 
-    /// `db.products`, `req.app.db.products`: a member of a named object, which a module of the
-    /// repository may set to a collection (`FileIr::member_collections`). An operation on it is
-    /// kept for the linker, which drops it unless it finds that module.
     /// A member of an object named `collections` (`context.collections.Products`), or a name
     /// destructured from one (see `registry_names`).
     fn in_collection_registry(&self, obj: Node<'t>) -> bool {
@@ -6001,8 +5990,7 @@ impl<'t> Extractor<'t> {
                     .is_some_and(|b| self.registry_names.contains(&(name, b.pos)))
             }
             "member_expression" => self.field(obj, "object").is_some_and(|o| {
-                let t = self.text(o);
-                (t == "collections" || t.ends_with(".collections"))
+                super::names_collection_registry(self.text(o))
                     && self
                         .field(obj, "property")
                         .is_some_and(|p| p.k() == "property_identifier")
@@ -6011,6 +5999,9 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// `db.products`, `req.app.db.products`: a member of a named object, which a module of the
+    /// repository may set to a collection (`FileIr::member_collections`). An operation on it is
+    /// kept for the linker, which drops it unless it finds that module.
     fn member_of_named_object(&self, obj: Node<'t>) -> bool {
         let named = |m: Node<'t>| {
             self.field(m, "property")
@@ -6247,19 +6238,11 @@ impl<'t> Extractor<'t> {
         self.ir.operations.extend(kept);
         // The operations of wrappers of the driver, which run the query they are given (their
         // skip may be a modifier applied above).
-        for i in 0..self.ir.operations.len() {
-            let op = &self.ir.operations[i];
-            let Some(roots) = super::forwarded_query(op) else {
-                continue;
-            };
-            let Some(def) = self.function_around(op.span) else {
-                continue;
-            };
-            let params = self.parameter_names(def);
-            if super::forwards_query(roots, &params) {
-                self.ir.operations[i].context.forwards_query = true;
-            }
-        }
+        let mut operations = std::mem::take(&mut self.ir.operations);
+        super::mark_forwarded_queries(&mut operations, |at| {
+            self.function_around(at).map(|f| self.parameter_names(f))
+        });
+        self.ir.operations = operations;
         // Calls on a collection in memory (`const Local = new Mongo.Collection(null)`) reach no
         // database.
         let operations = std::mem::take(&mut self.ir.operations);

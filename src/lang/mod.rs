@@ -1018,22 +1018,32 @@ pub(crate) fn helper_lookup(
         .then_some(read.span)
 }
 
-/// Whether `op`, in a function whose parameters are `params`, runs the query the function was
-/// given as given: its filter is a parameter (or a member of one: `cursorDescription.selector`),
-/// and its skip the member of the same name of an options parameter (`options.skip`,
-/// `opts.offset`). Such a function wraps the driver, whatever query and options its callers
-/// have (apostrophe's `lowLevelMongoCursor(req, criteria, projection, options)`): they decide
-/// the paging. A function with a parameter of its own for the skip (`sheet_list(query, sort,
-/// skip=0)`) is written to page, and is judged. A request's values are no wrapper's parameters
-/// (`req.query.skip`), nor an object's own (`self.skip`).
-pub(crate) fn forwards_query(roots: (&str, &str), params: &[&str]) -> bool {
-    params.contains(&roots.0) && params.contains(&roots.1)
+/// Marks the operations among `ops` that run the query their function was given, as given
+/// ([`crate::ir::OpContext::forwards_query`]); `params_around` gives the parameters of the
+/// function around a span. Such an operation's filter is a parameter (or a member of one:
+/// `cursorDescription.selector`), and its skip the member of the same name of an options
+/// parameter (`options.skip`, `opts.offset`). Its function wraps the driver, whatever query
+/// and options its callers have (apostrophe's `lowLevelMongoCursor(req, criteria, projection,
+/// options)`): they decide the paging. A function with a parameter of its own for the skip
+/// (`sheet_list(query, sort, skip=0)`) is written to page, and is judged. A request's values
+/// are no wrapper's parameters (`req.query.skip`), nor an object's own (`self.skip`).
+pub(crate) fn mark_forwarded_queries<'p>(
+    ops: &mut [crate::ir::Operation],
+    params_around: impl Fn(crate::ir::Span) -> Option<Vec<&'p str>>,
+) {
+    for op in ops.iter_mut() {
+        // (The shapes first: the function is looked for only for them.)
+        let forwards = forwarded_query(op).is_some_and(|(filter, skip)| {
+            params_around(op.span)
+                .is_some_and(|params| params.contains(&filter) && params.contains(&skip))
+        });
+        op.context.forwards_query |= forwards;
+    }
 }
 
 /// The names at the root of `op`'s filter and skip when they have the shapes
-/// [`forwards_query`] asks of a wrapper's (`criteria`, `options.skip`): whether they are its
-/// function's parameters is the frontend's to tell.
-pub(crate) fn forwarded_query(op: &crate::ir::Operation) -> Option<(&str, &str)> {
+/// [`mark_forwarded_queries`] asks of a wrapper's (`criteria`, `options.skip`).
+fn forwarded_query(op: &crate::ir::Operation) -> Option<(&str, &str)> {
     use crate::ir::{Value, ValueKind};
     fn root<'v>(v: &'v Value, members: &[&str]) -> Option<&'v str> {
         let ValueKind::Unknown(u) = &v.kind else {
@@ -1058,6 +1068,12 @@ pub(crate) fn forwarded_query(op: &crate::ir::Operation) -> Option<(&str, &str)>
         root(op.filter.as_ref()?, &[])?,
         root(skip, &["skip", "offset"])?,
     ))
+}
+
+/// Whether an expression's text names a registry of collections by name: `collections`,
+/// `context.collections` (Reaction's).
+pub(crate) fn names_collection_registry(text: &str) -> bool {
+    text == "collections" || text.ends_with(".collections")
 }
 
 /// Whether any of `ops` (a file's operations) could be run through a call of its function

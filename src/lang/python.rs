@@ -4294,8 +4294,6 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// The function of this file a call runs: a module-level function called by its name
-    /// (`get_karmas(..)`), or a method of the caller's class through `self` or `cls`.
     /// The operations that the calls `local` of functions of this file run: an operation of such
     /// a function whose update or documents are a parameter, filled in with what the call writes
     /// out, by position or by keyword (see `lang::operation_for_call`). The operations from
@@ -4345,6 +4343,8 @@ impl<'t> Extractor<'t> {
         self.ir.operations.extend(added);
     }
 
+    /// The function of this file a call runs: a module-level function called by its name
+    /// (`get_karmas(..)`), or a method of the caller's class through `self` or `cls`.
     fn helper_def(&self, call: Node<'t>) -> Option<Node<'t>> {
         let f = self.field(call, "function")?;
         match f.k() {
@@ -5264,13 +5264,7 @@ impl<'t> Extractor<'t> {
         let name = self
             .field(parent, "left")
             .filter(|l| l.k() == "identifier")?;
-        let mut func = self.parents.of(parent);
-        while let Some(f) = func {
-            if f.k() == "function_definition" {
-                break;
-            }
-            func = self.parents.of(f);
-        }
+        let func = self.function_around(parent);
         let mut found = None;
         self.parents.walk(func?, |c, _, enter| {
             if enter && found.is_none() && is_pagination(c) {
@@ -7349,6 +7343,15 @@ impl<'t> Extractor<'t> {
         out
     }
 
+    /// The innermost `def` around `n` (not `n` itself).
+    fn function_around(&self, n: Node<'t>) -> Option<Node<'t>> {
+        let mut up = self.parents.of(n);
+        while let Some(u) = up.filter(|u| u.k() != "function_definition") {
+            up = self.parents.of(u);
+        }
+        up
+    }
+
     /// The names of a function's parameters, in order (`*args` and `**kwargs` left out).
     fn parameter_names(&self, def: Node<'t>) -> Vec<&'t str> {
         let Some(ps) = self.field(def, "parameters") else {
@@ -7373,26 +7376,12 @@ impl<'t> Extractor<'t> {
 
     fn finish(mut self, root: Node<'t>) -> FileIr {
         // The operations of wrappers of the driver, which run the query they are given.
-        for i in 0..self.ir.operations.len() {
-            let op = &self.ir.operations[i];
-            let Some(roots) = super::forwarded_query(op) else {
-                continue;
-            };
-            let Some(n) =
-                root.descendant_for_byte_range(op.span.start as usize, op.span.end as usize)
-            else {
-                continue;
-            };
-            let mut up = self.parents.of(n);
-            while let Some(u) = up.filter(|u| u.k() != "function_definition") {
-                up = self.parents.of(u);
-            }
-            let Some(def) = up else { continue };
-            let params = self.parameter_names(def);
-            if super::forwards_query(roots, &params) {
-                self.ir.operations[i].context.forwards_query = true;
-            }
-        }
+        let mut operations = std::mem::take(&mut self.ir.operations);
+        super::mark_forwarded_queries(&mut operations, |at| {
+            let n = root.descendant_for_byte_range(at.start as usize, at.end as usize)?;
+            self.function_around(n).map(|f| self.parameter_names(f))
+        });
+        self.ir.operations = operations;
         for (call_id, op) in std::mem::take(&mut self.manager_reads) {
             if !self.queried_later.contains(&call_id) {
                 self.ir.operations.push(op);
