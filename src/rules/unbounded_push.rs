@@ -379,29 +379,68 @@ fn swapped(op: &Operation, array: &str, ops: &[Operation]) -> bool {
     // The array's path without positional segments (`$`, `$[]`, `$[rule]`), as a filter names it.
     let path: Vec<&str> = array.split('.').filter(|s| !s.starts_with('$')).collect();
     let path = path.join(".");
-    let Some(held) = filter.fields().iter().find(|f| f.key == path) else {
-        return false;
+    // The filter holds the old value in the array (`{tags: oldId}`), or an element with a
+    // member of that value (`{"tokens.token": old}`, which `$pull: {tokens: {token: old}}`
+    // takes out again: Meteor's resume tokens rehashed).
+    let member_held = |p: &Field| {
+        filter.fields().iter().any(|f| {
+            f.key
+                .strip_prefix(path.as_str())
+                .and_then(|rest| rest.strip_prefix('.'))
+                .is_some_and(|member| match p.value.fields() {
+                    [m] => m.key == member && same_value(&m.value, &f.value),
+                    _ => false,
+                })
+        })
     };
+    let held = filter.fields().iter().find(|f| f.key == path);
     // `{$in: [x]}` holds `x`; any other clause holds what it is.
-    let single = match held.value.get("$in").map(|f| &f.value.kind) {
+    let single = held.and_then(|held| match held.value.get("$in").map(|f| &f.value.kind) {
         Some(ValueKind::Array(xs)) if xs.len() == 1 && held.value.fields().len() == 1 => {
             Some(&xs[0])
         }
         _ => None,
-    };
+    });
     companion_updates(op, filter, ops, Companion::LaterInLoop)
         .flat_map(|u| operands(u, &["$pull", "$pullAll"]))
         .any(|p| {
             p.key == array
-                && (same_value(&p.value, &held.value)
-                    || single.is_some_and(|x| same_value(&p.value, x)))
+                && (held.is_some_and(|held| same_value(&p.value, &held.value))
+                    || single.is_some_and(|x| same_value(&p.value, x))
+                    || member_held(p))
         })
+}
+
+/// Does a later update's filter `later` select every document that `filter` selects, as a swap
+/// needs? The same filter, a part of its clauses (`{_id: id}` after `{_id: id, "tokens.token":
+/// t}`), or Meteor's bare id selector (`users.updateAsync(user._id, ..)`, `{_id: user._id}`).
+fn covers(later: &Value, filter: &Value) -> bool {
+    if same_value(later, filter) {
+        return true;
+    }
+    match &later.kind {
+        ValueKind::Document(clauses) => {
+            !clauses.is_empty()
+                && clauses.iter().all(|c| {
+                    !c.key.starts_with('$')
+                        && filter
+                            .fields()
+                            .iter()
+                            .any(|f| f.key == c.key && same_value(&f.value, &c.value))
+                })
+        }
+        ValueKind::Unknown(id) if id.is_name => filter
+            .get("_id")
+            .is_some_and(|f| same_value(&f.value, later)),
+        _ => false,
+    }
 }
 
 /// Which other updates [`companion_updates`] lists.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Companion {
-    /// After `op`, in the same loop (or outside any, as `op`).
+    /// After `op`, in the same loop (or outside any, as `op`), with a filter that covers `op`'s
+    /// ([`covers`]).
     LaterInLoop,
     /// Before `op`, in or outside its loop.
     Earlier,
@@ -429,7 +468,10 @@ fn companion_updates<'a>(
                 && (!op.receiver.is_empty() || op.collection.is_some())
                 && q.collection_display() == op.collection_display()
                 && q.context.function == op.context.function
-                && q.filter.as_ref().is_some_and(|qf| same_value(qf, filter))
+                && q.filter.as_ref().is_some_and(|qf| match which {
+                    Companion::LaterInLoop => covers(qf, filter),
+                    Companion::Earlier => same_value(qf, filter),
+                })
         })
         .filter_map(|q| q.update.as_ref())
 }
@@ -1599,6 +1641,35 @@ async function grow(oldId, newId, otherId) {
 "#;
         let lines: Vec<usize> = findings("merge.js", src).iter().map(|f| f.0).collect();
         assert_eq!(lines, [15, 17, 19]);
+    }
+
+    /// Meteor's login: an unhashed resume token is replaced by its hashed form, `$addToSet` under
+    /// a filter that requires the old token, then `$pull` of that token under the user's id
+    /// alone (a bare id selector, or `{_id}`). A pull of another token, or under another id,
+    /// leaves the array grown.
+    #[test]
+    fn an_element_swapped_under_a_narrower_filter_does_not_grow_the_array() {
+        let src = r#"import { Mongo } from "meteor/mongo";
+const Users = new Mongo.Collection("users");
+async function rehash(user, old, hashed, when) {
+  await Users.updateAsync({ _id: user._id, "services.resume.loginTokens.token": old }, { $addToSet: { "services.resume.loginTokens": { hashedToken: hashed, when } } });
+  await Users.updateAsync(user._id, { $pull: { "services.resume.loginTokens": { token: old } } });
+}
+async function rehashById(user, old, hashed) {
+  await Users.updateAsync({ _id: user._id, "tokens.token": old }, { $addToSet: { tokens: { hashed } } });
+  await Users.updateAsync({ _id: user._id }, { $pull: { tokens: { token: old } } });
+}
+async function grow(user, other, old, hashed) {
+  await Users.updateAsync({ _id: user._id, "tokens.token": old }, { $addToSet: { tokens: { hashed } } });
+  await Users.updateAsync(user._id, { $pull: { tokens: { token: hashed } } });
+  await Users.updateAsync({ _id: user._id, "keys.token": old }, { $addToSet: { keys: { hashed } } });
+  await Users.updateAsync(other._id, { $pull: { keys: { token: old } } });
+  await Users.updateAsync({ _id: user._id, "links.token": old }, { $addToSet: { links: { hashed } } });
+  await Users.updateAsync({ _id: user._id }, { $pull: { links: { token: old, extra: 1 } } });
+}
+"#;
+        let lines: Vec<usize> = findings("accounts.js", src).iter().map(|f| f.0).collect();
+        assert_eq!(lines, [12, 14, 16]);
     }
 
     /// Sefaria's sheet graph: the array cleared (`$unset`, `$set`) and filled again by the same
