@@ -1193,6 +1193,12 @@ fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
     if ops.contains(&"$regex") && regex_bounds_nothing(v) {
         return;
     }
+    // `{role: {$ne: "admin"}}`, `{$nin: [..]}`, `{$not: ..}`: a negation selects nearly every
+    // document (on an array field an index cannot narrow it at all), so no index on the field is
+    // worth its bounds: it filters, as an unanchored regular expression does.
+    if ops.iter().all(|o| matches!(*o, "$ne" | "$nin" | "$not")) {
+        return;
+    }
     // `{projects: {$elemMatch: {name: n, level: {$gte: l}}}}` selects by `projects.name` (an index
     // on it serves the query) and `projects.level`; `{scores: {$elemMatch: {$gte: 80}}}` is a
     // range on `scores` itself.

@@ -598,6 +598,30 @@ await users.find({ deleted: false, name: { $regex: q } }).sort({ createdAt: -1 }
         }
     }
 
+    /// A negation (`$ne`, `$nin`, `$not`) selects nearly every document and an index cannot
+    /// narrow it on an array: a query by negations alone is not reported, and a negation beside
+    /// an equality does not make that field a range the help asks an index for.
+    #[test]
+    fn a_negation_bounds_no_scan() {
+        let got = findings(
+            "users.js",
+            r#"const { MongoClient } = require("mongodb");
+const users = new MongoClient().db("x").collection("users");
+await users.createIndex({ email: 1 });
+await users.deleteMany({ role: { $ne: "superadmin" } });
+await users.find({ role: { $nin: ["a", "b"] }, state: { $not: { $eq: 1 } } }).toArray();
+await users.find({ teamId: t, role: { $ne: "superadmin" } }).toArray();
+await users.find({ role: { $ne: "superadmin", $gte: "a" } }).toArray();
+await users.find({ email: e, role: { $ne: "superadmin" } }).toArray();
+"#,
+        );
+        let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
+        assert_eq!(lines, vec![6, 7], "{got:?}");
+        assert!(got[0].1.contains("`teamId` (equality)"), "{got:?}");
+        assert!(!got[0].1.contains("`role`"), "{got:?}");
+        assert!(got[1].1.contains("`role` (range)"), "{got:?}");
+    }
+
     #[test]
     fn esr_decides_which_queries_are_served() {
         let got = findings(

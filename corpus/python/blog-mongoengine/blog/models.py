@@ -44,4 +44,4 @@ class BlogPost(Document):
 
 
 def related_posts(post: BlogPost, limit: int = 5):
-    return BlogPost.objects(tags__in=post.tags, id__ne=post.id).order_by("-views").limit(limit)
+    return BlogPost.objects(tags__in=post.tags, id__ne=post.id).order_by("-views").limit(limit)  # expect: unindexed-query
