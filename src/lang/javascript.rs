@@ -4772,6 +4772,56 @@ impl<'t> Extractor<'t> {
             .unwrap_or_default()
     }
 
+    /// The names that the `skip` and `offset` members of `def`'s object parameters bind (`{ sort,
+    /// limit, skip = 0 }`, `from` of `{ skip: from }`): the skip of options its callers fill in.
+    fn destructured_skips(&self, def: Node<'t>) -> Vec<&'t str> {
+        let Some(ps) = self.field(def, "parameters") else {
+            return Vec::new();
+        };
+        let mut names = Vec::new();
+        for p in self.named_children(ps) {
+            let pattern = match p.k() {
+                "object_pattern" => Some(p),
+                "required_parameter" | "optional_parameter" | "assignment_pattern" => self
+                    .field(p, "pattern")
+                    .or_else(|| self.field(p, "left"))
+                    .filter(|x| x.k() == "object_pattern"),
+                _ => None,
+            };
+            for m in pattern.map(|o| self.named_children(o)).unwrap_or_default() {
+                let key = match m.k() {
+                    "pair_pattern" => self.field(m, "key"),
+                    "object_assignment_pattern" => self.field(m, "left"),
+                    _ => Some(m),
+                };
+                if !key.is_some_and(|k| matches!(self.text(k), "skip" | "offset")) {
+                    continue;
+                }
+                let name = match m.k() {
+                    "shorthand_property_identifier_pattern" => Some(m),
+                    "object_assignment_pattern" => self.field(m, "left"),
+                    "pair_pattern" => self.field(m, "value").map(|v| {
+                        // `{ skip: from = 0 }`
+                        match v.k() {
+                            "assignment_pattern" => self.field(v, "left").unwrap_or(v),
+                            _ => v,
+                        }
+                    }),
+                    _ => None,
+                };
+                if let Some(n) = name.filter(|n| {
+                    matches!(
+                        n.k(),
+                        "identifier" | "shorthand_property_identifier_pattern"
+                    )
+                }) {
+                    names.push(self.text(n));
+                }
+            }
+        }
+        names
+    }
+
     /// The operations that the calls `local` of functions of this file run: an operation of such
     /// a function whose update or documents are a parameter, filled in with what the call writes
     /// out (see `lang::operation_for_call`). The operations from `before` on are this pass's.
@@ -6239,9 +6289,30 @@ impl<'t> Extractor<'t> {
         // The operations of wrappers of the driver, which run the query they are given (their
         // skip may be a modifier applied above).
         let mut operations = std::mem::take(&mut self.ir.operations);
-        super::mark_forwarded_queries(&mut operations, |at| {
-            self.function_around(at).map(|f| self.parameter_names(f))
-        });
+        super::mark_forwarded_queries(
+            &mut operations,
+            |at| {
+                self.function_around(at).map(|f| super::Parameters {
+                    names: self.parameter_names(f),
+                    members: self.destructured_skips(f),
+                })
+            },
+            // The filter a parameter, or a local made from one: `const fullQuery =
+            // this.applyBaseQuery(query, ..)`, `{ ...query, organization }` (growthbook's
+            // `BaseModel._find`).
+            |filter, at, params| {
+                params.contains(&filter)
+                    || self
+                        .lookup(filter, at.start)
+                        .and_then(|b| b.value)
+                        .is_some_and(|v| {
+                            let text = self.text(v);
+                            params
+                                .iter()
+                                .any(|p| !p.is_empty() && super::has_identifier(text, p))
+                        })
+            },
+        );
         self.ir.operations = operations;
         // Calls on a collection in memory (`const Local = new Mongo.Collection(null)`) reach no
         // database.

@@ -1018,34 +1018,62 @@ pub(crate) fn helper_lookup(
         .then_some(read.span)
 }
 
+/// The parameters of a function, as [`mark_forwarded_queries`] reads them.
+#[derive(Default)]
+pub(crate) struct Parameters<'p> {
+    /// The names of the parameters that are names, by position (`""` for a pattern).
+    pub names: Vec<&'p str>,
+    /// The names that an object parameter's `skip` or `offset` member binds (`{ sort, limit,
+    /// skip }`, `{ skip: from = 0 }`): the skip of options the caller fills in.
+    pub members: Vec<&'p str>,
+}
+
 /// Marks the operations among `ops` that run the query their function was given, as given
 /// ([`crate::ir::OpContext::forwards_query`]); `params_around` gives the parameters of the
-/// function around a span. Such an operation's filter is a parameter (or a member of one:
-/// `cursorDescription.selector`), and its skip the member of the same name of an options
-/// parameter (`options.skip`, `opts.offset`). Its function wraps the driver, whatever query
-/// and options its callers have (apostrophe's `lowLevelMongoCursor(req, criteria, projection,
+/// function around a span, and `from_param(filter, span, params)` whether the name at the root
+/// of the filter at `span` is one of them or is made from one (a frontend may follow a local:
+/// `const fullQuery = this.applyBaseQuery(query)`). Such an operation's filter is a parameter
+/// (or a member of one: `cursorDescription.selector`), and its skip the member of the same name
+/// of an options parameter (`options.skip`, `opts.offset`, or `skip` destructured from it:
+/// `_find(query, { sort, limit, skip } = {})`). Its function wraps the driver, whatever query and
+/// options its callers have (apostrophe's `lowLevelMongoCursor(req, criteria, projection,
 /// options)`): they decide the paging. A function with a parameter of its own for the skip
-/// (`sheet_list(query, sort, skip=0)`) is written to page, and is judged. A request's values
-/// are no wrapper's parameters (`req.query.skip`), nor an object's own (`self.skip`).
+/// (`sheet_list(query, sort, skip=0)`) is written to page, and is judged. A request's values are
+/// no wrapper's parameters (`req.query.skip`), nor an object's own (`self.skip`).
 pub(crate) fn mark_forwarded_queries<'p>(
     ops: &mut [crate::ir::Operation],
-    params_around: impl Fn(crate::ir::Span) -> Option<Vec<&'p str>>,
+    params_around: impl Fn(crate::ir::Span) -> Option<Parameters<'p>>,
+    from_param: impl Fn(&str, crate::ir::Span, &[&'p str]) -> bool,
 ) {
     for op in ops.iter_mut() {
         // (The shapes first: the function is looked for only for them.)
-        let forwards = forwarded_query(op).is_some_and(|(filter, skip)| {
-            params_around(op.span)
-                .is_some_and(|params| params.contains(&filter) && params.contains(&skip))
+        let forwards = forwarded_query(op).is_some_and(|(filter, skip, member)| {
+            params_around(op.span).is_some_and(|params| {
+                let skip_given = match member {
+                    true => params.names.contains(&skip),
+                    false => params.members.contains(&skip),
+                };
+                let filter_given = match filter {
+                    Filter::Name(name) => from_param(name, op.span, &params.names),
+                    Filter::Made(text) => params
+                        .names
+                        .iter()
+                        .any(|p| !p.is_empty() && has_identifier(text, p)),
+                };
+                skip_given && filter_given
+            })
         });
         op.context.forwards_query |= forwards;
     }
 }
 
 /// The names at the root of `op`'s filter and skip when they have the shapes
-/// [`mark_forwarded_queries`] asks of a wrapper's (`criteria`, `options.skip`).
-fn forwarded_query(op: &crate::ir::Operation) -> Option<(&str, &str)> {
+/// [`mark_forwarded_queries`] asks of a wrapper's (`criteria`, `options.skip`), and whether the
+/// skip is a member (`options.skip`: `true`) or a name (`skip`, which must then be destructured
+/// from an options parameter).
+fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)> {
     use crate::ir::{Value, ValueKind};
-    fn root<'v>(v: &'v Value, members: &[&str]) -> Option<&'v str> {
+    fn root<'v>(v: &'v Value, members: &[&str]) -> Option<(&'v str, bool)> {
         let ValueKind::Unknown(u) = &v.kind else {
             return None;
         };
@@ -1056,18 +1084,38 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(&str, &str)> {
             root,
             "req" | "request" | "ctx" | "context" | "self" | "cls" | "this"
         );
-        (u.is_name && !own && (members.is_empty() || last.is_some_and(|l| members.contains(&l))))
-            .then_some(root)
+        // (A bare name is shaped: it must be one that an options parameter's member binds.)
+        let shaped = members.is_empty() || last.is_none_or(|l| members.contains(&l));
+        (u.is_name && !own && shaped).then_some((root, last.is_some()))
     }
     let skip = op
         .modifiers
         .iter()
         .find(|m| m.name == "skip")
         .and_then(|m| m.args.first())?;
-    Some((
-        root(op.filter.as_ref()?, &[])?,
-        root(skip, &["skip", "offset"])?,
-    ))
+    let filter = op.filter.as_ref()?;
+    let filter = match root(filter, &[]) {
+        Some((name, _)) => Filter::Name(name),
+        // A call made from the parameters (`this.applyBaseQuery(query, ..)`, the value of the
+        // local the frontend followed).
+        None => match &filter.kind {
+            ValueKind::Unknown(u) if u.text.ends_with(')') && !u.text.starts_with("this.") => {
+                return None;
+            }
+            ValueKind::Unknown(u) if u.text.ends_with(')') => Filter::Made(&u.text),
+            _ => return None,
+        },
+    };
+    let (skip, member) = root(skip, &["skip", "offset"])?;
+    Some((filter, skip, member))
+}
+
+/// The filter of a query that may be its function's (see [`forwarded_query`]).
+enum Filter<'o> {
+    /// A name, or a member of one: the name.
+    Name(&'o str),
+    /// A call on the object's own methods, whose arguments may be parameters: its text.
+    Made(&'o str),
 }
 
 /// Whether an expression's text names a registry of collections by name: `collections`,

@@ -7377,10 +7377,17 @@ impl<'t> Extractor<'t> {
     fn finish(mut self, root: Node<'t>) -> FileIr {
         // The operations of wrappers of the driver, which run the query they are given.
         let mut operations = std::mem::take(&mut self.ir.operations);
-        super::mark_forwarded_queries(&mut operations, |at| {
-            let n = root.descendant_for_byte_range(at.start as usize, at.end as usize)?;
-            self.function_around(n).map(|f| self.parameter_names(f))
-        });
+        super::mark_forwarded_queries(
+            &mut operations,
+            |at| {
+                let n = root.descendant_for_byte_range(at.start as usize, at.end as usize)?;
+                self.function_around(n).map(|f| super::Parameters {
+                    names: self.parameter_names(f),
+                    members: Vec::new(),
+                })
+            },
+            |filter, _, params| params.contains(&filter),
+        );
         self.ir.operations = operations;
         for (call_id, op) in std::mem::take(&mut self.manager_reads) {
             if !self.queried_later.contains(&call_id) {

@@ -26,6 +26,22 @@ fn skip_paging_diagnostic(
     amount: &Value,
     by_page: bool,
 ) -> Finding {
+    if op.context.forwards_query && !by_page {
+        // A wrapper of the driver: the skip is its callers', who page through it.
+        return Finding {
+            rule: META.id,
+            severity: Severity::Info,
+            file,
+            span,
+            message: format!(
+                "offset paging on {} passes through this function: it runs the query and the skip (`{}`) its callers give it, so each caller that pages through it reads and discards every skipped document",
+                collection_label(op),
+                value_text(amount),
+            ),
+            help: "give the wrapper a range condition instead of a skip (keyset paging: `{_id: {$gt: lastId}}` with the same `sort` and a `limit`), or check that its callers pass only small skips".to_string(),
+            related: Vec::new(),
+        };
+    }
     let amount = if by_page {
         format!(
             "page `{}`, turned into a skip of (page - 1) × the page size",
@@ -208,11 +224,8 @@ impl Rule for SkipPaging {
             if op.kind == OpKind::Count || names_one_document(op) {
                 continue;
             }
-            // A wrapper of the driver, which runs the query and the skip it was given: its
-            // callers decide the paging.
-            if op.context.forwards_query {
-                continue;
-            }
+            // (A wrapper of the driver, which runs the query and the skip it was given, is
+            // reported at info: its callers decide the paging; see `skip_paging_diagnostic`.)
             for m in &op.modifiers {
                 if m.name != "skip" && m.name != "page" {
                     continue;
@@ -248,11 +261,24 @@ mod tests {
             .collect()
     }
 
+    /// The lines of the skip-paging findings at warning (those at info are a wrapper's).
+    fn warned(path: &str, src: &str) -> Vec<usize> {
+        let (_, f) = crate::analysis::check_source(path, src, &Settings::default()).unwrap();
+        f.iter()
+            .filter(|f| {
+                f.rule == "skip-paging" && f.severity == crate::diagnostic::Severity::Warning
+            })
+            .map(|f| src[..f.span.start as usize].lines().count())
+            .collect()
+    }
+
     /// A wrapper of the driver runs the query and the options its callers give it (apostrophe's
     /// `lowLevelMongoCursor(req, criteria, projection, options)`, `.skip(options.skip)`): the
-    /// paging is its callers'. A function with a skip parameter of its own (crits'
+    /// paging is its callers', and it is reported at info. A function with a skip parameter of its own (crits'
     /// `mongo_find(collection, query, .., skip=0)`) is written to page; a handler's request
-    /// values, or a filter written in the function, page there.
+    /// values, or a filter written in the function, page there. A skip destructured from an
+    /// options parameter is its member (growthbook's `_find(query, { sort, limit, skip })`,
+    /// whose filter is made from `query`).
     #[test]
     fn a_wrapper_that_runs_the_query_it_is_given_is_no_paging() {
         let js = r#"const { MongoClient } = require("mongodb");
@@ -279,8 +305,37 @@ function cursor(criteria, options) {
   }
   return c;
 }
+class BaseModel {
+  async _find(query = {}, { sort, limit, skip } = {}) {
+    const fullQuery = this.applyBaseQuery(query);
+    const cursor = db.collection("docs").find(fullQuery);
+    if (skip) cursor.skip(skip);
+    return cursor.toArray();
+  }
+  async page(query, { skip: from = 0 }) {
+    return db.collection("docs").find(query).skip(from).toArray();
+  }
+  async mine(owner, { skip }) {
+    const mineOnly = { owner: "me" };
+    return db.collection("docs").find(mineOnly).skip(skip).toArray();
+  }
+  async byOwner(owner, { skip }) {
+    return db.collection("docs").find({ owner }).skip(skip).toArray();
+  }
+}
 "#;
-        assert_eq!(lines("docs.js", js), vec![7, 10, 13, 16]);
+        assert_eq!(warned("docs.js", js), vec![7, 10, 13, 16, 37, 40]);
+        assert_eq!(
+            lines("docs.js", js),
+            vec![4, 7, 10, 13, 16, 21, 29, 33, 37, 40]
+        );
+        let (_, f) = crate::analysis::check_source("docs.js", js, &Settings::default()).unwrap();
+        assert!(
+            f[0].message.contains("passes through this function")
+                && f[0].message.contains("`options.skip`"),
+            "{:?}",
+            f[0].message
+        );
         let py = r#"import pymongo
 db = pymongo.MongoClient().app
 def mongo_find(collection, query, fields=None, skip=0, limit=0, sort=None):
@@ -291,7 +346,8 @@ def run_query(collection, query, options):
 def data_query(request, query):
     return db.items.find(query, skip=int(request.GET["start"]))
 "#;
-        assert_eq!(lines("tools.py", py), vec![5, 9]);
+        assert_eq!(warned("tools.py", py), vec![5, 9]);
+        assert_eq!(lines("tools.py", py), vec![5, 7, 9]);
     }
 
     /// articles_meta's API: a parameter clamped in a branch (`if offset < 0: offset = 0`) still
