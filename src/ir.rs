@@ -370,6 +370,10 @@ pub struct Wrapper {
 pub struct SchemaModel {
     pub schema: ImportRef,
     pub collection: CollectionRef,
+    /// The model's schema copies the fields of the imported one (`new Schema({ ...Base.obj, ..
+    /// })`) rather than being it: it has the index options of those fields (the declarations
+    /// without a receiver), not the imported schema's `.index(..)` calls.
+    pub fields_only: bool,
 }
 
 /// A collection name this file spells with a constant of another module

@@ -1142,10 +1142,12 @@ fn link_factories(files: &mut [SourceFile], modules: &Modules) {
 
 /// Gives the index declarations of schemas the models of other modules are compiled from (see
 /// [`crate::ir::SchemaModel`]) the models' collections. A schema several models share declares
-/// its indexes on each.
+/// its indexes on each; a schema whose fields a model's schema copies (`...Base.obj`) declares the
+/// indexes of its fields on it.
 fn link_schemas(files: &mut [SourceFile], modules: &Modules) {
-    // (schema's file, its variable) → the collections compiled from it.
-    let mut compiled: HashMap<(usize, String), Vec<CollectionRef>> = HashMap::new();
+    // (schema's file, its variable) → the collections compiled from it, or from a copy of its
+    // fields (`true`).
+    let mut compiled: HashMap<(usize, String), Vec<(CollectionRef, bool)>> = HashMap::new();
     let schema = |file: usize, _: &str, t: &ExportTarget| match t {
         ExportTarget::Schema { variable } => Some((file, variable.clone())),
         _ => None,
@@ -1159,11 +1161,12 @@ fn link_schemas(files: &mut [SourceFile], modules: &Modules) {
                 lookup_export_in(files, target, &m.schema.export, modules, 0, &schema)
             {
                 let list = compiled.entry(key).or_default();
-                if !list
-                    .iter()
-                    .any(|c| c.name.display() == m.collection.name.display())
+                match list
+                    .iter_mut()
+                    .find(|(c, _)| c.name.display() == m.collection.name.display())
                 {
-                    list.push(m.collection.clone());
+                    Some((_, fields_only)) => *fields_only &= m.fields_only,
+                    None => list.push((m.collection.clone(), m.fields_only)),
                 }
             }
         }
@@ -1190,7 +1193,11 @@ fn link_schemas(files: &mut [SourceFile], modules: &Modules) {
             !on_schema
         });
         for op in declared {
-            for c in collections {
+            for (c, fields_only) in collections {
+                // A copy of the fields has their options, not the schema's `.index(..)` calls.
+                if *fields_only && !op.receiver.is_empty() {
+                    continue;
+                }
                 let mut op = op.clone();
                 op.collection = Some(CollectionRef {
                     span: crate::ir::Span::default(),

@@ -503,6 +503,90 @@ import roleSchema from '../schema/role';
     assert!(redundant[0].starts_with("src/schema/role.ts:2:"), "{out}");
 }
 
+/// checkmate's check schemas: `mongoose.Schema({ ...BaseCheckSchema.obj, .. })` copies the base
+/// schema's fields, with their index options, in its own module and in the modules that import
+/// it. The base's `monitorId: { index: true }` is then each copy's (a redundant prefix of the
+/// copy's compound index), and no longer an index of an unnamed collection that held back
+/// `MaintenanceWindow.find({ monitorId })`. A schema's `.index(..)` calls are not in `.obj`.
+#[test]
+fn a_schema_that_copies_another_schemas_fields_has_their_indexes() {
+    let (_t, root) = temp();
+    write(
+        &root,
+        "models/Check.js",
+        "import mongoose from 'mongoose';
+const BaseCheckSchema = mongoose.Schema({ monitorId: { type: mongoose.Schema.Types.ObjectId, index: true }, status: Boolean });
+BaseCheckSchema.index({ status: 1 });
+const CheckSchema = mongoose.Schema({ ...BaseCheckSchema.obj }, { timestamps: true });
+CheckSchema.index({ monitorId: 1, createdAt: -1 });
+export default mongoose.model('Check', CheckSchema);
+export { BaseCheckSchema };
+",
+    );
+    write(
+        &root,
+        "models/PageSpeedCheck.js",
+        "import mongoose from 'mongoose';
+import { BaseCheckSchema } from './Check.js';
+const PageSpeedCheckSchema = mongoose.Schema({ ...BaseCheckSchema.obj, score: Number }, { timestamps: true });
+PageSpeedCheckSchema.index({ monitorId: 1, createdAt: -1 });
+export default mongoose.model('PageSpeedCheck', PageSpeedCheckSchema);
+",
+    );
+    write(
+        &root,
+        "models/MaintenanceWindow.js",
+        "import mongoose from 'mongoose';
+const MaintenanceWindowSchema = mongoose.Schema({ monitorId: mongoose.Schema.Types.ObjectId, expiry: { type: Date, index: { expires: '0s' } } });
+export default mongoose.model('MaintenanceWindow', MaintenanceWindowSchema);
+",
+    );
+    write(
+        &root,
+        "modules/windows.js",
+        "import MaintenanceWindow from '../models/MaintenanceWindow.js';
+import Check from '../models/Check.js';
+export const windowsOf = async (monitorId) => MaintenanceWindow.find({ monitorId });
+export const byStatus = async (status) => Check.find({ status });
+",
+    );
+    let (_, out) = concise(&root, &[]);
+    let unindexed = lines_of(&out, "unindexed-query");
+    assert_eq!(unindexed.len(), 2, "{out}");
+    assert!(
+        unindexed[0].starts_with("modules/windows.js:3:")
+            && unindexed[0].contains("`maintenancewindows` filters by `monitorId`"),
+        "{out}"
+    );
+    // `BaseCheckSchema.index({ status: 1 })` is not copied by `.obj`.
+    assert!(
+        unindexed[1].starts_with("modules/windows.js:4:")
+            && unindexed[1].contains("`checks` filters by `status`"),
+        "{out}"
+    );
+    // (One finding for the declaration, which both copies make redundant.)
+    let redundant = lines_of(&out, "redundant-index");
+    assert_eq!(redundant.len(), 1, "{out}");
+    assert!(
+        redundant[0].starts_with("models/Check.js:2:") && redundant[0].contains("{monitorId: 1}"),
+        "{out}"
+    );
+    let collections = stdout(&run(&root, &["collections", "."]));
+    let pagespeed = collections
+        .split("\n\n")
+        .find(|b| b.starts_with("pagespeedchecks"))
+        .unwrap_or_default();
+    assert!(
+        pagespeed.contains("index {monitorId: 1} (index) at models/Check.js:2:")
+            && !pagespeed.contains("{status: 1}"),
+        "{collections}"
+    );
+    assert!(
+        collections.contains("0 index declarations on such collections"),
+        "{collections}"
+    );
+}
+
 /// An index the code declares on a collection it does not name (a sub-document's schema, whose
 /// indexes land on its parent's collection; a schema exported and compiled nowhere in the
 /// repository; a cache's table) may be any collection's, so it holds back only the queries it

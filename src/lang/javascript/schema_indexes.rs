@@ -89,6 +89,7 @@ impl<'t> Extractor<'t> {
                         self.ir.schema_models.push(SchemaModel {
                             schema: imported,
                             collection: r.clone(),
+                            fields_only: false,
                         });
                     }
                     if schema.k() == "identifier" {
@@ -182,6 +183,10 @@ impl<'t> Extractor<'t> {
                 _ => {}
             }
         }
+        // The field-level declarations of each schema variable, and the schemas that copy the
+        // fields of another (`new Schema({ ...BaseCheckSchema.obj, .. })`).
+        let mut field_ops: HashMap<String, Vec<Operation>> = HashMap::default();
+        let mut copies: Vec<(SchemaOwner, Node<'t>)> = Vec::new();
         for n in schema_news {
             let Some(def) = self
                 .field(n, "arguments")
@@ -196,11 +201,38 @@ impl<'t> Extractor<'t> {
             let mut defs = vec![def];
             self.spread_definitions(def, &mut defs, 0);
             let mut ops = Vec::new();
-            for def in defs {
-                field_indexes(&self.lower(def, 0), "", &mut ops, 0);
+            for def in &defs {
+                field_indexes(&self.lower(*def, 0), "", &mut ops, 0);
+                copies.extend(self.copied_schemas(*def).map(|x| (owner.clone(), x)));
+            }
+            if let SchemaOwner::Variable(var, _) = &owner {
+                field_ops
+                    .entry(var.clone())
+                    .or_default()
+                    .extend(ops.iter().cloned());
             }
             for op in ops {
                 pending.push((owner.clone(), op));
+            }
+        }
+        // A schema that copies another's fields (`.obj`) has their index options too: the
+        // other's field-level declarations, of this file or of the module it is imported from
+        // (checkmate's check schemas, each `{ ...BaseCheckSchema.obj, .. }`).
+        let mut imported_copies = Vec::new();
+        // The schemas of this file whose fields others copy: with no model and no export, they
+        // are bases, whose declarations belong to the copies alone.
+        let mut bases: Vec<&'t str> = Vec::new();
+        for (owner, x) in copies {
+            match field_ops.get(self.text(x)) {
+                Some(ops) => {
+                    bases.push(self.text(x));
+                    pending.extend(ops.iter().map(|op| (owner.clone(), op.clone())));
+                }
+                None => {
+                    if let Some(import) = self.imported_schema(x) {
+                        imported_copies.push((owner, import));
+                    }
+                }
             }
         }
         let mut classes: Vec<(String, Vec<Operation>)> = class_props.into_iter().collect();
@@ -233,6 +265,21 @@ impl<'t> Extractor<'t> {
                 pending.push((SchemaOwner::Collection(owner.clone()), op));
             }
         }
+        for (owner, schema) in imported_copies {
+            let collection = match owner {
+                SchemaOwner::Collection(r) => Some(r),
+                SchemaOwner::Variable(var, _) => {
+                    models.get(&var).or(class_schemas.get(&var)).cloned()
+                }
+            };
+            if let Some(collection) = collection {
+                self.ir.schema_models.push(SchemaModel {
+                    schema,
+                    collection,
+                    fields_only: true,
+                });
+            }
+        }
         // Schemas with index declarations and no model here, for the modules that compile one.
         let mut unowned: Vec<String> = Vec::new();
         for (owner, mut op) in pending {
@@ -241,6 +288,14 @@ impl<'t> Extractor<'t> {
                 SchemaOwner::Variable(var, sp) => {
                     match models.get(&var).or(class_schemas.get(&var)) {
                         Some(r) => r.clone(),
+                        None if bases.contains(&var.as_str())
+                            && !self
+                                .export_nodes
+                                .iter()
+                                .any(|(_, n)| n.k() == "identifier" && self.text(*n) == var) =>
+                        {
+                            continue;
+                        }
                         None => CollectionRef {
                             name: CollectionName::Unknown { text: var },
                             span: sp,
@@ -358,6 +413,27 @@ impl<'t> Extractor<'t> {
             via: CollectionVia::MongooseModel,
             import: None,
         }
+    }
+
+    /// The schemas whose fields a schema definition copies: `X` of each `...X.obj` in it.
+    fn copied_schemas(&self, def: Node<'t>) -> impl Iterator<Item = Node<'t>> + '_ {
+        let members = if def.k() == "object" {
+            self.named_children(def)
+        } else {
+            Vec::new()
+        };
+        members.into_iter().filter_map(move |p| {
+            if p.k() != "spread_element" {
+                return None;
+            }
+            let arg = self.unwrap_expr(self.named_children(p).into_iter().next()?);
+            if arg.k() != "member_expression"
+                || self.field(arg, "property").map(|q| self.text(q)) != Some("obj")
+            {
+                return None;
+            }
+            self.field(arg, "object").filter(|o| o.k() == "identifier")
+        })
     }
 
     /// The objects a schema definition spreads its fields from, bound to names of the file
