@@ -6215,10 +6215,8 @@ impl<'t> Extractor<'t> {
             if shaped {
                 evidence = Evidence::Shaped;
             } else if !crate::lang::imported(&collection) {
-                if matches!(m.kind, OpKind::Find | OpKind::Aggregate) {
-                    op.collection = collection;
-                    self.dropped.insert(call.id(), op);
-                }
+                op.collection = collection;
+                self.dropped.insert(call.id(), op);
                 return;
             }
         }
@@ -7420,17 +7418,45 @@ impl<'t> Extractor<'t> {
         // (biothings' clean-ups): a receiver that takes a driver-only call in the same function
         // is a collection, so its bare `find()` is a read of it too. (Not `self`: a class that
         // calls its own `find` and `update_one` implements them, biothings' SQLite stand-in.)
+        // So is a member of a name two of whose members take driver-only calls anywhere in the
+        // file: `results_db.calls.find_one(..)` and `results_db.analysis.find_one(..)` make
+        // `results_db` a database, and `results_db.analysis.remove(..)` a delete on one of its
+        // collections (cuckoo's views, `results_db = mongo.db` of an application module). One
+        // member is no database: eve's data layer `app.data` has a `find_one` and a `find` of
+        // its own.
+        let database_of = |receiver: &str| -> Option<(String, String)> {
+            let (root, member) = receiver.split_once('.')?;
+            (!member.contains('.') && !matches!(root, "self" | "cls"))
+                .then(|| (root.to_string(), member.to_string()))
+        };
+        let mut members: crate::lang::HashMap<String, crate::lang::HashSet<String>> =
+            Default::default();
+        for o in &self.ir.operations {
+            if o.evidence != Evidence::None
+                && crate::lang::vocabulary::py_operation(&o.method).is_some_and(|m| m.driver_only)
+            {
+                if let Some((root, member)) = database_of(&o.receiver) {
+                    members.entry(root).or_default().insert(member);
+                }
+            }
+        }
+        let databases: crate::lang::HashSet<String> = members
+            .into_iter()
+            .filter(|(_, m)| m.len() >= 2)
+            .map(|(root, _)| root)
+            .collect();
         let (mut revived, _): (Vec<_>, Vec<_>) = std::mem::take(&mut self.dropped)
             .into_values()
             .partition(|op| {
                 !matches!(op.receiver.as_str(), "self" | "cls")
-                    && self.ir.operations.iter().any(|o| {
-                        o.evidence != Evidence::None
-                            && o.receiver == op.receiver
-                            && o.context.function == op.context.function
-                            && crate::lang::vocabulary::py_operation(&o.method)
-                                .is_some_and(|m| m.driver_only)
-                    })
+                    && (database_of(&op.receiver).is_some_and(|(d, _)| databases.contains(&d))
+                        || self.ir.operations.iter().any(|o| {
+                            o.evidence != Evidence::None
+                                && o.receiver == op.receiver
+                                && o.context.function == op.context.function
+                                && crate::lang::vocabulary::py_operation(&o.method)
+                                    .is_some_and(|m| m.driver_only)
+                        }))
             });
         revived.sort_by_key(|op| op.span.start);
         for op in &mut revived {

@@ -767,6 +767,49 @@ async function common(db, rows) {
         got.iter().map(|g| g.0).collect()
     }
 
+    /// cuckoo's analysis views: `results_db = mongo.db`, `mongo` an application module's. Two of
+    /// its members take driver-only calls (`find_one`), so it is a database, and its members'
+    /// `find({..})` and `remove({..})` in loops are reads and deletes per item. A name with one
+    /// such member (eve's data layer `app.data`, whose `find` is its own) is no database.
+    #[test]
+    fn members_of_a_name_that_holds_collections_are_collections() {
+        let py = findings(
+            "views.py",
+            r#"from cuckoo.common.mongo import mongo
+results_db = mongo.db
+app = make_app()
+
+def show(task_id):
+    return results_db.analysis.find_one({"info.id": task_id})
+
+def calls(ids):
+    return [results_db.calls.find_one({"_id": i}) for i in ids]
+
+def remove(task_id):
+    for analysis in results_db.analysis.find({"info.id": task_id}):
+        for shot in analysis["shots"]:
+            if results_db.analysis.find({"shots": shot}).count() == 1:
+                pass
+        for call in analysis["calls"]:
+            results_db.calls.remove({"_id": call})
+
+def user():
+    return app.data.find_one("users", None, {"_id": 1})
+
+def embed(subresources):
+    for s in subresources:
+        app.data.find(s, None, subresources[s])
+"#,
+        );
+        assert_eq!(lines(&py), vec![9, 14, 17], "{py:?}");
+        assert!(py[1]
+            .1
+            .contains("`find` on the collection behind `results_db.analysis`"));
+        assert!(py[2]
+            .1
+            .contains("`remove` on the collection behind `results_db.calls`"));
+    }
+
     /// A function that polls forever, sleeping between rounds (courselit's drip processor,
     /// clearml-server's watchdog), is a periodic job: its loops are not reported. A retry loop
     /// (`while (true) { try { ..; return } catch { sleep } }`) is no poller.
