@@ -72,6 +72,8 @@ fn path_is_offline(path: &str) -> bool {
             "scripts"
                 | "script"
                 | "bin"
+                // cve-search's administration programs (`sbin/db_updater.py`).
+                | "sbin"
                 | "tools"
                 | "upgrades"
                 | "maintenance"
@@ -1718,6 +1720,7 @@ mod tests {
             "packages/schema/src/util/checkAndSeedDb.js",
             "app/seeders/users.py",
             "bin/reindex.js",
+            "sbin/db_ranking.py",
             "crits/core/management/commands/get_duplicate_targets.py",
             // A Rust program named for a one-off run (boom's crossmatch reprocessing).
             "src/bin/reprocess_crossmatch.rs",
