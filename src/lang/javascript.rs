@@ -1429,7 +1429,10 @@ impl<'t> Extractor<'t> {
     /// is an array literal with at least one stage (an object whose first key is an operator).
     /// The function's parameters are unknown values in it. Not an array the function builds
     /// (`const p = []; if (options.paged) p.push({ $skip: .. }); return p`): its stages may
-    /// depend on what the caller passes, which is not read here.
+    /// depend on what the caller passes, which is not read here. Also the update document such
+    /// a function returns, written out with its operators: `const update = (lock) => ({ $set:
+    /// .., $push: { activityLog: entry } })` then `updateOne(filter, update(true))`
+    /// (growthbook's revisions).
     fn returned_pipeline(&self, call: Node<'t>, depth: usize) -> Option<Value> {
         let func = self.called_function(call)?;
         let returned = self.unwrap_expr(self.first_return(func)?);
@@ -1438,6 +1441,13 @@ impl<'t> Extractor<'t> {
         // mern-ecommerce's queries). An array built step by step may depend on the arguments.
         let array = match returned.k() {
             "array" => true,
+            "object" => self.named_children(returned).into_iter().any(|p| {
+                p.k() == "pair"
+                    && self.field(p, "key").is_some_and(|k| {
+                        let key = self.text(k).trim_matches(|c| c == '"' || c == '\'');
+                        is_update_operator(key)
+                    })
+            }),
             "identifier" => {
                 let name = self.text(returned);
                 !self.pushes.contains_key(name)
@@ -6297,19 +6307,18 @@ impl<'t> Extractor<'t> {
                     members: self.destructured_skips(f),
                 })
             },
-            // The filter a parameter, or a local made from one: `const fullQuery =
-            // this.applyBaseQuery(query, ..)`, `{ ...query, organization }` (growthbook's
+            // The filter a parameter, or a local made from one by a call it is passed to:
+            // `const fullQuery = this.applyBaseQuery(query, ..)` (growthbook's
             // `BaseModel._find`).
             |filter, at, params| {
                 params.contains(&filter)
                     || self
                         .lookup(filter, at.start)
                         .and_then(|b| b.value)
+                        .map(|v| self.unwrap_expr(v))
                         .is_some_and(|v| {
-                            let text = self.text(v);
-                            params
-                                .iter()
-                                .any(|p| !p.is_empty() && super::has_identifier(text, p))
+                            v.k() == "call_expression"
+                                && super::passes_parameter(self.text(v), params)
                         })
             },
         );
@@ -6669,26 +6678,28 @@ fn parse_number(t: &str) -> Option<f64> {
 /// An update document: every key an update operator (`{$push: {..}, $set: {..}}`).
 fn is_update_document(v: &Value) -> bool {
     let fields = v.fields();
-    !fields.is_empty()
-        && fields.iter().all(|f| {
-            matches!(
-                f.key.as_str(),
-                "$set"
-                    | "$unset"
-                    | "$inc"
-                    | "$push"
-                    | "$addToSet"
-                    | "$pull"
-                    | "$pullAll"
-                    | "$pop"
-                    | "$rename"
-                    | "$min"
-                    | "$max"
-                    | "$mul"
-                    | "$currentDate"
-                    | "$setOnInsert"
-            )
-        })
+    !fields.is_empty() && fields.iter().all(|f| is_update_operator(&f.key))
+}
+
+/// An update operator (`$set`, `$push`, ..).
+fn is_update_operator(key: &str) -> bool {
+    matches!(
+        key,
+        "$set"
+            | "$unset"
+            | "$inc"
+            | "$push"
+            | "$addToSet"
+            | "$pull"
+            | "$pullAll"
+            | "$pop"
+            | "$rename"
+            | "$min"
+            | "$max"
+            | "$mul"
+            | "$currentDate"
+            | "$setOnInsert"
+    )
 }
 
 /// The loops open around a node: (loop span, what it iterates over), outermost first.

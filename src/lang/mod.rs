@@ -437,7 +437,8 @@ pub(crate) fn burn(fuel: &std::cell::Cell<u32>) -> bool {
 
 /// The pipeline that helper function `func` (a node id) returns: `read()`, its returned list
 /// lowered, if that holds at least one aggregation stage (a document whose first key is an
-/// operator: `[{ $skip: n }, { $limit: 20 }]`). `None` without reading when `func` is already being
+/// operator: `[{ $skip: n }, { $limit: 20 }]`), or the document it returns if that is such a
+/// document itself (an update, `{ $set: .., $push: .. }`). `None` without reading when `func` is already being
 /// read further up (`function p(n) { return [...p(n - 1), ..] }`) or helpers already nest
 /// `MAX_HELPERS` deep (`open`: the functions being read, innermost last): each helper's pipeline
 /// may spread others', and mutually recursive helpers would otherwise be followed exponentially.
@@ -462,7 +463,8 @@ pub(crate) fn helper_pipeline(
         }
         _ => false,
     };
-    value.items().iter().any(stage).then_some(value)
+    // A pipeline with a stage, or an update document (its first key an operator).
+    (stage(&value) || value.items().iter().any(stage)).then_some(value)
 }
 
 /// Whether an operation's collection was imported from another module of the repository (the
@@ -1055,10 +1057,7 @@ pub(crate) fn mark_forwarded_queries<'p>(
                 };
                 let filter_given = match filter {
                     Filter::Name(name) => from_param(name, op.span, &params.names),
-                    Filter::Made(text) => params
-                        .names
-                        .iter()
-                        .any(|p| !p.is_empty() && has_identifier(text, p)),
+                    Filter::Made(text) => passes_parameter(text, &params.names),
                 };
                 skip_given && filter_given
             })
@@ -1099,9 +1098,6 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)
         // A call made from the parameters (`this.applyBaseQuery(query, ..)`, the value of the
         // local the frontend followed).
         None => match &filter.kind {
-            ValueKind::Unknown(u) if u.text.ends_with(')') && !u.text.starts_with("this.") => {
-                return None;
-            }
             ValueKind::Unknown(u) if u.text.ends_with(')') => Filter::Made(&u.text),
             _ => return None,
         },
@@ -1110,11 +1106,31 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)
     Some((filter, skip, member))
 }
 
+/// Whether a call's text (`this.applyBaseQuery(query, cross)`) passes one of `params` whole as
+/// an argument: a query made from the one its function was given. Not a request's or a
+/// context's (`featureListQuery(context.org.id, ..)` builds a query of its own).
+pub(crate) fn passes_parameter(call: &str, params: &[&str]) -> bool {
+    let Some(args) = call
+        .find('(')
+        .and_then(|i| call.strip_suffix(')').map(|c| &c[i + 1..]))
+    else {
+        return false;
+    };
+    args.split(',').map(str::trim).any(|a| {
+        !a.is_empty()
+            && params.contains(&a)
+            && !matches!(
+                a,
+                "req" | "request" | "ctx" | "context" | "self" | "cls" | "this"
+            )
+    })
+}
+
 /// The filter of a query that may be its function's (see [`forwarded_query`]).
 enum Filter<'o> {
     /// A name, or a member of one: the name.
     Name(&'o str),
-    /// A call on the object's own methods, whose arguments may be parameters: its text.
+    /// A call, whose arguments may be parameters (`this.applyBaseQuery(query)`): its text.
     Made(&'o str),
 }
 

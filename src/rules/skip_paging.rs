@@ -323,11 +323,15 @@ class BaseModel {
     return db.collection("docs").find({ owner }).skip(skip).toArray();
   }
 }
+async function getFeaturesPage(context, { project, limit = 10, offset = 0 }) {
+  const q = featureListQuery(context.org.id, { project });
+  return db.collection("docs").find(q).sort({ _id: 1 }).skip(offset).limit(limit).toArray();
+}
 "#;
-        assert_eq!(warned("docs.js", js), vec![7, 10, 13, 16, 37, 40]);
+        assert_eq!(warned("docs.js", js), vec![7, 10, 13, 16, 37, 40, 45]);
         assert_eq!(
             lines("docs.js", js),
-            vec![4, 7, 10, 13, 16, 21, 29, 33, 37, 40]
+            vec![4, 7, 10, 13, 16, 21, 29, 33, 37, 40, 45]
         );
         let (_, f) = crate::analysis::check_source("docs.js", js, &Settings::default()).unwrap();
         assert!(

@@ -1643,6 +1643,31 @@ async function grow(oldId, newId, otherId) {
         assert_eq!(lines, [15, 17, 19]);
     }
 
+    /// growthbook's revisions: the update is returned by a function of the file, `const update =
+    /// (lock) => ({ $set: .., $push: { activityLog: entry } })`, and sent as `update(true)`.
+    #[test]
+    fn an_update_returned_by_a_function_of_the_file_is_read() {
+        let src = r#"import { MongoClient } from "mongodb";
+const revisions = new MongoClient("x").db("app").collection("revisions");
+export async function reopen(id, userId, lock) {
+  const update = (lockOthers) => ({
+    $set: { locked: lockOthers },
+    $push: { activityLog: { userId, action: "reopened" } },
+  });
+  await revisions.updateOne({ id, status: "merged" }, update(lock));
+}
+function renaming(n) {
+  return { $set: { name: n } };
+}
+export async function rename(id, name) {
+  await revisions.updateOne({ id }, renaming(name));
+}
+"#;
+        let got = findings("revisions.js", src);
+        assert_eq!(got.iter().map(|f| f.0).collect::<Vec<_>>(), [6], "{got:?}");
+        assert_eq!(got[0].1, "$push", "{got:?}");
+    }
+
     /// Meteor's login: an unhashed resume token is replaced by its hashed form, `$addToSet` under
     /// a filter that requires the old token, then `$pull` of that token under the user's id
     /// alone (a bare id selector, or `{_id}`). A pull of another token, or under another id,
