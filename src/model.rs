@@ -1197,8 +1197,20 @@ fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
     }
     // `{role: {$ne: "admin"}}`, `{$nin: [..]}`, `{$not: ..}`: a negation selects nearly every
     // document (on an array field an index cannot narrow it at all), so no index on the field is
-    // worth its bounds: it filters, as an unanchored regular expression does.
-    if ops.iter().all(|o| matches!(*o, "$ne" | "$nin" | "$not")) {
+    // worth its bounds: it filters, as an unanchored regular expression does. Not a negation of
+    // `null` (`{$ne: null}`, `{$nin: [null, ""]}`): that asks for the field to be set, which an
+    // index bounds (a range), selective where most documents lack it.
+    let of_null = |o: &str| {
+        v.get(o).is_some_and(|f| match &f.value.kind {
+            ValueKind::Null => true,
+            ValueKind::Array(xs) => xs.iter().any(|x| matches!(x.kind, ValueKind::Null)),
+            _ => false,
+        })
+    };
+    if ops.iter().all(|o| matches!(*o, "$ne" | "$nin" | "$not"))
+        && !of_null("$ne")
+        && !of_null("$nin")
+    {
         return;
     }
     // `{projects: {$elemMatch: {name: n, level: {$gte: l}}}}` selects by `projects.name` (an index

@@ -600,7 +600,8 @@ await users.find({ deleted: false, name: { $regex: q } }).sort({ createdAt: -1 }
 
     /// A negation (`$ne`, `$nin`, `$not`) selects nearly every document and an index cannot
     /// narrow it on an array: a query by negations alone is not reported, and a negation beside
-    /// an equality does not make that field a range the help asks an index for.
+    /// an equality does not make that field a range the help asks an index for. A negation of
+    /// `null` asks for the field to be set: a range.
     #[test]
     fn a_negation_bounds_no_scan() {
         let got = findings(
@@ -613,10 +614,13 @@ await users.find({ role: { $nin: ["a", "b"] }, state: { $not: { $eq: 1 } } }).to
 await users.find({ teamId: t, role: { $ne: "superadmin" } }).toArray();
 await users.find({ role: { $ne: "superadmin", $gte: "a" } }).toArray();
 await users.find({ email: e, role: { $ne: "superadmin" } }).toArray();
+await users.find({ customerId: { $nin: [null, ""] } }).toArray();
+await users.find({ customerId: { $ne: null } }).toArray();
 "#,
         );
         let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
-        assert_eq!(lines, vec![6, 7], "{got:?}");
+        assert_eq!(lines, vec![6, 7, 9, 10], "{got:?}");
+        assert!(got[2].1.contains("`customerId` (range)"), "{got:?}");
         assert!(got[0].1.contains("`teamId` (equality)"), "{got:?}");
         assert!(!got[0].1.contains("`role`"), "{got:?}");
         assert!(got[1].1.contains("`role` (range)"), "{got:?}");
