@@ -1439,7 +1439,7 @@ impl<'t> Extractor<'t> {
         // An array written in the return, or a name of the helper bound to one that nothing
         // pushes onto (`const basicQuery = [{ $lookup: .. }, ..]; return basicQuery;`:
         // mern-ecommerce's queries). An array built step by step may depend on the arguments.
-        let array = match returned.k() {
+        let written = match returned.k() {
             "array" => true,
             "object" => self.named_children(returned).into_iter().any(|p| {
                 p.k() == "pair"
@@ -1458,7 +1458,7 @@ impl<'t> Extractor<'t> {
             }
             _ => false,
         };
-        if !array {
+        if !written {
             return None;
         }
         super::helper_pipeline(&self.expanding, func.id(), || {
@@ -4767,19 +4767,27 @@ impl<'t> Extractor<'t> {
                 self.named_children(ps)
                     .into_iter()
                     .filter(|p| p.k() != "comment")
-                    .map(|p| match p.k() {
-                        "identifier" => self.text(p),
-                        "required_parameter" | "optional_parameter" | "assignment_pattern" => self
-                            .field(p, "pattern")
-                            .or_else(|| self.field(p, "left"))
+                    .map(|p| {
+                        self.parameter_pattern(p)
                             .filter(|x| x.k() == "identifier")
-                            .map_or("", |x| self.text(x)),
-                        _ => "",
+                            .map_or("", |x| self.text(x))
                     })
                     .collect()
             })
             .or_else(|| self.field(def, "parameter").map(|p| vec![self.text(p)]))
             .unwrap_or_default()
+    }
+
+    /// What a parameter binds: a name or a pattern, without its type annotation or default
+    /// (`query: Q = {}` is `query`).
+    fn parameter_pattern(&self, p: Node<'t>) -> Option<Node<'t>> {
+        match p.k() {
+            "required_parameter" | "optional_parameter" | "assignment_pattern" => {
+                self.field(p, "pattern").or_else(|| self.field(p, "left"))
+            }
+            "comment" => None,
+            _ => Some(p),
+        }
     }
 
     /// The names that the `skip` and `offset` members of `def`'s object parameters bind (`{ sort,
@@ -4790,14 +4798,9 @@ impl<'t> Extractor<'t> {
         };
         let mut names = Vec::new();
         for p in self.named_children(ps) {
-            let pattern = match p.k() {
-                "object_pattern" => Some(p),
-                "required_parameter" | "optional_parameter" | "assignment_pattern" => self
-                    .field(p, "pattern")
-                    .or_else(|| self.field(p, "left"))
-                    .filter(|x| x.k() == "object_pattern"),
-                _ => None,
-            };
+            let pattern = self
+                .parameter_pattern(p)
+                .filter(|x| x.k() == "object_pattern");
             for m in pattern.map(|o| self.named_children(o)).unwrap_or_default() {
                 let key = match m.k() {
                     "pair_pattern" => self.field(m, "key"),

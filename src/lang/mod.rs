@@ -438,8 +438,8 @@ pub(crate) fn burn(fuel: &std::cell::Cell<u32>) -> bool {
 /// The pipeline that helper function `func` (a node id) returns: `read()`, its returned list
 /// lowered, if that holds at least one aggregation stage (a document whose first key is an
 /// operator: `[{ $skip: n }, { $limit: 20 }]`), or the document it returns if that is such a
-/// document itself (an update, `{ $set: .., $push: .. }`). `None` without reading when `func` is already being
-/// read further up (`function p(n) { return [...p(n - 1), ..] }`) or helpers already nest
+/// document itself (an update, `{ $set: .., $push: .. }`). `None` without reading when `func` is
+/// already being read further up (`function p(n) { return [...p(n - 1), ..] }`) or helpers already nest
 /// `MAX_HELPERS` deep (`open`: the functions being read, innermost last): each helper's pipeline
 /// may spread others', and mutually recursive helpers would otherwise be followed exponentially.
 pub(crate) fn helper_pipeline(
@@ -1051,9 +1051,10 @@ pub(crate) fn mark_forwarded_queries<'p>(
         // (The shapes first: the function is looked for only for them.)
         let forwards = forwarded_query(op).is_some_and(|(filter, skip, member)| {
             params_around(op.span).is_some_and(|params| {
-                let skip_given = match member {
-                    true => params.names.contains(&skip),
-                    false => params.members.contains(&skip),
+                let skip_given = if member {
+                    params.names.contains(&skip)
+                } else {
+                    params.members.contains(&skip)
                 };
                 let filter_given = match filter {
                     Filter::Name(name) => from_param(name, op.span, &params.names),
@@ -1079,10 +1080,7 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)
         let mut parts = u.text.split('.');
         let root = parts.next().unwrap_or("");
         let last = parts.next_back();
-        let own = matches!(
-            root,
-            "req" | "request" | "ctx" | "context" | "self" | "cls" | "this"
-        );
+        let own = own_root(root);
         // (A bare name is shaped: it must be one that an options parameter's member binds.)
         let shaped = members.is_empty() || last.is_none_or(|l| members.contains(&l));
         (u.is_name && !own && shaped).then_some((root, last.is_some()))
@@ -1116,14 +1114,18 @@ pub(crate) fn passes_parameter(call: &str, params: &[&str]) -> bool {
     else {
         return false;
     };
-    args.split(',').map(str::trim).any(|a| {
-        !a.is_empty()
-            && params.contains(&a)
-            && !matches!(
-                a,
-                "req" | "request" | "ctx" | "context" | "self" | "cls" | "this"
-            )
-    })
+    args.split(',')
+        .map(str::trim)
+        .any(|a| !a.is_empty() && params.contains(&a) && !own_root(a))
+}
+
+/// A name whose members are a request's, a context's or an object's own (`req.query.skip`,
+/// `self.skip`), which no caller hands a wrapper.
+fn own_root(name: &str) -> bool {
+    matches!(
+        name,
+        "req" | "request" | "ctx" | "context" | "self" | "cls" | "this"
+    )
 }
 
 /// The filter of a query that may be its function's (see [`forwarded_query`]).

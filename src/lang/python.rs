@@ -7429,12 +7429,14 @@ impl<'t> Extractor<'t> {
             (!member.contains('.') && !matches!(root, "self" | "cls"))
                 .then(|| (root.to_string(), member.to_string()))
         };
+        let driver_only = |o: &Operation| {
+            o.evidence != Evidence::None
+                && crate::lang::vocabulary::py_operation(&o.method).is_some_and(|m| m.driver_only)
+        };
         let mut members: crate::lang::HashMap<String, crate::lang::HashSet<String>> =
             Default::default();
         for o in &self.ir.operations {
-            if o.evidence != Evidence::None
-                && crate::lang::vocabulary::py_operation(&o.method).is_some_and(|m| m.driver_only)
-            {
+            if driver_only(o) {
                 if let Some((root, member)) = database_of(&o.receiver) {
                     members.entry(root).or_default().insert(member);
                 }
@@ -7451,11 +7453,9 @@ impl<'t> Extractor<'t> {
                 !matches!(op.receiver.as_str(), "self" | "cls")
                     && (database_of(&op.receiver).is_some_and(|(d, _)| databases.contains(&d))
                         || self.ir.operations.iter().any(|o| {
-                            o.evidence != Evidence::None
+                            driver_only(o)
                                 && o.receiver == op.receiver
                                 && o.context.function == op.context.function
-                                && crate::lang::vocabulary::py_operation(&o.method)
-                                    .is_some_and(|m| m.driver_only)
                         }))
             });
         revived.sort_by_key(|op| op.span.start);
