@@ -26,40 +26,41 @@ fn skip_paging_diagnostic(
     amount: &Value,
     by_page: bool,
 ) -> Finding {
-    if op.context.forwards_query && !by_page {
+    let collection = collection_label(op);
+    let (severity, message, help) = if op.context.forwards_query && !by_page {
         // A wrapper of the driver: the skip is its callers', who page through it.
-        return Finding {
-            rule: META.id,
-            severity: Severity::Info,
-            file,
-            span,
-            message: format!(
-                "offset paging on {} passes through this function: it runs the query and the skip (`{}`) its callers give it, so each caller that pages through it reads and discards every skipped document",
-                collection_label(op),
+        (
+            Severity::Info,
+            format!(
+                "offset paging on {collection} passes through this function: it runs the query and the skip (`{}`) its callers give it, so each caller that pages through it reads and discards every skipped document",
                 value_text(amount),
             ),
-            help: "give the wrapper a range condition instead of a skip (keyset paging: `{_id: {$gt: lastId}}` with the same `sort` and a `limit`), or check that its callers pass only small skips".to_string(),
-            related: Vec::new(),
-        };
-    }
-    let amount = if by_page {
-        format!(
-            "page `{}`, turned into a skip of (page - 1) × the page size",
-            value_text(amount)
+            "give the wrapper a range condition instead of a skip (keyset paging: `{_id: {$gt: lastId}}` with the same `sort` and a `limit`), or check that its callers pass only small skips",
         )
     } else {
-        format!("`{}`", value_text(amount))
+        let amount = if by_page {
+            format!(
+                "page `{}`, turned into a skip of (page - 1) × the page size",
+                value_text(amount)
+            )
+        } else {
+            format!("`{}`", value_text(amount))
+        };
+        (
+            META.default_severity,
+            format!(
+                "offset paging on {collection}: skips a variable number of documents ({amount}), and the server still reads and discards every skipped one, so deep pages cost O(offset)",
+            ),
+            "page by range instead (keyset paging): remember the last sort key and query `{_id: {$gt: lastId}}` with the same `sort` and a `limit`, on an indexed sort key",
+        )
     };
     Finding {
         rule: META.id,
-        severity: META.default_severity,
+        severity,
         file,
         span,
-        message: format!(
-            "offset paging on {}: skips a variable number of documents ({amount}), and the server still reads and discards every skipped one, so deep pages cost O(offset)",
-            collection_label(op),
-        ),
-        help: "page by range instead (keyset paging): remember the last sort key and query `{_id: {$gt: lastId}}` with the same `sort` and a `limit`, on an indexed sort key".to_string(),
+        message,
+        help: help.to_string(),
         related: Vec::new(),
     }
 }
