@@ -141,6 +141,20 @@ fn is_standalone_command(path: &str, text: &str) -> bool {
     connects && program
 }
 
+/// A mongosh script (alerta's `contrib/mongo/housekeepingAlerts.js`, run from cron as `mongo
+/// --quiet monitoring housekeepingAlerts.js`): it names collections on the shell's global `db`
+/// (`db.alerts.update(..)`) and is no module of an application (no `require`, `import` or
+/// export). The shell runs it by hand or from cron, off the request path, as a script of
+/// `scripts/`. (A migration written for the shell stays a migration, judged as one.)
+fn is_shell_script(ir: &crate::ir::FileIr, text: &str) -> bool {
+    ir.collections
+        .iter()
+        .any(|r| r.via == crate::ir::CollectionVia::Shell)
+        && !["require(", "import ", "import{", "export ", "module.exports", "exports."]
+            .iter()
+            .any(|w| text.contains(w))
+}
+
 #[derive(Debug, Default)]
 pub struct CollectionAccess {
     pub name: String,
@@ -930,13 +944,15 @@ impl Part {
             // (A file without its text kept has no IR to judge.)
             let text = f.text.as_deref().unwrap_or("");
             let upgrade_steps = is_upgrade_steps(&f.display_path, text);
+            let migration = upgrade_steps || crate::lang::naming::path_is_migration(&f.display_path);
             if path_is_offline(&f.display_path)
                 || upgrade_steps
                 || is_standalone_command(&f.display_path, text)
+                || (!migration && is_shell_script(&f.ir, text))
             {
                 m.offline_files.insert(file);
             }
-            if upgrade_steps || crate::lang::naming::path_is_migration(&f.display_path) {
+            if migration {
                 m.migration_files.insert(file);
             }
             for r in &f.ir.collections {

@@ -617,7 +617,7 @@ pub(crate) fn fixed_iterable(text: &str) -> bool {
     // (`...` at the end marks a text cut at 80 characters.)
     let built =
         t.contains(" for ") && t.contains(" in ") || t.trim_end_matches("...").contains("...");
-    t.starts_with(['[', '(', '{', '"', '\'', '`']) && !built
+    t.starts_with(['[', '(', '{', '"', '\'', '`']) && !built && !joined_with_data(t)
         || t.starts_with(|c: char| c.is_ascii_digit())
         || t.starts_with("range(")
         || object_keys_of_a_constant(t)
@@ -633,6 +633,37 @@ pub(crate) fn fixed_iterable(text: &str) -> bool {
         || few_by_slice(t)
         || is_constant_path(t)
         || repeats_a_value(t)
+}
+
+/// A list written in the code joined to one that is not (alerta's `for match in [login] +
+/// matches`, JavaScript's `[owner].concat(members)`): it iterates over the data too.
+fn joined_with_data(t: &str) -> bool {
+    let mut depth = 0usize;
+    let mut close = None;
+    for (i, b) in t.bytes().enumerate() {
+        match b {
+            b'[' | b'(' | b'{' => depth += 1,
+            b']' | b')' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    close = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(rest) = close.map(|i| t[i + 1..].trim_start()) else {
+        return false;
+    };
+    let other = if let Some(r) = rest.strip_prefix('+') {
+        r.trim_start()
+    } else if let Some(r) = rest.strip_prefix(".concat(") {
+        r.trim_start()
+    } else {
+        return false;
+    };
+    !other.is_empty() && !other.starts_with(['[', '(', '{', '"', '\'', '`'])
 }
 
 /// A slice of at most a few items, its bounds numbers written in the code: Python's

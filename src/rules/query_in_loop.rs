@@ -603,6 +603,23 @@ if __name__ == '__main__':
         assert_eq!(lines(&findings("app/services/fix.py", py)), vec![5]);
     }
 
+    /// A mongosh script run from cron (alerta's `contrib/mongo/housekeepingAlerts.js`: the
+    /// shell's global `db`, no module system) is maintenance code, as a script of `scripts/` is;
+    /// the same loop in a module of the application is not.
+    #[test]
+    fn a_mongosh_script_is_maintenance_code() {
+        let script = "// * * * * * /usr/bin/mongo --quiet monitoring housekeeping.js
+now = new Date();
+db.alerts.find({ status: 'open', expireTime: { $lt: now } }).forEach(function (alert) {
+    db.alerts.update({ _id: alert._id }, { $set: { status: 'expired' } });
+    db.owners.findOne({ _id: alert.owner });
+});
+";
+        assert!(findings("contrib/mongo/housekeeping.js", script).is_empty());
+        let module = format!("const log = require('./log');\n{script}");
+        assert_eq!(lines(&findings("contrib/mongo/housekeeping.js", &module)), vec![5, 6]);
+    }
+
     /// In Rust too, a write per item of a query's results bound in the function (a collected
     /// `Vec`, walked directly, by `&items` or `.iter()`, or a cursor advanced by `while let`) is
     /// reported at info, with the query as related location; a write per item of a list that no
@@ -1573,6 +1590,39 @@ await db.collection("products").bulkWrite(items.map((i) => ({ updateOne: { filte
 "#,
         );
         assert!(got.is_empty(), "{got:?}");
+    }
+
+    /// A list written in the code joined to a parameter (alerta's `for match in [login] +
+    /// matches`, `[owner].concat(members)`) iterates over the parameter's items; two written
+    /// lists joined are still fixed.
+    #[test]
+    fn a_written_list_joined_to_data_is_no_fixed_iteration() {
+        let py = findings(
+            "auth.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().app
+def customers(login, matches):
+    for match in [login] + matches:
+        db.customers.find_one({"match": match})
+    for match in ["admin"] + ["root"]:
+        db.customers.find_one({"match": match})
+"#,
+        );
+        assert_eq!(lines(&py), vec![5], "{py:?}");
+        let js = findings(
+            "team.js",
+            r#"const { MongoClient } = require("mongodb");
+async function f(db, owner, members) {
+  for (const id of [owner].concat(members)) {
+    await db.collection("users").findOne({ _id: id });
+  }
+  for (const id of ["a", "b"].concat(["c"])) {
+    await db.collection("users").findOne({ _id: id });
+  }
+}
+"#,
+        );
+        assert_eq!(lines(&js), vec![4], "{js:?}");
     }
 
     #[test]
