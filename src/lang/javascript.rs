@@ -4790,6 +4790,79 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The parameters a query at `at` may have been given by its function's callers: those of
+    /// the function around it, and, while that function is a callback passed to a call (the
+    /// wrapper's own `this.getDb(function (err, db) {..})`), of the function around the call too.
+    /// Their members bound to locals (`var offset = options.offset || 0`) count as destructured.
+    fn wrapper_parameters(&self, at: Span) -> Option<super::Parameters<'t>> {
+        let mut f = self.function_around(at)?;
+        let mut params = super::Parameters {
+            names: Vec::new(),
+            members: Vec::new(),
+        };
+        for _ in 0..MAX_DEPTH {
+            params.names.extend(self.parameter_names(f));
+            params.members.extend(self.destructured_skips(f));
+            let callback = self
+                .parents
+                .of(f)
+                .is_some_and(|p| p.k() == "arguments");
+            let outer = self.enclosing_function(f);
+            if !callback || !is_function(outer.k()) {
+                break;
+            }
+            f = outer;
+        }
+        // Locals of the functions bound to a parameter's `skip` or `offset`.
+        let names = params.names.clone();
+        self.parents.walk(f, |n, kind, enter| {
+            if !enter || kind != "variable_declarator" {
+                return;
+            }
+            let (Some(name), Some(value)) = (self.field(n, "name"), self.field(n, "value")) else {
+                return;
+            };
+            if name.k() == "identifier"
+                && self
+                    .parameter_member(self.unwrap_expr(value), &names)
+                    .is_some_and(|m| matches!(m, "skip" | "offset"))
+            {
+                params.members.push(self.text(name));
+            }
+        });
+        Some(params)
+    }
+
+    /// The member of one of `params` that `v` reads, with a default or without (`options.offset`,
+    /// `options.offset || 0`, `options.offset ?? 0`, `options.offset ? options.offset : 0`).
+    fn parameter_member(&self, v: Node<'t>, params: &[&str]) -> Option<&'t str> {
+        let read = match v.k() {
+            "binary_expression"
+                if self
+                    .field(v, "operator")
+                    .is_some_and(|o| matches!(self.text(o), "||" | "??")) =>
+            {
+                self.field(v, "left")?
+            }
+            "ternary_expression" => {
+                let (c, a) = (self.field(v, "condition")?, self.field(v, "consequence")?);
+                if self.text(c) != self.text(a) {
+                    return None;
+                }
+                a
+            }
+            _ => v,
+        };
+        if read.k() != "member_expression" {
+            return None;
+        }
+        let object = self.field(read, "object")?;
+        let property = self.field(read, "property")?;
+        let root = self.text(object);
+        (object.k() == "identifier" && params.contains(&root) && !super::own_root(root))
+            .then(|| self.text(property))
+    }
+
     /// The names that the `skip` and `offset` members of `def`'s object parameters bind (`{ sort,
     /// limit, skip = 0 }`, `from` of `{ skip: from }`): the skip of options its callers fill in.
     fn destructured_skips(&self, def: Node<'t>) -> Vec<&'t str> {
@@ -6304,15 +6377,11 @@ impl<'t> Extractor<'t> {
         let mut operations = std::mem::take(&mut self.ir.operations);
         super::mark_forwarded_queries(
             &mut operations,
-            |at| {
-                self.function_around(at).map(|f| super::Parameters {
-                    names: self.parameter_names(f),
-                    members: self.destructured_skips(f),
-                })
-            },
+            |at| self.wrapper_parameters(at),
             // The filter a parameter, or a local made from one by a call it is passed to:
             // `const fullQuery = this.applyBaseQuery(query, ..)` (growthbook's
-            // `BaseModel._find`).
+            // `BaseModel._find`), or a parameter's member with a default (`var where =
+            // options.where ? options.where : ANYWHERE`, pencilblue's `DAO._doQuery`).
             |filter, at, params| {
                 params.contains(&filter)
                     || self
@@ -6322,6 +6391,7 @@ impl<'t> Extractor<'t> {
                         .is_some_and(|v| {
                             v.k() == "call_expression"
                                 && super::passes_parameter(self.text(v), params)
+                                || self.parameter_member(v, params).is_some()
                         })
             },
         );

@@ -1152,7 +1152,7 @@ pub(crate) fn passes_parameter(call: &str, params: &[&str]) -> bool {
 
 /// A name whose members are a request's, a context's or an object's own (`req.query.skip`,
 /// `self.skip`), which no caller hands a wrapper.
-fn own_root(name: &str) -> bool {
+pub(crate) fn own_root(name: &str) -> bool {
     matches!(
         name,
         "req" | "request" | "ctx" | "context" | "self" | "cls" | "this"

@@ -44,6 +44,32 @@ fn counter_inc_diagnostic(
     }
 }
 
+/// A filter that matches the document only under the lock its caller holds (wildduck's lease
+/// renewal: `{_id: task._id, locked: task.lock}` with `{$set: {lockedUntil: ..}, $inc:
+/// {extendCount: 1}}`): one worker at a time writes it, so nothing contends, and what it counts
+/// is that worker's own steps on its task. A literal (`{locked: false}`, a claim of any unlocked
+/// task) holds no lock.
+fn holds_lock(filter: &Value) -> bool {
+    filter.fields().iter().any(|f| {
+        let last = f.key.rsplit('.').next().unwrap_or(&f.key);
+        let mut words = Vec::new();
+        crate::lang::naming::for_each_word(last.trim_start_matches('_'), |w| {
+            words.push(w.to_ascii_lowercase());
+            false
+        });
+        let lock = match words.as_slice() {
+            [w] => matches!(w.as_str(), "lock" | "locked" | "lease"),
+            [.., a, b] => {
+                matches!(a.as_str(), "lock" | "lease")
+                    && matches!(b.as_str(), "id" | "token" | "key" | "owner")
+                    || matches!(a.as_str(), "locked" | "leased") && matches!(b.as_str(), "by")
+            }
+            _ => false,
+        };
+        lock && matches!(&f.value.kind, ValueKind::Unknown(_))
+    })
+}
+
 /// A filter on a time bucket (`{host_id, period, timestamp: bucket}`) selects a bucketed counter:
 /// one document per period, which is the pattern the help recommends, not one hot document. A
 /// bucket's name (`bucketName`, tailchat's MinIO bucket of a file counted per download) is a
@@ -290,7 +316,7 @@ impl Rule for CounterInc {
             if keys.names.is_empty() {
                 continue;
             }
-            if time_bucketed(filter) {
+            if time_bucketed(filter) || holds_lock(filter) {
                 continue;
             }
             // Sorted by the field it increments (`findOneAndUpdate({departmentId, username: {$in:
@@ -401,8 +427,10 @@ def remove(sid, iid, n, ids):
     /// work (`runCount`, `attempts`, `retry_count`, zone-mta's `_deferred.count`) is its cycle
     /// number; an upserted document of
     /// the current window of time (`{user, key, created: {$gte: now - BUCKET}}`), or of a point
-    /// in time compared by equality (`{op, ident, expireAt}`), is the bucketed counter. A count of
-    /// events on one document by its key is still reported.
+    /// in time compared by equality (`{op, ident, expireAt}`), is the bucketed counter; a filter
+    /// on the lock its caller holds (wildduck's lease renewal, `{_id, locked: task.lock}`) has
+    /// one writer. A count of events on one document by its key, or of one unlocked
+    /// (`{locked: False}`), is still reported.
     #[test]
     fn claims_run_numbers_and_windows_of_time_are_not_per_event_counters() {
         let src = r#"
@@ -422,6 +450,10 @@ def limit(op, ident, period_end):
         {"$inc": {"opcount": 1}}, upsert=True)
 def view(pid):
     db.posts.update_one({"_id": pid, "locked": False}, {"$inc": {"views": 1, "runs": 1}})
+def extend(task, until):
+    db.tasks.update_one({"_id": task["_id"], "locked": task["lock"]},
+        {"$set": {"lockedUntil": until}, "$inc": {"extendCount": 1}})
+    db.tasks.update_one({"_id": task["_id"], "lockToken": task["token"]}, {"$inc": {"beats": 1}})
 "#;
         let got = messages(src);
         assert_eq!(got.len(), 1, "{got:?}");

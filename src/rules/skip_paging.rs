@@ -355,6 +355,39 @@ def data_query(request, query):
         assert_eq!(lines("tools.py", py), vec![5, 7, 9]);
     }
 
+    /// A wrapper's skip and filter may be its options' members with a default, bound to locals
+    /// (pencilblue's `DAO._doQuery`: `var offset = options.offset ? options.offset : 0`), and
+    /// its query may run in a callback of its own (`this.getDb(function (err, db) {..})`); a
+    /// handler's request values bound so page there.
+    #[test]
+    fn a_wrappers_defaulted_members_and_callbacks_are_its_callers() {
+        let js = r#"const mongo = require("mongodb");
+function DAO() {}
+DAO.prototype._doQuery = function (options, cb) {
+  var where = options.where ? options.where : DAO.ANYWHERE;
+  var offset = options.offset ? options.offset : 0;
+  this.getDb(function (err, db) {
+    db.collection(options.entityType).find(where).skip(offset).toArray(cb);
+  });
+};
+DAO.prototype.page = function (options, cb) {
+  var offset = options.offset || 0;
+  return this.db.collection("articles").find(options.where).skip(offset).toArray(cb);
+};
+DAO.prototype.mine = function (options, cb) {
+  var offset = options.offset || 0;
+  return this.db.collection("articles").find({ owner: "me" }).skip(offset).toArray(cb);
+};
+function handler(req, res) {
+  var offset = req.query.offset || 0;
+  var where = req.body ? req.body : {};
+  this.db.collection("articles").find(where).skip(offset).toArray();
+}
+"#;
+        assert_eq!(lines("dao.js", js), vec![7, 12, 16, 21]);
+        assert_eq!(warned("dao.js", js), vec![16, 21]);
+    }
+
     /// articles_meta's API: a parameter clamped in a branch (`if offset < 0: offset = 0`) still
     /// holds the caller's offset on the other path; and `self.db.find(..)` on a name taken for
     /// a database (a constructor's `db` parameter in a file that imports pymongo) is a read of
