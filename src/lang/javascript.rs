@@ -4704,6 +4704,7 @@ impl<'t> Extractor<'t> {
     /// the caller's class through `this`.
     fn helper_def(&self, call: Node<'t>) -> Option<Node<'t>> {
         let f = self.field(call, "function")?;
+        let f = self.bound_callee(f).unwrap_or(f);
         match f.k() {
             "identifier" => {
                 let name = self.text(f);
@@ -4748,6 +4749,21 @@ impl<'t> Extractor<'t> {
             }
             _ => None,
         }
+    }
+
+    /// The function that a callee's `bind`, `call` or `apply` runs (`latestJob` of
+    /// `latestJob.bind(null, project)`, a task queued per item for `async.parallel`, Strider's
+    /// `projectJobs`; `this.load` of `this.load.call(this, id)`).
+    fn bound_callee(&self, f: Node<'t>) -> Option<Node<'t>> {
+        if f.k() != "member_expression"
+            || !self
+                .field(f, "property")
+                .is_some_and(|p| matches!(self.text(p), "bind" | "call" | "apply"))
+        {
+            return None;
+        }
+        self.field(f, "object")
+            .filter(|o| matches!(o.k(), "identifier" | "member_expression"))
     }
 
     /// The innermost function around the code at `at` (see `enclosing_function`).
@@ -4985,8 +5001,13 @@ impl<'t> Extractor<'t> {
         if super::cached_by_caller(&self.parents, self.src, call, l) {
             return;
         }
-        let names = match self.field(call, "function").map(|f| f.k()) {
+        let callee = self.field(call, "function");
+        let bound = callee.and_then(|f| self.bound_callee(f)).is_some();
+        let names = match callee.map(|f| f.k()) {
             Some("identifier") => self
+                .field(call, "arguments")
+                .and_then(|a| self.names_read(a)),
+            _ if bound => self
                 .field(call, "arguments")
                 .and_then(|a| self.names_read(a)),
             _ => super::query_names(
@@ -5000,7 +5021,7 @@ impl<'t> Extractor<'t> {
             let outer = self.varying_outer(call, l, nested, changed_in);
             super::settle_repeated_read(&mut ctx, outer);
         }
-        let member = ("member_expression", "property");
+        let member = ("member_expression", if bound { "object" } else { "property" });
         let h = super::helper_read(&self.parents, call, member, name, read, ctx);
         self.ir.helper_reads.push(h);
     }

@@ -1236,7 +1236,8 @@ def run(sites, scope):
 
     /// In JavaScript too: a function declared at the top of the module or bound there to an
     /// arrow function (eiquidus' `find_tx(txid, cb)`), or a method through `this`, whose one
-    /// operation is a read, called per item; not a runner of the caller's queries, nor one on a
+    /// operation is a read, called per item (or bound per item, `find_tx.bind(null, r.txid)`,
+    /// a task queued for `async.parallel`: Strider's `projectJobs`); not a runner of the caller's queries, nor one on a
     /// collection a parameter names (`'app_users' + app._id`: another collection per call), nor
     /// a call whose results the caller keeps by key (`if (!byId.has(id))`).
     #[test]
@@ -1257,9 +1258,22 @@ class Repo {
   async all(ids) { return Promise.all(ids.map((id) => this.load(id))); }
 }
 module.exports.Repo = Repo;
+exports.queued = (rows, done) => {
+  const tasks = [];
+  rows.forEach((r) => { tasks.push(find_tx.bind(null, r.txid)); });
+  async.parallel(tasks, done);
+};
 "#;
         let got = findings("lib/database.js", src);
-        assert_eq!(lines(&got), vec![7, 8, 14], "{got:?}");
+        assert_eq!(lines(&got), vec![7, 8, 14, 19], "{got:?}");
+        assert_eq!(
+            src[..src.find("find_tx.bind").unwrap()].lines().count(),
+            19
+        );
+        assert!(
+            got[3].1.starts_with("`find_tx` runs `findOne` on `txes` once per item of `rows`"),
+            "{got:?}"
+        );
         assert!(got[0]
             .1
             .starts_with("`find_tx` runs `findOne` on `txes` once per item of `rows`"));
