@@ -217,6 +217,10 @@ pub struct Query {
     pub equality: Vec<String>,
     /// Fields compared by range or other operators (`$gt`, `$lt`, `$ne`, `$regex`, `$exists`).
     pub range: Vec<String>,
+    /// Fields compared by equality to a value nearly every document has (a soft delete's flag at
+    /// the live documents' value, `{deleted: false}`): an index may hold them in its equality
+    /// prefix, but need not, as they narrow nothing.
+    pub unselective: Vec<String>,
     /// Sort keys with their directions (1 or -1).
     pub sort: Vec<(String, i32)>,
     /// Why the filter or sort cannot be read fully (built at run time, `$or`, `$text`, geo, ...).
@@ -424,6 +428,7 @@ pub fn serves(index: &IndexDecl, q: &Query) -> Serve {
         return Serve::None;
     }
     let in_eq = |f: &str| q.equality.iter().any(|e| e == f);
+    let in_prefix = |f: &str| in_eq(f) || q.unselective.iter().any(|e| e == f);
     let in_range = |f: &str| q.range.iter().any(|e| e == f);
     // mongoengine's `_cls` first: every query through the document class filters on it, but it
     // only tells the classes of the collection apart, so the keys after it are what serve.
@@ -448,9 +453,9 @@ pub fn serves(index: &IndexDecl, q: &Query) -> Serve {
         KeyKind::Hashed => in_eq(&k.field),
         _ => false,
     };
-    // 1. Equality prefix, in any order.
+    // 1. Equality prefix, in any order (with or without the unselective equalities).
     let mut i = 0;
-    while i < keys.len() && usable(&keys[i]) && in_eq(&keys[i].field) {
+    while i < keys.len() && usable(&keys[i]) && in_prefix(&keys[i].field) {
         i += 1;
     }
     // A unique index every key of which the query fixes finds one document at most: nothing is
@@ -1187,6 +1192,24 @@ fn read_filter(v: &Value, q: &mut Query, depth: usize) {
     }
 }
 
+/// `{deleted: false}`, `{isArchived: false}`, `{deletedAt: null}`: the flag of a soft delete at
+/// the value of the documents still live (nodeclub's `Topic.find({deleted: false}, .., {sort:
+/// "-create_at"})`), which nearly every document has. It selects almost everything, so no index
+/// needs the flag; one that holds it in its equality prefix (Strider's `{project, archived,
+/// finished}` for `find({project, archived: null}).sort({finished: -1})`) still serves the query
+/// (see `Query::unselective`). (`{deleted: true}`, the few deleted, is an equality.)
+fn is_soft_delete_default(field: &str, v: &Value) -> bool {
+    let live = match &v.kind {
+        ValueKind::Bool(b) => !b,
+        ValueKind::Null => true,
+        _ => false,
+    };
+    let last = field.rsplit('.').next().unwrap_or(field);
+    live && crate::lang::naming::for_each_word(last.trim_start_matches('_'), |w| {
+        matches!(w, "deleted" | "removed" | "archived" | "trashed")
+    })
+}
+
 fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
     let push = |list: &mut Vec<String>| {
         if !list.iter().any(|x| x == field) {
@@ -1200,6 +1223,10 @@ fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
         .filter(|k| k.starts_with('$'))
         .collect();
     if ops.is_empty() {
+        if is_soft_delete_default(field, v) {
+            push(&mut q.unselective);
+            return;
+        }
         // `{name: /abc/i}`: a regular expression, not an equality.
         match regex_literal(v) {
             Some(bounds) if !bounds => {}
@@ -1670,6 +1697,7 @@ mod tests {
             opaque: None,
             filter_span: None,
             through_model: false,
+            unselective: Vec::new(),
         }
     }
 

@@ -582,11 +582,11 @@ def attach(domain, remote, filters):
 const users = new MongoClient().db("x").collection("users");
 await users.createIndex({ createdAt: -1 });
 await users.createIndex({ name: 1 });
-await users.find({ deleted: false, name: /abc/i }).sort({ createdAt: -1 }).toArray();
-await users.find({ deleted: false, name: { $regex: q, $options: "i" } }).sort({ createdAt: -1 }).toArray();
-await users.find({ deleted: false, name: { $regex: "abc" } }).sort({ createdAt: -1 }).toArray();
-await users.find({ deleted: false, name: /^abc/ }).sort({ createdAt: -1 }).toArray();
-await users.find({ deleted: false, name: { $regex: q } }).sort({ createdAt: -1 }).toArray();
+await users.find({ team: t, name: /abc/i }).sort({ createdAt: -1 }).toArray();
+await users.find({ team: t, name: { $regex: q, $options: "i" } }).sort({ createdAt: -1 }).toArray();
+await users.find({ team: t, name: { $regex: "abc" } }).sort({ createdAt: -1 }).toArray();
+await users.find({ team: t, name: /^abc/ }).sort({ createdAt: -1 }).toArray();
+await users.find({ team: t, name: { $regex: q } }).sort({ createdAt: -1 }).toArray();
 "#,
         );
         let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
@@ -624,6 +624,38 @@ await users.find({ customerId: { $ne: null } }).toArray();
         assert!(got[0].1.contains("`teamId` (equality)"), "{got:?}");
         assert!(!got[0].1.contains("`role`"), "{got:?}");
         assert!(got[1].1.contains("`role` (range)"), "{got:?}");
+    }
+
+    /// A soft delete's flag at the live documents' value (`{deleted: false}`, `{deletedAt:
+    /// null}`) matches nearly every document, as a negation does: it bounds no scan, so the
+    /// index of the sort serves nodeclub's `Topic.find({deleted: false}, .., {sort:
+    /// "-create_at"})`, and an index holding the flag in its equality prefix still serves the
+    /// query (Strider's `{project, archived, finished}`). The few deleted (`{deleted: true}`)
+    /// are an equality.
+    #[test]
+    fn a_soft_delete_flag_of_the_live_documents_bounds_no_scan() {
+        let got = findings(
+            "topics.js",
+            r#"const mongoose = require("mongoose");
+const TopicSchema = new mongoose.Schema({ deleted: { type: Boolean, default: false }, create_at: Date, author_id: String });
+TopicSchema.index({ create_at: -1 });
+const Topic = mongoose.model("Topic", TopicSchema);
+Topic.find({ deleted: false }, "_id", { limit: 50000, sort: "-create_at" });
+Topic.find({ deletedAt: null }).sort({ create_at: -1 });
+Topic.find({ deleted: true }).sort({ create_at: -1 });
+Topic.find({ author_id: a, isDeleted: false });
+const JobSchema = new mongoose.Schema({ project: String, archived: Date, finished: Date });
+JobSchema.index({ project: 1, archived: 1, finished: -1 });
+const Job = mongoose.model("Job", JobSchema);
+Job.find({ project: p, archived: null }).sort({ finished: -1 });
+Job.find({ project: p }).sort({ finished: -1 });
+"#,
+        );
+        let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
+        assert_eq!(lines, vec![7, 8, 13], "{got:?}");
+        assert!(got[0].1.contains("`deleted` (equality)"), "{got:?}");
+        assert!(got[1].1.contains("`author_id` (equality)"), "{got:?}");
+        assert!(!got[1].1.contains("isDeleted"), "{got:?}");
     }
 
     #[test]
