@@ -5982,6 +5982,36 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// Whether the function around `call` sets the array `array` (its text, `row.refreshTokens`)
+    /// to a part of itself before `call` pushes to it: `row.refreshTokens =
+    /// row.refreshTokens.filter(notExpired)` (pwndoc's sessions), `.slice(-9)`. Mongoose then
+    /// saves the whole array with a `$set`, and it keeps only what the function lets stay.
+    fn pruned_before(&self, call: Node<'t>, array: &str) -> bool {
+        let at = call.start_byte();
+        let mut found = false;
+        self.parents
+            .walk(self.enclosing_function(call), |n, kind, enter| {
+                if !enter || found || kind != "assignment_expression" || n.start_byte() >= at {
+                    return;
+                }
+                let (Some(left), Some(right)) = (self.field(n, "left"), self.field(n, "right"))
+                else {
+                    return;
+                };
+                let right = self.unwrap_expr(right);
+                found = self.text(left) == array
+                    && right.k() == "call_expression"
+                    && self.field(right, "function").is_some_and(|f| {
+                        f.k() == "member_expression"
+                            && self.field(f, "object").is_some_and(|o| self.text(o) == array)
+                            && self
+                                .field(f, "property")
+                                .is_some_and(|p| matches!(self.text(p), "filter" | "slice"))
+                    });
+            });
+        found
+    }
+
     /// The Mongoose document idiom: `post.likes.push(uid); await post.save();` sends a `$push`.
     fn document_array_push(
         &mut self,
@@ -6079,7 +6109,7 @@ impl<'t> Extractor<'t> {
         let saved = self.saves.iter().any(|(n, pos)| {
             n == doc_name && *pos > at && scope.contains(Span::new(*pos as usize, *pos as usize))
         });
-        if !saved {
+        if !saved || self.pruned_before(call, self.text(obj)) {
             return;
         }
         let method = self.text(prop);

@@ -962,6 +962,37 @@ def archive(task_id, tag, user):
         assert_eq!(lines, [11, 12], "{got:?}");
     }
 
+    /// A document's array set to a part of itself before the push (pwndoc's sessions:
+    /// `row.refreshTokens = row.refreshTokens.filter(notExpired)`, then `push` and `save()`)
+    /// keeps only what the function lets stay, and Mongoose saves it with a `$set`; an array
+    /// set to more of itself (`concat`), or pruned after the push, still grows.
+    #[test]
+    fn a_document_array_pruned_before_the_push_is_bounded() {
+        let src = r#"const mongoose = require("mongoose");
+const User = mongoose.model("User", new mongoose.Schema({ refreshTokens: [Object] }));
+async function refresh(id, token, now) {
+  const row = await User.findById(id);
+  row.refreshTokens = row.refreshTokens.filter((e) => e.expires > now);
+  row.refreshTokens.push({ token, expires: now + 7 });
+  return row.save();
+}
+async function grow(id, token) {
+  const row = await User.findById(id);
+  row.refreshTokens = row.refreshTokens.concat([]);
+  row.refreshTokens.push({ token });
+  return row.save();
+}
+async function late(id, token, now) {
+  const row = await User.findById(id);
+  row.refreshTokens.push({ token });
+  row.refreshTokens = row.refreshTokens.filter((e) => e.expires > now);
+  return row.save();
+}
+"#;
+        let lines: Vec<usize> = findings("users.js", src).iter().map(|f| f.0).collect();
+        assert_eq!(lines, vec![12, 17]);
+    }
+
     /// A push under a check that the array does not hold the value (`!arr.includes(v)`, the
     /// `else` of `arr.find((t) => t.kind === k)` pushing an element of kind `k`, after `if
     /// (arr.some((l) => l.toString() === v.toString())) return;`, `indexOf(v) === -1` around a
