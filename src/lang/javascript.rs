@@ -1810,7 +1810,7 @@ impl<'t> Extractor<'t> {
     }
 
     /// A test that is true when the array holds the value: `arr.includes(v)`, `arr.some(pred)`,
-    /// `arr.find(pred)`, or a name bound to one (`const alreadyExists = arr.some(pred); if
+    /// `arr.find(pred)`, a `Set`'s `set.has(v)`, or a name bound to one (`const alreadyExists = arr.some(pred); if
     /// (alreadyExists) throw ..`, LearningLocker's organisation settings).
     fn held_test(&self, n: Node<'t>) -> Option<(&'t str, Held<'t>)> {
         let mut n = self.unwrap_expr(n);
@@ -1853,6 +1853,11 @@ impl<'t> Extractor<'t> {
         // older versions), `_.indexOf(arr, v)`: Strider's collaborators.
         let lodash = matches!(self.text(object), "_" | "lodash" | "underscore");
         if lodash && method == "contains" {
+            method = "includes";
+        }
+        // A `Set` kept beside the array (Hydro's vjudge: `if (this.problemLists.has(name))
+        // return;` before `$push: {problemLists: name}`) answers as `includes` would.
+        if method == "has" && by_value == "includes" {
             method = "includes";
         }
         if !methods.contains(&method) {

@@ -1108,8 +1108,9 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)
         let ValueKind::Unknown(u) = &v.kind else {
             return None;
         };
+        // (`options?.skip`: an optional chain reads the same member.)
         let mut parts = u.text.split('.');
-        let root = parts.next().unwrap_or("");
+        let root = parts.next().unwrap_or("").trim_end_matches('?');
         let last = parts.next_back();
         let own = own_root(root);
         // (A bare name is shaped: it must be one that an options parameter's member binds.)

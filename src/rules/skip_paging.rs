@@ -357,8 +357,9 @@ def data_query(request, query):
 
     /// A wrapper's skip and filter may be its options' members with a default, bound to locals
     /// (pencilblue's `DAO._doQuery`: `var offset = options.offset ? options.offset : 0`), and
-    /// its query may run in a callback of its own (`this.getDb(function (err, db) {..})`); a
-    /// handler's request values bound so page there.
+    /// its query may run in a callback of its own (`this.getDb(function (err, db) {..})`), or
+    /// read through an optional chain (`options?.skip`, novu's messages); a handler's request
+    /// values bound so page there.
     #[test]
     fn a_wrappers_defaulted_members_and_callbacks_are_its_callers() {
         let js = r#"const mongo = require("mongodb");
@@ -378,14 +379,17 @@ DAO.prototype.mine = function (options, cb) {
   var offset = options.offset || 0;
   return this.db.collection("articles").find({ owner: "me" }).skip(offset).toArray(cb);
 };
+async function list(query, select, options) {
+  return this.db.collection("messages").find(query, { skip: options?.skip }).toArray();
+}
 function handler(req, res) {
   var offset = req.query.offset || 0;
   var where = req.body ? req.body : {};
   this.db.collection("articles").find(where).skip(offset).toArray();
 }
 "#;
-        assert_eq!(lines("dao.js", js), vec![7, 12, 16, 21]);
-        assert_eq!(warned("dao.js", js), vec![16, 21]);
+        assert_eq!(lines("dao.js", js), vec![7, 12, 16, 19, 24]);
+        assert_eq!(warned("dao.js", js), vec![16, 24]);
     }
 
     /// articles_meta's API: a parameter clamped in a branch (`if offset < 0: offset = 0`) still

@@ -67,7 +67,7 @@ fn unbounded_push_diagnostic(
         (
             Severity::Info,
             format!(
-                "`$push` grows {list} in {coll} only with values the code checks are not in it yet (a membership test before the push: `includes`, `indexOf`, `some`, `every`, `find`, Python's `in`), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
+                "`$push` grows {list} in {coll} only with values the code checks are not in it yet (a membership test before the push: `includes`, `indexOf`, `some`, `every`, `find`, a `Set`'s `has`, Python's `in`), so like `$addToSet` with no bound other than the number of distinct values; documents keep growing toward the 16 MB limit"
             ),
         )
     } else if growth == Growth::Replaced {
@@ -1020,6 +1020,10 @@ async function like(id, uid) {
   user.likes.push(uid);
   await user.save();
 }
+async function list(db, self, name) {
+  if (self.problemLists.has(name)) return;
+  await db.collection("vjudge").updateOne({ _id: self.id }, { $push: { problemLists: name } });
+}
 async function tag(db, id, t, u) {
   const doc = await db.collection("posts").findOne({ _id: id });
   if (doc.tags.indexOf(t) === -1) {
@@ -1073,19 +1077,21 @@ function joinDomain(user, domain, callback) {
             [
                 (10, Info),
                 (17, Info),
-                (23, Info),
-                (26, Warning),
-                (29, Warning),
-                (36, Info),
-                (40, Warning),
+                // A `Set` beside the array (Hydro's vjudge problem lists).
+                (22, Info),
+                (27, Info),
+                (30, Warning),
+                (33, Warning),
+                (40, Info),
+                (44, Warning),
                 // Checked by the pushed object's own key (growthbook's fact filters); then an
                 // object whose key is not the one checked.
-                (49, Info),
-                (52, Warning),
+                (53, Info),
+                (56, Warning),
                 // openpaas's domains: `every` element differs (a function's `return` too); an
                 // `every` that all are equal says nothing.
-                (56, Info),
-                (59, Warning)
+                (60, Info),
+                (63, Warning)
             ],
             "{got:?}"
         );
