@@ -31,6 +31,13 @@ fn shape_text(q: &Query) -> String {
         let by = if parts.is_empty() { "filters by" } else { "by" };
         parts.push(format!("{by} {} (range)", list(&q.range)));
     }
+    if !q.unselective.is_empty() {
+        let by = if parts.is_empty() { "filters by" } else { "by" };
+        parts.push(format!(
+            "{by} {} (a value nearly every document has)",
+            list(&q.unselective)
+        ));
+    }
     if !q.sort.is_empty() {
         let s = q
             .sort
@@ -207,8 +214,13 @@ impl Rule for UnindexedQuery {
                 if !is_query(s.kind) || !q.present || q.opaque.is_some() {
                     continue;
                 }
-                if q.equality.is_empty() && q.range.is_empty() {
-                    // No filter: a full read is what was asked for.
+                if q.equality.is_empty()
+                    && q.range.is_empty()
+                    && (q.unselective.is_empty() || q.sort.is_empty())
+                {
+                    // No filter: a full read is what was asked for. (A soft delete's flag at
+                    // the live documents' value filters almost nothing, but sorted, a page of
+                    // the live documents asks for an index that gives the order.)
                     continue;
                 }
                 if on_id(q) {
@@ -630,8 +642,9 @@ await users.find({ customerId: { $ne: null } }).toArray();
     /// null}`) matches nearly every document, as a negation does: it bounds no scan, so the
     /// index of the sort serves nodeclub's `Topic.find({deleted: false}, .., {sort:
     /// "-create_at"})`, and an index holding the flag in its equality prefix still serves the
-    /// query (Strider's `{project, archived, finished}`). The few deleted (`{deleted: true}`)
-    /// are an equality.
+    /// query (Strider's `{project, archived, finished}`); sorted without an index that gives
+    /// the order, a page of the live documents is still reported. The few deleted (`{deleted:
+    /// true}`) are an equality.
     #[test]
     fn a_soft_delete_flag_of_the_live_documents_bounds_no_scan() {
         let got = findings(
@@ -649,13 +662,22 @@ JobSchema.index({ project: 1, archived: 1, finished: -1 });
 const Job = mongoose.model("Job", JobSchema);
 Job.find({ project: p, archived: null }).sort({ finished: -1 });
 Job.find({ project: p }).sort({ finished: -1 });
+Job.find({ archived: null }).sort({ started: -1 }).limit(20);
+Job.find({ archived: null, finished: { $gte: d } });
 "#,
         );
         let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
-        assert_eq!(lines, vec![7, 8, 13], "{got:?}");
+        assert_eq!(lines, vec![7, 8, 13, 14, 15], "{got:?}");
+        assert!(
+            got[3].1.contains("filters by `archived` (a value nearly every document has), sorts by `started: -1`"),
+            "{got:?}"
+        );
         assert!(got[0].1.contains("`deleted` (equality)"), "{got:?}");
         assert!(got[1].1.contains("`author_id` (equality)"), "{got:?}");
-        assert!(!got[1].1.contains("isDeleted"), "{got:?}");
+        assert!(
+            got[1].1.contains("by `isDeleted` (a value nearly every document has)"),
+            "{got:?}"
+        );
     }
 
     #[test]
