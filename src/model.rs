@@ -150,9 +150,16 @@ fn is_shell_script(ir: &crate::ir::FileIr, text: &str) -> bool {
     ir.collections
         .iter()
         .any(|r| r.via == crate::ir::CollectionVia::Shell)
-        && !["require(", "import ", "import{", "export ", "module.exports", "exports."]
-            .iter()
-            .any(|w| text.contains(w))
+        && ![
+            "require(",
+            "import ",
+            "import{",
+            "export ",
+            "module.exports",
+            "exports.",
+        ]
+        .iter()
+        .any(|w| text.contains(w))
 }
 
 #[derive(Debug, Default)]
@@ -949,7 +956,8 @@ impl Part {
             // (A file without its text kept has no IR to judge.)
             let text = f.text.as_deref().unwrap_or("");
             let upgrade_steps = is_upgrade_steps(&f.display_path, text);
-            let migration = upgrade_steps || crate::lang::naming::path_is_migration(&f.display_path);
+            let migration =
+                upgrade_steps || crate::lang::naming::path_is_migration(&f.display_path);
             if path_is_offline(&f.display_path)
                 || upgrade_steps
                 || is_standalone_command(&f.display_path, text)

@@ -4824,10 +4824,7 @@ impl<'t> Extractor<'t> {
         for _ in 0..MAX_DEPTH {
             params.names.extend(self.parameter_names(f));
             params.members.extend(self.destructured_skips(f));
-            let callback = self
-                .parents
-                .of(f)
-                .is_some_and(|p| p.k() == "arguments");
+            let callback = self.parents.of(f).is_some_and(|p| p.k() == "arguments");
             let outer = self.enclosing_function(f);
             if !callback || !is_function(outer.k()) {
                 break;
@@ -5026,7 +5023,10 @@ impl<'t> Extractor<'t> {
             let outer = self.varying_outer(call, l, nested, changed_in);
             super::settle_repeated_read(&mut ctx, outer);
         }
-        let member = ("member_expression", if bound { "object" } else { "property" });
+        let member = (
+            "member_expression",
+            if bound { "object" } else { "property" },
+        );
         let h = super::helper_read(&self.parents, call, member, name, read, ctx);
         self.ir.helper_reads.push(h);
     }
@@ -6008,7 +6008,9 @@ impl<'t> Extractor<'t> {
                     && right.k() == "call_expression"
                     && self.field(right, "function").is_some_and(|f| {
                         f.k() == "member_expression"
-                            && self.field(f, "object").is_some_and(|o| self.text(o) == array)
+                            && self
+                                .field(f, "object")
+                                .is_some_and(|o| self.text(o) == array)
                             && self
                                 .field(f, "property")
                                 .is_some_and(|p| matches!(self.text(p), "filter" | "slice"))

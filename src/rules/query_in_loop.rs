@@ -617,7 +617,10 @@ db.alerts.find({ status: 'open', expireTime: { $lt: now } }).forEach(function (a
 ";
         assert!(findings("contrib/mongo/housekeeping.js", script).is_empty());
         let module = format!("const log = require('./log');\n{script}");
-        assert_eq!(lines(&findings("contrib/mongo/housekeeping.js", &module)), vec![5, 6]);
+        assert_eq!(
+            lines(&findings("contrib/mongo/housekeeping.js", &module)),
+            vec![5, 6]
+        );
     }
 
     /// In Rust too, a write per item of a query's results bound in the function (a collected
@@ -1266,12 +1269,11 @@ exports.queued = (rows, done) => {
 "#;
         let got = findings("lib/database.js", src);
         assert_eq!(lines(&got), vec![7, 8, 14, 19], "{got:?}");
-        assert_eq!(
-            src[..src.find("find_tx.bind").unwrap()].lines().count(),
-            19
-        );
+        assert_eq!(src[..src.find("find_tx.bind").unwrap()].lines().count(), 19);
         assert!(
-            got[3].1.starts_with("`find_tx` runs `findOne` on `txes` once per item of `rows`"),
+            got[3]
+                .1
+                .starts_with("`find_tx` runs `findOne` on `txes` once per item of `rows`"),
             "{got:?}"
         );
         assert!(got[0]

@@ -669,13 +669,17 @@ Job.find({ archived: null, finished: { $gte: d } });
         let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
         assert_eq!(lines, vec![7, 8, 13, 14, 15], "{got:?}");
         assert!(
-            got[3].1.contains("filters by `archived` (a value nearly every document has), sorts by `started: -1`"),
+            got[3].1.contains(
+                "filters by `archived` (a value nearly every document has), sorts by `started: -1`"
+            ),
             "{got:?}"
         );
         assert!(got[0].1.contains("`deleted` (equality)"), "{got:?}");
         assert!(got[1].1.contains("`author_id` (equality)"), "{got:?}");
         assert!(
-            got[1].1.contains("by `isDeleted` (a value nearly every document has)"),
+            got[1]
+                .1
+                .contains("by `isDeleted` (a value nearly every document has)"),
             "{got:?}"
         );
     }
