@@ -6300,32 +6300,64 @@ impl<'t> Extractor<'t> {
             |c, exit, out| self.absent_if(c, !exit, 0, out),
         );
         let last = |k: &str| k.rsplit('.').next().unwrap_or(k).to_string();
+        let text = |v: &Value| {
+            self.src
+                .get(v.span.start as usize..v.span.end as usize)
+                .unwrap_or("")
+                .trim()
+        };
         pushes
             .into_iter()
             .filter(|f| {
-                let pushed = self
-                    .src
-                    .get(f.value.span.start as usize..f.value.span.end as usize)
-                    .unwrap_or("")
-                    .trim();
-                checks
-                    .iter()
-                    .any(|(array, held)| *array == last(&f.key) && held.trim() == pushed)
+                checks.iter().any(|(array, held, key)| {
+                    *array == last(&f.key)
+                        && match key {
+                            None => held.trim() == text(&f.value),
+                            // An element whose key is the value checked.
+                            Some(k) => match f.value.get(k) {
+                                Some(e) => text(&e.value) == held.trim(),
+                                None => self.pushed_entry(&f.value, k) == Some(held.trim()),
+                            },
+                        }
+                })
             })
             .map(|f| last(&f.key))
             .collect()
     }
 
+    /// The text of entry `key` of the dict a pushed name is bound to (`details = {"group_id":
+    /// gid}`, then `{"$push": {"groups": details}}`).
+    fn pushed_entry(&self, pushed: &Value, key: &str) -> Option<&'t str> {
+        let (start, end) = (pushed.span.start as usize, pushed.span.end as usize);
+        let n = self
+            .parents
+            .root()
+            .named_descendant_for_byte_range(start, end)?;
+        if n.k() != "identifier" || n.byte_range() != (start..end) {
+            return None;
+        }
+        let dict = self.unwrap_expr(self.bound_value(n)?);
+        if dict.k() != "dictionary" {
+            return None;
+        }
+        self.named_children(dict).into_iter().find_map(|pair| {
+            let (k, v) = (self.field(pair, "key")?, self.field(pair, "value")?);
+            (self.string_value(k)?.as_str() == key).then(|| self.text(v).trim())
+        })
+    }
+
     /// What follows about arrays from `cond` being `truth`: through `not`, parentheses, `and`
     /// (when true) and `or` (when false), `v not in arr` being true or `v in arr` false. Each is
     /// the array's last key (`collaborators` of `case.get("collaborators", [])`,
-    /// `case["collaborators"]`, `case.collaborators`) and the value's text.
+    /// `case["collaborators"]`, `case.collaborators`), the value's text, and, for a test among
+    /// the elements' keys (`gid in [x["group_id"] for x in doc["group_details"]]`, or a name
+    /// bound to that list), the key.
     fn absent_if(
         &self,
         cond: Node<'t>,
         truth: bool,
         depth: usize,
-        out: &mut Vec<(String, &'t str)>,
+        out: &mut Vec<(String, &'t str, Option<String>)>,
     ) {
         if depth > 8 {
             return;
@@ -6362,12 +6394,67 @@ impl<'t> Extractor<'t> {
                     "in" => !truth,
                     _ => return,
                 };
-                if let (true, Some(key)) = (absent, self.array_key(*array)) {
-                    out.push((key, self.text(*value)));
+                if !absent {
+                    return;
+                }
+                if let Some((key, element_key)) = self.keys_of_elements(*array) {
+                    out.push((key, self.text(*value), Some(element_key)));
+                } else if let Some(key) = self.array_key(*array) {
+                    out.push((key, self.text(*value), None));
                 }
             }
             _ => {}
         }
+    }
+
+    /// A list of a key of an array's elements, written or bound to a name: `[x["group_id"] for x
+    /// in doc["group_details"]]` (`x.group_id`, `x.get("group_id")`): the array's last key and
+    /// the element's key.
+    fn keys_of_elements(&self, n: Node<'t>) -> Option<(String, String)> {
+        let mut n = self.unwrap_expr(n);
+        if n.k() == "identifier" {
+            n = self.unwrap_expr(self.bound_value(n)?);
+        }
+        if !matches!(
+            n.k(),
+            "list_comprehension" | "set_comprehension" | "generator_expression"
+        ) {
+            return None;
+        }
+        let body = self.field(n, "body")?;
+        let clause = self
+            .named_children(n)
+            .into_iter()
+            .find(|c| c.k() == "for_in_clause")?;
+        let item = self
+            .field(clause, "left")
+            .filter(|l| l.k() == "identifier")?;
+        let array = self.array_key(self.field(clause, "right")?)?;
+        let (object, key) = match body.k() {
+            "subscript" => (
+                self.field(body, "value")?,
+                self.string_value(self.field(body, "subscript")?)?,
+            ),
+            "attribute" => (
+                self.field(body, "object")?,
+                self.text(self.field(body, "attribute")?).to_string(),
+            ),
+            "call" => {
+                let f = self
+                    .field(body, "function")
+                    .filter(|f| f.k() == "attribute")?;
+                if self.text(self.field(f, "attribute")?) != "get" {
+                    return None;
+                }
+                let first = self
+                    .named_children(self.field(body, "arguments")?)
+                    .into_iter()
+                    .next()?;
+                (self.field(f, "object")?, self.string_value(first)?)
+            }
+            _ => return None,
+        };
+        (object.k() == "identifier" && self.text(object) == self.text(item)).then_some((array, key))
     }
 
     /// The last key of an array expression: `collaborators` of `case.get("collaborators", [])`,

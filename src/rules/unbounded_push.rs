@@ -1378,8 +1378,10 @@ async fn near(boards: &Collection<Board>, board: &Board, item: i64, force: bool)
 
     /// scout's case sharing: Python code that raises when the value is already in the array
     /// (`if cid in case.get("collaborators", []): raise ..`), or pushes under `if cid not in
-    /// case["collaborators"]:`, adds distinct values only: info. A test of another value, or none,
-    /// leaves the push a warning.
+    /// case["collaborators"]:`, adds distinct values only: info; so does a test among the
+    /// elements' keys (EvaMaria's connections: `group_ids = [x["group_id"] for x in
+    /// doc["group_details"]]`, `if group_id in group_ids: return`, then a push of `{"group_id":
+    /// group_id}`). A test of another value, or none, leaves the push a warning.
     #[test]
     fn a_python_membership_test_before_the_push_is_a_check() {
         let src = r#"import pymongo
@@ -1397,6 +1399,19 @@ def other(case, cid, x):
     if x in case.get("collaborators", []):
         return
     db.case.update_one({"_id": case["_id"]}, {"$push": {"collaborators": cid}})
+def connect(doc, user_id, group_id):
+    group_ids = [x["group_id"] for x in doc["group_details"]]
+    if group_id in group_ids:
+        return False
+    details = {"group_id": group_id}
+    db.conn.update_one({"_id": user_id}, {"$push": {"group_details": details}})
+def connect2(doc, user_id, group_id, other):
+    if group_id in [x.group_id for x in doc.group_details]:
+        return False
+    db.conn.update_one({"_id": user_id}, {"$push": {"group_details": {"group_id": other}}})
+def connect3(doc, user_id, group_id):
+    if group_id not in {x.get("group_id") for x in doc.group_details}:
+        db.conn.update_one({"_id": user_id}, {"$push": {"group_details": {"group_id": group_id, "n": 1}}})
 "#;
         let got: Vec<(usize, Severity)> = judged("case_events.py", src)
             .into_iter()
@@ -1408,7 +1423,10 @@ def other(case, cid, x):
                 (6, Severity::Info),
                 (9, Severity::Info),
                 (11, Severity::Warning),
-                (15, Severity::Warning)
+                (15, Severity::Warning),
+                (21, Severity::Info),
+                (25, Severity::Warning),
+                (28, Severity::Info)
             ]
         );
     }
