@@ -7510,10 +7510,28 @@ impl<'t> Extractor<'t> {
         // `results_db` a database, and `results_db.analysis.remove(..)` a delete on one of its
         // collections (cuckoo's views, `results_db = mongo.db` of an application module). One
         // member is no database: eve's data layer `app.data` has a `find_one` and a `find` of
-        // its own.
+        // its own. An attribute named as a database (`self.db`, `adapter.db`: `DB_NAMES`) is
+        // one with a single such member: loqusdb's mixins, `self.db.case.find_one(..)`, whose
+        // `self.db` a base class of another package sets. Their members are the collections of
+        // those names.
+        let word = |t: &str| {
+            !t.is_empty()
+                && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !t.as_bytes()[0].is_ascii_digit()
+        };
+        let named_database = |root: &str| {
+            root.split_once('.').is_some_and(|(first, rest)| {
+                !matches!(first, "self" | "cls") || !rest.contains('.')
+            }) && root.split('.').all(word)
+                && root
+                    .rsplit('.')
+                    .next()
+                    .is_some_and(|l| DB_NAMES.contains(&l))
+        };
         let database_of = |receiver: &str| -> Option<(String, String)> {
-            let (root, member) = receiver.split_once('.')?;
-            (!member.contains('.') && !matches!(root, "self" | "cls"))
+            let (root, member) = receiver.rsplit_once('.')?;
+            let plain = !root.contains('.') && !matches!(root, "self" | "cls");
+            (word(member) && (plain || named_database(root)))
                 .then(|| (root.to_string(), member.to_string()))
         };
         let driver_only = |o: &Operation| {
@@ -7531,7 +7549,7 @@ impl<'t> Extractor<'t> {
         }
         let databases: crate::lang::HashSet<String> = members
             .into_iter()
-            .filter(|(_, m)| m.len() >= 2)
+            .filter(|(root, m)| m.len() >= 2 || named_database(root))
             .map(|(root, _)| root)
             .collect();
         let (mut revived, _): (Vec<_>, Vec<_>) = std::mem::take(&mut self.dropped)
@@ -7550,6 +7568,32 @@ impl<'t> Extractor<'t> {
             op.evidence = Evidence::Shaped;
         }
         self.ir.operations.extend(revived);
+        for op in self
+            .ir
+            .operations
+            .iter_mut()
+            .filter(|o| o.collection.is_none())
+        {
+            let Some((root, member)) = database_of(&op.receiver) else {
+                continue;
+            };
+            // The member where the call is written (`self.db.case` at its start).
+            let start = op.span.start as usize;
+            let written = self
+                .src
+                .get(start..)
+                .is_some_and(|t| t.starts_with(&op.receiver));
+            if !databases.contains(&root) || !written {
+                continue;
+            }
+            let at = start + root.len() + 1;
+            op.collection = Some(CollectionRef {
+                name: CollectionName::Literal { name: member },
+                span: Span::new(at, at + op.receiver.len() - root.len() - 1),
+                via: CollectionVia::Driver,
+                import: None,
+            });
+        }
         // Exports: module-level names bound to collections, and mongoengine documents.
         let module_scope = span(root);
         let mut exports = Vec::new();

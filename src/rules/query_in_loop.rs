@@ -788,8 +788,9 @@ async function common(db, rows) {
     }
 
     /// cuckoo's analysis views: `results_db = mongo.db`, `mongo` an application module's. Two of
-    /// its members take driver-only calls (`find_one`), so it is a database, and its members'
-    /// `find({..})` and `remove({..})` in loops are reads and deletes per item. A name with one
+    /// its members take driver-only calls (`find_one`), so it is a database, its members are the
+    /// collections of those names, and their `find({..})` and `remove({..})` in loops are reads
+    /// and deletes per item. A name with one
     /// such member (eve's data layer `app.data`, whose `find` is its own) is no database.
     #[test]
     fn members_of_a_name_that_holds_collections_are_collections() {
@@ -822,12 +823,8 @@ def embed(subresources):
 "#,
         );
         assert_eq!(lines(&py), vec![9, 14, 17], "{py:?}");
-        assert!(py[1]
-            .1
-            .contains("`find` on the collection behind `results_db.analysis`"));
-        assert!(py[2]
-            .1
-            .contains("`remove` on the collection behind `results_db.calls`"));
+        assert!(py[1].1.contains("`find` on `analysis`"), "{py:?}");
+        assert!(py[2].1.contains("`remove` on `calls`"), "{py:?}");
     }
 
     /// A function that polls forever, sleeping between rounds (courselit's drip processor,

@@ -684,6 +684,33 @@ Job.find({ archived: null, finished: { $gte: d } });
         );
     }
 
+    /// An attribute named as a database whose members take driver-only calls (loqusdb's
+    /// mixins: `self.db.case.find_one(..)`, `self.db` set by a base class of another package)
+    /// is one, and its members are the collections of those names: their queries are judged
+    /// against their indexes. An attribute of another name (`self.store`) is not read so.
+    #[test]
+    fn a_database_named_attribute_names_its_collections() {
+        let got = findings(
+            "case.py",
+            r#"from pymongo import ASCENDING
+class CaseMixin:
+    def case(self, case_id):
+        return self.db.case.find_one({"case_id": case_id})
+    def owned(self, owner):
+        return self.db.case.count_documents({"owner": owner})
+    def add(self, case):
+        self.db.case.insert_one(case)
+    def other(self, owner):
+        return self.store.case.count_documents({"owner": owner})
+    def ensure(self):
+        self.db.case.create_index([("case_id", ASCENDING)])
+"#,
+        );
+        let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
+        assert_eq!(lines, vec![6], "{got:?}");
+        assert!(got[0].1.contains("on `case` filters by `owner`"), "{got:?}");
+    }
+
     #[test]
     fn esr_decides_which_queries_are_served() {
         let got = findings(
