@@ -4817,10 +4817,7 @@ impl<'t> Extractor<'t> {
     /// Their members bound to locals (`var offset = options.offset || 0`) count as destructured.
     fn wrapper_parameters(&self, at: Span) -> Option<super::Parameters<'t>> {
         let mut f = self.function_around(at)?;
-        let mut params = super::Parameters {
-            names: Vec::new(),
-            members: Vec::new(),
-        };
+        let mut params = super::Parameters::default();
         for _ in 0..MAX_DEPTH {
             params.names.extend(self.parameter_names(f));
             params.members.extend(self.destructured_skips(f));

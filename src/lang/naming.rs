@@ -23,6 +23,14 @@ pub fn words(text: &str) -> Vec<String> {
     out
 }
 
+/// A name as code writes it: letters, digits and `_`, not starting with a digit (`results_db`,
+/// `SYSTEM_ARCHIVED`); no member, call or subscript.
+pub fn is_name(t: &str) -> bool {
+    !t.is_empty()
+        && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !t.as_bytes()[0].is_ascii_digit()
+}
+
 /// Calls `f` with each word of `text`, as `words` splits and lowercases it, until `f` returns
 /// true; returns whether it did. Allocates nothing: a word longer than [`WORD_MAX`] bytes is
 /// handed over as its first `WORD_MAX` bytes followed by `~` (no vocabulary word is that long).

@@ -7514,11 +7514,7 @@ impl<'t> Extractor<'t> {
         // one with a single such member: loqusdb's mixins, `self.db.case.find_one(..)`, whose
         // `self.db` a base class of another package sets. Their members are the collections of
         // those names.
-        let word = |t: &str| {
-            !t.is_empty()
-                && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-                && !t.as_bytes()[0].is_ascii_digit()
-        };
+        let word = crate::lang::naming::is_name;
         let named_database = |root: &str| {
             root.split_once('.').is_some_and(|(first, rest)| {
                 !matches!(first, "self" | "cls") || !rest.contains('.')

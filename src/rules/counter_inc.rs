@@ -52,11 +52,7 @@ fn counter_inc_diagnostic(
 fn holds_lock(filter: &Value) -> bool {
     filter.fields().iter().any(|f| {
         let last = f.key.rsplit('.').next().unwrap_or(&f.key);
-        let mut words = Vec::new();
-        crate::lang::naming::for_each_word(last.trim_start_matches('_'), |w| {
-            words.push(w.to_ascii_lowercase());
-            false
-        });
+        let words = crate::lang::naming::words(last.trim_start_matches('_'));
         let lock = match words.as_slice() {
             [w] => matches!(w.as_str(), "lock" | "locked" | "lease"),
             [.., a, b] => {
@@ -267,12 +263,7 @@ fn deferral_count(key: &str) -> bool {
 /// that starts or defers it (`runCount` beside `lastRunAt`, a queue's claim of a task, `attempts`,
 /// `retries`): the work's cycle number, not a count of events.
 fn is_run_number(key: &str) -> bool {
-    let mut words: Vec<String> = Vec::new();
-    crate::lang::naming::for_each_word(key, |w| {
-        words.push(w.to_string());
-        false
-    });
-    match words.as_slice() {
+    match crate::lang::naming::words(key).as_slice() {
         [w] => matches!(w.as_str(), "attempts" | "attempt" | "retries" | "tries"),
         [.., a, b] => {
             matches!(a.as_str(), "run" | "attempt" | "retry" | "try")

@@ -232,12 +232,7 @@ fn is_fixed_value(v: &Value) -> bool {
 /// `EntityVisibility.archived.value`) or a constant's name (`ARCHIVED`, `Tags.SYSTEM_ARCHIVED`).
 fn names_a_constant(text: &str) -> bool {
     let parts: Vec<&str> = text.split('.').collect();
-    let name = |p: &str| {
-        !p.is_empty()
-            && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-            && !p.as_bytes()[0].is_ascii_digit()
-    };
-    if !parts.iter().all(|p| name(p)) {
+    if !parts.iter().all(|p| crate::lang::naming::is_name(p)) {
         return false;
     }
     match parts.as_slice() {
