@@ -1212,7 +1212,7 @@ fn is_soft_delete_default(field: &str, v: &Value) -> bool {
         ValueKind::Null => true,
         _ => false,
     };
-    let last = field.rsplit('.').next().unwrap_or(field);
+    let last = crate::lang::naming::last_part(field, b'.');
     live && crate::lang::naming::for_each_word(last.trim_start_matches('_'), |w| {
         matches!(w, "deleted" | "removed" | "archived" | "trashed")
     })

@@ -109,7 +109,8 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
 /// A file of a Meteor application's client: under a `client` folder (which Meteor builds for the
 /// browser only), in a file that uses Meteor.
 pub(crate) fn is_meteor_client(path: &str, text: &str) -> bool {
-    path.split('/').rev().skip(1).any(|d| d == "client")
+    let folders = &path[..memchr::memrchr(b'/', path.as_bytes()).unwrap_or(0)];
+    folders.split('/').any(|d| d == "client")
         && (text.contains("from 'meteor/")
             || text.contains("from \"meteor/")
             || text.contains("Meteor.")
@@ -4379,7 +4380,7 @@ impl<'t> Extractor<'t> {
                             }
                             let name = name.unwrap_or_default();
                             callers.push(caller_names.len());
-                            caller_names.push(name.rsplit('.').next().unwrap_or("").to_string());
+                            caller_names.push(super::naming::last_part(&name, b'.').to_string());
                             functions.push((name, periodic));
                         }
                         _ => {}
@@ -4398,11 +4399,11 @@ impl<'t> Extractor<'t> {
                                     let a = self.bound_function(a).unwrap_or(a);
                                     if matches!(a.k(), "identifier" | "member_expression") {
                                         let text = self.text(a);
-                                        scheduled.insert(text.rsplit('.').next().unwrap_or(""));
+                                        scheduled.insert(super::naming::last_part(text, b'.'));
                                     }
                                 }
                             }
-                            let name = self.text(callee).rsplit('.').next().unwrap_or("");
+                            let name = super::naming::last_part(self.text(callee), b'.');
                             match (functions.last(), callers.last()) {
                                 _ if name.is_empty() => {}
                                 (Some((_, true)), _) => {
@@ -4494,7 +4495,7 @@ impl<'t> Extractor<'t> {
             ctx.periodic |= ctx
                 .function
                 .as_deref()
-                .is_some_and(|f| scheduled.contains(f.rsplit('.').next().unwrap_or(f)));
+                .is_some_and(|f| scheduled.contains(super::naming::last_part(f, b'.')));
             if local {
                 local_calls.push((call, ctx.clone()));
             }

@@ -401,6 +401,21 @@ impl KindOf for tree_sitter::Node<'_> {
     }
 }
 
+/// Whether `kind` is a comment's or a part of one, in any of the grammars (every kind whose name
+/// holds `comment`, without a substring search on every node).
+pub(crate) fn is_comment_kind(kind: &str) -> bool {
+    matches!(
+        kind,
+        "comment"
+            | "html_comment"
+            | "line_comment"
+            | "block_comment"
+            | "doc_comment"
+            | "inner_doc_comment_marker"
+            | "outer_doc_comment_marker"
+    )
+}
+
 /// The name of `n`'s kind `id` (`n.kind_id()`, or its copy in a flat entry) from `names`
 /// (`kind_names()`, fetched once by a caller that names many nodes).
 #[inline]
@@ -1626,7 +1641,7 @@ pub(crate) fn guard_conditions<'t, T>(
 ) -> Vec<T> {
     let named = |n: tree_sitter::Node<'t>| {
         flat.children(n)
-            .filter(|c| c.is_named() && !c.k().contains("comment"))
+            .filter(|c| c.is_named() && !is_comment_kind(c.k()))
             .collect::<Vec<_>>()
     };
     // `return x;` in Rust is an expression statement.
@@ -1783,7 +1798,7 @@ pub(crate) fn binary_sizes<'t>(
             "parenthesized_expression" => {
                 for c in flat
                     .children(cond)
-                    .filter(|c| c.is_named() && !c.k().contains("comment"))
+                    .filter(|c| c.is_named() && !is_comment_kind(c.k()))
                 {
                     walk(flat, src, c, exit, depth + 1, out, size);
                 }

@@ -148,7 +148,7 @@ fn this_module(display_path: &str) -> String {
 
 /// The class a name refers to, without its module: `pymongo.UpdateOne` → `UpdateOne`.
 fn last_segment(t: &str) -> &str {
-    t.rsplit('.').next().unwrap_or(t)
+    super::naming::last_part(t, b'.')
 }
 
 /// A decorator that makes a method callable through its class: `@classmethod`, `@staticmethod`.
@@ -6201,7 +6201,7 @@ impl<'t> Extractor<'t> {
             // (`store.variant_collection.find(q)`: a receiver named for a collection, scout's
             // adapter attributes.)
             let named_collection = {
-                let last = op.receiver.rsplit('.').next().unwrap_or("");
+                let last = last_segment(&op.receiver);
                 let last = last.to_ascii_lowercase();
                 last.ends_with("_collection") || last == "collection"
             };
@@ -6299,7 +6299,7 @@ impl<'t> Extractor<'t> {
             true,
             |c, exit, out| self.absent_if(c, !exit, 0, out),
         );
-        let last = |k: &str| k.rsplit('.').next().unwrap_or(k).to_string();
+        let last = |k: &str| last_segment(k).to_string();
         let text = |v: &Value| {
             self.src
                 .get(v.span.start as usize..v.span.end as usize)

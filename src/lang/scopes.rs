@@ -13,7 +13,7 @@ pub(crate) struct ScopeIndex {
 }
 
 #[derive(Debug)]
-struct Group {
+pub(crate) struct Group {
     start: u32,
     end: u32,
     /// Nearest enclosing group.
@@ -70,28 +70,56 @@ impl ScopeIndex {
     }
 
     /// The scopes containing `at`, innermost first, as `(width, binding indices)`. Scopes of equal
-    /// width come one after the other (they are the same span when scopes nest).
-    pub(crate) fn containing(&self, at: u32) -> Vec<(u32, &[u32])> {
-        let mut out = Vec::new();
+    /// width come one after the other (they are the same span when scopes nest). When scopes nest,
+    /// they are followed up the chain of parents as they are asked for: a lookup stops at the
+    /// first scope with a binding of the name, and a list of them all, for the 40,000 lookups of
+    /// the 1M-line repository of bench/, cost 4 M instructions in allocations alone (session 51).
+    pub(crate) fn containing(&self, at: u32) -> Containing<'_> {
         if self.laminar {
             let last = self.groups.partition_point(|g| g.start <= at);
-            let mut cur = last.checked_sub(1);
-            while let Some(i) = cur {
-                let g = &self.groups[i];
-                if at <= g.end {
-                    out.push((g.end - g.start, g.members.as_slice()));
-                }
-                cur = g.parent.map(|p| p as usize);
+            Containing::Nested {
+                groups: &self.groups,
+                next: last.checked_sub(1),
+                at,
             }
         } else {
-            for g in &self.groups {
-                if g.start <= at && at <= g.end {
-                    out.push((g.end - g.start, g.members.as_slice()));
-                }
-            }
+            let mut out: Vec<(u32, &[u32])> = self
+                .groups
+                .iter()
+                .filter(|g| g.start <= at && at <= g.end)
+                .map(|g| (g.end - g.start, g.members.as_slice()))
+                .collect();
             out.sort_by_key(|(w, _)| *w);
+            Containing::Listed(out.into_iter())
         }
-        out
+    }
+}
+
+/// The scopes containing a position (see [`ScopeIndex::containing`]).
+pub(crate) enum Containing<'a> {
+    /// Scopes that nest: from the group `next` up its parents, those that reach `at`.
+    Nested {
+        groups: &'a [Group],
+        next: Option<usize>,
+        at: u32,
+    },
+    Listed(std::vec::IntoIter<(u32, &'a [u32])>),
+}
+
+impl<'a> Iterator for Containing<'a> {
+    type Item = (u32, &'a [u32]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Containing::Nested { groups, next, at } => loop {
+                let g = &groups[(*next)?];
+                *next = g.parent.map(|p| p as usize);
+                if *at <= g.end {
+                    return Some((g.end - g.start, g.members.as_slice()));
+                }
+            },
+            Containing::Listed(scopes) => scopes.next(),
+        }
     }
 }
 
@@ -200,10 +228,7 @@ mod tests {
     use super::*;
 
     fn ids(idx: &ScopeIndex, at: u32) -> Vec<Vec<u32>> {
-        idx.containing(at)
-            .into_iter()
-            .map(|(_, m)| m.to_vec())
-            .collect()
+        idx.containing(at).map(|(_, m)| m.to_vec()).collect()
     }
 
     #[test]
@@ -258,11 +283,7 @@ mod tests {
             let spans: Vec<_> = spans.into_iter().filter(|(s, e)| s <= e).collect();
             let idx = ScopeIndex::new(spans.iter().map(|&(s, e)| (s, e, 0)));
             for at in 0..1002 {
-                let mut got: Vec<u32> = idx
-                    .containing(at)
-                    .into_iter()
-                    .flat_map(|(_, m)| m.to_vec())
-                    .collect();
+                let mut got: Vec<u32> = idx.containing(at).flat_map(|(_, m)| m.to_vec()).collect();
                 let mut want: Vec<u32> = (0..spans.len() as u32)
                     .filter(|&i| spans[i as usize].0 <= at && at <= spans[i as usize].1)
                     .collect();
