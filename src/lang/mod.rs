@@ -14,13 +14,21 @@ use std::path::Path;
 
 /// The language of a file, from its name.
 pub fn language_for(path: &Path) -> Option<Language> {
-    let ext = path.extension()?.to_str()?;
-    Some(match ext {
-        "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
-        "ts" | "mts" | "cts" => Language::TypeScript,
-        "tsx" => Language::Tsx,
-        "py" => Language::Python,
-        "rs" => Language::Rust,
+    language_for_name(path.file_name()?)
+}
+
+/// [`language_for`] a file name (the walk has it: `Path::extension` splits the whole path into
+/// components from the end, 180 instructions a file).
+pub fn language_for_name(name: &std::ffi::OsStr) -> Option<Language> {
+    let name = name.as_encoded_bytes();
+    // As `Path::extension`: after the last dot, unless it starts the name (`.js` has none).
+    let dot = memchr::memrchr(b'.', name).filter(|&i| i > 0)?;
+    Some(match &name[dot + 1..] {
+        b"js" | b"mjs" | b"cjs" | b"jsx" => Language::JavaScript,
+        b"ts" | b"mts" | b"cts" => Language::TypeScript,
+        b"tsx" => Language::Tsx,
+        b"py" => Language::Python,
+        b"rs" => Language::Rust,
         _ => return None,
     })
 }
@@ -2030,6 +2038,37 @@ pub(crate) fn unescape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The language of a file by its extension, as `Path::extension` reads it.
+    #[test]
+    fn a_file_s_language_is_its_extension_s() {
+        for (path, want) in [
+            ("src/app.js", Some(Language::JavaScript)),
+            ("public/jquery.min.js", Some(Language::JavaScript)),
+            ("lib/x.mjs", Some(Language::JavaScript)),
+            ("a.d.ts", Some(Language::TypeScript)),
+            ("View.tsx", Some(Language::Tsx)),
+            ("pkg/models.py", Some(Language::Python)),
+            ("src/main.rs", Some(Language::Rust)),
+            ("..js", Some(Language::JavaScript)),
+            (".js", None),
+            ("dir.js/Makefile", None),
+            ("app.", None),
+            ("app.jsx.bak", None),
+            ("README", None),
+        ] {
+            assert_eq!(language_for(Path::new(path)), want, "{path}");
+            let ext = Path::new(path).extension().and_then(|e| e.to_str());
+            assert_eq!(
+                want.is_some(),
+                matches!(
+                    ext,
+                    Some("js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx" | "py" | "rs")
+                ),
+                "{path}: as Path::extension says"
+            );
+        }
+    }
 
     /// A receiver written over several lines reads as one line in messages (the concise and
     /// GitHub formats are one line per finding), without the `await` TypeScript's grammar puts

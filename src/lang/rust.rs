@@ -1239,7 +1239,13 @@ impl<'t> Extractor<'t> {
     fn macro_name(&self, n: Node<'t>) -> Option<&'t str> {
         let m = self.field(n, "macro")?;
         let t = self.text(m);
-        Some(t.rsplit("::").next().unwrap_or(t))
+        // The part after the last `::` (`t.rsplit("::").next()`, without a substring searcher).
+        let b = t.as_bytes();
+        Some(match memchr::memrchr(b':', b) {
+            None => t,
+            Some(i) if i > 0 && b[i - 1] == b':' => &t[i + 1..],
+            Some(_) => t.rsplit("::").next().unwrap_or(t),
+        })
     }
 
     /// The tokens inside a macro invocation's delimiters.
@@ -2450,25 +2456,32 @@ fn type_name(text: &str) -> Option<&str> {
 
 /// `Collection<T>`, `&Collection<T>`, `mongodb::Collection<T>`, `Arc<Database>`, `Client`.
 fn thing_from_type(t: &str) -> Thing {
-    let mut s: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+    let spaceless: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+    // (Prefixes stripped one at a time: `trim_start_matches` with a string sets up a substring
+    // searcher on every call.)
+    fn strip_all<'s>(mut s: &'s str, prefix: &str) -> &'s str {
+        while let Some(rest) = s.strip_prefix(prefix) {
+            s = rest;
+        }
+        s
+    }
+    let mut s = spaceless.as_str();
     for _ in 0..8 {
-        let before = s.clone();
-        s = s.trim_start_matches('&').to_string();
+        let before = s.len();
+        s = s.trim_start_matches('&');
         if s.starts_with('\'') {
             let cut = s.find(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'));
-            s = s[cut.unwrap_or(s.len())..].to_string();
+            s = &s[cut.unwrap_or(s.len())..];
         }
-        s = s.trim_start_matches("mut").to_string();
+        s = strip_all(s, "mut");
         for wrapper in ["Arc<", "Rc<", "Box<", "Option<", "std::sync::Arc<"] {
             if let Some(inner) = s.strip_prefix(wrapper).and_then(|r| r.strip_suffix('>')) {
-                s = inner.to_string();
+                s = inner;
             }
         }
-        s = s
-            .trim_start_matches("mongodb::")
-            .trim_start_matches("sync::")
-            .to_string();
-        if s == before {
+        s = strip_all(strip_all(s, "mongodb::"), "sync::");
+        // (Only ever shortened: unchanged if as long.)
+        if s.len() == before {
             break;
         }
     }
