@@ -257,7 +257,16 @@ fn word_groups(words: &[PrefilterWord], chosen: &[u32]) -> Vec<WordGroup> {
     chosen
         .chunks(chosen.len().div_ceil(count))
         .map(|chunk| {
-            let group_words: Vec<&str> = chunk.iter().map(|&i| words[i as usize].word).collect();
+            // The searcher needs no word that starts with another of the group (`createIndexes`
+            // after `createIndex`): it finds where words start, and every word of the group is
+            // then tried there (the words are sorted, so a word's prefixes come before it).
+            let mut group_words: Vec<&str> = Vec::new();
+            for &i in chunk {
+                let word = words[i as usize].word;
+                if !group_words.iter().any(|w| word.starts_with(w)) {
+                    group_words.push(word);
+                }
+            }
             let searcher = GroupSearcher::new(&group_words);
             let mut by_first_byte = vec![Vec::new(); 256];
             for &i in chunk {

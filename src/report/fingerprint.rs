@@ -89,7 +89,8 @@ fn normalize_into(line: &str, out: &mut String) {
     let control_space = bytes
         .iter()
         .fold(false, |any, &b| any | (b'\t'..=b'\r').contains(&b));
-    if !control_space && memchr::memmem::find(bytes, b"  ").is_none() {
+    // (Two spaces looked for pair by pair: a line is short, and `memmem` sets up a searcher.)
+    if !control_space && !bytes.windows(2).any(|w| w == b"  ") {
         out.push_str(trimmed);
         return;
     }
