@@ -3577,3 +3577,27 @@ async function one(db, limit) {{
         "$lookup",
     );
 }
+
+/// A file named for jobs alone is a batch file (periodic), unless it binds the `Job` model: then
+/// it is that entity's module, its reads per request (Strider's `lib/jobs.js`, listing each
+/// project's CI jobs).
+#[test]
+fn a_jobs_file_that_binds_the_job_model_is_the_entity_s() {
+    let src = r#"const Job = require('./models').Job;
+const Project = require('./models').Project;
+function latestJobs(user, done) {
+  Project.find({ creator: user._id }).exec(function (err, projects) {
+    projects.forEach(function (project) {
+      Job.find({ project: project.name }).sort({ finished: -1 }).limit(6).exec(done);
+    });
+  });
+}
+module.exports = { latestJobs };
+"#;
+    assert_eq!(rule_hits("query-in-loop", "lib/jobs.js", src).len(), 1);
+    // Without the model's name, a file named `jobs.js` is a batch file: offline code.
+    let batch = src.replace("Job", "Run");
+    assert_not_flagged("query-in-loop", "lib/jobs.js", &batch);
+    // In a cron folder it stays periodic, model or not.
+    assert_not_flagged("query-in-loop", "lib/cron/jobs.js", src);
+}

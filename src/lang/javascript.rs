@@ -86,6 +86,11 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     };
     let root = tree.root_node();
     x.collect_bindings(root);
+    if x.file_periodic
+        && super::naming::names_job_entity(ctx.display_path, |n| x.bindings.contains_key(n))
+    {
+        x.file_periodic = false;
+    }
     x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end, b.pos));
     // From here on, nothing `classify` reads changes (the bindings, assignments, pushes and
     // filled names are complete; the passes below only add to the IR).

@@ -547,6 +547,20 @@ pub fn path_is_periodic(path: &str) -> bool {
         }))
 }
 
+/// Whether a file that [`path_is_periodic`] calls periodic only for its name, a job's name alone
+/// (`lib/jobs.js`, `job.py`), is rather the module of a job entity: it binds `Job` or `Jobs` (`binds`
+/// says whether the file binds a name), the model of the jobs it reads (Strider's `const Job =
+/// require('./models').Job`: its CI jobs, which requests list). A batch file of jobs
+/// (`src/jobs.ts` defining `agenda.define(..)`s) has no such name.
+pub fn names_job_entity(path: &str, binds: impl Fn(&str) -> bool) -> bool {
+    let (folders, file) = path.rsplit_once('/').unwrap_or(("", path));
+    let (stem, extension) = file.split_once('.').unwrap_or((file, ""));
+    !stem.is_empty()
+        && !for_each_word(stem, |w| !matches!(w, "job" | "jobs"))
+        && (binds("Job") || binds("Jobs"))
+        && !path_is_periodic(&format!("{folders}/index.{extension}"))
+}
+
 /// A word of a file name that names its part in an application's data layer or request handling
 /// (`Repository`, `model`, `controller`): the file is named for an entity, not for a batch run.
 fn is_data_layer_role(w: &str) -> bool {
@@ -893,6 +907,16 @@ mod tests {
         assert!(path_is_periodic("src/routes/cron/route.ts"));
         // (An `api/` folder is often the whole backend: Countly's `api/jobs/` are its jobs.)
         assert!(path_is_periodic("api/jobs/userMerge.js"));
+        // A file named for jobs alone that binds the `Job` model is that entity's module; one in
+        // a jobs or cron folder, or named for more than jobs, stays periodic.
+        let binds_job = |n: &str| n == "Job";
+        assert!(path_is_periodic("apps/strider/lib/jobs.js"));
+        assert!(names_job_entity("apps/strider/lib/jobs.js", binds_job));
+        assert!(names_job_entity("app/job.py", |n| n == "Jobs"));
+        assert!(!names_job_entity("apps/strider/lib/jobs.js", |n| n == "Task"));
+        assert!(!names_job_entity("src/cron/jobs.js", binds_job));
+        assert!(!names_job_entity("src/jobs/jobs.js", binds_job));
+        assert!(!names_job_entity("src/cleanupJobs.js", binds_job));
         assert!(path_is_periodic("src/jobs/api/sync.ts"));
         for (texts, kind) in [
             (&["process.env.PREFIX"][..], HoleKind::Config),

@@ -104,6 +104,11 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     };
     let root = tree.root_node();
     x.collect_bindings(root);
+    if x.file_periodic
+        && super::naming::names_job_entity(ctx.display_path, |n| x.bindings.contains_key(n))
+    {
+        x.file_periodic = false;
+    }
     x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end, b.pos));
     // After the scope index: a `meta` collection may be a constant imported from another module.
     x.resolve_documents();
