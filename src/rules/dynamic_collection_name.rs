@@ -61,7 +61,13 @@ impl Rule for DynamicCollectionName {
 
     fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
         for f in &ctx.files {
-            for r in &f.ir.collections {
+            // One finding per name in a file, at its first use, the others related: the name is
+            // one design decision, however many methods use it (pyspider's
+            // `self.database[self._collection_name(project)]` in each of a class's methods).
+            let mut refs: Vec<&CollectionRef> = f.ir.collections.iter().collect();
+            refs.sort_by_key(|r| (r.span.start, r.span.end));
+            let mut first_use: crate::lang::HashMap<String, usize> = Default::default();
+            for r in refs {
                 let CollectionName::Template { parts } = &r.name else {
                     continue;
                 };
@@ -72,11 +78,25 @@ impl Rule for DynamicCollectionName {
                 // Date holes first: a per-day-per-tenant name is reported as per-date.
                 let date = holes.clone().find(|h| h.1 == HoleKind::Date);
                 let chosen = date.or_else(|| holes.find(|h| h.1 == HoleKind::Entity));
-                if let Some((text, kind, span)) = chosen {
-                    out.push(dynamic_collection_name_diagnostic(
-                        f.id, r, kind, text, span,
-                    ));
+                let Some((text, kind, span)) = chosen else {
+                    continue;
+                };
+                let name = r.name.display();
+                if let Some(&i) = first_use.get(&name) {
+                    let finding: &mut Finding = &mut out[i];
+                    if finding.span != r.span {
+                        finding.related.push(Related {
+                            file: f.id,
+                            span: r.span,
+                            message: "the same name is used here".to_string(),
+                        });
+                    }
+                    continue;
                 }
+                first_use.insert(name, out.len());
+                out.push(dynamic_collection_name_diagnostic(
+                    f.id, r, kind, text, span,
+                ));
             }
         }
     }
@@ -94,6 +114,46 @@ mod tests {
             .filter(|f| f.rule == "dynamic-collection-name")
             .map(|f| (src[..f.span.start as usize].lines().count(), f.message))
             .collect()
+    }
+
+    /// A name used in several methods is one finding, at its first use, the other uses related
+    /// (pyspider's result database, a collection per crawl project).
+    #[test]
+    fn a_name_used_again_in_the_file_is_reported_once() {
+        let py = r#"import pymongo
+class ResultDB(object):
+    def __init__(self, url):
+        self.database = pymongo.MongoClient(url)["resultdb"]
+    def _collection_name(self, project):
+        return "%s.%s" % (self.collection_prefix, project)
+    def save(self, project, taskid, result):
+        return self.database[self._collection_name(project)].update_one({"taskid": taskid}, {"$set": {"result": result}}, upsert=True)
+    def select(self, project, offset=0, limit=0):
+        return self.database[self._collection_name(project)].find({}, limit=limit)
+    def count(self, project):
+        return self.database[self._collection_name(project)].count_documents({})
+def archive(db, day):
+    db["logs_" + day].insert_one({})
+"#;
+        let (_, found) =
+            crate::analysis::check_source("resultdb.py", py, &Settings::default()).unwrap();
+        let found: Vec<_> = found
+            .into_iter()
+            .filter(|f| f.rule == "dynamic-collection-name")
+            .collect();
+        let line = |at: u32| py[..at as usize].lines().count();
+        assert_eq!(
+            found.iter().map(|f| line(f.span.start)).collect::<Vec<_>>(),
+            vec![8, 14],
+            "{found:?}"
+        );
+        let uses: Vec<_> = found[0]
+            .related
+            .iter()
+            .filter(|r| r.message == "the same name is used here")
+            .map(|r| line(r.span.start))
+            .collect();
+        assert_eq!(uses, vec![10, 12]);
     }
 
     /// EvaMaria's filters, a collection per Telegram group: `mydb[str(grp_id)]`. A name's string
