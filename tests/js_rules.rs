@@ -3601,3 +3601,65 @@ module.exports = { latestJobs };
     // In a cron folder it stays periodic, model or not.
     assert_not_flagged("query-in-loop", "lib/cron/jobs.js", src);
 }
+
+/// A document returned by a function or method of the file is a document of its model
+/// (AtlantaBot's `findOrCreateGuild`, whose first return is a cache's and whose others are
+/// `this.guildsData.findOne(..)`'s result, lean or not): a push on it, then `save()`, is a `$push`.
+/// A membership test by a predicate named beforehand (courselit's `const existingName = (g) =>
+/// g.name === name`, `course.groups.some(existingName)`) is a check, as one written in place.
+#[test]
+fn a_document_returned_by_a_function_of_the_file_is_the_model_s() {
+    let src = r#"import { model, Schema } from "mongoose";
+const Guild = model("Guild", new Schema({ id: String, members: [String], groups: [{ name: String }] }));
+export class Bot {
+  guildsData = Guild;
+  cache = new Map();
+  async findOrCreateGuild({ id }: { id: string }, isLean?: boolean) {
+    const cached = this.cache.get(id);
+    if (cached) return isLean ? cached.toJSON() : cached;
+    let guildData = isLean
+      ? await this.guildsData.findOne({ id }).lean()
+      : await this.guildsData.findOne({ id });
+    if (guildData) return guildData as any;
+    guildData = new this.guildsData({ id });
+    await guildData.save();
+    return guildData;
+  }
+  async addMember(guildID: string, memberId: string) {
+    const guild = await this.findOrCreateGuild({ id: guildID });
+    guild.members.push(memberId);
+    await guild.save();
+  }
+  async addGroup(guildID: string, name: string) {
+    const guild = await this.findOrCreateGuild({ id: guildID });
+    const existingName = (group: { name: string }) => group.name === name;
+    if (guild.groups.some(existingName)) {
+      throw new Error("exists");
+    }
+    guild.groups.push({ name });
+    await guild.save();
+  }
+}
+"#;
+    let got: Vec<_> = findings("src/base/Bot.ts", src)
+        .into_iter()
+        .filter(|f| f.rule == "unbounded-push")
+        .map(|f| (line_at(src, f.span.start as usize), f.severity, f.message))
+        .collect();
+    let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+    assert_eq!(lines, vec![19, 28], "{got:?}");
+    assert_eq!(got[0].1, mongolint::diagnostic::Severity::Warning);
+    assert!(got[0].2.contains("no bound"), "{}", got[0].2);
+    assert_eq!(got[1].1, mongolint::diagnostic::Severity::Info);
+    assert!(
+        got[1].2.contains("checks are not in it yet"),
+        "{}",
+        got[1].2
+    );
+    // A function whose returns load no document: no document, no push.
+    let plain = src.replace(
+        "await this.guildsData.findOne({ id })",
+        "await fetchGuild(id)",
+    );
+    assert!(rule_hits("unbounded-push", "src/base/Bot.ts", &plain).is_empty());
+}

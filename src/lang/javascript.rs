@@ -83,6 +83,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         loose_skips: Vec::new(),
         classified: RefCell::new(None),
         deepest: Cell::new(0),
+        following_returns: Cell::new(false),
     };
     let root = tree.root_node();
     x.collect_bindings(root);
@@ -359,6 +360,10 @@ struct Extractor<'t> {
     /// The deepest recursion depth a depth-capped function has been asked at during the current
     /// `classify` computation.
     deepest: Cell<usize>,
+    /// Whether `loaded_by_call` is reading a function's returns: it reads one function deep, not
+    /// the functions those returns call (NodeBB's helpers return each other's results: followed
+    /// all the way, the walk was exponential).
+    following_returns: Cell<bool>,
 }
 
 impl<'t> Extractor<'t> {
@@ -1907,6 +1912,16 @@ impl<'t> Extractor<'t> {
         operators: &[&str],
         equals: bool,
     ) -> Option<Held<'t>> {
+        // A predicate named beforehand (courselit's `const existingName = (group: Group) =>
+        // group.name === name;` .. `course.groups?.some(existingName)`): its function.
+        let pred = match pred.k() {
+            "identifier" => self
+                .lookup(self.text(pred), pred.start_byte() as u32)
+                .and_then(|b| b.value)
+                .map(|v| self.unwrap_expr(v))
+                .unwrap_or(pred),
+            _ => pred,
+        };
         if !matches!(pred.k(), "arrow_function" | "function_expression") {
             return None;
         }
@@ -3328,6 +3343,14 @@ impl<'t> Extractor<'t> {
                 }
             }
             "call_expression" => self.classify_call(n, depth),
+            // A document either way (`isLean ? await Guild.findOne(q).lean() : await
+            // Guild.findOne(q)`): the document loaded. Nothing else is read through a choice.
+            "ternary_expression" => ["consequence", "alternative"]
+                .into_iter()
+                .filter_map(|b| self.field(n, b))
+                .map(|b| self.classify(b, depth + 1))
+                .find(|t| matches!(t, Thing::LoadedDoc(..)))
+                .unwrap_or(Thing::Unknown),
             "this" => match self.statics_model(n, depth) {
                 Thing::Unknown => self.super_model(n, depth),
                 t => t,
@@ -3537,6 +3560,37 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// A call of a function or method of this file that returns a document it loads: the
+    /// document (AtlantaBot's `const guild = await this.findOrCreateGuild({ id })`, which returns
+    /// `this.guildsData.findOne(..)`'s result or a new one, before `guild.members.push(m);
+    /// guild.save()`). Its returns are tried in order (the first may be a cache's).
+    fn loaded_by_call(&self, call: Node<'t>, depth: usize) -> Option<Thing> {
+        if depth >= MAX_DEPTH || self.following_returns.get() {
+            return None;
+        }
+        let func = self.called_function(call)?;
+        let body = self.field(func, "body")?;
+        if body.k() != "statement_block" {
+            self.following_returns.set(true);
+            let t = self.classify(body, depth + 1);
+            self.following_returns.set(false);
+            return matches!(t, Thing::LoadedDoc(..)).then_some(t);
+        }
+        let mut returns = Vec::new();
+        self.parents.walk(body, |c, k, enter| {
+            if enter && k == "return_statement" && self.enclosing_function(c) == func {
+                returns.extend(self.named_children(c).into_iter().next());
+            }
+        });
+        self.following_returns.set(true);
+        let loaded = returns
+            .into_iter()
+            .map(|r| self.classify(r, depth + 1))
+            .find(|t| matches!(t, Thing::LoadedDoc(..)));
+        self.following_returns.set(false);
+        loaded
+    }
+
     fn classify_call(&self, call: Node<'t>, depth: usize) -> Thing {
         let Some(f) = self.field(call, "function") else {
             return Thing::Unknown;
@@ -3595,6 +3649,9 @@ impl<'t> Extractor<'t> {
                 }
             }
             if let Some(t) = self.getter_result(call, &args, depth) {
+                return t;
+            }
+            if let Some(t) = self.loaded_by_call(call, depth) {
                 return t;
             }
             // `generateModels(subdomain)`, imported from a module of the repository: what that
@@ -3700,7 +3757,7 @@ impl<'t> Extractor<'t> {
                         _ => {}
                     }
                 }
-                Thing::Unknown
+                self.loaded_by_call(call, depth).unwrap_or(Thing::Unknown)
             }
         }
     }
