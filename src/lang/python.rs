@@ -7464,21 +7464,54 @@ impl<'t> Extractor<'t> {
             .collect()
     }
 
+    /// The `*args` and `**kwargs` names of a function's parameters.
+    fn splat_parameter_names(&self, def: Node<'t>) -> Vec<&'t str> {
+        let Some(ps) = self.field(def, "parameters") else {
+            return Vec::new();
+        };
+        self.named_children(ps)
+            .into_iter()
+            .filter(|p| matches!(p.k(), "list_splat_pattern" | "dictionary_splat_pattern"))
+            .filter_map(|p| {
+                self.named_children(p)
+                    .into_iter()
+                    .find(|c| c.k() == "identifier")
+            })
+            .map(|c| self.text(c))
+            .collect()
+    }
+
+    /// The names function `def` binds from a call that passes one of `params` whole (`query =
+    /// self._clean_query(kwargs)`, `skip, limit, order_by = self._clean_options(options)`): made
+    /// from what its caller gave it.
+    fn bound_from_parameters(&self, def: Node<'t>, params: &[&str]) -> Vec<&'t str> {
+        let mut out = Vec::new();
+        self.parents.walk(def, |n, k, enter| {
+            if !enter || k != "assignment" {
+                return;
+            }
+            let (Some(left), Some(right)) = (self.field(n, "left"), self.field(n, "right")) else {
+                return;
+            };
+            if right.k() != "call" || !super::passes_parameter(self.text(right), params) {
+                return;
+            }
+            let targets = match left.k() {
+                "identifier" => vec![left],
+                "pattern_list" | "tuple_pattern" => self.named_children(left),
+                _ => return,
+            };
+            out.extend(
+                targets
+                    .into_iter()
+                    .filter(|t| t.k() == "identifier")
+                    .map(|t| self.text(t)),
+            );
+        });
+        out
+    }
+
     fn finish(mut self, root: Node<'t>) -> FileIr {
-        // The operations of wrappers of the driver, which run the query they are given.
-        let mut operations = std::mem::take(&mut self.ir.operations);
-        super::mark_forwarded_queries(
-            &mut operations,
-            |at| {
-                let n = root.descendant_for_byte_range(at.start as usize, at.end as usize)?;
-                self.function_around(n).map(|f| super::Parameters {
-                    names: self.parameter_names(f),
-                    members: Vec::new(),
-                })
-            },
-            |filter, _, params| params.contains(&filter),
-        );
-        self.ir.operations = operations;
         for (call_id, op) in std::mem::take(&mut self.manager_reads) {
             if !self.queried_later.contains(&call_id) {
                 self.ir.operations.push(op);
@@ -7506,6 +7539,45 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+        // The operations of wrappers of the driver, which run the query they are given (their
+        // cursors' modifiers attached first): a parameter's, or one made from it, with the skip an
+        // options parameter gives (directly, or through a helper that reads it: mhn's `skip,
+        // limit, order_by = self._clean_options(options)` beside `query =
+        // self._clean_query(kwargs)`).
+        let mut operations = std::mem::take(&mut self.ir.operations);
+        let function_at = |at: Span| {
+            root.descendant_for_byte_range(at.start as usize, at.end as usize)
+                .and_then(|n| self.function_around(n))
+        };
+        super::mark_forwarded_queries(
+            &mut operations,
+            |at| {
+                function_at(at).map(|f| {
+                    let mut names = self.parameter_names(f);
+                    names.extend(self.splat_parameter_names(f));
+                    let options: Vec<&str> = names
+                        .iter()
+                        .copied()
+                        .filter(|p| {
+                            matches!(*p, "options" | "opts" | "kwargs" | "params")
+                                || p.ends_with("_options")
+                        })
+                        .collect();
+                    let members = self
+                        .bound_from_parameters(f, &options)
+                        .into_iter()
+                        .filter(|m| matches!(*m, "skip" | "offset"))
+                        .collect();
+                    super::Parameters { names, members }
+                })
+            },
+            |filter, at, params| {
+                params.contains(&filter)
+                    || function_at(at)
+                        .is_some_and(|f| self.bound_from_parameters(f, params).contains(&filter))
+            },
+        );
+        self.ir.operations = operations;
         // `src_build = get_src_build()`, then `for b in src_build.find(): src_build.replace_one(..)`
         // (biothings' clean-ups): a receiver that takes a driver-only call in the same function
         // is a collection, so its bare `find()` is a read of it too. (Not `self`: a class that

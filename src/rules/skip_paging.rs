@@ -273,6 +273,44 @@ mod tests {
             .collect()
     }
 
+    /// Python: a wrapper's skip and filter may come from helpers that read what its caller gave
+    /// it (mhn's `get(self, options={}, **kwargs)`: `query = self._clean_query(kwargs)`, `skip,
+    /// limit, order_by = self._clean_options(options)`, the skip applied to the cursor later).
+    /// A page number of its own is the function's paging.
+    #[test]
+    fn a_python_wrapper_s_skip_may_come_from_its_options_through_a_helper() {
+        let py = r#"import pymongo
+class Resource(object):
+    collection = pymongo.MongoClient().mhn.session
+    def get(self, options={}, **kwargs):
+        query = self._clean_query(kwargs)
+        queryset = self.collection.find(query)
+        if options:
+            skip, limit, order_by = self._clean_options(options)
+            if skip:
+                queryset = queryset.skip(skip)
+        return queryset
+    def page(self, page, **kwargs):
+        query = self._clean_query(kwargs)
+        skip, limit = self._paging(page)
+        return self.collection.find(query).skip(skip)
+"#;
+        let (_, found) =
+            crate::analysis::check_source("clio.py", py, &Settings::default()).unwrap();
+        let got: Vec<_> = found
+            .iter()
+            .filter(|f| f.rule == "skip-paging")
+            .map(|f| (py[..f.span.start as usize].lines().count(), f.severity))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (10, crate::diagnostic::Severity::Info),
+                (15, crate::diagnostic::Severity::Warning)
+            ]
+        );
+    }
+
     /// A wrapper of the driver runs the query and the options its callers give it (apostrophe's
     /// `lowLevelMongoCursor(req, criteria, projection, options)`, `.skip(options.skip)`): the
     /// paging is its callers', and it is reported at info. A function with a skip parameter of its own (crits'
