@@ -3663,3 +3663,20 @@ export class Bot {
     );
     assert!(rule_hits("unbounded-push", "src/base/Bot.ts", &plain).is_empty());
 }
+
+/// Meteor's older `Collection._ensureIndex(keys)` declares an index, as `createIndex` does
+/// (Vulcan's votes).
+#[test]
+fn meteor_s_underscored_ensure_index_declares_an_index() {
+    let src = r#"import { Mongo } from 'meteor/mongo';
+const Posts = new Mongo.Collection('posts');
+Meteor.startup(() => {
+  Posts._ensureIndex({ slug: 1 });
+  Posts._ensureIndex({ slug: 1, postedAt: -1 });
+});
+"#;
+    assert_eq!(
+        rule_lines("redundant-index", "server/indexes.js", src),
+        vec![4]
+    );
+}

@@ -126,6 +126,9 @@ pub const JS_OPERATIONS: &[OpMethod] = &[
     op("upsertAsync", OpKind::UpdateOne, Args::FilterUpdate, false),
     op("removeAsync", OpKind::Delete, Args::FilterOptions, false),
     op("createIndexAsync", OpKind::CreateIndex, Args::Index, true),
+    // Meteor's older server API: `Votes._ensureIndex({userId: 1, documentId: 1})` (Vulcan,
+    // Telescope).
+    op("_ensureIndex", OpKind::CreateIndex, Args::Index, true),
 ];
 
 /// The options of MongoDB's `createIndex` (and of an index specification), as the drivers and
