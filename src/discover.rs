@@ -2388,7 +2388,7 @@ impl WantedExports {
             return;
         }
         if let Some(whole) = Self::python_module(&import.module, from) {
-            let last = whole.rsplit('/').next().unwrap_or("").to_string();
+            let last = lang::naming::last_part(&whole, b'/').to_string();
             let list = self.py.entry(last).or_default();
             let names = match list.iter_mut().find(|(m, _)| *m == whole) {
                 Some((_, names)) => names,
@@ -2473,7 +2473,7 @@ impl WantedExports {
         let p = path.to_str().unwrap_or("");
         let p = p.strip_suffix(".py").unwrap_or("");
         let p = p.strip_suffix("/__init__").unwrap_or(p);
-        let last = p.rsplit('/').next().unwrap_or(p);
+        let last = lang::naming::last_part(p, b'/');
         self.py
             .get(last)
             .into_iter()

@@ -1244,7 +1244,7 @@ fn link_member_collections(files: &mut [SourceFile]) {
             let Some((path, member)) = op.receiver.rsplit_once('.') else {
                 continue;
             };
-            let object = path.rsplit('.').next().unwrap_or(path);
+            let object = crate::lang::naming::last_part(path, b'.');
             let object = object.strip_suffix('?').unwrap_or(object);
             let key = (object.to_string(), member.to_string());
             let Some(Some(c)) = known.get(&key) else {

@@ -114,7 +114,7 @@ fn path_is_offline(path: &str) -> bool {
 /// of migrations. Each step runs once, when a deployment upgrades. (`upgrade` alone names other
 /// things too: a plan's upgrade, a WebSocket's.)
 fn is_upgrade_steps(path: &str, text: &str) -> bool {
-    let file = path.rsplit('/').next().unwrap_or(path);
+    let file = crate::lang::naming::last_part(path, b'/');
     let stem = file.split('.').next().unwrap_or(file);
     matches!(stem, "upgrade" | "upgrades")
         && (text.contains("Migration") || text.contains("migration"))

@@ -1359,21 +1359,25 @@ impl<'t> Extractor<'t> {
     /// What function `func` returns first: its expression body (`(o) => [..]`) or the value of
     /// its first `return` of its own.
     fn first_return(&self, func: Node<'t>) -> Option<Node<'t>> {
-        let body = self.field(func, "body")?;
+        self.returned_values(func).into_iter().next()
+    }
+
+    /// What function `func` returns: its expression body, or the values of its own `return`s
+    /// (those with one), in order.
+    fn returned_values(&self, func: Node<'t>) -> Vec<Node<'t>> {
+        let Some(body) = self.field(func, "body") else {
+            return Vec::new();
+        };
         if body.k() != "statement_block" {
-            return Some(body);
+            return vec![body];
         }
-        let mut found = None;
+        let mut values = Vec::new();
         self.parents.walk(body, |c, k, enter| {
-            if enter
-                && found.is_none()
-                && k == "return_statement"
-                && self.enclosing_function(c) == func
-            {
-                found = self.named_children(c).into_iter().next();
+            if enter && k == "return_statement" && self.enclosing_function(c) == func {
+                values.extend(self.named_children(c).into_iter().next());
             }
         });
-        found
+        values
     }
 
     /// The one function of this file that `call` calls, if the file says which: a declaration or
@@ -3568,20 +3572,7 @@ impl<'t> Extractor<'t> {
         if depth >= MAX_DEPTH || self.following_returns.get() {
             return None;
         }
-        let func = self.called_function(call)?;
-        let body = self.field(func, "body")?;
-        if body.k() != "statement_block" {
-            self.following_returns.set(true);
-            let t = self.classify(body, depth + 1);
-            self.following_returns.set(false);
-            return matches!(t, Thing::LoadedDoc(..)).then_some(t);
-        }
-        let mut returns = Vec::new();
-        self.parents.walk(body, |c, k, enter| {
-            if enter && k == "return_statement" && self.enclosing_function(c) == func {
-                returns.extend(self.named_children(c).into_iter().next());
-            }
-        });
+        let returns = self.returned_values(self.called_function(call)?);
         self.following_returns.set(true);
         let loaded = returns
             .into_iter()
@@ -3642,7 +3633,7 @@ impl<'t> Extractor<'t> {
                     .lookup(name, f.start_byte() as u32)
                     .and_then(|b| b.import.as_ref())
                     .is_some_and(|i| {
-                        super::names_database_module(i.module.rsplit('/').next().unwrap_or(""))
+                        super::names_database_module(super::naming::last_part(&i.module, b'/'))
                     });
                 if self.uses_mongo || from_db_module {
                     return Thing::Collection(self.collection_ref(args[0], CollectionVia::Driver));

@@ -500,7 +500,7 @@ pub fn path_is_periodic(path: &str) -> bool {
     // A file named for a run on a period (erxes' `worker/hourlyRunner.ts`, a `dailyDigestJob.js`,
     // `weekly_cleanup.py`): the period and a run's word. (A period alone names data too: a
     // `dailyStats.ts` handler.)
-    let file = path.rsplit('/').next().unwrap_or(path);
+    let file = last_part(path, b'/');
     if for_each_word(file, |w| {
         matches!(w, "hourly" | "daily" | "weekly" | "monthly")
     }) && for_each_word(file, |w| {

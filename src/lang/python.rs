@@ -146,7 +146,7 @@ fn span(n: Node) -> Span {
 
 /// A file as an import of itself: `app/models.py` → `./models`.
 fn this_module(display_path: &str) -> String {
-    let name = display_path.rsplit('/').next().unwrap_or(display_path);
+    let name = super::naming::last_part(display_path, b'/');
     let stem = name.strip_suffix(".py").unwrap_or(name);
     format!("./{stem}")
 }
@@ -7596,10 +7596,7 @@ impl<'t> Extractor<'t> {
             root.split_once('.').is_some_and(|(first, rest)| {
                 !matches!(first, "self" | "cls") || !rest.contains('.')
             }) && root.split('.').all(word)
-                && root
-                    .rsplit('.')
-                    .next()
-                    .is_some_and(|l| DB_NAMES.contains(&l))
+                && DB_NAMES.contains(&last_segment(root))
         };
         let database_of = |receiver: &str| -> Option<(String, String)> {
             let (root, member) = receiver.rsplit_once('.')?;

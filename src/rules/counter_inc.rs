@@ -51,7 +51,7 @@ fn counter_inc_diagnostic(
 /// task) holds no lock.
 fn holds_lock(filter: &Value) -> bool {
     filter.fields().iter().any(|f| {
-        let last = f.key.rsplit('.').next().unwrap_or(&f.key);
+        let last = crate::lang::naming::last_part(&f.key, b'.');
         let words = crate::lang::naming::words(last.trim_start_matches('_'));
         let lock = match words.as_slice() {
             [w] => matches!(w.as_str(), "lock" | "locked" | "lease"),
@@ -186,7 +186,7 @@ fn display_key(key: &str) -> &str {
 /// of counts (an inventory), keyed by what happens, not one counter bumped per event.
 fn counts_by_computed_key(key: &str) -> bool {
     let k = display_key(key);
-    let last = k.rsplit('.').next().unwrap_or(k);
+    let last = crate::lang::naming::last_part(k, b'.');
     last.contains(['{', '}', '+', '%']) || key.starts_with('[') && !k.contains('.')
 }
 

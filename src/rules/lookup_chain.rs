@@ -117,7 +117,7 @@ fn from_expression(text: &str) -> String {
         .strip_suffix(".collection.name")
         .or_else(|| text.strip_suffix(".collection.collectionName"));
     if let Some(model) = model {
-        let model = model.rsplit('.').next().unwrap_or(model);
+        let model = crate::lang::naming::last_part(model, b'.');
         return format!("the collection of model `{model}`");
     }
     let simple = !text.is_empty()

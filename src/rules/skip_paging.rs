@@ -100,7 +100,7 @@ fn is_constant(v: &Value) -> bool {
 /// A name for how many documents are kept: its last segment starts with `max`, `keep` or
 /// `retain` (`maxProfilesHistory`, `MAX_HISTORY`, `keep_last`, `retainCount`).
 fn is_kept_count(text: &str) -> bool {
-    let last = text.rsplit('.').next().unwrap_or(text);
+    let last = crate::lang::naming::last_part(text, b'.');
     let mut kept = false;
     crate::lang::naming::for_each_word(last, |w| {
         kept = matches!(w, "max" | "keep" | "retain");

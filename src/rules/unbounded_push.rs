@@ -354,7 +354,7 @@ fn same_literal(a: &Value, b: &Value) -> bool {
 /// MAX_TAGS:`)? The last segment of the array's path must be a name in the measured expression
 /// (or in what that name is bound to): `user_agents` in `agents = self.user_agents or []`.
 fn guarded(op: &Operation, array: &str) -> bool {
-    let name = array.rsplit('.').next().unwrap_or(array);
+    let name = crate::lang::naming::last_part(array, b'.');
     op.context
         .size_guards
         .iter()
@@ -721,7 +721,7 @@ impl Rule for UnboundedPush {
                     {
                         continue;
                     }
-                    let last = f.key.rsplit('.').next().unwrap_or(&f.key);
+                    let last = crate::lang::naming::last_part(&f.key, b'.');
                     // A `$push` of values the filter excludes from the array, or that the code
                     // checks are not in it, is an `$addToSet`.
                     let growth = if operator.key != "$push" {
