@@ -1739,6 +1739,19 @@ fn spells_index_option(bytes: &[u8]) -> bool {
         })
 }
 
+/// A JavaScript module named for MongoDB (`data/mongodb.ts`, `lib/mongo.js`) without a word of
+/// it: what its importers take for collections may be another store's (juice-shop's
+/// `reviewsCollection = new MarsDB.Collection('posts')`), so it waits with the deferred files
+/// until a parsed file imports from it, and its exports say what they are.
+fn is_named_for_mongo(path: &Path, lang: Language) -> bool {
+    is_js(lang)
+        && path.file_name().is_some_and(|n| {
+            n.as_encoded_bytes()
+                .windows(5)
+                .any(|w| w.eq_ignore_ascii_case(b"mongo"))
+        })
+}
+
 /// A Python package's `__init__.py` that imports, or a JavaScript folder's `index.js` that
 /// requires or exports models: it may re-export a model of the package (`from .video import Video`,
 /// `module.exports.Token = require('./token.model')`) without a word of MongoDB, so it waits with
@@ -2642,7 +2655,11 @@ fn analyse_one(
         let bytes = &buf[..n];
         if !deferred {
             let v = match verdict(lang, bytes) {
-                Verdict::Skip if is_package_init(path, lang, bytes) => Verdict::Defer,
+                Verdict::Skip
+                    if is_package_init(path, lang, bytes) || is_named_for_mongo(path, lang) =>
+                {
+                    Verdict::Defer
+                }
                 v => v,
             };
             if !no_ignore && looks_built(lang, bytes) {

@@ -417,6 +417,55 @@ fn writes_to_an_imported_collection_in_memory_are_not_database_writes() {
     assert!(lines[0].contains("`rooms`"), "{out}");
 }
 
+/// A module named for MongoDB that holds another store's collections (juice-shop's
+/// `data/mongodb.ts`: `export const reviewsCollection = new MarsDB.Collection('posts')`, no word
+/// of MongoDB in it) is read when a checked file imports from it: an `$inc` on its collection
+/// reaches no MongoDB. The same module exporting a MongoDB collection still gives the finding, and
+/// so does a NeDB datastore's neighbour in the same file that is MongoDB's.
+#[test]
+fn collections_of_another_store_in_a_module_named_for_mongo_are_not_mongodb() {
+    let (_t, root) = temp();
+    write(
+        &root,
+        "data/mongodb.ts",
+        "import * as MarsDB from 'marsdb'\nexport const reviewsCollection = new MarsDB.Collection('posts')\n",
+    );
+    write(
+        &root,
+        "routes/likeProductReviews.ts",
+        "import * as db from '../data/mongodb'\n\
+         export function like(id: string) {\n  \
+         return db.reviewsCollection.update({ _id: id }, { $inc: { likesCount: 1 } })\n}\n",
+    );
+    write(
+        &root,
+        "lib/store.js",
+        "const Datastore = require('nedb');\nconst { MongoClient } = require('mongodb');\n\
+         const local = new Datastore({ filename: 'views.db' });\n\
+         const views = new MongoClient(process.env.URL).db().collection('views');\n\
+         exports.seen = (id) => {\n  \
+         local.update({ _id: id }, { $inc: { n: 1 } });\n  \
+         views.updateOne({ _id: id }, { $inc: { n: 1 } });\n};\n",
+    );
+    let (_, out) = concise(&root, &[]);
+    let lines = lines_of(&out, "counter-inc");
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].starts_with("lib/store.js:7:"), "{out}");
+    // The module's collection is MongoDB's: the importer's `$inc` is a counter again.
+    write(
+        &root,
+        "data/mongodb.ts",
+        "import { MongoClient } from 'mongodb'\nexport const reviewsCollection = new MongoClient(process.env.URL).db().collection('posts')\n",
+    );
+    let (_, out) = concise(&root, &[]);
+    let lines = lines_of(&out, "counter-inc");
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[1].starts_with("routes/likeProductReviews.ts:3:"),
+        "{out}"
+    );
+}
+
 /// A path into a scoped package of the repository's own workspace (fiora's `@fiora/database/
 /// mongoose/models/group`, the package in `packages/database`) resolves to the file, so the
 /// model's collection and its declared indexes are known where it is used. A package that is

@@ -231,6 +231,18 @@ mod kinds {
 }
 
 /// Meteor's collection class, `Mongo.Collection` (or through a namespace).
+/// Whether a module is another database's client (`JS_OTHER_DATABASE_MODULES`), by its package:
+/// `mysql2` of `mysql2/promise`, `@aws-sdk/lib-dynamodb` of itself.
+fn is_other_database_module(m: &str) -> bool {
+    let mut parts = m.split('/');
+    let package = match (m.starts_with('@'), parts.next(), parts.next()) {
+        (true, Some(scope), Some(name)) => &m[..scope.len() + 1 + name.len()],
+        (_, Some(first), _) => first,
+        _ => m,
+    };
+    JS_OTHER_DATABASE_MODULES.contains(&package)
+}
+
 fn is_meteor_collection(ctor: &str) -> bool {
     ctor == "Mongo.Collection" || ctor.ends_with(".Mongo.Collection")
 }
@@ -1621,14 +1633,7 @@ impl<'t> Extractor<'t> {
         {
             self.uses_mongo = true;
         }
-        // The package: `mysql2` of `mysql2/promise`, `@aws-sdk/lib-dynamodb` of itself.
-        let mut parts = m.split('/');
-        let package = match (m.starts_with('@'), parts.next(), parts.next()) {
-            (true, Some(scope), Some(name)) => &m[..scope.len() + 1 + name.len()],
-            (_, Some(first), _) => first,
-            _ => m,
-        };
-        if JS_OTHER_DATABASE_MODULES.contains(&package) {
+        if is_other_database_module(m) {
             self.uses_other_database = true;
         }
         // The umbrella packages (`firebase-admin`, `firebase`) also bring messaging, auth and
@@ -2917,6 +2922,18 @@ impl<'t> Extractor<'t> {
         let ctor_text = self.text(ctor);
         if is_meteor_collection(ctor_text) {
             return unnamed(self.args(value));
+        }
+        // Another database's object (`new MarsDB.Collection('posts')`, `new Datastore(..)` of
+        // NeDB): its `find` and `update` reach no MongoDB.
+        let named = ctor_text
+            .split_once('.')
+            .map_or(ctor_text, |(first, _)| first);
+        if self
+            .lookup(named, ctor.start_byte() as u32)
+            .and_then(|b| b.import.as_ref())
+            .is_some_and(|i| is_other_database_module(&i.module))
+        {
+            return true;
         }
         if ctor.k() != "identifier" {
             return false;

@@ -272,10 +272,13 @@ pub const JS_MONGO_MODULES: &[&str] = &[
 ];
 
 /// Module names whose import marks a file as using Firestore (whose `db.collection(..)` is not MongoDB's).
-/// Clients of other databases (SQL, CouchDB, DynamoDB) whose objects have methods named like a
-/// collection's (`find`, `deleteMany`, `update`): in a file that imports one and no MongoDB
-/// module, a call on a receiver the frontend cannot name is that database's (Huly's
-/// `PostgresDbCollection`). Matched as the whole specifier or its package part.
+/// Clients of other databases (SQL, CouchDB, DynamoDB, and the stores in memory or in a file that
+/// copy MongoDB's API: MarsDB, NeDB, LokiJS) whose objects have methods named like a collection's
+/// (`find`, `deleteMany`, `update`): in a file that imports one and no MongoDB module, a call on a
+/// receiver the frontend cannot name is that database's (Huly's `PostgresDbCollection`), and an
+/// object made with one of their constructors (`new MarsDB.Collection('posts')`, `new
+/// Datastore(..)`) is not a MongoDB collection, here or in a module that imports it (juice-shop's
+/// `data/mongodb.ts`). Matched as the whole specifier or its package part.
 pub const JS_OTHER_DATABASE_MODULES: &[&str] = &[
     "pg",
     "postgres",
@@ -303,6 +306,11 @@ pub const JS_OTHER_DATABASE_MODULES: &[&str] = &[
     "dynamoose",
     "@aws-sdk/client-dynamodb",
     "@aws-sdk/lib-dynamodb",
+    "marsdb",
+    "nedb",
+    "@seald-io/nedb",
+    "nedb-promises",
+    "lokijs",
 ];
 
 pub const JS_FIRESTORE_MODULES: &[&str] = &[
