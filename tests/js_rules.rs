@@ -1748,6 +1748,45 @@ async function list(req, octokit) {
     );
 }
 
+/// An application's own `paginate` method (nodepress's services, over its paginate plugin) is not
+/// mongoose-paginate's: a controller's `this.categoryService.paginate(filter, {page})` skips
+/// nothing itself, and the plugin's skip is reported where it is written. A model typed as one
+/// (`PaginateModel<..>`, an interface named for a model) still pages by skip.
+#[test]
+fn an_application_services_paginate_is_not_mongoose_paginate() {
+    let src = r#"
+import { Controller, Get, Query } from "@nestjs/common";
+import { PaginateModel } from "mongoose";
+import { CategoryService } from "./category.service";
+import { TagModel } from "./tag.model";
+class LocalService {}
+@Controller("categories")
+export class CategoryController {
+  constructor(
+    private readonly categoryService: CategoryService,
+    private readonly local: LocalService,
+    private readonly tags: TagModel,
+    private readonly posts: PaginateModel<Post>,
+  ) {}
+  @Get()
+  list(@Query() query) {
+    const { page, per_page, keyword } = query;
+    const filter = { name: { $regex: keyword, $options: "i" } };
+    this.local.paginate(filter, { page, perPage: per_page });
+    this.tags.paginate(filter, { page, limit: per_page });
+    this.posts.paginate(filter, { page, limit: per_page });
+    return this.categoryService.paginate(filter, { page, perPage: per_page });
+  }
+}
+"#;
+    let got = rule_hits(SP, "category.controller.ts", src);
+    assert_eq!(
+        got,
+        [(20, "page".to_string()), (21, "page".to_string())],
+        "{got:?}"
+    );
+}
+
 /// A getter of the file without parameters (LibreChat's `function model() { return
 /// mongoose.models.AuditLog; }`, then `const AuditLog = model();`) gives its collection; a query
 /// reassigned with a skip under a condition keeps its collection.

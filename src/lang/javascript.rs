@@ -2939,24 +2939,7 @@ impl<'t> Extractor<'t> {
             return false;
         }
         // A class of this module, declared at its top level.
-        let root = self.parents.root();
-        let class = self
-            .parents
-            .children(root)
-            .flat_map(|c| {
-                let inner = (c.k() == "export_statement")
-                    .then(|| self.field(c, "declaration"))
-                    .flatten();
-                [Some(c), inner]
-            })
-            .flatten()
-            .find(|c| {
-                is_class(c.k())
-                    && self
-                        .field(*c, "name")
-                        .is_some_and(|name| self.text(name) == ctor_text)
-            });
-        let Some(class) = class else {
+        let Some(class) = self.top_level_class(ctor_text) else {
             return false;
         };
         let extends_collection = self
@@ -3517,6 +3500,51 @@ impl<'t> Extractor<'t> {
             },
             None => Thing::Unknown,
         }
+    }
+
+    /// Whether `obj` (`this.categoryService`, `categoryService`) is declared an instance of a class
+    /// of the repository that is not a model (`private readonly categoryService: CategoryService`,
+    /// the class imported from a module of the repository or declared in this file): its
+    /// `paginate(filter, {page})` is the application's own method, not mongoose-paginate's, and
+    /// whatever it skips is read where it does (nodepress's services over its paginate plugin).
+    fn is_application_service(&self, obj: Node<'t>) -> bool {
+        let key = match obj.k() {
+            "identifier" => self.text(obj).to_string(),
+            "member_expression" if self.field(obj, "object").is_some_and(|o| o.k() == "this") => {
+                match self.field(obj, "property") {
+                    Some(p) => ["this.", self.text(p)].concat(),
+                    None => return false,
+                }
+            }
+            _ => return false,
+        };
+        let Some(b) = self.lookup(&key, obj.start_byte() as u32) else {
+            return false;
+        };
+        let Some(t) = b.type_text.map(|t| t.trim_start_matches(':').trim()) else {
+            return false;
+        };
+        if b.injected_model.is_some() || !is_identifier(t) || t.ends_with("Model") {
+            return false;
+        }
+        self.repository_import(t, b.pos).is_some() || self.top_level_class(t).is_some()
+    }
+
+    /// The class named `name` that the file declares at its top level (exported or not).
+    fn top_level_class(&self, name: &str) -> Option<Node<'t>> {
+        let root = self.parents.root();
+        self.parents
+            .children(root)
+            .flat_map(|c| {
+                let inner = (c.k() == "export_statement")
+                    .then(|| self.field(c, "declaration"))
+                    .flatten();
+                [Some(c), inner]
+            })
+            .flatten()
+            .find(|c| {
+                is_class(c.k()) && self.field(*c, "name").is_some_and(|n| self.text(n) == name)
+            })
     }
 
     /// What `name` is imported as at `pos` from a module of the repository (not a namespace).
@@ -5704,6 +5732,7 @@ impl<'t> Extractor<'t> {
             // mongoose-paginate skips `(page - 1) * limit` documents for a `page`, and `offset`
             // ones for an `offset`, unless told `pagination: false`.
             let paginated = m.name == "paginate"
+                && !self.is_application_service(obj)
                 && !opts
                     .get("pagination")
                     .is_some_and(|f| matches!(f.value.kind, ValueKind::Bool(false)));
