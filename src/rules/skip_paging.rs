@@ -109,10 +109,12 @@ fn is_kept_count(text: &str) -> bool {
     kept
 }
 
-/// A filter that names one document by its `_id` (`{_id: id}`, `{"_id": {"$eq": id}}`): a skip
-/// there drops that document or nothing, and pages through nothing (maggma's GridFS read passes
-/// its caller's `skip` on to `find_one(filter={"_id": ..}, skip=skip)`).
-fn names_one_document(op: &Operation) -> bool {
+/// A filter that names its documents by `_id`: one (`{_id: id}`, `{"_id": {"$eq": id}}`), where a
+/// skip drops that document or nothing (maggma's GridFS read passes its caller's `skip` on to
+/// `find_one(filter={"_id": ..}, skip=skip)`), or those of a list the code holds (`{_id: {$in:
+/// ids}}`, crowi's search results by page id), where a skip reads no more than the list: neither
+/// pages through the collection.
+fn names_known_documents(op: &Operation) -> bool {
     op.filter
         .as_ref()
         .and_then(|f| f.get("_id"))
@@ -120,7 +122,7 @@ fn names_one_document(op: &Operation) -> bool {
             !f.value
                 .fields()
                 .iter()
-                .any(|x| x.key.starts_with('$') && x.key != "$eq")
+                .any(|x| x.key.starts_with('$') && x.key != "$eq" && x.key != "$in")
         })
 }
 
@@ -222,7 +224,7 @@ impl Rule for SkipPaging {
             // A count given a skip (`count_documents(q, skip=n)`, pymongo's old
             // `cursor.count(with_limit_and_skip=True)` rebuilt on it: girder) counts what a page
             // would hold; the paging is the read that skips.
-            if op.kind == OpKind::Count || names_one_document(op) {
+            if op.kind == OpKind::Count || names_known_documents(op) {
                 continue;
             }
             // (A wrapper of the driver, which runs the query and the skip it was given, is
@@ -590,8 +592,10 @@ async function pick(db, n) {
 
     /// A skip by how many documents are kept (jsreport's profiler cleanup, `skip(reporter.
     /// options.profiler.maxProfilesHistory)`), by a setting deeper in a path (`app.config.x`), or
-    /// on a filter that names one document by `_id` (maggma's GridFS read) pages through
-    /// nothing; a skip from the request's options still is paging.
+    /// on a filter that names one document by `_id` (maggma's GridFS read) or those of a list
+    /// (crowi's `Page.find({ _id: { $in: ids } }).skip(offset)`) pages through nothing; a skip
+    /// from the request's options still is paging, and so is one past an `_id` range or
+    /// outside a list (`$nin`).
     #[test]
     fn kept_counts_settings_and_one_document_reads_are_not_paging() {
         let js = r#"const { MongoClient } = require("mongodb");
@@ -608,7 +612,11 @@ def read_one(file_id, skip=0):
     return files.find_one(filter={"_id": file_id}, skip=skip)
 def read_after(file_id, skip=0):
     return files.find_one(filter={"_id": {"$gt": file_id}}, skip=skip)
+def listed(ids, skip=0):
+    return list(files.find({"_id": {"$in": ids}, "kind": "doc"}, skip=skip, limit=50))
+def unlisted(ids, skip=0):
+    return list(files.find({"_id": {"$nin": ids}}, skip=skip, limit=50))
 "#;
-        assert_eq!(lines("gridfs.py", py), [6]);
+        assert_eq!(lines("gridfs.py", py), [6, 10]);
     }
 }
