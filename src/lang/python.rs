@@ -83,6 +83,8 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         star_import: false,
         star_reexports: Vec::new(),
         file_periodic: path_is_periodic(ctx.display_path),
+        may_report_progress: memchr::memmem::find(text.as_bytes(), b"tqdm").is_some()
+            || memchr::memmem::find(text.as_bytes(), b"\\r").is_some(),
         request_file: path_handles_requests(ctx.display_path),
         this_module: this_module(ctx.display_path),
         mongo_path: ctx
@@ -401,6 +403,9 @@ struct Extractor<'t> {
     /// The modules a module-level `from x import *` names.
     star_reexports: Vec<ImportRef>,
     file_periodic: bool,
+    /// The file spells `tqdm` or a carriage return (`"\r"`): a function of it may report its
+    /// progress on a terminal (see [`Extractor::reports_progress`]).
+    may_report_progress: bool,
     /// The file answers requests (see [`path_handles_requests`]).
     request_file: bool,
     /// This file as an import of itself (`./models`), for its pending classes.
@@ -3731,6 +3736,23 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// Whether function `f` reports its progress on a terminal, as a command or a batch job run by
+    /// hand does and a request handler never does: it iterates through `tqdm(..)`, or writes or
+    /// prints a line that a carriage return rewrites (`sys.stdout.write('%.2f %% done ...\r' %
+    /// pct)`, `print(n, end="\r")`; kpi's `mongo_sync_status`, which a management command and an
+    /// admin's task call).
+    fn reports_progress(&self, f: Node<'t>) -> bool {
+        if !self.may_report_progress {
+            return false;
+        }
+        let t = self.text(f).as_bytes();
+        let has = |w: &[u8]| memchr::memmem::find(t, w).is_some();
+        // (A string that ends in the carriage return, as a rewritten line does: not `'\r\n'`.)
+        has(b"tqdm(")
+            || ((has(b"\\r'") || has(b"\\r\""))
+                && (has(b"stdout.write(") || has(b"stderr.write(") || has(b"print(")))
+    }
+
     /// Whether function `f` polls on a period: a `while True` loop in it sleeps between rounds
     /// and has no way out (see `lang::polls_forever`).
     fn polls_forever(&self, f: Node<'t>) -> bool {
@@ -3742,7 +3764,7 @@ impl<'t> Extractor<'t> {
         {
             return true;
         }
-        if self.polls_forever(f) {
+        if self.polls_forever(f) || self.reports_progress(f) {
             return true;
         }
         let Some(dd) = self

@@ -894,6 +894,37 @@ def handler():
         assert_eq!(lines(&py), vec![11, 24], "{py:?}");
     }
 
+    /// A function that reports its progress on a terminal (kpi's `mongo_sync_status`, which
+    /// rewrites `'%.2f %% done ...\r'` on stdout, called by a management command; a loop through
+    /// `tqdm`) is a command or batch job run by hand, not a request's path: its loops are not
+    /// reported. A carriage return only stripped from input (`line.rstrip("\r\n")`) says nothing.
+    #[test]
+    fn a_function_that_reports_progress_on_a_terminal_is_a_batch_job() {
+        let py = findings(
+            "utils/logger_tools.py",
+            r#"import sys
+from tqdm import tqdm
+from pymongo import MongoClient
+db = MongoClient().app
+def sync_status(forms):
+    done = 0
+    for form in forms:
+        db.instances.count_documents({"form": form.id})
+        done += 1
+        sys.stdout.write('%.2f %% done ...\r' % (done * 100.0 / len(forms)))
+def reindex(forms):
+    for form in tqdm(forms):
+        db.instances.count_documents({"form": form.id})
+def counts(forms, line):
+    print(line.rstrip("\r\n"))
+    for form in forms:
+        db.instances.count_documents({"form": form.id})
+"#,
+        );
+        let lines: Vec<usize> = py.iter().map(|f| f.0).collect();
+        assert_eq!(lines, vec![17], "{py:?}");
+    }
+
     /// A loop over what a function of the file returns, when it returns only a few items written
     /// out (clearml-server's `res = cls._get_queries_for_order_field(..)`, `return non_empty,
     /// empty`), is a few fixed iterations; over a list it builds from data, it is not.
