@@ -1863,6 +1863,18 @@ impl<'t> Extractor<'t> {
         Some((self.lower(n, depth), Vec::new()))
     }
 
+    /// Whether `n` is a parameter typed as index models (`index: IndexModel`, `models:
+    /// Vec<IndexModel>`): what a caller passed.
+    fn is_index_model_parameter(&self, n: Node<'t>) -> bool {
+        let u = self.unwrap_value(n);
+        u.k() == "identifier"
+            && self
+                .lookup(self.text(u), u.start_byte() as u32)
+                .is_some_and(|b| {
+                    b.value.is_none() && b.type_text.is_some_and(|t| t.contains("IndexModel"))
+                })
+    }
+
     /// Index models of `create_index(model)` / `create_indexes([..])`: (keys, options).
     fn index_models(&self, n: Node<'t>, depth: usize) -> Vec<(Option<Value>, Option<Value>)> {
         if depth > 8 {
@@ -2226,6 +2238,19 @@ impl<'t> Extractor<'t> {
                 options_at = Some(2);
             }
             Args::Index => {
+                // A method that hands its caller's index model on (inx-chronicle's
+                // `fn create_index(&self, index: IndexModel, ..) { self.collection()
+                // .create_index(index, options).await }`) declares nothing itself: its callers'
+                // models are the declarations.
+                // And a call without arguments is the application's own method (the driver's
+                // always takes the models): `collection.create_indexes().await?` runs the
+                // implementer's, whose declarations are read where they are written.
+                if args
+                    .first()
+                    .is_none_or(|a| self.is_index_model_parameter(*a))
+                {
+                    return;
+                }
                 let models = args
                     .first()
                     .map(|a| self.index_models(*a, 0))

@@ -273,6 +273,37 @@ mod tests {
             .collect()
     }
 
+    /// A Rust method that hands its caller's index model on (inx-chronicle's `fn create_index(&self,
+    /// index: IndexModel, ..) { self.collection().create_index(index, options).await }`), and a
+    /// call of the application's own `create_indexes()` without arguments, declare no index on a
+    /// collection named at run time: the queries of the repository are still judged. A model
+    /// read from nowhere (`fn f(c: Collection<D>, m: Model)`) still holds them back.
+    #[test]
+    fn a_rust_index_forwarder_declares_nothing() {
+        let src = |param: &str| {
+            format!(
+                r#"use mongodb::{{bson::doc, Collection, IndexModel}};
+async fn forward(c: &Collection<Block>, index: {param}) {{
+    c.create_index(index, None).await;
+}}
+async fn setup(db: &mongodb::Database, blocks: &BlockCollection) {{
+    let c = db.collection::<Block>("blocks");
+    c.create_index(IndexModel::builder().keys(doc! {{ "block_id": 1 }}).build(), None).await;
+    blocks.create_indexes().await;
+}}
+async fn spending(db: &mongodb::Database, id: String) {{
+    let c = db.collection::<Block>("blocks");
+    c.find_one(doc! {{ "inputs.transaction_id": id }}, None).await;
+}}
+"#
+            )
+        };
+        let got = findings("db.rs", &src("IndexModel"));
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 12, "{got:?}");
+        assert!(findings("db.rs", &src("Model")).is_empty());
+    }
+
     /// A text index over every string field (`[("$**", TEXT)]`, alerta's alerts) serves `$text`
     /// searches only: the other queries on the collection are judged on its other indexes, as
     /// they would not be beside a wildcard index (`{"$**": 1}`), which serves any one field.
