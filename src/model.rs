@@ -1258,7 +1258,11 @@ fn classify_predicate(field: &str, v: &Value, q: &mut Query) {
             _ => false,
         })
     };
-    if ops.iter().all(|o| matches!(*o, "$ne" | "$nin" | "$not"))
+    // `{activities: {$size: 0}}` is another test no index bounds: an index on the array holds
+    // its elements, not its length (crowi's empty notifications).
+    if ops
+        .iter()
+        .all(|o| matches!(*o, "$ne" | "$nin" | "$not" | "$size"))
         && !of_null("$ne")
         && !of_null("$nin")
     {

@@ -644,7 +644,8 @@ await users.find({ team: t, name: { $regex: q } }).sort({ createdAt: -1 }).toArr
     /// A negation (`$ne`, `$nin`, `$not`) selects nearly every document and an index cannot
     /// narrow it on an array: a query by negations alone is not reported, and a negation beside
     /// an equality does not make that field a range the help asks an index for. A negation of
-    /// `null` asks for the field to be set: a range.
+    /// `null` asks for the field to be set: a range. An array's length (`$size`, crowi's empty
+    /// notifications) is no index's key either.
     #[test]
     fn a_negation_bounds_no_scan() {
         let got = findings(
@@ -659,10 +660,14 @@ await users.find({ role: { $ne: "superadmin", $gte: "a" } }).toArray();
 await users.find({ email: e, role: { $ne: "superadmin" } }).toArray();
 await users.find({ customerId: { $nin: [null, ""] } }).toArray();
 await users.find({ customerId: { $ne: null } }).toArray();
+await users.deleteMany({ activities: { $size: 0 } });
+await users.find({ teamId: t, activities: { $size: 0 } }).toArray();
 "#,
         );
         let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
-        assert_eq!(lines, vec![6, 7, 9, 10], "{got:?}");
+        assert_eq!(lines, vec![6, 7, 9, 10, 12], "{got:?}");
+        assert!(got[4].1.contains("`teamId` (equality)"), "{got:?}");
+        assert!(!got[4].1.contains("`activities`"), "{got:?}");
         assert!(got[2].1.contains("`customerId` (range)"), "{got:?}");
         assert!(got[0].1.contains("`teamId` (equality)"), "{got:?}");
         assert!(!got[0].1.contains("`role`"), "{got:?}");
