@@ -833,7 +833,15 @@ impl<'t> Extractor<'t> {
                             if let (Some(o), Some(m)) =
                                 (self.field(left, "object"), self.field(left, "property"))
                             {
-                                if o.k() == "identifier" && m.k() == "property_identifier" {
+                                // (And a schema's statics, `pageSchema.statics.findByPath =
+                                // function (path) {..}`, which `static_def` reads.)
+                                let statics = o.k() == "member_expression"
+                                    && self
+                                        .field(o, "property")
+                                        .is_some_and(|p| self.text(p) == "statics");
+                                if (o.k() == "identifier" || statics)
+                                    && m.k() == "property_identifier"
+                                {
                                     self.member_assigns.push((
                                         self.text(o),
                                         self.text(m),
@@ -4836,6 +4844,9 @@ impl<'t> Extractor<'t> {
             "member_expression" => {
                 let obj = self.field(f, "object")?;
                 let method = self.field(f, "property")?;
+                if obj.k() == "identifier" {
+                    return self.static_def(obj, self.text(method));
+                }
                 if obj.k() != "this" {
                     return None;
                 }
@@ -4853,6 +4864,35 @@ impl<'t> Extractor<'t> {
             }
             _ => None,
         }
+    }
+
+    /// The static of a Mongoose model of this file that `model.method(..)` runs: the one function
+    /// the file assigns as a schema's static of that name (crowi's `pageSchema.statics.
+    /// findPageByPath = async function (path) { .. Page.findOne({ path }) .. }`, called per path
+    /// as `Page.findPageByPath(path)`).
+    fn static_def(&self, model: Node<'t>, method: &str) -> Option<Node<'t>> {
+        let mut defs = self
+            .member_assigns
+            .iter()
+            .filter(|(o, m, _, _)| *m == method && o.ends_with(".statics"))
+            .map(|(_, _, v, _)| self.unwrap_expr(*v));
+        let (Some(def), None) = (defs.next(), defs.next()) else {
+            return None;
+        };
+        if !matches!(
+            def.k(),
+            "function_expression" | "function" | "arrow_function"
+        ) {
+            return None;
+        }
+        matches!(
+            self.classify(model, 0),
+            Thing::Collection(CollectionRef {
+                via: CollectionVia::MongooseModel,
+                ..
+            })
+        )
+        .then_some(def)
     }
 
     /// The function that a callee's `bind`, `call` or `apply` runs (`latestJob` of
@@ -5123,6 +5163,12 @@ impl<'t> Extractor<'t> {
             "member_expression",
             if bound { "object" } else { "property" },
         );
+        // A model's static is named as the call names it (`Page.findPageByPath`), not by the
+        // schema it is assigned to.
+        let name = match callee {
+            Some(f) if name.contains(".statics.") => self.text(f).to_string(),
+            _ => name,
+        };
         let h = super::helper_read(&self.parents, call, member, name, read, ctx);
         self.ir.helper_reads.push(h);
     }

@@ -1313,6 +1313,41 @@ exports.queued = (rows, done) => {
         );
     }
 
+    /// A Mongoose model's static of the file (crowi's `pageSchema.statics.findPageByPath =
+    /// async function (path) { .. Page.findOne({ path }) .. }`) called per item through the
+    /// model is a look-up per item too, named as the call names it; not a static that writes, nor
+    /// one two schemas of the file define under the same name.
+    #[test]
+    fn a_mongoose_static_of_the_file_is_a_look_up_per_item() {
+        let src = r#"const mongoose = require('mongoose');
+const pageSchema = new mongoose.Schema({ path: String });
+pageSchema.statics.findPageByPath = async function (path) {
+  const page = await Page.findOne({ path });
+  if (page === null) throw new Error('Page not found');
+  return page;
+};
+pageSchema.statics.touch = async function (path) {
+  return Page.updateOne({ path }, { $set: { seen: true } });
+};
+const Page = mongoose.model('Page', pageSchema);
+async function renamable(paths) {
+  for (const path of paths) {
+    const page = await Page.findPageByPath(path);
+    await Page.touch(path);
+  }
+}
+module.exports = { renamable };
+"#;
+        let got = findings("lib/models/page.js", src);
+        assert_eq!(lines(&got), vec![14], "{got:?}");
+        assert!(
+            got[0].1.starts_with(
+                "`Page.findPageByPath` runs `findOne` on `pages` once per item of `paths`"
+            ),
+            "{got:?}"
+        );
+    }
+
     /// A write keyed by `_id` on the loop's item walks ids, whatever the iterable's name (a
     /// dict's keys, `Object.keys(..)`), as does a loop over a dict of ids' entries (modmail's
     /// `ids.items()`); a write per item keyed on another field is not (upserts of distinct
