@@ -948,6 +948,31 @@ impl<'a> RustTypes<'a> {
         }
     }
 
+    /// The collection an implementation of any trait for `ty` names with an associated constant
+    /// (`<OutputCollection as MongoDbCollection>::NAME`, or `COLLECTION`, `COLLECTION_NAME`,
+    /// `COLL_NAME`, as the frontend reads them): one name, or none when they disagree.
+    fn named(&self, ty: &str) -> Option<String> {
+        let prefix = format!("<{ty} as ");
+        let mut names: Vec<&str> = self
+            .constants
+            .iter()
+            .filter(|(k, _)| {
+                k.strip_prefix(prefix.as_str())
+                    .and_then(|rest| rest.split_once(">::"))
+                    .is_some_and(|(_, c)| {
+                        matches!(c, "NAME" | "COLLECTION" | "COLLECTION_NAME" | "COLL_NAME")
+                    })
+            })
+            .flat_map(|(_, v)| v.iter().copied())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        match names.as_slice() {
+            [one] => Some(one.to_string()),
+            _ => None,
+        }
+    }
+
     /// The trait's own declaration of `<Self as Trait>::m` says nothing its implementations'
     /// lists do not (see [`ExportTarget::IndexModels`]).
     fn replaced(&self, tr: &str, m: &str) -> bool {
@@ -982,6 +1007,8 @@ fn link_rust(files: &mut [SourceFile]) {
                     continue;
                 };
                 let name = match type_method(export) {
+                    // `self` of a type whose collection constant another file gives it.
+                    Some((ty, Some("_"), "NAME")) => types.named(ty),
                     Some(("Self", Some(tr), m)) => {
                         if op.kind == OpKind::CreateIndex && types.replaced(tr, m) {
                             dropped.push((fi, oi));

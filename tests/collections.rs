@@ -1900,3 +1900,71 @@ fn mongoose_through_a_local_shim_declares_schema_indexes() {
         vec!["creator:1".to_string(), "name:1".to_string()]
     );
 }
+
+/// A Rust type's methods in another file than the implementation that names its collection
+/// (inx-chronicle's `impl OutputCollection` of index declarations in `outputs/indexer.rs`, its
+/// `NAME` in `outputs/mod.rs`, through the application's extension trait on `self`): the
+/// declarations and the reads are on that collection. A type whose implementations name two
+/// collections is left unresolved.
+#[test]
+fn rust_self_of_a_type_named_in_another_file_is_its_collection() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    std::fs::create_dir_all(root.join("src/outputs")).unwrap();
+    std::fs::write(
+        root.join("src/outputs/mod.rs"),
+        "use mongodb::bson::doc;\npub struct OutputCollection;\n\
+         impl MongoDbCollection for OutputCollection {\n    const NAME: &'static str = \"stardust_outputs\";\n}\n\
+         impl OutputCollection {\n\
+         \x20   pub async fn get(&self, id: &str) {\n\
+         \x20       self.find_one(doc! { \"_id\": id }, None).await;\n\
+         \x20   }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/outputs/indexer.rs"),
+        "use mongodb::{bson::doc, IndexModel};\n\
+         impl OutputCollection {\n\
+         \x20   pub async fn create_indexer_indexes(&self) {\n\
+         \x20       self.create_index(IndexModel::builder().keys(doc! { \"output.kind\": 1 }).build(), None).await;\n\
+         \x20   }\n\
+         \x20   pub async fn by_kind(&self, kind: &str) {\n\
+         \x20       self.aggregate(vec![doc! { \"$match\": { \"output.kind\": kind } }], None).await;\n\
+         \x20   }\n}\n",
+    )
+    .unwrap();
+    let m = map_in(Some(root), ".");
+    let outputs = collection(&m, "stardust_outputs");
+    let keys: Vec<Vec<String>> = outputs["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| strings(&i["keys"], "field"))
+        .collect();
+    assert_eq!(keys, vec![vec!["output.kind".to_string()]], "{outputs}");
+    assert_eq!(
+        outputs["operations"].as_array().unwrap().len(),
+        2,
+        "{outputs}"
+    );
+    // Another implementation naming another collection: which one `self` is, is unknown.
+    std::fs::write(
+        root.join("src/outputs/legacy.rs"),
+        "use mongodb::bson::doc;\n\
+         impl LegacyCollection for OutputCollection {\n    const NAME: &'static str = \"outputs_v1\";\n}\n\
+         impl OutputCollection {\n\
+         \x20   pub async fn old(&self, id: &str) {\n\
+         \x20       self.find_one(doc! { \"_id\": id }, None).await;\n\
+         \x20   }\n}\n",
+    )
+    .unwrap();
+    let m = map_in(Some(root), ".");
+    assert!(
+        m["collections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["name"] != "stardust_outputs" || c["indexes"].as_array().unwrap().is_empty()),
+        "{m}"
+    );
+}

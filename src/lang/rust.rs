@@ -1004,10 +1004,11 @@ impl<'t> Extractor<'t> {
         n
     }
 
-    /// `self` in a method of a type this file names a collection for with an associated
-    /// constant (inx-chronicle's `impl MongoDbCollection for BlockCollection { const NAME: &str =
+    /// `self` in a method of a type named for a collection with an associated constant
+    /// (inx-chronicle's `impl MongoDbCollection for BlockCollection { const NAME: &str =
     /// "stardust_blocks"; .. }`, then `impl BlockCollection { .. self.aggregate(..) }` through the
-    /// application's extension trait): that collection.
+    /// application's extension trait): that collection, when this file names it; otherwise the
+    /// linker's to find (see [`RUST_TYPES`]).
     fn self_collection(&self, n: Node<'t>) -> Thing {
         let mut cur = self.parents.of(n);
         while let Some(p) = cur {
@@ -1051,7 +1052,25 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
-        Thing::Unknown
+        // Named in another file (inx-chronicle's `impl OutputCollection` of index declarations
+        // in `outputs/indexer/mod.rs`, its `NAME` in `outputs/mod.rs`): the linker looks the
+        // constant up among every file's implementations, `<OutputCollection as _>::NAME`.
+        match type_name(ty) {
+            Some(ty) if ty.starts_with(|c: char| c.is_ascii_uppercase()) => {
+                Thing::Imported(CollectionRef {
+                    name: CollectionName::Unknown {
+                        text: "self".to_string(),
+                    },
+                    span: span(n),
+                    via: CollectionVia::Driver,
+                    import: Some(ImportRef {
+                        module: RUST_TYPES.to_string(),
+                        export: format!("<{ty} as _>::NAME"),
+                    }),
+                })
+            }
+            _ => Thing::Unknown,
+        }
     }
 
     fn classify(&self, n: Node<'t>, depth: usize) -> Thing {
