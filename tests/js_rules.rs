@@ -1282,6 +1282,23 @@ fn populate_of_a_name_the_code_does_not_resolve_is_not_counted() {
     );
 }
 
+/// A path the filter fixes to one value (lets-chat's `Message.find({ room: options.room })
+/// .populate('owner').populate('room')`) joins the one document every result shares: one look-up,
+/// not a join per result, and not counted; paths populated under it neither. A path the filter
+/// matches among several values (`$in`) still counts.
+#[test]
+fn populate_of_a_path_the_filter_fixes_is_not_counted() {
+    let fixed = format!(
+        "{POST_MODEL}async function list(room) {{\n  return Post.find({{ room }}).populate(\"author\").populate({{ path: \"room\", populate: {{ path: \"owner\" }} }});\n}}\n"
+    );
+    assert_not_flagged(LC, "list.js", &fixed);
+    let many = format!(
+        "{POST_MODEL}async function list(rooms) {{\n  return Post.find({{ room: {{ $in: rooms }} }}).populate(\"author\").populate(\"room\");\n}}\n"
+    );
+    let f = only(LC, "list.js", &many);
+    assert!(f.message.contains("`room`"), "message: {}", f.message);
+}
+
 #[test]
 fn populate_with_select_is_one_path() {
     let src = format!(

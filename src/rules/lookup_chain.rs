@@ -132,6 +132,30 @@ fn from_expression(text: &str) -> String {
     }
 }
 
+/// Whether a populated path (its target, `` `room` ``, `` `room.owner` ``) is, or is under, a field
+/// that the operation's filter sets equal to one value (`{ room: options.room }`, `{ room: { $eq:
+/// id } }`; not `$in`, nor an array written out).
+fn fixed_by_filter(op: &Operation, target: &str) -> bool {
+    let path = target.trim_matches('`');
+    let Some(filter) = &op.filter else {
+        return false;
+    };
+    filter.fields().iter().any(|f| {
+        let under = path
+            .strip_prefix(f.key.as_str())
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'));
+        under
+            && match &f.value.kind {
+                ValueKind::Array(_) => false,
+                ValueKind::Document(fields) => {
+                    matches!(fields.as_slice(), [only] if only.key == "$eq")
+                        || fields.iter().all(|x| !x.key.starts_with('$'))
+                }
+                _ => true,
+            }
+    })
+}
+
 /// Populate paths in one `populate(..)` argument: `"a b"`, `["a", "b"]`, `{path, populate: {...}}`;
 /// nothing for an argument the frontend could not evaluate. A nested populate's paths are named
 /// under their parent's (`target.attachment`, `activities.user`).
@@ -232,6 +256,10 @@ impl Rule for LookupChain {
                         Span::new(m.span.start as usize, m.span.start as usize + m.name.len());
                 }
             }
+            // A path the filter fixes to one value (`Message.find({ room }).populate('room')`)
+            // joins the one document every result shares: one look-up, whatever the results,
+            // and so do the paths populated under it.
+            joins.retain(|j| !fixed_by_filter(op, &j.target));
             if joins.len() > max {
                 out.push(lookup_chain_diagnostic(file, op, &joins, max, true));
             }

@@ -46,7 +46,8 @@ export async function postsByAuthor(req: Request, res: Response) {
     .limit(50)
     .populate([
       { path: 'author', select: 'name avatarUrl' },
-      { path: 'category', select: 'name slug' }, // expect: lookup-chain
+      // (The author is the filter's, one look-up for every post: only `category` joins.)
+      { path: 'category', select: 'name slug' },
     ]);
   res.json(posts);
 }
