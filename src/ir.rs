@@ -239,6 +239,11 @@ pub struct ImportRef {
 /// constants of the trait's implementations, `<X as Trait>::NAME` ([`ExportTarget::Constant`]).
 pub const RUST_TYPES: &str = "rust:";
 
+/// The associated constants by which a Rust type names its collection (`impl MongoDbCollection for
+/// BlockCollection { const NAME: &str = "stardust_blocks"; }`): what `self` in the type's methods is.
+pub const RUST_COLLECTION_CONSTANTS: &[&str] =
+    &["NAME", "COLLECTION", "COLLECTION_NAME", "COLL_NAME"];
+
 impl ImportRef {
     /// The export is what a function of the module returns (Python's `get_db()`, and the class
     /// method `Configuration.getMongoConnection()`, named with `()`). A [`CollectionRef`] with

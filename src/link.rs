@@ -940,12 +940,7 @@ impl<'a> RustTypes<'a> {
             let values = self.constants.get(format!("<{ty} as {t}>::{c}").as_str());
             names.extend(values.into_iter().flatten().copied());
         }
-        names.sort_unstable();
-        names.dedup();
-        match names.as_slice() {
-            [one] => Some(one.to_string()),
-            _ => None,
-        }
+        only_name(names)
     }
 
     /// The collection an implementation of any trait for `ty` names with an associated constant
@@ -953,24 +948,17 @@ impl<'a> RustTypes<'a> {
     /// `COLL_NAME`, as the frontend reads them): one name, or none when they disagree.
     fn named(&self, ty: &str) -> Option<String> {
         let prefix = format!("<{ty} as ");
-        let mut names: Vec<&str> = self
+        let names: Vec<&str> = self
             .constants
             .iter()
             .filter(|(k, _)| {
                 k.strip_prefix(prefix.as_str())
                     .and_then(|rest| rest.split_once(">::"))
-                    .is_some_and(|(_, c)| {
-                        matches!(c, "NAME" | "COLLECTION" | "COLLECTION_NAME" | "COLL_NAME")
-                    })
+                    .is_some_and(|(_, c)| crate::ir::RUST_COLLECTION_CONSTANTS.contains(&c))
             })
             .flat_map(|(_, v)| v.iter().copied())
             .collect();
-        names.sort_unstable();
-        names.dedup();
-        match names.as_slice() {
-            [one] => Some(one.to_string()),
-            _ => None,
-        }
+        only_name(names)
     }
 
     /// The trait's own declaration of `<Self as Trait>::m` says nothing its implementations'
@@ -979,6 +967,16 @@ impl<'a> RustTypes<'a> {
         self.lists
             .get(m)
             .is_some_and(|l| l.iter().any(|(t, _, replaced)| *t == tr && *replaced))
+    }
+}
+
+/// The one name among `names`, or none when they disagree (or there is none).
+fn only_name(mut names: Vec<&str>) -> Option<String> {
+    names.sort_unstable();
+    names.dedup();
+    match names.as_slice() {
+        [one] => Some(one.to_string()),
+        _ => None,
     }
 }
 

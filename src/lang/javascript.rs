@@ -230,7 +230,6 @@ mod kinds {
     pub static FLAGS: crate::lang::KindFlags = crate::lang::KindFlags::new(classify);
 }
 
-/// Meteor's collection class, `Mongo.Collection` (or through a namespace).
 /// Whether a module is another database's client (`JS_OTHER_DATABASE_MODULES`), by its package:
 /// `mysql2` of `mysql2/promise`, `@aws-sdk/lib-dynamodb` of itself.
 fn is_other_database_module(m: &str) -> bool {
@@ -243,6 +242,7 @@ fn is_other_database_module(m: &str) -> bool {
     JS_OTHER_DATABASE_MODULES.contains(&package)
 }
 
+/// Meteor's collection class, `Mongo.Collection` (or through a namespace).
 fn is_meteor_collection(ctor: &str) -> bool {
     ctor == "Mongo.Collection" || ctor.ends_with(".Mongo.Collection")
 }
@@ -4812,8 +4812,8 @@ impl<'t> Extractor<'t> {
     }
 
     /// The function of this file a call runs: a function declared at the top of the module or
-    /// bound to a name there (`find_tx(..)`, `const load = async (id) => ..`), or a method of
-    /// the caller's class through `this`.
+    /// bound to a name there (`find_tx(..)`, `const load = async (id) => ..`), a method of the
+    /// caller's class through `this`, or a static of a model of the file (see `static_def`).
     fn helper_def(&self, call: Node<'t>) -> Option<Node<'t>> {
         let f = self.field(call, "function")?;
         let f = self.bound_callee(f).unwrap_or(f);

@@ -1032,12 +1032,9 @@ impl<'t> Extractor<'t> {
                 if c.k() != "const_item" {
                     continue;
                 }
-                let named = self.field(c, "name").is_some_and(|k| {
-                    matches!(
-                        self.text(k),
-                        "NAME" | "COLLECTION" | "COLLECTION_NAME" | "COLL_NAME"
-                    )
-                });
+                let named = self
+                    .field(c, "name")
+                    .is_some_and(|k| RUST_COLLECTION_CONSTANTS.contains(&self.text(k)));
                 if let Some(name) = self
                     .field(c, "value")
                     .filter(|_| named)
