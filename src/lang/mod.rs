@@ -1132,7 +1132,8 @@ pub(crate) fn mark_forwarded_queries<'p>(
 /// The names at the root of `op`'s filter and skip when they have the shapes
 /// [`mark_forwarded_queries`] asks of a wrapper's (`criteria`, `options.skip`), and whether the
 /// skip is a member (`options.skip`: `true`) or a name (`skip`, which must then be destructured
-/// from an options parameter).
+/// from an options parameter). Without a filter, a query handed in whole is its receiver (`q` of
+/// `q.skip(skip)`).
 fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)> {
     use crate::ir::{Value, ValueKind};
     fn root<'v>(v: &'v Value, members: &[&str]) -> Option<(&'v str, bool)> {
@@ -1153,7 +1154,20 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)
         .iter()
         .find(|m| m.name == "skip")
         .and_then(|m| m.args.first())?;
-    let filter = op.filter.as_ref()?;
+    // A query handed in whole, paged where it is run (gitter's `executeSearch(q, options)`:
+    // `q.limit(limit).skip(options.skip || 0).exec()`): the receiver, a name the frontend could
+    // not place in a collection, is the filter.
+    let Some(filter) = op.filter.as_ref() else {
+        let receiver = op.receiver.as_str();
+        let bare = !receiver.is_empty()
+            && receiver
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$');
+        return (op.collection.is_none() && bare && !own_root(receiver)).then(|| {
+            let (skip, member) = root(skip, &["skip", "offset"])?;
+            Some((Filter::Name(receiver), skip, member))
+        })?;
+    };
     let filter = match root(filter, &[]) {
         Some((name, _)) => Filter::Name(name),
         // A call made from the parameters (`this.applyBaseQuery(query, ..)`, the value of the

@@ -395,6 +395,35 @@ def data_query(request, query):
         assert_eq!(lines("tools.py", py), vec![5, 7, 9]);
     }
 
+    /// A query handed in whole and paged with the skip its caller's options give (gitter's
+    /// `executeSearch(q, options)`, Reaction's `applyOffsetPaginationToMongoCursor(cursor, {
+    /// first, offset })`) is its callers' paging: info. A skip of its own parameter, or a cursor
+    /// the function makes, is judged.
+    #[test]
+    fn a_query_handed_in_whole_with_its_callers_skip_is_theirs() {
+        let js = r#"const mongoose = require("mongoose");
+const User = mongoose.model("User", new mongoose.Schema({ username: String }));
+function executeSearch(q, options) {
+  var limit = options.limit || 20;
+  var skip = options.skip || 0;
+  return q.limit(limit).skip(skip).exec();
+}
+function applyOffset(cursor, { first, offset } = {}) {
+  cursor.limit(first || 20);
+  cursor.skip(offset);
+}
+function paginate(cursor, offset) {
+  return cursor.limit(20).skip(offset);
+}
+function search(ids, options) {
+  var q = User.find({ username: { $in: ids } });
+  return q.limit(20).skip(options.skip).exec();
+}
+"#;
+        assert_eq!(lines("search.js", js), vec![6, 10, 13, 17]);
+        assert_eq!(warned("search.js", js), vec![13, 17]);
+    }
+
     /// A wrapper's skip and filter may be its options' members with a default, bound to locals
     /// (pencilblue's `DAO._doQuery`: `var offset = options.offset ? options.offset : 0`), and
     /// its query may run in a callback of its own (`this.getDb(function (err, db) {..})`), or
