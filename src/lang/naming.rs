@@ -469,7 +469,7 @@ const PERIODIC_STEMS: [&str; 8] = [
 ];
 
 /// The stems of the words `path_is_migration` looks for (see [`mentions_any`]).
-const MIGRATION_STEMS: [&str; 3] = ["migrat", "updat", "upgrad"];
+const MIGRATION_STEMS: [&str; 4] = ["migrat", "updat", "upgrad", "normaliz"];
 
 /// A file under jobs/, cron/, migrations/ (and the like, data update folders included), or named
 /// for one (`cleanupJob.js`, `nightly_batch.py`), holds periodic batch code. Not a file named for
@@ -602,7 +602,7 @@ pub fn path_is_migration(path: &str) -> bool {
     let folders = path.rsplit_once('/').map_or("", |(dir, _)| dir);
     let mut parent = "";
     let data_updates = folders.split('/').any(|part| {
-        let found = is_data_updates_folder(parent, part);
+        let found = is_data_updates_folder(parent, part) || is_data_normalization_folder(part);
         parent = part;
         found
     });
@@ -629,6 +629,25 @@ fn is_data_updates_folder(parent: &str, part: &str) -> bool {
         false
     });
     updates && (stored_here || stored(parent))
+}
+
+/// A folder of steps that normalise stored data, run once at start-up or by hand: GROWI's
+/// `normalize-data/` (`convert-null-to-empty-granted-arrays.ts`), `data-normalization/`. A file so
+/// named is not enough (`normalizeData.ts` may be a request's input cleaning), nor is a folder
+/// that names no stored data (`utils/normalize/`).
+fn is_data_normalization_folder(part: &str) -> bool {
+    let (mut normalize, mut stored) = (false, false);
+    for_each_word(part, |w| {
+        normalize |= matches!(
+            w,
+            "normalize" | "normalization" | "normalise" | "normalisation"
+        );
+        stored |= matches!(
+            w,
+            "data" | "db" | "database" | "schema" | "mongo" | "mongodb"
+        );
+        normalize && stored
+    })
 }
 
 /// A file or folder named for the steps that upgrade stored data between releases, a migration
@@ -832,6 +851,7 @@ mod tests {
             "routes/upgradePlan.js",
             "client/updates/feed.js",
             "crates/x/src/bin/core/main.rs",
+            "server/service/Normalize-Data/x.ts",
         ];
         let stems: [&[&str]; 2] = [&MIGRATION_STEMS, &PERIODIC_STEMS];
         for path in paths {
@@ -849,6 +869,14 @@ mod tests {
         assert!(path_is_migration("src/db/Updates/2.4.1.js"));
         assert!(path_is_migration("MIGRATIONS/0001_initial.py"));
         assert!(!path_is_migration("client/updates/feed.js"));
+        // A folder of data normalisation steps (GROWI's), not a file so named nor a folder that
+        // names no stored data.
+        assert!(path_is_migration(
+            "apps/app/src/server/service/normalize-data/convert-null-to-empty-granted-arrays.ts"
+        ));
+        assert!(path_is_migration("app/DataNormalization/rename-roots.js"));
+        assert!(!path_is_migration("app/server/normalizeData.ts"));
+        assert!(!path_is_migration("app/utils/normalize/input.ts"));
         assert!(path_is_periodic("app/CronJobs/sync.js"));
         assert!(path_is_periodic("x/Backfill/y.py"));
         assert!(path_is_periodic("app/jobQueue/x.js"));
