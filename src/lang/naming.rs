@@ -636,17 +636,11 @@ fn is_data_updates_folder(parent: &str, part: &str) -> bool {
 /// named is not enough (`normalizeData.ts` may be a request's input cleaning), nor is a folder
 /// that names no stored data (`utils/normalize/`).
 fn is_data_normalization_folder(part: &str) -> bool {
-    let (mut normalize, mut stored) = (false, false);
-    for_each_word(part, |w| {
-        normalize |= matches!(
+    names_step_on_stored_data(part, |w| {
+        matches!(
             w,
             "normalize" | "normalization" | "normalise" | "normalisation"
-        );
-        stored |= matches!(
-            w,
-            "data" | "db" | "database" | "schema" | "mongo" | "mongodb"
-        );
-        normalize && stored
+        )
     })
 }
 
@@ -654,14 +648,20 @@ fn is_data_normalization_folder(part: &str) -> bool {
 /// by another name: `schemaUpgradeSteps.js`, `db_upgrade.py`, `data-upgrades/`. "Upgrade" alone
 /// is not enough (`UpgradePlanButton.tsx`, `routes/upgrade.js` of a billing plan).
 fn is_schema_upgrade(part: &str) -> bool {
-    let (mut upgrade, mut stored) = (false, false);
+    names_step_on_stored_data(part, |w| matches!(w, "upgrade" | "upgrades"))
+}
+
+/// Whether `part`'s words hold both a step's word (`step`) and one that names stored data
+/// (`schema`, `db`, `data`, ..).
+fn names_step_on_stored_data(part: &str, step: impl Fn(&str) -> bool) -> bool {
+    let (mut stepped, mut stored) = (false, false);
     for_each_word(part, |w| {
-        upgrade |= matches!(w, "upgrade" | "upgrades");
+        stepped |= step(w);
         stored |= matches!(
             w,
             "schema" | "db" | "database" | "data" | "mongo" | "mongodb"
         );
-        upgrade && stored
+        stepped && stored
     })
 }
 
