@@ -81,9 +81,10 @@ struct Shared {
     project_roots: Vec<String>,
     /// Files with only hints (see [`Verdict::Defer`]), parsed after the walk if imported.
     deferred: Vec<(PathBuf, Language)>,
-    /// Python files without a hint, parsed after the walk only if an operation's receiver is
-    /// imported from them: a class that stands for a document (StackStorm's
-    /// `class Trigger(Access): impl = trigger_access`) needs no MongoDB word.
+    /// Python files without a hint, parsed after the walk only if an operation's receiver, or a
+    /// constant that names a collection, is imported from them: a class that stands for a
+    /// document (StackStorm's `class Trigger(Access): impl = trigger_access`) needs no MongoDB
+    /// word, nor does a module of constants.
     unhinted: Vec<(PathBuf, Language)>,
     /// Files the prefilter passed, read, waiting to be parsed when the walk is over (see
     /// [`parse_ready`]).
@@ -2146,7 +2147,7 @@ fn parse_imported_deferred(
     // (`unhinted` is filtered by path alone, and what it gives is sorted with `now`.)
     let mut wanted = WantedExports::default();
     for f in &s.files {
-        wanted.add_imports_of(f, false);
+        wanted.add_imports_of(f);
     }
     // The re-exports already followed: (index into `s.files`, export name); and the classes
     // whose bases are.
@@ -2163,14 +2164,15 @@ fn parse_imported_deferred(
         })
     };
     // The Python modules whose classes receive operations (`Trigger.update(doc, inc__ref_count=1)`,
-    // `Trigger` imported from `st2common.persistence.trigger`): the only reason to parse a file
-    // without a hint (see `Shared::unhinted`).
+    // `Trigger` imported from `st2common.persistence.trigger`), or whose constants name
+    // collections (`MongoDB.find_one(PROMPT_COL, q)`, `PROMPT_COL = "prompts"` in `config.py`):
+    // the only reasons to parse a file without a hint (see `Shared::unhinted`).
     let mut receivers = WantedExports::default();
     let mut receivers_read = 0;
     let mut receivers_asked = 0;
     loop {
         for f in &s.files[receivers_read..] {
-            receivers.add_imports_of(f, true);
+            receivers.add_imports_of(f);
         }
         receivers_read = s.files.len();
         // A chain may pass through any file, parsed at once or late: a re-export of what is
@@ -2353,9 +2355,9 @@ struct WantedExports {
 type Names = Option<std::collections::HashSet<String>>;
 
 impl WantedExports {
-    /// What the linker may look up for `file`: the imports its operations name (and, unless
-    /// `receivers_only`, the constants its collection names spell).
-    fn add_imports_of(&mut self, file: &SourceFile, receivers_only: bool) {
+    /// What the linker may look up for `file`: the imports its operations name, and the
+    /// constants its collection names spell.
+    fn add_imports_of(&mut self, file: &SourceFile) {
         for import in file
             .ir
             .operations
@@ -2364,10 +2366,8 @@ impl WantedExports {
         {
             self.add(import, &file.path);
         }
-        if !receivers_only {
-            for n in &file.ir.name_imports {
-                self.add(&n.import, &file.path);
-            }
+        for n in &file.ir.name_imports {
+            self.add(&n.import, &file.path);
         }
     }
 

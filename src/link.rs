@@ -159,22 +159,7 @@ fn resolve_python_module(
     suffix_index: &[(&str, usize)],
 ) -> Option<usize> {
     if let Some(rest) = module.strip_prefix("py:") {
-        if rest.is_empty() {
-            return None;
-        }
-        let mut found = None;
-        for want in [format!("{rest}.py"), format!("{rest}/__init__.py")] {
-            let slashed = format!("/{want}");
-            for (p, i) in suffix_index {
-                if p.ends_with(&slashed) || *p == want {
-                    if found.is_some_and(|f| f != *i) {
-                        return None;
-                    }
-                    found = Some(*i);
-                }
-            }
-        }
-        return found;
+        return pick_python_candidate(&python_candidates(rest, suffix_index), suffix_index, from);
     }
     let dir = from.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
     let base = normalise(&format!("{dir}/{module}"));
@@ -184,6 +169,47 @@ fn resolve_python_module(
         }
     }
     None
+}
+
+/// The files an absolute Python module (`config`, `app/models` for `py:app/models`) may be: each
+/// file whose path ends with the module's, as (the file, the length of the path before the
+/// module's: the folder Python would import it from).
+fn python_candidates(module: &str, suffix_index: &[(&str, usize)]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    if module.is_empty() {
+        return out;
+    }
+    for want in [format!("{module}.py"), format!("{module}/__init__.py")] {
+        let slashed = format!("/{want}");
+        for (p, i) in suffix_index {
+            if (p.ends_with(&slashed) || *p == want) && !out.iter().any(|(f, _)| f == i) {
+                out.push((*i, p.len() - want.len()));
+            }
+        }
+    }
+    out
+}
+
+/// Which of an absolute Python module's candidates (see [`python_candidates`]) an importer at
+/// `from` imports: the only one, or, of several (the `config.py` of each service of a
+/// repository), the only one whose folder holds the importer, as the folder a service runs from
+/// does. `None` when that does not decide.
+fn pick_python_candidate(
+    candidates: &[(usize, usize)],
+    suffix_index: &[(&str, usize)],
+    from: &str,
+) -> Option<usize> {
+    if let [(only, _)] = candidates {
+        return Some(*only);
+    }
+    // (The suffix index lists every file in the files' order.)
+    let mut holding = candidates
+        .iter()
+        .filter(|(i, folder)| from.starts_with(&suffix_index[*i].0[..*folder]));
+    match (holding.next(), holding.next()) {
+        (Some((i, _)), None) => Some(*i),
+        _ => None,
+    }
 }
 
 /// The files a path alias may name, as (index of the path in the suffix index, which is the
@@ -207,6 +233,9 @@ struct Modules<'a> {
     /// A path alias → the files it may name (see [`alias_matches`]): one scan of every path per
     /// alias, whatever folders import it.
     aliases: RefCell<HashMap<String, Option<AliasMatches>>>,
+    /// An absolute Python module → the files it may be (see [`python_candidates`]): one scan
+    /// of every path per module, whatever folders import it.
+    python: RefCell<HashMap<String, Vec<(usize, usize)>>>,
 }
 
 impl<'a> Modules<'a> {
@@ -223,6 +252,7 @@ impl<'a> Modules<'a> {
             suffix_index: indexed().collect(),
             resolved: RefCell::new(HashMap::new()),
             aliases: RefCell::new(HashMap::new()),
+            python: RefCell::new(HashMap::new()),
         }
     }
 
@@ -232,6 +262,14 @@ impl<'a> Modules<'a> {
             Some(&i) => self.paths[i].as_str(),
             None => from,
         };
+        if let Some(rest) = module.strip_prefix("py:").filter(|_| from.ends_with(".py")) {
+            let mut python = self.python.borrow_mut();
+            if !python.contains_key(rest) {
+                let candidates = python_candidates(rest, &self.suffix_index);
+                python.insert(rest.to_string(), candidates);
+            }
+            return pick_python_candidate(&python[rest], &self.suffix_index, from);
+        }
         // A rooted module (Meteor's) and a Python module path do not depend on the folder it
         // is imported from; the importer's language picks the rules.
         // A path alias may: several packages' `~/x` (see `pick_alias`).
@@ -1299,6 +1337,8 @@ pub fn link(files: &mut [SourceFile]) {
     link_schemas(files, &modules);
     link_classes(files, &modules);
     // After the names: a document's collection may be spelt with another module's constant.
+    // Before the names: a wrapper's call may name its collection with another module's constant.
+    link_wrappers(files, &modules);
     link_names(files, &modules);
     link_inheritance(files, &modules);
     // Before the imports: an exported collection may be one of another module's database.
@@ -1361,7 +1401,6 @@ pub fn link(files: &mut [SourceFile]) {
     share_import_evidence(files, &modules);
     link_member_collections(files);
     link_mixins(files, &modules);
-    link_wrappers(files, &modules);
     drop_commands(files);
     merge_unique_field_indexes(files);
 }
@@ -1654,9 +1693,28 @@ fn link_wrappers(files: &mut [SourceFile], modules: &Modules) {
             }
         }
     }
+    // By file: the calls written out (their indexes and spans).
+    let mut replaced: Vec<(usize, Vec<usize>, Vec<Span>)> = Vec::new();
     for (fi, oi, w) in found {
         let op = &mut files[fi].ir.operations[oi];
         *op = wrapped_operation(&w, op);
+        let at = op.span;
+        match replaced.last_mut() {
+            Some((f, indexes, spans)) if *f == fi => {
+                indexes.push(oi);
+                spans.push(at);
+            }
+            _ => replaced.push((fi, vec![oi], vec![at])),
+        }
+    }
+    // What a call of a class's wrapper method read as by itself (`MongoDB.find_one(COL, q)`, an
+    // operation on a collection named `MongoDB`) is not what it runs.
+    for (fi, indexes, spans) in replaced {
+        let mut i = 0;
+        files[fi].ir.operations.retain(|op| {
+            i += 1;
+            indexes.contains(&(i - 1)) || op.wrapped.is_some() || !spans.contains(&op.span)
+        });
     }
 }
 
@@ -1715,6 +1773,8 @@ fn wrapped_operation(w: &Wrapper, call: &Operation) -> Operation {
             Some(m)
         })
         .collect();
+    // What the call's own chain adds (`mongo_find("posts", q).skip(n)`), as the caller spells it.
+    op.modifiers.extend(call.modifiers.iter().cloned());
     op.pipeline = match &w.pipeline {
         Some(p) => match given(p).map(|v| &v.kind) {
             Some(ValueKind::Array(stages)) => Some(stages.clone()),

@@ -1577,6 +1577,105 @@ mongo_create_index(\"files\", \"sha256\")\n    return slugify(\"analysis\"), rea
     );
 }
 
+/// Dataherald's shape: a class of class methods (`MongoDB.find_one(cls, collection, query)`) that
+/// run one driver operation on the collection their first parameter names, called with a
+/// constant of the service's `config.py`, a module with no MongoDB word; another service of the
+/// repository has a `config.py` of its own.
+#[test]
+fn calls_of_a_classs_wrapper_methods_run_their_operations() {
+    let mongo = "import pymongo\n\n\
+class MongoDB:\n    \
+_data_store = pymongo.MongoClient(\"mongodb://db\")[\"app\"]\n\n    \
+@classmethod\n    def find_one(cls, collection: str, query: dict, sort: list = None):\n        \
+return cls._data_store[collection].find_one(query, sort=sort)\n\n    \
+@classmethod\n    def find(cls, collection: str, query: dict):\n        \
+return cls._data_store[collection].find(query)\n\n    \
+@classmethod\n    def aggregate(cls, collection: str, pipeline: list):\n        \
+return cls._data_store[collection].aggregate(pipeline)\n\n    \
+@staticmethod\n    def add_tag(collection, key, tag):\n        \
+return MongoDB._data_store[collection].update_one({\"_id\": key}, {\"$push\": {\"tags\": tag}})\n\n    \
+def ping(self, collection, query):\n        \
+return self._data_store[collection].find_one(query)\n";
+    let repository = "from config import PROMPT_COL, USER_COL\n\
+from database.mongo import MongoDB\n\
+\n\
+def page(org, skip):\n    \
+pipeline = [{\"$match\": {\"org\": org}}, {\"$skip\": skip}, {\"$limit\": 20}]\n    \
+return list(MongoDB.aggregate(PROMPT_COL, pipeline))\n\
+\n\
+def authors(prompt_ids):\n    \
+return [MongoDB.find_one(USER_COL, {\"_id\": p}) for p in prompt_ids]\n\
+\n\
+def tag(key, tag):\n    \
+MongoDB.add_tag(\"prompts\", key, tag)\n\
+\n\
+def items(item_col, query, skip):\n    \
+return MongoDB.find(item_col, query).sort(\"created_at\").skip(skip)\n\
+\n\
+def pinged():\n    \
+return MongoDB.ping(\"prompts\", {\"ok\": 1})\n";
+    let files = [
+        (
+            "services/enterprise/config.py",
+            "PROMPT_COL = \"prompts\"\nUSER_COL = \"users\"\n",
+        ),
+        ("services/enterprise/database/mongo.py", mongo),
+        (
+            "services/enterprise/modules/prompt/repository.py",
+            repository,
+        ),
+        (
+            "services/engine/config.py",
+            "import os\nPROMPT_COL = \"engine_prompts\"\nMONGO_URI = os.environ[\"MONGO_URI\"]\n",
+        ),
+    ];
+    let m = map_of(&files);
+    // The constants are the enterprise service's own, not the engine's; `ping` is an instance
+    // method, which a call on the class does not run: `MongoDB.ping(..)` stays a call on a
+    // collection the code does not name.
+    assert_eq!(collection_names(&m), vec!["prompts", "users"]);
+    let repo = "services/enterprise/modules/prompt/repository.py".to_string();
+    assert_eq!(
+        sites(collection(&m, "prompts")),
+        vec![
+            (repo.clone(), "aggregate".to_string()),
+            (repo.clone(), "update_one".to_string()),
+        ]
+    );
+    assert_eq!(
+        sites(collection(&m, "users")),
+        vec![(repo.clone(), "find_one".to_string())]
+    );
+
+    // The findings are at the calls, on the collections they name, with the call's own cursor
+    // modifiers (`.skip(skip)` after `MongoDB.find(..)`).
+    let dir = repo_of(&files);
+    let o = Command::new(env!("CARGO_BIN_EXE_mongolint"))
+        .args(["check", ".", "--format", "concise"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    let expected = [
+        // (The method's own `$push`, on whatever collection a call names.)
+        "services/enterprise/database/mongo.py:20:74: warning[unbounded-push] `$push` appends to \
+         array `tags` in the collection behind `MongoDB._data_store[collection]`",
+        "services/enterprise/modules/prompt/repository.py:5:44: warning[skip-paging] offset paging \
+         on `prompts`",
+        "services/enterprise/modules/prompt/repository.py:9:13: warning[query-in-loop] `find_one` \
+         on `users` runs once per item of `prompt_ids`",
+        "services/enterprise/modules/prompt/repository.py:12:5: warning[unbounded-push] `$push` \
+         appends to array `tags` in `prompts`",
+        "services/enterprise/modules/prompt/repository.py:15:61: warning[skip-paging] offset \
+         paging on the collection named by `item_col`",
+    ];
+    assert_eq!(lines.len(), expected.len(), "{out}");
+    for (line, want) in lines.iter().zip(expected) {
+        assert!(line.starts_with(want), "{line}\n{out}");
+    }
+}
+
 #[test]
 fn command_pseudo_collections_are_no_collections() {
     // CRITs' `contrib/killOp.py`: the legacy way to run `killOp` through a query.

@@ -4010,14 +4010,25 @@ impl<'t> Extractor<'t> {
         few > 0 && !other
     }
 
-    /// `d` for `d.keys()`, `d.values()` or `d.items()`.
+    /// `d` for `d.keys()`, `d.values()` or `d.items()`, and for Python 2's `d.iteritems()`
+    /// (`iterkeys`, `itervalues`) or six's `six.iteritems(d)`.
     fn dict_view_of(&self, n: Node<'t>) -> Option<Node<'t>> {
-        if n.k() != "call" || !self.named_children(self.field(n, "arguments")?).is_empty() {
+        if n.k() != "call" {
             return None;
         }
-        let f = self.field(n, "function").filter(|f| f.k() == "attribute")?;
+        let args = self.named_children(self.field(n, "arguments")?);
+        let f = self.field(n, "function")?;
+        let py2 = |name: &str| matches!(name, "iterkeys" | "itervalues" | "iteritems");
+        // Python 2's, through six: `six.iteritems(SUPPORTED_FILTERS)`.
+        if let [dict] = args.as_slice() {
+            let name = self.text(f);
+            return (py2(name) || name.strip_prefix("six.").is_some_and(py2)).then_some(*dict);
+        }
+        if f.k() != "attribute" || !args.is_empty() {
+            return None;
+        }
         let view = self.text(self.field(f, "attribute")?);
-        matches!(view, "keys" | "values" | "items")
+        (matches!(view, "keys" | "values" | "items") || py2(view))
             .then(|| self.field(f, "object"))
             .flatten()
     }
@@ -5178,6 +5189,7 @@ impl<'t> Extractor<'t> {
             }
             return;
         }
+        self.class_wrapper_call(call, obj, method, &ctx);
         let Some(m) = py_operation(method) else {
             return;
         };
@@ -5840,7 +5852,63 @@ impl<'t> Extractor<'t> {
         op.options = self.kwargs_doc(&args, &[], span(call));
         op.receiver = name.to_string();
         op.context = ctx;
+        op.modifiers = self.collect_chain(call, false).0;
         op.wrapped = Some(import);
+        self.ir.operations.push(op);
+    }
+
+    /// A call of a static or class method of a class imported from another module of the
+    /// repository, with a collection's name first, a string or a name (a constant, a parameter),
+    /// and more arguments after it: Dataherald's `MongoDB.find_one(PROMPT_COL, {"_id": ..})`, whose class method runs
+    /// `cls._data_store[collection].find_one(query)`. A wrapper's (see [`crate::ir::Wrapper`]),
+    /// exported as `MongoDB.find_one`, if the linker finds one; then it replaces what the call
+    /// reads as by itself (an operation on a collection named `MongoDB`).
+    fn class_wrapper_call(&mut self, call: Node<'t>, obj: Node<'t>, method: &str, ctx: &OpContext) {
+        // The cheap tests first: a class's name, bound to an import.
+        let class = self.text(obj);
+        if obj.k() != "identifier"
+            || !class.starts_with(|c: char| c.is_ascii_uppercase())
+            || is_constant_name(class)
+            || !self
+                .bindings
+                .get(class)
+                .is_some_and(|list| list.iter().any(|b| b.import.is_some()))
+        {
+            return;
+        }
+        let args = self.call_args(call);
+        let Some(&first) = args.positional.first() else {
+            return;
+        };
+        let constant = first.k() == "identifier" && is_constant_name(self.text(first));
+        if args.splat
+            || args.positional.len() + args.keywords.len() < 2
+            || !(first.k() == "identifier" || self.string_value(first).is_some())
+        {
+            return;
+        }
+        let Some(import) = self
+            .lookup(class, call.start_byte() as u32)
+            .and_then(|b| b.import.clone())
+            .filter(|i| i.export != "*")
+        else {
+            return;
+        };
+        if constant {
+            // The collection the call names, once the linker has the constant's value.
+            self.note_name_import(self.text(first), first.start_byte() as u32);
+        }
+        let mut op = Operation::new(OpKind::Other, method, span(call), span(obj));
+        op.documents = args.positional.iter().map(|a| self.lower(*a, 0)).collect();
+        op.options = self.kwargs_doc(&args, &[], span(call));
+        op.receiver = class.to_string();
+        op.context = ctx.clone();
+        // `MongoDB.find(COL, q).sort(..).skip(n)`: the cursor's modifiers, at the call.
+        op.modifiers = self.collect_chain(call, false).0;
+        op.wrapped = Some(ImportRef {
+            module: import.module,
+            export: format!("{}.{method}", import.export),
+        });
         self.ir.operations.push(op);
     }
 
@@ -5861,8 +5929,57 @@ impl<'t> Extractor<'t> {
             .collect()
     }
 
-    /// The module-level functions that run a driver operation on the collection a parameter
-    /// names, each with its first such operation (see [`crate::ir::Wrapper`]); not one whose
+    /// The static and class methods of the module's own classes, as a caller names them
+    /// (`MongoDB.find_one`), each with how many of its first parameters Python passes itself
+    /// (`cls`: one).
+    fn class_methods(&self, root: Node<'t>) -> Vec<(String, Node<'t>, usize)> {
+        let mut out = Vec::new();
+        for stmt in self.named_children(root) {
+            let class = match stmt.k() {
+                "decorated_definition" => self.field(stmt, "definition"),
+                _ => Some(stmt),
+            };
+            let Some(class) = class.filter(|c| c.k() == "class_definition") else {
+                continue;
+            };
+            let (Some(name), Some(body)) = (self.field(class, "name"), self.field(class, "body"))
+            else {
+                continue;
+            };
+            for member in self.named_children(body) {
+                if member.k() != "decorated_definition" {
+                    continue;
+                }
+                let Some(def) = self
+                    .field(member, "definition")
+                    .filter(|d| d.k() == "function_definition")
+                else {
+                    continue;
+                };
+                let decorated = |word: &str| {
+                    self.named_children(member).into_iter().any(|d| {
+                        d.k() == "decorator" && self.text(d).trim_start_matches('@') == word
+                    })
+                };
+                let passed = if decorated("classmethod") {
+                    1
+                } else if decorated("staticmethod") {
+                    0
+                } else {
+                    continue;
+                };
+                if let Some(method) = self.field(def, "name") {
+                    let name = format!("{}.{}", self.text(name), self.text(method));
+                    out.push((name, def, passed));
+                }
+            }
+        }
+        out
+    }
+
+    /// The module-level functions, and the static and class methods of the module's classes,
+    /// that run a driver operation on the collection a parameter names, each with its first such
+    /// operation (see [`crate::ir::Wrapper`]); not one whose
     /// operations of that kind call different methods (which would the call run?).
     fn wrappers(&mut self, root: Node<'t>) -> Vec<Export> {
         let mut out = Vec::new();
@@ -5870,8 +5987,11 @@ impl<'t> Extractor<'t> {
             return out;
         }
         let ops = std::mem::take(&mut self.wrapper_ops);
-        for (name, def) in self.module_functions(root) {
+        let functions = self.module_functions(root).into_iter();
+        let functions = functions.map(|(name, def)| (self.text(name).to_string(), def, 0));
+        for (name, def, passed_by_python) in functions.chain(self.class_methods(root)) {
             let params = self.parameter_names(def);
+            let params = params.get(passed_by_python..).unwrap_or_default();
             let within = span(def);
             let mut runs = ops.iter().filter(|(at, coll, _, _)| {
                 within.start <= *at && *at < within.end && params.contains(&coll.as_str())
@@ -5883,7 +6003,7 @@ impl<'t> Extractor<'t> {
                 continue;
             }
             out.push(Export {
-                name: self.text(name).to_string(),
+                name,
                 target: ExportTarget::Wrapper {
                     wrapper: Box::new(crate::ir::Wrapper {
                         params: params.iter().map(|p| p.to_string()).collect(),

@@ -1906,11 +1906,20 @@ def keyed(event, extra):
     cvs = {extra: "locators"}
     for field, cv in cvs.values():
         db.vocabularies.find_one({"_id": cv})
+def py2(event, extra):
+    for field, cv in six.iteritems(LOCAL_CV):
+        db.vocabularies.find_one({"_id": cv})
+    for field, cv in LOCAL_CV.iteritems():
+        db.vocabularies.find_one({"_id": cv})
+    for field, cv in six.iteritems(extra):
+        db.vocabularies.find_one({"_id": cv})
 "#,
         );
+        // (StackStorm's `for name, field in six.iteritems(SUPPORTED_FILTERS)`, Python 2's
+        // spelling, is the same fixed dict.)
         assert_eq!(
             py.iter().map(|f| f.0).collect::<Vec<_>>(),
-            vec![19, 24, 28],
+            vec![19, 24, 28, 35],
             "{py:?}"
         );
     }
