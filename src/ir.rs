@@ -239,6 +239,12 @@ pub struct ImportRef {
 /// constants of the trait's implementations, `<X as Trait>::NAME` ([`ExportTarget::Constant`]).
 pub const RUST_TYPES: &str = "rust:";
 
+/// The trait a Rust document type is exported as implementing when a file keeps its documents in
+/// a collection it names (`database.collection::<DBMate>("mates")`: `<DBMate as
+/// mongodb::Collection>::NAME` is `"mates"`), so that a parameter typed `&Collection<DBMate>`
+/// is that collection wherever the repository names only one for the type.
+pub const TYPED_COLLECTION: &str = "mongodb::Collection";
+
 /// The associated constants by which a Rust type names its collection (`impl MongoDbCollection for
 /// BlockCollection { const NAME: &str = "stardust_blocks"; }`): what `self` in the type's methods is.
 pub const RUST_COLLECTION_CONSTANTS: &[&str] =

@@ -5,7 +5,7 @@ use crate::analysis::SourceFile;
 use crate::ir::{
     ClassBase, CollectionName, CollectionRef, CollectionVia, Evidence, Export, ExportTarget,
     ImportRef, Language, OpKind, Operation, PendingClass, Span, Value, ValueKind, Wrapper,
-    RUST_TYPES,
+    RUST_TYPES, TYPED_COLLECTION,
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -1027,7 +1027,8 @@ fn only_name(mut names: Vec<&str>) -> Option<String> {
 /// lists say it all. What stays unresolved is as the frontend would have it without the
 /// trait: an operation on no collection.
 fn link_rust(files: &mut [SourceFile]) {
-    let mut found: Vec<(usize, usize, Option<String>)> = Vec::new();
+    // (file, operation, the collection's name; `None` with `true`: left as the frontend named it).
+    let mut found: Vec<(usize, usize, Option<String>, bool)> = Vec::new();
     let mut dropped: Vec<(usize, usize)> = Vec::new();
     {
         let types = RustTypes::new(files);
@@ -1042,9 +1043,17 @@ fn link_rust(files: &mut [SourceFile]) {
                 else {
                     continue;
                 };
+                let mut kept = false;
                 let name = match type_method(export) {
                     // `self` of a type whose collection constant another file gives it.
                     Some((ty, Some("_"), "NAME")) => types.named(ty),
+                    // A `&Collection<DBMate>`: the one collection the repository keeps the
+                    // type's documents in, if it names only one; otherwise a typed collection
+                    // the code does not name, as the frontend had it.
+                    Some((ty, Some(TYPED_COLLECTION), "NAME")) => {
+                        kept = true;
+                        types.named(ty)
+                    }
                     Some(("Self", Some(tr), m)) => {
                         if op.kind == OpKind::CreateIndex && types.replaced(tr, m) {
                             dropped.push((fi, oi));
@@ -1055,11 +1064,11 @@ fn link_rust(files: &mut [SourceFile]) {
                     Some((ty, tr, m)) => types.collection(ty, tr, m),
                     None => None,
                 };
-                found.push((fi, oi, name));
+                found.push((fi, oi, name, kept));
             }
         }
     }
-    for (fi, oi, name) in found {
+    for (fi, oi, name, kept) in found {
         let op = &mut files[fi].ir.operations[oi];
         match name {
             Some(name) => {
@@ -1071,6 +1080,11 @@ fn link_rust(files: &mut [SourceFile]) {
                     import: None,
                 });
                 op.evidence = Evidence::Resolved;
+            }
+            None if kept => {
+                if let Some(c) = &mut op.collection {
+                    c.import = None;
+                }
             }
             None => op.collection = None,
         }

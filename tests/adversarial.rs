@@ -539,6 +539,31 @@ fn exponential_spreads_of_constants() {
     }
 }
 
+/// Struct fields that lead to each other: eight structs each with a field `db`, each built from
+/// the next one's (`S0 { db: x.db.clone() }`). Following every declaration of `db` at every step
+/// would take 8^10 steps for one receiver; one question takes a bounded number of steps
+/// (`rust::CLASSIFY_STEPS`), so the run finishes and the good file's findings stand.
+#[test]
+fn fields_that_lead_to_each_other() {
+    let (_t, root) = temp();
+    good(&root);
+    let mut rs = String::from("use mongodb::{bson::doc, Database};\n");
+    for i in 0..8 {
+        rs.push_str(&format!("struct S{i} {{ db: Wrapper }}\n"));
+        rs.push_str(&format!(
+            "fn make{i}(x: &S{n}) -> S{i} {{ S{i} {{ db: x.db.clone() }} }}\n",
+            n = (i + 1) % 8
+        ));
+    }
+    rs.push_str("async fn run(a: &S0) { a.db.find_one(doc! { \"a\": 1 }).await; }\n");
+    write(&root, "src/fields.rs", rs);
+    let r = run(&root, &["check", "--format", "concise"]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    for l in GOOD_FINDINGS {
+        assert!(r.stdout.contains(l), "missing {l}:\n{}", r.stdout);
+    }
+}
+
 #[test]
 fn invalid_utf8_is_reported_and_the_rest_analysed() {
     let (_t, root) = temp();

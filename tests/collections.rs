@@ -1858,6 +1858,71 @@ fn self_of_a_type_with_a_name_constant_is_its_collection() {
     assert_eq!(m["collections"].as_array().unwrap().len(), 1, "{m}");
 }
 
+/// Multiplex's shape: the event handlers name each collection with the application's document
+/// type (`database.collection::<DBMate>("mates")`), and the helpers of `utils/` take a
+/// `&Collection<DBMate>`. Their operations are on the one collection the repository keeps the
+/// type's documents in; a type kept in two collections, or the driver's `Document`, names none.
+#[test]
+fn a_collection_typed_with_a_document_type_is_where_the_repository_keeps_it() {
+    let m = map_of(&[
+        (
+            "src/events/on_message.rs",
+            "use mongodb::{bson::doc, Database, Collection};
+             pub async fn run(database: &Database, user: u64) {
+             \x20   let mates_collection = database.collection::<DBMate>(\"mates\");
+             \x20   let logs: Collection<DBLog> = database.collection(\"logs\");
+             \x20   let audits = database.collection::<DBLog>(\"audits\");
+             \x20   crate::utils::mates::get_all(&mates_collection, user).await;
+             \x20   crate::utils::mates::log(&logs, user).await;
+             }
+",
+        ),
+        (
+            "src/models.rs",
+            "use mongodb::Collection;
+             pub struct Store { settings: Collection<DBSettings> }
+             impl Store {
+             \x20   pub fn new(db: &mongodb::Database) -> Self { Self { settings: db.collection(\"settings\") } }
+             }
+",
+        ),
+        (
+            "src/utils/mates.rs",
+            "use mongodb::{bson::{doc, Document}, Collection};
+             pub async fn get_all(collection: &Collection<DBMate>, user: u64) {
+             \x20   collection.find(doc! { \"user_id\": user as i64 }).await;
+             }
+             pub async fn log(collection: &Collection<DBLog>, user: u64) {
+             \x20   collection.insert_one(doc! { \"user_id\": user as i64 }).await;
+             }
+             pub async fn raw(collection: &Collection<Document>, user: u64) {
+             \x20   collection.delete_many(doc! { \"user_id\": user as i64 }).await;
+             }
+             pub async fn settings(collection: &Collection<DBSettings>, user: u64) {
+             \x20   collection.find_one(doc! { \"user_id\": user as i64 }).await;
+             }
+",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "mates")),
+        [("src/utils/mates.rs".to_string(), "find".to_string())]
+    );
+    assert_eq!(
+        sites(collection(&m, "settings")),
+        [("src/utils/mates.rs".to_string(), "find_one".to_string())]
+    );
+    // `DBLog` documents are in `logs` and in `audits`: which one a helper gets is the caller's.
+    let unresolved = m["unresolved"]["operations"].to_string();
+    assert!(unresolved.contains("insert_one"), "{unresolved}");
+    assert!(unresolved.contains("delete_many"), "{unresolved}");
+    assert_eq!(
+        collection_names(&m),
+        vec!["audits", "logs", "mates", "settings"]
+    );
+    assert!(sites(collection(&m, "logs")).is_empty());
+}
+
 /// A module that assigns `module.exports` twice exports what it assigned last (mern-ecommerce's
 /// `models/cart.js` compiles `CartItem`, then `Cart`, each into `module.exports`): an importer's
 /// queries are on `carts`, not on `cartitems`.

@@ -25,6 +25,9 @@ use tree_sitter::{Node, Tree};
 /// How deep value lowering, macro parsing and receiver resolution may recurse.
 const MAX_DEPTH: usize = 32;
 
+/// The most steps `Extractor::classify` takes to answer one question (see there).
+const CLASSIFY_STEPS: u32 = 4096;
+
 /// How Rust spells what `lang::size_guards` reads.
 const RUST_GUARDS: super::GuardSyntax = super::GuardSyntax {
     boundaries: &["function_item", "closure_expression", "source_file"],
@@ -60,6 +63,8 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
             "token_tree",
         )),
         file_periodic: path_is_periodic(ctx.display_path),
+        typed_collections: Vec::new(),
+        classify_steps: std::cell::Cell::new(0),
         consumed: RefCell::new(HashSet::default()),
         ir: FileIr::default(),
     };
@@ -68,6 +73,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end, b.pos));
     x.trait_getters();
     x.collect_operations(root);
+    x.note_typed_bindings();
     x.trait_impls();
     x.finish()
 }
@@ -273,6 +279,11 @@ struct Extractor<'t> {
     index_lists: Vec<(String, String, String, bool)>,
     uses_mongo: bool,
     file_periodic: bool,
+    /// The collections the application's document types are kept in, as this file names them
+    /// (see `note_typed_collection`): (the type, the collection).
+    typed_collections: Vec<(String, String)>,
+    /// The steps `classify` has taken for the question it answers.
+    classify_steps: std::cell::Cell<u32>,
     /// Builder chains and struct literals consumed as options or models of an operation.
     consumed: RefCell<HashSet<usize>>,
     ir: FileIr,
@@ -859,6 +870,16 @@ impl<'t> Extractor<'t> {
                 },
             });
         }
+        self.typed_collections.sort_unstable();
+        self.typed_collections.dedup();
+        for (ty, name) in &self.typed_collections {
+            exports.push(Export {
+                name: typed_collection_export(ty),
+                target: ExportTarget::Constant {
+                    value: name.clone(),
+                },
+            });
+        }
         self.index_lists.sort_unstable();
         self.index_lists.dedup();
         for (tr, m, getter, replaced) in &self.index_lists {
@@ -1071,7 +1092,16 @@ impl<'t> Extractor<'t> {
     }
 
     fn classify(&self, n: Node<'t>, depth: usize) -> Thing {
-        if depth > MAX_DEPTH {
+        // Each name may have several bindings and each field several declarations, all
+        // followed: the steps one question may take are counted, so that names that lead to
+        // each other (`S0 { db: x.db.clone() }` for eight structs that each have a `db`) cost
+        // thousands of steps, not eight to the depth.
+        if depth == 0 {
+            self.classify_steps.set(0);
+        }
+        let steps = self.classify_steps.get() + 1;
+        self.classify_steps.set(steps);
+        if depth > MAX_DEPTH || steps > CLASSIFY_STEPS {
             return Thing::Unknown;
         }
         let n = self.unwrap_expr(n);
@@ -2003,6 +2033,7 @@ impl<'t> Extractor<'t> {
                 }
             });
         for (call, ctx) in calls {
+            self.note_typed_collection(call);
             self.visit_call(call, ctx);
         }
         for (root, ctx) in chains {
@@ -2144,6 +2175,78 @@ impl<'t> Extractor<'t> {
             || callee.ends_with("every")
             || callee.contains("cron");
         (None, periodic, None)
+    }
+
+    /// `database.collection::<DBMate>("mates")`: the collection the application's documents of
+    /// type `DBMate` are kept in, for the linker to name the collection of a parameter typed
+    /// `&Collection<DBMate>` (see [`thing_from_type`]).
+    fn note_typed_collection(&mut self, call: Node<'t>) {
+        if !self.uses_mongo {
+            return;
+        }
+        let Some(f) = self
+            .field(call, "function")
+            .filter(|f| f.k() == "generic_function")
+        else {
+            return;
+        };
+        let getter = self
+            .field(f, "function")
+            .filter(|m| m.k() == "field_expression")
+            .and_then(|m| self.field(m, "field"))
+            .is_some_and(|m| RUST_COLLECTION_GETTERS.contains(&self.text(m)));
+        let ty = self
+            .field(f, "type_arguments")
+            .map(|t| self.text(t).trim_start_matches('<').trim_end_matches('>'))
+            .and_then(document_type);
+        let args = self.args(call);
+        let (true, Some(ty), [name]) = (getter, ty, args.as_slice()) else {
+            return;
+        };
+        if let CollectionName::Literal { name } = self.collection_name(*name, 0) {
+            self.typed_collections.push((ty.to_string(), name));
+        }
+    }
+
+    /// The same for a name typed `Collection<T>` and bound to a collection the code names: `let
+    /// acts: Collection<Activity> = db.collection("activities")`, and a struct's field so typed
+    /// and so initialised.
+    fn note_typed_bindings(&mut self) {
+        if !self.uses_mongo {
+            return;
+        }
+        let mut found = Vec::new();
+        let typed = |t: &str| match thing_from_type(t) {
+            Thing::Collection(r) => r.import.and_then(|i| typed_collection_type(&i.export)),
+            _ => None,
+        };
+        let named = |v: Node<'t>| match self.classify(v, 0) {
+            Thing::Collection(CollectionRef {
+                name: CollectionName::Literal { name },
+                ..
+            }) => Some(name),
+            _ => None,
+        };
+        // (The type first: most names are not typed so, and classifying every value is costly.)
+        for list in self.bindings.values() {
+            for b in list {
+                let Some(ty) = b.type_text.and_then(typed) else {
+                    continue;
+                };
+                if let Some(name) = b.value.and_then(named) {
+                    found.push((ty, name));
+                }
+            }
+        }
+        for list in self.fields.values() {
+            let Some(ty) = list.iter().find_map(|(t, _)| t.and_then(typed)) else {
+                continue;
+            };
+            if let Some(name) = list.iter().find_map(|(_, v)| v.and_then(named)) {
+                found.push((ty, name));
+            }
+        }
+        self.typed_collections.extend(found);
     }
 
     fn visit_call(&mut self, call: Node<'t>, ctx: OpContext) {
@@ -2495,6 +2598,31 @@ fn type_name(text: &str) -> Option<&str> {
     (!last.is_empty() && last.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(last)
 }
 
+/// An application's document type, `DBMate` of `Collection<DBMate>`: a named type, not the
+/// driver's own documents (`Document`, `RawDocumentBuf`), `Self` or a type parameter (`T`), of
+/// which one collection says nothing about another.
+fn document_type(t: &str) -> Option<&str> {
+    let ty = type_name(t.trim())?;
+    let driver = matches!(
+        ty,
+        "Self" | "Document" | "RawDocument" | "RawDocumentBuf" | "Bson"
+    );
+    (ty.len() > 1 && !driver && ty.starts_with(|c: char| c.is_ascii_uppercase())).then_some(ty)
+}
+
+/// How the linker names the collection documents of `ty` are kept in (see [`RUST_TYPES`]): as
+/// if `ty` implemented a trait `mongodb::Collection` with the collection's name as `NAME`.
+fn typed_collection_export(ty: &str) -> String {
+    format!("<{ty} as {TYPED_COLLECTION}>::NAME")
+}
+
+/// `ty` of an export [`typed_collection_export`] made.
+fn typed_collection_type(export: &str) -> Option<String> {
+    let rest = export.strip_prefix('<')?;
+    let (ty, _) = rest.split_once(&format!(" as {TYPED_COLLECTION}>::"))?;
+    Some(ty.to_string())
+}
+
 /// `Collection<T>`, `&Collection<T>`, `mongodb::Collection<T>`, `Arc<Database>`, `Client`.
 fn thing_from_type(t: &str) -> Thing {
     let spaceless: String = t.chars().filter(|c| !c.is_whitespace()).collect();
@@ -2527,13 +2655,23 @@ fn thing_from_type(t: &str) -> Thing {
         }
     }
     if s == "Collection" || s.starts_with("Collection<") {
+        // The collection the repository keeps documents of the type in, if it names one (see
+        // `Extractor::note_typed_collection`); the linker decides.
+        let import = s
+            .strip_prefix("Collection<")
+            .and_then(|inner| inner.strip_suffix('>'))
+            .and_then(document_type)
+            .map(|ty| ImportRef {
+                module: RUST_TYPES.to_string(),
+                export: typed_collection_export(ty),
+            });
         Thing::Collection(CollectionRef {
             name: CollectionName::Unknown {
                 text: t.trim().trim_start_matches('&').trim().to_string(),
             },
             span: Span::default(),
             via: CollectionVia::Driver,
-            import: None,
+            import,
         })
     } else if s == "Database" {
         Thing::Db
