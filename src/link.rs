@@ -5,7 +5,7 @@ use crate::analysis::SourceFile;
 use crate::ir::{
     ClassBase, CollectionName, CollectionRef, CollectionVia, Evidence, Export, ExportTarget,
     ImportRef, Language, OpKind, Operation, PendingClass, Span, Value, ValueKind, Wrapper,
-    RUST_TYPES, TYPED_COLLECTION,
+    RUST_TYPES,
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -1027,33 +1027,37 @@ fn only_name(mut names: Vec<&str>) -> Option<String> {
 /// lists say it all. What stays unresolved is as the frontend would have it without the
 /// trait: an operation on no collection.
 fn link_rust(files: &mut [SourceFile]) {
-    // (file, operation, the collection's name; `None` with `true`: left as the frontend named it).
-    let mut found: Vec<(usize, usize, Option<String>, bool)> = Vec::new();
+    let mut found: Vec<(usize, usize, Option<String>)> = Vec::new();
     let mut dropped: Vec<(usize, usize)> = Vec::new();
     {
         let types = RustTypes::new(files);
         for (fi, f) in files.iter().enumerate() {
             for (oi, op) in f.ir.operations.iter().enumerate() {
-                let Some(export) = op
-                    .collection
+                let Some(c) = &op.collection else {
+                    continue;
+                };
+                let Some(export) = c
+                    .import
                     .as_ref()
-                    .and_then(|c| c.import.as_ref())
                     .filter(|i| i.module == RUST_TYPES)
                     .map(|i| i.export.as_str())
                 else {
+                    // A `&Collection<DBMate>`: the one collection the repository keeps the
+                    // type's documents in, if it names only one (see [`crate::ir::TYPED_COLLECTION`]);
+                    // otherwise a typed collection the code does not name, as it was.
+                    if let (CollectionName::Unknown { text }, Language::Rust) =
+                        (&c.name, f.language)
+                    {
+                        let ty = crate::ir::rust_collection_document_type(text);
+                        if let Some(name) = ty.and_then(|ty| types.named(ty)) {
+                            found.push((fi, oi, Some(name)));
+                        }
+                    }
                     continue;
                 };
-                let mut kept = false;
                 let name = match type_method(export) {
                     // `self` of a type whose collection constant another file gives it.
                     Some((ty, Some("_"), "NAME")) => types.named(ty),
-                    // A `&Collection<DBMate>`: the one collection the repository keeps the
-                    // type's documents in, if it names only one; otherwise a typed collection
-                    // the code does not name, as the frontend had it.
-                    Some((ty, Some(TYPED_COLLECTION), "NAME")) => {
-                        kept = true;
-                        types.named(ty)
-                    }
                     Some(("Self", Some(tr), m)) => {
                         if op.kind == OpKind::CreateIndex && types.replaced(tr, m) {
                             dropped.push((fi, oi));
@@ -1064,11 +1068,11 @@ fn link_rust(files: &mut [SourceFile]) {
                     Some((ty, tr, m)) => types.collection(ty, tr, m),
                     None => None,
                 };
-                found.push((fi, oi, name, kept));
+                found.push((fi, oi, name));
             }
         }
     }
-    for (fi, oi, name, kept) in found {
+    for (fi, oi, name) in found {
         let op = &mut files[fi].ir.operations[oi];
         match name {
             Some(name) => {
@@ -1080,11 +1084,6 @@ fn link_rust(files: &mut [SourceFile]) {
                     import: None,
                 });
                 op.evidence = Evidence::Resolved;
-            }
-            None if kept => {
-                if let Some(c) = &mut op.collection {
-                    c.import = None;
-                }
             }
             None => op.collection = None,
         }

@@ -2033,7 +2033,6 @@ impl<'t> Extractor<'t> {
                 }
             });
         for (call, ctx) in calls {
-            self.note_typed_collection(call);
             self.visit_call(call, ctx);
         }
         for (root, ctx) in chains {
@@ -2198,7 +2197,7 @@ impl<'t> Extractor<'t> {
         let ty = self
             .field(f, "type_arguments")
             .map(|t| self.text(t).trim_start_matches('<').trim_end_matches('>'))
-            .and_then(document_type);
+            .and_then(crate::ir::rust_document_type);
         let args = self.args(call);
         let (true, Some(ty), [name]) = (getter, ty, args.as_slice()) else {
             return;
@@ -2217,7 +2216,10 @@ impl<'t> Extractor<'t> {
         }
         let mut found = Vec::new();
         let typed = |t: &str| match thing_from_type(t) {
-            Thing::Collection(r) => r.import.and_then(|i| typed_collection_type(&i.export)),
+            Thing::Collection(CollectionRef {
+                name: CollectionName::Unknown { text },
+                ..
+            }) => crate::ir::rust_collection_document_type(&text).map(str::to_string),
             _ => None,
         };
         let named = |v: Node<'t>| match self.classify(v, 0) {
@@ -2230,11 +2232,14 @@ impl<'t> Extractor<'t> {
         // (The type first: most names are not typed so, and classifying every value is costly.)
         for list in self.bindings.values() {
             for b in list {
-                let Some(ty) = b.type_text.and_then(typed) else {
+                // (A parameter has a type and no value.)
+                let (Some(t), Some(v)) = (b.type_text, b.value) else {
                     continue;
                 };
-                if let Some(name) = b.value.and_then(named) {
-                    found.push((ty, name));
+                if let Some(ty) = typed(t) {
+                    if let Some(name) = named(v) {
+                        found.push((ty, name));
+                    }
                 }
             }
         }
@@ -2255,6 +2260,7 @@ impl<'t> Extractor<'t> {
         };
         let method = self.text(name);
         if RUST_COLLECTION_GETTERS.contains(&method) {
+            self.note_typed_collection(call);
             if let Thing::Collection(r) = self.classify_call(call, 0) {
                 self.ir.collections.push(r);
             }
@@ -2598,29 +2604,10 @@ fn type_name(text: &str) -> Option<&str> {
     (!last.is_empty() && last.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(last)
 }
 
-/// An application's document type, `DBMate` of `Collection<DBMate>`: a named type, not the
-/// driver's own documents (`Document`, `RawDocumentBuf`), `Self` or a type parameter (`T`), of
-/// which one collection says nothing about another.
-fn document_type(t: &str) -> Option<&str> {
-    let ty = type_name(t.trim())?;
-    let driver = matches!(
-        ty,
-        "Self" | "Document" | "RawDocument" | "RawDocumentBuf" | "Bson"
-    );
-    (ty.len() > 1 && !driver && ty.starts_with(|c: char| c.is_ascii_uppercase())).then_some(ty)
-}
-
 /// How the linker names the collection documents of `ty` are kept in (see [`RUST_TYPES`]): as
 /// if `ty` implemented a trait `mongodb::Collection` with the collection's name as `NAME`.
 fn typed_collection_export(ty: &str) -> String {
     format!("<{ty} as {TYPED_COLLECTION}>::NAME")
-}
-
-/// `ty` of an export [`typed_collection_export`] made.
-fn typed_collection_type(export: &str) -> Option<String> {
-    let rest = export.strip_prefix('<')?;
-    let (ty, _) = rest.split_once(&format!(" as {TYPED_COLLECTION}>::"))?;
-    Some(ty.to_string())
 }
 
 /// `Collection<T>`, `&Collection<T>`, `mongodb::Collection<T>`, `Arc<Database>`, `Client`.
@@ -2655,23 +2642,15 @@ fn thing_from_type(t: &str) -> Thing {
         }
     }
     if s == "Collection" || s.starts_with("Collection<") {
-        // The collection the repository keeps documents of the type in, if it names one (see
-        // `Extractor::note_typed_collection`); the linker decides.
-        let import = s
-            .strip_prefix("Collection<")
-            .and_then(|inner| inner.strip_suffix('>'))
-            .and_then(document_type)
-            .map(|ty| ImportRef {
-                module: RUST_TYPES.to_string(),
-                export: typed_collection_export(ty),
-            });
+        // (The linker names the collection of an application's document type, if the
+        // repository keeps it in one: see `Extractor::note_typed_collection`.)
         Thing::Collection(CollectionRef {
             name: CollectionName::Unknown {
                 text: t.trim().trim_start_matches('&').trim().to_string(),
             },
             span: Span::default(),
             via: CollectionVia::Driver,
-            import,
+            import: None,
         })
     } else if s == "Database" {
         Thing::Db
