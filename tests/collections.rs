@@ -201,6 +201,18 @@ fn repo_of(files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+/// Writes `files` (path, text) under a fresh folder and returns what `mongolint check . --format
+/// concise` prints there.
+fn concise_check(files: &[(&str, &str)]) -> String {
+    let dir = repo_of(files);
+    let o = Command::new(env!("CARGO_BIN_EXE_mongolint"))
+        .args(["check", ".", "--format", "concise"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 /// Writes `files` (path, text) under a fresh folder and returns the access map of that folder.
 fn map_of(files: &[(&str, &str)]) -> Value {
     let dir = repo_of(files);
@@ -1556,13 +1568,7 @@ mongo_create_index(\"files\", \"sha256\")\n    return slugify(\"analysis\"), rea
     assert_eq!(index_keys(collection(&m, "files")), vec!["sha256:1"]);
 
     // The findings are at the calls: the lookup per item of a loop, the unbounded `$push`.
-    let dir = repo_of(&files);
-    let o = Command::new(env!("CARGO_BIN_EXE_mongolint"))
-        .args(["check", ".", "--format", "concise"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = concise_check(&files);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(
@@ -1649,13 +1655,7 @@ return MongoDB.ping(\"prompts\", {\"ok\": 1})\n";
 
     // The findings are at the calls, on the collections they name, with the call's own cursor
     // modifiers (`.skip(skip)` after `MongoDB.find(..)`).
-    let dir = repo_of(&files);
-    let o = Command::new(env!("CARGO_BIN_EXE_mongolint"))
-        .args(["check", ".", "--format", "concise"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = concise_check(&files);
     let lines: Vec<&str> = out.lines().collect();
     let expected = [
         // (The method's own `$push`, on whatever collection a call names.)

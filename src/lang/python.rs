@@ -5829,11 +5829,7 @@ impl<'t> Extractor<'t> {
         if named.next().is_none_or(|a| a.k() != "string") || named.next().is_none() {
             return;
         }
-        let Some(import) = self
-            .lookup(name, call.start_byte() as u32)
-            .and_then(|b| b.import.clone())
-            .filter(|i| i.export != "*")
-        else {
+        let Some(import) = self.imported_by_name(name, call.start_byte() as u32) else {
             return;
         };
         let args = self.call_args(call);
@@ -5887,11 +5883,7 @@ impl<'t> Extractor<'t> {
         {
             return;
         }
-        let Some(import) = self
-            .lookup(class, call.start_byte() as u32)
-            .and_then(|b| b.import.clone())
-            .filter(|i| i.export != "*")
-        else {
+        let Some(import) = self.imported_by_name(class, call.start_byte() as u32) else {
             return;
         };
         if constant {
@@ -5910,6 +5902,13 @@ impl<'t> Extractor<'t> {
             export: format!("{}.{method}", import.export),
         });
         self.ir.operations.push(op);
+    }
+
+    /// What `name` at `at` is imported as, when it is one name of another module (not `*`).
+    fn imported_by_name(&self, name: &str, at: u32) -> Option<ImportRef> {
+        self.lookup(name, at)
+            .and_then(|b| b.import.clone())
+            .filter(|i| i.export != "*")
     }
 
     /// The module's own functions, decorated or not: (the name, the definition).
