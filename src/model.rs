@@ -1125,16 +1125,29 @@ fn summarise(id: OpId, op: &Operation) -> OpSummary {
         pipeline_query(stages, &mut s.query);
         collect_joins(stages, id.file, &mut s.joins, 0);
     }
-    for m in &op.modifiers {
+    let mut skip_next = false;
+    for (i, m) in op.modifiers.iter().enumerate() {
+        if std::mem::take(&mut skip_next) {
+            continue;
+        }
         match m.name.as_str() {
-            // Mongoose's query builder adds conditions the filter does not show
-            // (`Page.find(q).and({$or: ..})`, `.where("f").equals(v)`).
+            // Mongoose's query builder adds conditions the filter does not show: read where it
+            // spells out a field's (`.where("expires").gt(now)`), else the filter is not read
+            // whole (`Page.find(q).and({$or: ..})`).
             name if s.query.present
                 && crate::lang::vocabulary::CONDITION_MODIFIERS.contains(&name) =>
             {
-                s.query
-                    .opaque
-                    .get_or_insert_with(|| format!("conditions added by `.{}(..)`", m.name));
+                match builder_condition(&op.modifiers[i..]) {
+                    Some((condition, pair)) => {
+                        read_filter(&condition, &mut s.query, 0);
+                        skip_next = pair;
+                    }
+                    None => {
+                        s.query.opaque.get_or_insert_with(|| {
+                            format!("conditions added by `.{}(..)`", m.name)
+                        });
+                    }
+                }
             }
             "sort" => read_sort(&m.args, &mut s.query),
             "projection" | "project" | "select" => {
@@ -1149,6 +1162,45 @@ fn summarise(id: OpId, op: &Operation) -> OpSummary {
         read_update(u, op, &mut s);
     }
     s
+}
+
+/// The condition a query builder's `.where(..)` at the head of `mods` adds, as a filter, and
+/// whether it takes the modifier after it too: `.where("f").gt(v)` is `{f: {$gt: v}}` (and
+/// `.equals(v)` is `{f: v}`), `.where("f", v)` is `{f: v}`, `.where({..})` is that filter. Any
+/// other condition modifier (`.and(..)`, a comparison with no `where` before it, pymongo's
+/// `cursor.where(js)`) is none.
+fn builder_condition(mods: &[crate::ir::Modifier]) -> Option<(Value, bool)> {
+    let (head, next) = (mods.first()?, mods.get(1));
+    if head.name != "where" {
+        return None;
+    }
+    let field = |key: &str, value: Value| Value {
+        span: head.span,
+        kind: ValueKind::Document(vec![crate::ir::Field {
+            key: key.to_string(),
+            key_span: head.span,
+            value,
+        }]),
+    };
+    match head.args.as_slice() {
+        [doc] if matches!(doc.kind, ValueKind::Document(_)) => Some((doc.clone(), false)),
+        [key, value] => Some((field(key.as_str()?, value.clone()), false)),
+        [key] => {
+            let key = key.as_str()?;
+            let next = next.filter(|n| {
+                crate::lang::vocabulary::BUILDER_COMPARISONS.contains(&n.name.as_str())
+            })?;
+            let [value] = next.args.as_slice() else {
+                return None;
+            };
+            let value = match next.name.as_str() {
+                "equals" => value.clone(),
+                op => field(&format!("${op}"), value.clone()),
+            };
+            Some((field(key, value), true))
+        }
+        _ => None,
+    }
 }
 
 fn read_filter(v: &Value, q: &mut Query, depth: usize) {

@@ -5420,6 +5420,10 @@ impl<'t> Extractor<'t> {
                 return n;
             }
             match self.field(f, "object") {
+                // Mongoose's `Event.where("room", id)` starts a query: it is the chain's root.
+                Some(o) if method == "where" && self.unwrap_expr(o).k() != "call_expression" => {
+                    return n;
+                }
                 Some(o) => n = self.unwrap_expr(o),
                 None => return n,
             }

@@ -213,12 +213,19 @@ pub const MODIFIERS: &[&str] = &[
     "readConcern",
     "setOptions",
     "orFail",
-    // Its query builder's conditions (`Page.find(q).and({..}).skip(n)`, crowi's page list):
-    // see `CONDITION_MODIFIERS`.
+    // Its query builder's conditions (`Page.find(q).and({..}).skip(n)`, crowi's page list;
+    // `User.findOne(q).where("expires").gt(now).exec()`): see `CONDITION_MODIFIERS`.
     "and",
     "or",
     "nor",
     "equals",
+    "gt",
+    "gte",
+    "lt",
+    "lte",
+    "in",
+    "nin",
+    "ne",
     "countDocuments",
     "count",
     "next",
@@ -234,10 +241,18 @@ pub const MODIFIERS: &[&str] = &[
 ];
 
 /// The modifiers that add conditions to a query's filter (Mongoose's `.where(..)`, `.and(..)`,
-/// `.or(..)`, `.nor(..)`, `.where("f").equals(v)`; pymongo's `cursor.where(js)`): the access
-/// model takes a filter given one for a filter it cannot read whole. Each is in [`MODIFIERS`]
-/// (or [`PY_MODIFIERS`]), so that a chain reads through it.
-pub const CONDITION_MODIFIERS: &[&str] = &["where", "and", "or", "nor", "equals"];
+/// `.or(..)`, `.nor(..)`, `.where("f").equals(v)`, `.where("f").gt(v)`; pymongo's
+/// `cursor.where(js)`): the access model reads a field's condition the builder spells out
+/// (`.where("f")` and a comparison, `.where("f", v)`, `.where({..})`: see
+/// `model::builder_condition`), and takes a filter given any other for a filter it cannot read
+/// whole. Each is in [`MODIFIERS`] (or [`PY_MODIFIERS`]), so that a chain reads through it.
+pub const CONDITION_MODIFIERS: &[&str] = &[
+    "where", "and", "or", "nor", "equals", "gt", "gte", "lt", "lte", "in", "nin", "ne",
+];
+
+/// Mongoose's query builder's comparisons of the field `.where("f")` names: `.gt(v)` is
+/// `{f: {$gt: v}}`, `.equals(v)` is `{f: v}`.
+pub const BUILDER_COMPARISONS: &[&str] = &["equals", "gt", "gte", "lt", "lte", "in", "nin", "ne"];
 
 /// Mongoose's aggregate builder methods: `Model.aggregate().match(..).lookup(..)` → `$match`, `$lookup`.
 pub const AGGREGATE_BUILDER_STAGES: &[&str] = &[

@@ -794,6 +794,45 @@ await users.find({ projects: { $elemMatch: { $and: [{ name: n }, { level: 2 }] }
         assert!(got[0].1.contains("projects.level"), "{}", got[0].1);
     }
 
+    /// Mongoose's query builder spelling out a field's condition (TypeScript-Node-Starter's
+    /// `User.findOne({passwordResetToken}).where("passwordResetExpires").gt(Date.now())`, uptime's
+    /// `Ping.findOne().where("check", self).sort(..)`) is read as part of the filter; a builder
+    /// condition it cannot spell out (`.and([..])`, a comparison with no field) leaves the query
+    /// unjudged.
+    #[test]
+    fn conditions_spelled_out_by_the_query_builder_are_read() {
+        let src = r#"const mongoose = require("mongoose");
+const userSchema = new mongoose.Schema({ email: { type: String, unique: true }, resetToken: String, resetExpires: Date, team: String });
+const User = mongoose.model("User", userSchema);
+async function reset(token) {
+  return User.findOne({ resetToken: token }).where("resetExpires").gt(Date.now()).exec();
+}
+async function byTeam(team) {
+  return User.find().where("team", team).sort({ email: 1 }).exec();
+}
+async function byObject(team) {
+  return User.find().where({ team }).exec();
+}
+async function byEmail(email) {
+  return User.findOne().where("email").equals(email).exec();
+}
+async function anded(token, team) {
+  return User.findOne({ resetToken: token }).and([{ team }]).exec();
+}
+"#;
+        let got = findings("users.js", src);
+        let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
+        assert_eq!(lines, vec![5, 8, 11], "{got:?}");
+        assert!(
+            got[0]
+                .1
+                .contains("`resetToken` (equality), by `resetExpires` (range)"),
+            "{}",
+            got[0].1
+        );
+        assert!(got[1].1.contains("`team` (equality)"), "{}", got[1].1);
+    }
+
     /// A mongoengine queryset refined with `.all()` keeps its filter: `all` is no condition
     /// modifier (those are Mongoose's `.where`, `.and`, `.or`, `.nor`, `.equals`).
     #[test]
