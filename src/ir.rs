@@ -245,30 +245,6 @@ pub const RUST_TYPES: &str = "rust:";
 /// is that collection wherever the repository names only one for the type.
 pub const TYPED_COLLECTION: &str = "mongodb::Collection";
 
-/// An application's document type, `DBMate` of `Collection<DBMate>`: a named type, not the
-/// driver's own documents (`Document`, `RawDocumentBuf`), `Self` or a type parameter (`T`), of
-/// which one collection says nothing about another.
-pub fn rust_document_type(t: &str) -> Option<&str> {
-    let path = t.trim().split('<').next()?.trim();
-    let ty = path.rsplit("::").next()?.trim();
-    let named = ty.len() > 1
-        && ty.starts_with(|c: char| c.is_ascii_uppercase())
-        && ty.chars().all(|c| c.is_alphanumeric() || c == '_');
-    let driver = matches!(
-        ty,
-        "Self" | "Document" | "RawDocument" | "RawDocumentBuf" | "Bson"
-    );
-    (named && !driver).then_some(ty)
-}
-
-/// The application's document type of a Rust collection the frontend could not name, as it
-/// spells its type (`Collection<DBMate>`, `mongodb::Collection<DBMate>`, `Arc<Collection<DBMate>>`):
-/// `DBMate`.
-pub fn rust_collection_document_type(text: &str) -> Option<&str> {
-    let (_, inner) = text.split_once("Collection<")?;
-    rust_document_type(inner.trim_end_matches(|c: char| c == '>' || c.is_whitespace()))
-}
-
 /// The associated constants by which a Rust type names its collection (`impl MongoDbCollection for
 /// BlockCollection { const NAME: &str = "stardust_blocks"; }`): what `self` in the type's methods is.
 pub const RUST_COLLECTION_CONSTANTS: &[&str] =

@@ -1048,7 +1048,7 @@ fn link_rust(files: &mut [SourceFile]) {
                     if let (CollectionName::Unknown { text }, Language::Rust) =
                         (&c.name, f.language)
                     {
-                        let ty = crate::ir::rust_collection_document_type(text);
+                        let ty = crate::lang::rust::collection_document_type(text);
                         if let Some(name) = ty.and_then(|ty| types.named(ty)) {
                             found.push((fi, oi, Some(name)));
                         }
@@ -1349,9 +1349,9 @@ pub fn link(files: &mut [SourceFile]) {
     let modules = Modules::new(&paths, &displays);
     link_schemas(files, &modules);
     link_classes(files, &modules);
-    // After the names: a document's collection may be spelt with another module's constant.
     // Before the names: a wrapper's call may name its collection with another module's constant.
     link_wrappers(files, &modules);
+    // After the names: a document's collection may be spelt with another module's constant.
     link_names(files, &modules);
     link_inheritance(files, &modules);
     // Before the imports: an exported collection may be one of another module's database.

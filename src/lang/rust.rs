@@ -2176,30 +2176,21 @@ impl<'t> Extractor<'t> {
         (None, periodic, None)
     }
 
-    /// `database.collection::<DBMate>("mates")`: the collection the application's documents of
-    /// type `DBMate` are kept in, for the linker to name the collection of a parameter typed
-    /// `&Collection<DBMate>` (see [`thing_from_type`]).
+    /// `database.collection::<DBMate>("mates")`, a call of a collection getter: the collection
+    /// the application's documents of type `DBMate` are kept in, for the linker to name the
+    /// collection of a parameter typed `&Collection<DBMate>` (see [`collection_document_type`]).
     fn note_typed_collection(&mut self, call: Node<'t>) {
         if !self.uses_mongo {
             return;
         }
-        let Some(f) = self
+        let ty = self
             .field(call, "function")
             .filter(|f| f.k() == "generic_function")
-        else {
-            return;
-        };
-        let getter = self
-            .field(f, "function")
-            .filter(|m| m.k() == "field_expression")
-            .and_then(|m| self.field(m, "field"))
-            .is_some_and(|m| RUST_COLLECTION_GETTERS.contains(&self.text(m)));
-        let ty = self
-            .field(f, "type_arguments")
+            .and_then(|f| self.field(f, "type_arguments"))
             .map(|t| self.text(t).trim_start_matches('<').trim_end_matches('>'))
-            .and_then(crate::ir::rust_document_type);
+            .and_then(document_type);
         let args = self.args(call);
-        let (true, Some(ty), [name]) = (getter, ty, args.as_slice()) else {
+        let (Some(ty), [name]) = (ty, args.as_slice()) else {
             return;
         };
         if let CollectionName::Literal { name } = self.collection_name(*name, 0) {
@@ -2219,7 +2210,7 @@ impl<'t> Extractor<'t> {
             Thing::Collection(CollectionRef {
                 name: CollectionName::Unknown { text },
                 ..
-            }) => crate::ir::rust_collection_document_type(&text).map(str::to_string),
+            }) => collection_document_type(&text).map(str::to_string),
             _ => None,
         };
         let named = |v: Node<'t>| match self.classify(v, 0) {
@@ -2608,6 +2599,26 @@ fn type_name(text: &str) -> Option<&str> {
 /// if `ty` implemented a trait `mongodb::Collection` with the collection's name as `NAME`.
 fn typed_collection_export(ty: &str) -> String {
     format!("<{ty} as {TYPED_COLLECTION}>::NAME")
+}
+
+/// An application's document type, `DBMate` of `Collection<DBMate>`: a named type (see
+/// [`type_name`]), not the driver's own documents (`Document`, `RawDocumentBuf`), `Self` or a
+/// type parameter (`T`), of which one collection says nothing about another.
+fn document_type(t: &str) -> Option<&str> {
+    let ty = type_name(t)?;
+    let driver = matches!(
+        ty,
+        "Self" | "Document" | "RawDocument" | "RawDocumentBuf" | "Bson"
+    );
+    (ty.len() > 1 && ty.starts_with(|c: char| c.is_ascii_uppercase()) && !driver).then_some(ty)
+}
+
+/// The application's document type of a collection the frontend could not name, as it spells
+/// its type (`Collection<DBMate>`, `mongodb::Collection<DBMate>`, `Arc<Collection<DBMate>>`):
+/// `DBMate`. For the linker (see [`TYPED_COLLECTION`]).
+pub(crate) fn collection_document_type(text: &str) -> Option<&str> {
+    let (_, inner) = text.split_once("Collection<")?;
+    document_type(inner.trim_end_matches(|c: char| c == '>' || c.is_whitespace()))
 }
 
 /// `Collection<T>`, `&Collection<T>`, `mongodb::Collection<T>`, `Arc<Database>`, `Client`.
