@@ -218,6 +218,28 @@ fn names_an_entity(text: &str) -> bool {
             ws.last().is_none_or(|w| !KIND_WORDS.contains(&w.as_str()))
                 && ws.iter().any(|w| ENTITY_WORDS.contains(&w.as_str()))
         })
+        || names_an_app(&text)
+}
+
+/// An application's id (`app_id`, `appId`, `app._id`, `params.qstring.app_id`): one of the apps
+/// a multi-application platform serves (Countly's `"app_users" + appId`), each its tenant. An
+/// `app` alone (`appName`, `app.name`) is the deployment's own application, and so is a
+/// constant's (`APP_ID`, a script's setting).
+fn names_an_app(text: &str) -> bool {
+    let b = text.as_bytes();
+    memchr::memmem::find_iter(b, b"app")
+        .chain(memchr::memmem::find_iter(b, b"App"))
+        .any(|i| {
+            let starts = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+            let rest = &b[i + 3..];
+            const IDS: [&[u8]; 6] = [b"_id", b"Id", b"ID", b"id", b"._id", b".id"];
+            let id = IDS.iter().find(|p| rest.starts_with(p));
+            starts
+                && id.is_some_and(|p| {
+                    rest.get(p.len())
+                        .is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+                })
+        })
 }
 
 /// `text` with the contents of its string literals left out, save a key in brackets
@@ -1096,6 +1118,22 @@ mod tests {
         assert_eq!(classify_hole(&["row[\"tenant_id\"]"]), HoleKind::Entity);
         assert_eq!(classify_hole(&["row['day']"]), HoleKind::Date);
         assert_eq!(classify_hole(&["'x' + tenant.id"]), HoleKind::Entity);
+        // An application's id on a platform that serves many (Countly's `"app_users" + appId`);
+        // the deployment's own application, or a constant, is not one.
+        for app in [
+            "app_id",
+            "appId",
+            "appID",
+            "app._id",
+            "params.qstring.app_id",
+            "data.appid",
+        ] {
+            assert_eq!(classify_hole(&[app]), HoleKind::Entity, "{app}");
+        }
+        for not_app in ["appName", "app.name", "whatsapp_id", "mappId", "apps"] {
+            assert_eq!(classify_hole(&[not_app]), HoleKind::Unknown, "{not_app}");
+        }
+        assert_eq!(classify_hole(&["APP_ID"]), HoleKind::Config);
     }
 
     #[test]
