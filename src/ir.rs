@@ -351,6 +351,10 @@ pub enum ExportTarget {
     /// (`new Mongo.Collection(null)`, or an instance of a class that extends `Mongo.Collection`
     /// and calls `super(null)`). An importer's calls on it are not driver calls.
     LocalCollection,
+    /// A class of another database's library: a Django model (`class Feed(models.Model)`), or
+    /// such a class re-exported (`from django.contrib.auth.models import User`). An importer's
+    /// calls on it (`Feed.objects.filter(..)`) are not driver calls.
+    OtherDatabase,
 }
 
 /// A module-level function that runs one driver operation on the collection a parameter names,

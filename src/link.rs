@@ -452,6 +452,7 @@ impl<'a> Classes<'a> {
                 | ExportTarget::Schema { .. }
                 | ExportTarget::Wrapper { .. }
                 | ExportTarget::LocalCollection
+                | ExportTarget::OtherDatabase
                 | ExportTarget::CollectionFactory
                 | ExportTarget::Star { .. } => ClassKind::NotDocument,
                 ExportTarget::AbstractDocument => ClassKind::Abstract,
@@ -1357,10 +1358,11 @@ pub fn link(files: &mut [SourceFile]) {
     // Before the imports: an exported collection may be one of another module's database.
     link_databases(files, &modules);
     link_factories(files, &modules);
-    // `None`: a collection in memory (see `ExportTarget::LocalCollection`).
+    // `None`: a collection in memory (see `ExportTarget::LocalCollection`), or another
+    // database's model.
     let mut resolved: Vec<(usize, usize, Option<CollectionRef>)> = Vec::new();
     let pick = |_: usize, _: &str, target: &ExportTarget| match target {
-        ExportTarget::LocalCollection => Some(None),
+        ExportTarget::LocalCollection | ExportTarget::OtherDatabase => Some(None),
         other => collection_of(other).map(Some),
     };
     for (fi, f) in files.iter().enumerate() {

@@ -369,6 +369,38 @@ fn one_mongodb_call_on_an_imported_model_is_evidence_for_the_others() {
     assert!(!out.contains("query-in-loop"), "{out}");
 }
 
+/// Django's models beside mongoengine's documents (NewsBlur): `Feed.objects.get(..)` on a class
+/// derived from `models.Model` (`models` from `django.db`), in its module or imported from it, and
+/// `User.objects.get(..)` on `django.contrib.auth`'s `User`, imported directly or through a module
+/// of the repository, are SQL queries, not MongoDB's; the document's own in the same loop still is
+/// one. A Django model's foreign key to another model (`models.ForeignKey(Feed, ..)`) does not make
+/// it stand for that model.
+#[test]
+fn django_models_beside_mongoengine_documents_are_not_collections() {
+    let (_t, root) = temp();
+    write(
+        &root,
+        "apps/feeds/models.py",
+        "import mongoengine as mongo\nfrom django.db import models\nfrom django.contrib.auth.models import User\n\n\
+         class Feed(models.Model):\n    address = models.CharField(max_length=255)\n\n\
+         class DuplicateFeed(models.Model):\n    feed = models.ForeignKey(Feed, related_name='dupes', on_delete=models.CASCADE)\n\n\
+         class MStory(mongo.Document):\n    story_feed_id = mongo.IntField()\n    meta = {'collection': 'stories'}\n\n\
+         def refresh(ids):\n    for i in ids:\n        Feed.objects.get(pk=i)\n        User.objects.get(pk=i)\n",
+    );
+    write(
+        &root,
+        "apps/reader/views.py",
+        "from mongoengine.queryset import Q\nfrom django.contrib.auth.models import User\nfrom apps.feeds.models import DuplicateFeed, Feed, MStory\nfrom apps.feeds.models import User as U2\n\n\
+         def load(feed_ids):\n    for feed_id in feed_ids:\n        DuplicateFeed.objects.filter(duplicate_feed_id=feed_id)\n        Feed.objects.get(pk=feed_id)\n        User.objects.get(pk=feed_id)\n        U2.objects.get(pk=feed_id)\n        MStory.objects.get(story_feed_id=feed_id)\n",
+    );
+    let (_, out) = concise(&root, &[]);
+    assert_eq!(
+        lines_of(&out, "query-in-loop"),
+        vec!["apps/reader/views.py:12:24: warning[query-in-loop] `get` on `stories` runs once per item of `feed_ids`: N+1 queries, an application-side join"],
+        "{out}"
+    );
+}
+
 /// Meteor's client-side collections in memory (`new Mongo.Collection(null)`, or an instance of a
 /// class that extends `Mongo.Collection` and calls `super(null)`), exported and written to from
 /// other modules (Rocket.Chat's `UserRoles`, `ChatMessage` through its models index): no database

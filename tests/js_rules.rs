@@ -3736,3 +3736,57 @@ Meteor.startup(() => {
         vec![4]
     );
 }
+
+/// TypeScript's import types, which tree-sitter-typescript 0.23 misparses (its issues #322 and
+/// #367): LibreChat's `Promise<import('mongoose').FlattenMaps<..>>` return type turned the
+/// function into an error node, and its queries were lost. The function is read as written; a
+/// dynamic import (`import('./m').then(..)`) is untouched.
+#[test]
+fn import_types_do_not_hide_a_function_s_queries() {
+    let src = r#"import mongoose, { Schema, Model } from 'mongoose';
+const presetSchema = new Schema({ user: String, defaultPreset: Boolean, title: String });
+presetSchema.index({ title: 1 });
+mongoose.model('Preset', presetSchema);
+export function createPresetMethods(mongoose: typeof import('mongoose')) {
+  async function getDefault(user: string): Promise<import('mongoose').FlattenMaps<{ a: number }>> {
+    const Preset = mongoose.models.Preset as Model<IPreset>;
+    return await Preset.findOne({ defaultPreset: true, user }).lean();
+  }
+  async function load(user: string) {
+    const v = f<typeof import('mongoose')>();
+    const lib = await import('./lib').then((x) => x.default);
+    const Preset = mongoose.models.Preset as Model<IPreset>;
+    return await Preset.findOne({ user }).lean();
+  }
+  return { getDefault, load };
+}
+"#;
+    assert_eq!(
+        rule_lines("unindexed-query", "src/methods/preset.ts", src),
+        vec![8, 14]
+    );
+}
+
+/// A variable typed as a Mongoose model is the collection its value names (LibreChat's `const
+/// PluginAuth: Model<IPluginAuth> = mongoose.models.PluginAuth`), not an unknown one named by
+/// the type.
+#[test]
+fn a_model_typed_variable_is_the_model_its_value_names() {
+    let src = r#"import mongoose, { Schema, Model } from 'mongoose';
+const pluginAuthSchema = new Schema({ userId: String, pluginKey: String, tenantId: String });
+pluginAuthSchema.index({ tenantId: 1 });
+mongoose.model('PluginAuth', pluginAuthSchema);
+export async function find(userId: string) {
+  const PluginAuth: Model<IPluginAuth> = mongoose.models.PluginAuth;
+  return await PluginAuth.findOne({ userId }).lean();
+}
+"#;
+    let got = findings("src/methods/pluginAuth.ts", src);
+    let unindexed: Vec<_> = got.iter().filter(|f| f.rule == "unindexed-query").collect();
+    assert_eq!(unindexed.len(), 1, "{got:?}");
+    assert!(
+        unindexed[0].message.contains("`pluginauths`"),
+        "{}",
+        unindexed[0].message
+    );
+}

@@ -3450,6 +3450,20 @@ impl<'t> Extractor<'t> {
                 || t.starts_with("PaginateModel<")
                 || t.starts_with("SoftDeleteModel<")
             {
+                // `const PluginAuth: Model<IPluginAuth> = mongoose.models.PluginAuth`: the
+                // value names it (LibreChat's methods), as for `Collection<T>` above.
+                if let Some(v) = b
+                    .value
+                    .filter(|_| depth < MAX_DEPTH && b.injected_model.is_none())
+                {
+                    if let named @ Thing::Collection(CollectionRef {
+                        name: CollectionName::Literal { .. } | CollectionName::Template { .. },
+                        ..
+                    }) = self.classify(v, depth + 1)
+                    {
+                        return named;
+                    }
+                }
                 let name = match &b.injected_model {
                     Some(m) => CollectionName::Literal {
                         name: mongoose_collection_name(m),

@@ -527,7 +527,12 @@ pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, 
         checks += 1;
         checks > budget
     };
-    let bytes = text.as_bytes();
+    // The extractors read the file's own text; only the parser sees the import types blanked.
+    let import_types = match lang {
+        Language::TypeScript | Language::Tsx => blank_import_types(text),
+        _ => None,
+    };
+    let bytes = import_types.as_deref().unwrap_or(text).as_bytes();
     let tree = parser
         .parse_with_options(
             &mut |i, _| bytes.get(i..).unwrap_or_default(),
@@ -548,6 +553,63 @@ pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, 
         Language::Python => python::extract(&tree, text, ctx),
         Language::Rust => rust::extract(&tree, text, ctx),
     })
+}
+
+/// TypeScript's import types, which tree-sitter-typescript 0.23 does not parse in every position
+/// (its issues #322 and #367): `Promise<import('mongoose').FlattenMaps<T>>` as a return type
+/// turned LibreChat's function into an error node and lost its calls, and
+/// `f<typeof import('m')>()` reads as a comparison. The parser is given a copy of the file in which
+/// `import('m').` before a type's name (a name not called: `import('m').then(..)` is a dynamic
+/// import) is spaces, and `typeof import('m')` is `typeof import___`, an identifier of the same
+/// length: byte offsets stay the file's, and the type reads as a name. `None` when the file has
+/// neither.
+fn blank_import_types(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    for i in memchr::memmem::find_iter(b, b"import(") {
+        if i > 0 && (b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'_' | b'$' | b'.')) {
+            continue;
+        }
+        // `import('m')`: a string without a newline or an escape, then `)`.
+        let open = i + 7;
+        let Some(&quote) = b.get(open).filter(|q| matches!(q, b'\'' | b'"')) else {
+            continue;
+        };
+        let Some(len) = b[open + 1..]
+            .iter()
+            .position(|&c| c == quote || c == b'\n' || c == b'\\')
+            .filter(|&n| b[open + 1 + n] == quote)
+        else {
+            continue;
+        };
+        let close = open + 1 + len + 1;
+        if b.get(close) != Some(&b')') {
+            continue;
+        }
+        let end = close + 1;
+        let named = b.get(end) == Some(&b'.')
+            && b.get(end + 1)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+        let before = text[..i].trim_end();
+        let in_typeof = before.ends_with("typeof")
+            && !before[..before.len() - 6]
+                .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        if named {
+            let name_end = b[end + 1..]
+                .iter()
+                .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_' || *c == b'$'))
+                .map_or(b.len(), |n| end + 1 + n);
+            let next = b[name_end..].iter().find(|c| !c.is_ascii_whitespace());
+            if matches!(next, Some(b'(' | b'`')) {
+                continue;
+            }
+            out.get_or_insert_with(|| b.to_vec())[i..=end].fill(b' ');
+        } else if in_typeof {
+            out.get_or_insert_with(|| b.to_vec())[i + 6..end].fill(b'_');
+        }
+    }
+    // Only ASCII bytes were written over ASCII bytes.
+    out.map(|v| String::from_utf8(v).unwrap_or_default())
 }
 
 /// How many progress checks (each 100 parser operations) a file of `len` bytes may take. Real code

@@ -76,6 +76,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         documents: HashMap::default(),
         module_classes: HashMap::default(),
         access_models: HashMap::default(),
+        foreign_models: HashSet::default(),
         scheduled: Vec::new(),
         all_functions: Vec::new(),
         uses_mongo: false,
@@ -114,6 +115,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end, b.pos));
     // After the scope index: a `meta` collection may be a constant imported from another module.
     x.resolve_documents();
+    x.note_foreign_models();
     x.note_pending_classes();
     x.note_access_classes();
     x.schedule_callees(root);
@@ -392,6 +394,8 @@ struct Extractor<'t> {
     /// Classes that stand for a document class they wrap (see `note_access_classes`), by name:
     /// the document as an import (of this module for a document of this file) and its name.
     access_models: HashMap<String, (ImportRef, String)>,
+    /// Classes of another database's library, by name (see `note_foreign_models`).
+    foreign_models: HashSet<String>,
     /// Functions registered with a scheduler in this file (`add_job(fn, 'cron')`, celery beat).
     scheduled: Vec<String>,
     /// Every function definition of the file, in the order of the file.
@@ -1437,6 +1441,7 @@ impl<'t> Extractor<'t> {
             if d.collection.is_some()
                 || d.access_values.is_empty()
                 || d.bases.iter().any(|b| b.contains("EmbeddedDocument"))
+                || self.foreign_models.contains(name)
             {
                 continue;
             }
@@ -1453,6 +1458,38 @@ impl<'t> Extractor<'t> {
         self.access_models.extend(found);
     }
 
+    /// Marks the classes of another database's library: NewsBlur's Django models
+    /// (`class Feed(models.Model)`, `models` from `django.db`), which share their modules, and
+    /// their `X.objects.filter(..)`, with mongoengine's documents. A class with a base imported
+    /// from such a library (see `NOT_MONGO_PACKAGES`), or a local base that is one, and that is
+    /// no document.
+    fn note_foreign_models(&mut self) {
+        let mut foreign: HashSet<String> = HashSet::default();
+        for _ in 0..=self.documents.len().min(64) {
+            let mut changed = false;
+            for (name, d) in &self.documents {
+                if d.collection.is_some() || foreign.contains(name) {
+                    continue;
+                }
+                let at = d.name_node.start_byte() as u32;
+                let is_foreign = d.bases.iter().any(|b| {
+                    foreign.contains(b)
+                        || self
+                            .imported_name(b, at)
+                            .is_some_and(|i| NOT_MONGO_PACKAGES.contains(&package_of(&i.module)))
+                });
+                if is_foreign {
+                    foreign.insert(name.clone());
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        self.foreign_models = foreign;
+    }
+
     /// Marks the classes that are not documents of this file but may be through a base imported
     /// from another module of the repository (see [`PendingClass`]): StackStorm's
     /// `class ActionDB(stormbase.StormFoundationDB, ..)`, whose base is `me.Document` in another
@@ -1466,7 +1503,7 @@ impl<'t> Extractor<'t> {
         let mut names: Vec<String> = self
             .documents
             .iter()
-            .filter(|(_, d)| d.embedded && !d.bases.is_empty())
+            .filter(|(n, d)| d.embedded && !d.bases.is_empty() && !self.foreign_models.contains(*n))
             .map(|(n, _)| n.clone())
             .collect();
         names.sort();
@@ -1942,6 +1979,13 @@ impl<'t> Extractor<'t> {
                         }
                     }
                     Thing::Model(r, ev) if attr_name == "objects" => Thing::QuerySet(r, ev),
+                    // `User.objects`, `User` from `django.contrib.auth.models`: Django's.
+                    Thing::Imported(imp, _)
+                        if attr_name == "objects"
+                            && NOT_MONGO_PACKAGES.contains(&package_of(&imp.module)) =>
+                    {
+                        Thing::Unknown
+                    }
                     Thing::Imported(imp, local) if attr_name == "objects" => Thing::QuerySet(
                         CollectionRef {
                             name: CollectionName::Unknown { text: local },
@@ -2003,7 +2047,9 @@ impl<'t> Extractor<'t> {
                         if attr_name == "objects"
                             && ((obj.k() == "identifier"
                                 && obj_text.starts_with(|c: char| c.is_ascii_uppercase()))
-                                || self.uses_mongoengine) =>
+                                || self.uses_mongoengine)
+                            && !(obj.k() == "identifier"
+                                && self.foreign_models.contains(obj_text)) =>
                     {
                         Thing::QuerySet(
                             CollectionRef {
@@ -2027,6 +2073,15 @@ impl<'t> Extractor<'t> {
                 };
                 match self.classify(obj, depth + 1) {
                     Thing::Client => Thing::Db,
+                    // `MONGO_DB["HOST"]`: a dict of connection settings named like a database
+                    // (NewsBlur's `settings.MONGO_DB`), not a collection.
+                    Thing::Db
+                        if self
+                            .string_value(idx)
+                            .is_some_and(|k| is_connection_setting(&k)) =>
+                    {
+                        Thing::Unknown
+                    }
                     Thing::Db => Thing::Collection(self.collection_ref(idx)),
                     // `db["cves"]`, `db` another module's call's result (see `CallResult`).
                     Thing::CallResult(imp) => Thing::Collection(CollectionRef {
@@ -7854,11 +7909,20 @@ impl<'t> Extractor<'t> {
                 DeclKind::Import => {
                     if let Some(imp) = &b.import {
                         if imp.export != "*" {
+                            // `from django.contrib.auth.models import User`, which importers
+                            // may take from here.
+                            let target = if NOT_MONGO_PACKAGES.contains(&package_of(&imp.module))
+                                && name.starts_with(|c: char| c.is_ascii_uppercase())
+                            {
+                                ExportTarget::OtherDatabase
+                            } else {
+                                ExportTarget::Reexport {
+                                    import: imp.clone(),
+                                }
+                            };
                             exports.push(Export {
                                 name: name.clone(),
-                                target: ExportTarget::Reexport {
-                                    import: imp.clone(),
-                                },
+                                target,
                             });
                         }
                     }
@@ -7997,6 +8061,14 @@ impl<'t> Extractor<'t> {
                     target: ExportTarget::AbstractDocument,
                 }),
                 _ => {}
+            }
+        }
+        for name in &self.foreign_models {
+            if self.module_classes.contains_key(name.as_str()) {
+                exports.push(Export {
+                    name: name.clone(),
+                    target: ExportTarget::OtherDatabase,
+                });
             }
         }
         for (name, (import, _)) in &self.access_models {
@@ -8252,6 +8324,25 @@ fn is_client_attr(name: &str) -> bool {
 
 /// A setting that names a MongoDB database: upper case, with `MONGO` in it, ending in `DB` or
 /// `DATABASE` (`MONGO_DB`, `MONGODB`, `MONGO_DATABASE`; not `MONGO_URI` nor `MONGO_DB_NAME`).
+/// A key of a dict of connection settings (`{"NAME": .., "HOST": .., "PORT": ..}`).
+fn is_connection_setting(key: &str) -> bool {
+    const KEYS: &[&str] = &[
+        "name",
+        "host",
+        "port",
+        "username",
+        "user",
+        "password",
+        "db",
+        "alias",
+        "uri",
+        "url",
+        "authsource",
+        "replicaset",
+    ];
+    KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
+}
+
 fn is_mongo_database_setting(name: &str) -> bool {
     name.contains("MONGO")
         && (name.ends_with("DB") || name.ends_with("DATABASE"))
@@ -9148,6 +9239,28 @@ def f(skip):
             .map(|s| s.fields()[0].key.clone())
             .collect();
         assert_eq!(stages, ["$sort", "$match", "$lookup", "$skip", "$lookup"]);
+    }
+
+    /// NewsBlur's `MONGO_DB = settings.MONGO_DB`, a dict of connection settings named like a
+    /// database: `MONGO_DB["HOST"]` in `connect(..)` is no collection; `db["users"]` of a
+    /// database setting still is one.
+    #[test]
+    fn connection_settings_are_not_collections() {
+        let src = "import mongoengine
+from django.conf import settings
+MONGO_DB = settings.MONGO_DB
+db = mongoengine.connect(MONGO_DB[\"NAME\"], host=MONGO_DB[\"HOST\"], port=MONGO_DB['port'])
+settings.MONGO_DB[\"users\"].find_one({\"a\": 1})
+";
+        let names: Vec<String> = ir(src)
+            .collections
+            .iter()
+            .map(|c| match &c.name {
+                CollectionName::Literal { name } => name.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(names, ["users"]);
     }
 
     fn holes(ir: &FileIr) -> Vec<Vec<HoleKind>> {

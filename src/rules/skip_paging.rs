@@ -109,6 +109,26 @@ fn is_kept_count(text: &str) -> bool {
     kept
 }
 
+/// The skip of a function that trims a collection to its newest documents (NewsBlur's
+/// `trim(cls, user_id, limit=100)`: `cls.objects.filter(user_id=user_id).skip(limit)`, then each
+/// document it reaches deleted): a count kept, given by name, in a function named for trimming
+/// (`trim`, `prune`, `purge`, `truncate`, `cull` among the words of its name).
+fn kept_by_trimming(op: &Operation, amount: &Value) -> bool {
+    let ValueKind::Unknown(u) = &amount.kind else {
+        return false;
+    };
+    let plain = u.is_name && !u.text.contains(['.', '[', '(']);
+    plain
+        && op.context.function.as_deref().is_some_and(|f| {
+            let mut trims = false;
+            crate::lang::naming::for_each_word(crate::lang::naming::last_part(f, b'.'), |w| {
+                trims = matches!(w, "trim" | "prune" | "purge" | "truncate" | "cull");
+                !trims
+            });
+            trims
+        })
+}
+
 /// A filter that names its documents by `_id`: one (`{_id: id}`, `{"_id": {"$eq": id}}`), where a
 /// skip drops that document or nothing (maggma's GridFS read passes its caller's `skip` on to
 /// `find_one(filter={"_id": ..}, skip=skip)`), or those of a list the code holds (`{_id: {$in:
@@ -234,7 +254,10 @@ impl Rule for SkipPaging {
                     continue;
                 }
                 if let Some(amount) = m.args.first() {
-                    if !is_constant(amount) && !is_random_pick(amount) {
+                    if !is_constant(amount)
+                        && !is_random_pick(amount)
+                        && !kept_by_trimming(op, amount)
+                    {
                         report(file, op, m.span, amount, m.name == "page");
                     }
                 }
@@ -243,7 +266,10 @@ impl Rule for SkipPaging {
                 let mut skips = Vec::new();
                 skip_stages(stages, &mut skips, false, 0);
                 for (span, amount) in skips {
-                    if !is_constant(amount) && !is_random_pick(amount) {
+                    if !is_constant(amount)
+                        && !is_random_pick(amount)
+                        && !kept_by_trimming(op, amount)
+                    {
                         report(file, op, span, amount, false);
                     }
                 }
@@ -647,5 +673,28 @@ def unlisted(ids, skip=0):
     return list(files.find({"_id": {"$nin": ids}}, skip=skip, limit=50))
 "#;
         assert_eq!(lines("gridfs.py", py), [6, 10]);
+    }
+
+    /// NewsBlur's `trim(cls, user_id, limit=100)`: `cls.objects.filter(user_id=user_id)
+    /// .skip(limit)` reaches what is deleted beyond the newest `limit`, a retention job, not a
+    /// page. A page number in a trimming function, or a count kept in a function not named for
+    /// trimming, is still paging.
+    #[test]
+    fn a_count_kept_by_a_trimming_function_is_not_paging() {
+        let py = r#"import mongoengine as mongo
+class MInteraction(mongo.Document):
+    user_id = mongo.IntField()
+    @classmethod
+    def trim(cls, user_id, limit=100):
+        for i in cls.objects.filter(user_id=user_id).skip(limit):
+            i.delete()
+    @classmethod
+    def prune_old(cls, user_id, page):
+        return cls.objects.filter(user_id=user_id).skip(page * 10)
+    @classmethod
+    def recent(cls, user_id, limit=100):
+        return cls.objects.filter(user_id=user_id).skip(limit)
+"#;
+        assert_eq!(lines("social.py", py), [10, 13]);
     }
 }
