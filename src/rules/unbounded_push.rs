@@ -280,6 +280,11 @@ fn filter_bounds(filter: Option<&Value>, update: &Value, array: &str) -> bool {
         {
             return true;
         }
+        // A time bucket: one document per period (`{agentId, date}`, Rocket.Chat's daily agent
+        // activity; `{sensor, hour: h}`), whose array holds what one period adds.
+        if !f.value.is_document() && names_a_period(&f.key) {
+            return true;
+        }
         if f.key == "$and" {
             for clause in f.value.items() {
                 if filter_bounds(Some(clause), update, array) {
@@ -289,6 +294,47 @@ fn filter_bounds(filter: Option<&Value>, update: &Value, array: &str) -> bool {
         }
     }
     false
+}
+
+/// A key that names a period of time, as a time bucket's filter spells it: its last word is
+/// `date`, `day`, `hour`, `month`, `period` or `bucket` (`date`, `bucketDay`). Not a moment in
+/// the document's life (`dateUpdated`, `createdDate`: growthbook's optimistic check that the
+/// revision has not changed since it was read), nor a storage bucket's name.
+fn names_a_period(key: &str) -> bool {
+    let last = crate::lang::naming::last_part(key, b'.');
+    let words = crate::lang::naming::words(last);
+    let moment = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "updated" | "created" | "modified" | "last" | "deleted" | "name"
+        )
+    });
+    !moment
+        && words.last().is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "period"
+                    | "hour"
+                    | "minute"
+                    | "day"
+                    | "date"
+                    | "week"
+                    | "month"
+                    | "year"
+                    | "bucket"
+            )
+        })
+}
+
+/// An array of a set the application defines (`roles`, `permissions`, `scopes`): an
+/// `$addToSet` there is bounded by that catalogue (Rocket.Chat's `{$addToSet: {roles: role}}` on
+/// users, subscriptions and permissions), however the value is given.
+fn catalogue_set(key: &str) -> bool {
+    let last = crate::lang::naming::last_part(key, b'.');
+    matches!(
+        crate::lang::naming::words(last).as_slice(),
+        [.., w] if matches!(w.as_str(), "roles" | "permissions" | "scopes")
+    )
 }
 
 /// Does the filter exclude documents whose array already holds the value (`{tags: {$ne: t}}`,
@@ -735,9 +781,10 @@ impl Rule for UnboundedPush {
                     } else {
                         Growth::Always
                     };
-                    // Each of the code's own values at most once: bounded by that list.
+                    // Each of the code's own values at most once: bounded by that list, or by the
+                    // application's catalogue of roles.
                     let distinct_only = operator.key == "$addToSet" || growth != Growth::Always;
-                    if distinct_only && is_fixed_value(&f.value) {
+                    if distinct_only && (is_fixed_value(&f.value) || catalogue_set(&f.key)) {
                         continue;
                     }
                     match growth {
@@ -782,6 +829,26 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// A time bucket's filter (Rocket.Chat's `{agentId, date}`: one document per agent per day)
+    /// bounds the array by what one period adds; a moment of the document's life
+    /// (growthbook's `dateUpdated`, an optimistic check) does not. An `$addToSet` of roles or
+    /// permissions is bounded by the application's catalogue; a set of followers is not.
+    #[test]
+    fn time_buckets_and_role_sets_bound_the_array() {
+        let src = r#"const { MongoClient } = require("mongodb");
+const db = new MongoClient("x").db("a");
+async function f(agentId, date, period, role, perms, id, at, u) {
+  await db.collection("agent_activity").updateMany({ agentId, date }, { $addToSet: { serviceHistory: period } });
+  await db.collection("revisions").updateOne({ id, dateUpdated: at }, { $push: { activityLog: period } });
+  await db.collection("users").updateOne({ _id: id }, { $addToSet: { roles: role } });
+  await db.collection("subscriptions").updateOne({ _id: id }, { $addToSet: { "u.permissions": { $each: perms } } });
+  await db.collection("users").updateOne({ _id: id }, { $addToSet: { followers: u } });
+}
+"#;
+        let lines: Vec<usize> = findings("f.js", src).into_iter().map(|f| f.0).collect();
+        assert_eq!(lines, [5, 8]);
     }
 
     /// The help's example names the array the update grows (async-labs/saas' `memberIds`), quoted
@@ -929,7 +996,7 @@ async function grant(id) {
   await User.updateOne({ _id: id }, { $addToSet: { roles: { $each: ["viewer", "commenter"] } } });
   await User.updateOne({ _id: id, roles: { $ne: "owner" } }, { $push: { roles: "owner" } });
   await User.updateOne({ _id: id }, { $push: { methods: "sms" } });
-  await User.updateOne({ _id: id }, { $addToSet: { roles: { $each: [id, "x"] } } });
+  await User.updateOne({ _id: id }, { $addToSet: { methods: { $each: [id, "x"] } } });
 }
 "#;
         let got = judged("users.js", src);
@@ -1634,16 +1701,17 @@ def accept(org, key, member, other):
         );
     }
 
-    /// erxes's permissions: the entry for a module is pulled, then the new one pushed, so the
-    /// array holds one entry per module: info, as an `$addToSet`. A pull of another value's key,
-    /// or one after the push, leaves the push growing the array.
+    /// erxes's custom permissions (here an array of settings, which no catalogue of roles
+    /// bounds): the entry for a module is pulled, then the new one pushed, so the array holds one
+    /// entry per module: info, as an `$addToSet`. A pull of another value's key, or one after the
+    /// push, leaves the push growing the array.
     #[test]
     fn a_push_after_pulling_its_key_replaces_an_entry() {
         let src = r#"import mongoose from "mongoose";
 const Users = mongoose.model("User", new mongoose.Schema({}));
 export async function setPermission(userId, permission) {
-  await Users.updateOne({ _id: userId }, { $pull: { customPermissions: { module: permission.module } } });
-  await Users.updateOne({ _id: userId }, { $push: { customPermissions: permission } });
+  await Users.updateOne({ _id: userId }, { $pull: { customSettings: { module: permission.module } } });
+  await Users.updateOne({ _id: userId }, { $push: { customSettings: permission } });
 }
 export async function addGrant(userId, grant, other) {
   await Users.updateOne({ _id: userId }, { $pull: { grants: { module: other.module } } });
