@@ -64,6 +64,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
         assigned: HashMap::default(),
         appends: HashMap::default(),
+        saves: Vec::new(),
         loop_items: HashMap::default(),
         key_sets: HashMap::default(),
         operator_sets: HashMap::default(),
@@ -358,6 +359,8 @@ struct Extractor<'t> {
     assigned: HashMap<(u32, String), u32>,
     /// `xs.append(..)`, `xs.extend(..)`, `xs += [..]`: name → (position, kind, argument).
     appends: HashMap<String, Vec<(u32, AppendKind, Node<'t>)>>,
+    /// `doc.save()` calls on a name: (name, position), for `document_list_append`.
+    saves: Vec<(&'t str, u32)>,
     /// A loop's own variable (`rule` in `for rule in Rule.objects(..)`), by (name, binding
     /// position): what it iterates over.
     loop_items: HashMap<(String, u32), Node<'t>>,
@@ -1048,6 +1051,9 @@ impl<'t> Extractor<'t> {
                 return;
             };
             let method = self.text(attr);
+            if method == "save" && obj.k() == "identifier" {
+                self.saves.push((self.text(obj), pos));
+            }
             // Read only for the methods below (most calls are none of them).
             let call_args = std::cell::OnceCell::new();
             let args = || call_args.get_or_init(|| self.call_args(n));
@@ -5229,6 +5235,13 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+        if matches!(method, "append" | "insert" | "extend")
+            && obj.k() == "attribute"
+            && !self.saves.is_empty()
+        {
+            self.document_list_append(call, obj, method, ctx);
+            return;
+        }
         let is_modifier = PY_MODIFIERS.contains(&method) || PY_QUERYSET_METHODS.contains(&method);
         if is_modifier {
             self.modifier_chain(call, obj, ctx);
@@ -5252,6 +5265,119 @@ impl<'t> Extractor<'t> {
             self.index_table_calls.push(call);
         }
         self.operation(call, obj, attr, m, ctx);
+    }
+
+    /// mongoengine's `doc.arr.append(x)` (or `insert(i, x)`, `extend(xs)`) on a document the
+    /// function loaded, then `doc.save()` in the same scope (NewsBlur's `shared_story.replies
+    /// .append(reply); shared_story.save()`): the save writes the grown list, as Mongoose's `doc
+    /// .arr.push(x); doc.save()` sends a `$push` (the JavaScript frontend's
+    /// `document_array_push`). Read as that `$push` on the document's collection, by `_id`.
+    fn document_list_append(
+        &mut self,
+        call: Node<'t>,
+        obj: Node<'t>,
+        method: &str,
+        ctx: OpContext,
+    ) {
+        let (Some(mut doc), Some(field)) =
+            (self.field(obj, "object"), self.field(obj, "attribute"))
+        else {
+            return;
+        };
+        // A list of an embedded document (`profile.settings.tags.append(t)`): the document is
+        // the chain's start, the list its dotted path.
+        let mut path_start = field.start_byte();
+        let mut path = vec![self.text(field)];
+        for _ in 0..8 {
+            if doc.k() != "attribute" {
+                break;
+            }
+            let (Some(o), Some(a)) = (self.field(doc, "object"), self.field(doc, "attribute"))
+            else {
+                return;
+            };
+            path_start = a.start_byte();
+            path.push(self.text(a));
+            doc = o;
+        }
+        path.reverse();
+        if doc.k() != "identifier" {
+            return;
+        }
+        let doc_name = self.text(doc);
+        let Thing::LoadedDoc(coll, evidence) = self.classify(doc, 0) else {
+            return;
+        };
+        let Some(scope) = self
+            .lookup(doc_name, doc.start_byte() as u32)
+            .map(|b| b.scope)
+        else {
+            return;
+        };
+        let at = call.start_byte() as u32;
+        let saved = self.saves.iter().any(|&(n, pos)| {
+            n == doc_name && pos > at && scope.contains(Span::new(pos as usize, pos as usize))
+        });
+        // A model imported from another module: the linker resolves it (and drops it if it is
+        // no document).
+        let coll = Some(coll);
+        if (evidence == Evidence::None && !super::imported(&coll)) || !saved {
+            return;
+        }
+        let args = self.call_args(call);
+        let arg = match method {
+            "insert" => args.positional.get(1),
+            _ => args.positional.first(),
+        };
+        let sp = span(call);
+        let mut pushed = arg
+            .map(|a| self.lower(*a, 0))
+            .unwrap_or_else(|| Value::unknown(sp, "", false));
+        if method == "extend" {
+            pushed = Value {
+                span: pushed.span,
+                kind: ValueKind::Document(vec![Field {
+                    key: "$each".into(),
+                    key_span: pushed.span,
+                    value: pushed,
+                }]),
+            };
+        }
+        let attr = self.field(self.field(call, "function").unwrap_or(call), "attribute");
+        let key_span = attr.map_or(sp, span);
+        let update = Value {
+            span: sp,
+            kind: ValueKind::Document(vec![Field {
+                key: "$push".into(),
+                key_span,
+                value: Value {
+                    span: sp,
+                    kind: ValueKind::Document(vec![Field {
+                        key: path.join("."),
+                        key_span: Span::new(path_start, field.end_byte()),
+                        value: pushed,
+                    }]),
+                },
+            }]),
+        };
+        let mut op = Operation::new(OpKind::DocumentSave, method, sp, key_span);
+        op.filter = Some(Value {
+            span: span(doc),
+            kind: ValueKind::Document(vec![Field {
+                key: "_id".into(),
+                key_span: span(doc),
+                value: Value::unknown(span(doc), &format!("{doc_name}.id"), true),
+            }]),
+        });
+        op.update = Some(update);
+        op.collection = coll;
+        op.evidence = evidence;
+        op.context = ctx;
+        op.context.size_guards = self.size_guards(&[call]);
+        // `if machine not in volume.attached_to: volume.attached_to.append(machine)`.
+        op.context.absent_checks = self.pushed_absent(call, op.update.as_ref());
+        op.receiver = doc_name.to_string();
+        self.ir.operations.push(op);
     }
 
     /// Modifier calls chained upward from `start`: `start.sort(..).skip(..)`, and slices `qs[a:b]`.

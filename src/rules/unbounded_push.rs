@@ -831,6 +831,41 @@ mod tests {
             .collect()
     }
 
+    /// mongoengine's `doc.arr.append(x)` then `doc.save()` on a loaded document (NewsBlur's
+    /// comment replies) grows the list as Mongoose's `doc.arr.push(x); doc.save()` does: a
+    /// warning, or info under `if x not in doc.arr:`. A new document's list, or one never saved,
+    /// is no growth of a stored array.
+    #[test]
+    fn a_mongoengine_list_appended_then_saved_grows() {
+        let src = r#"import mongoengine as mongo
+class MSharedStory(mongo.Document):
+    replies = mongo.ListField(mongo.StringField())
+    readers = mongo.ListField(mongo.IntField())
+    story_id = mongo.StringField()
+def reply(story_id, reply, user_id):
+    story = MSharedStory.objects.get(story_id=story_id)
+    story.replies.append(reply)
+    if user_id not in story.readers:
+        story.readers.append(user_id)
+    story.save()
+def draft(story_id, reply):
+    story = MSharedStory(story_id=story_id)
+    story.replies.append(reply)
+    story.save()
+def preview(story_id, reply):
+    story = MSharedStory.objects.get(story_id=story_id)
+    story.replies.append(reply)
+    return story.replies
+"#;
+        let (_, f) = crate::analysis::check_source("views.py", src, &Settings::default()).unwrap();
+        let got: Vec<(usize, Severity)> = f
+            .iter()
+            .filter(|f| f.rule == "unbounded-push")
+            .map(|f| (src[..f.span.start as usize].lines().count(), f.severity))
+            .collect();
+        assert_eq!(got, [(8, Severity::Warning), (10, Severity::Info)], "{f:?}");
+    }
+
     /// A time bucket's filter (Rocket.Chat's `{agentId, date}`: one document per agent per day)
     /// bounds the array by what one period adds; a moment of the document's life
     /// (growthbook's `dateUpdated`, an optimistic check) does not. An `$addToSet` of roles or
