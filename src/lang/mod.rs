@@ -564,9 +564,11 @@ pub fn extract(lang: Language, text: &str, ctx: &FileContext) -> Result<FileIr, 
 /// length: byte offsets stay the file's, and the type reads as a name. `None` when the file has
 /// neither.
 fn blank_import_types(text: &str) -> Option<String> {
+    static IMPORT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"import("));
     let b = text.as_bytes();
     let mut out: Option<Vec<u8>> = None;
-    for i in memchr::memmem::find_iter(b, b"import(") {
+    for i in IMPORT.find_iter(b) {
         if i > 0 && (b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'_' | b'$' | b'.')) {
             continue;
         }

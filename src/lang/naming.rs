@@ -227,8 +227,8 @@ fn names_an_entity(text: &str) -> bool {
 /// constant's (`APP_ID`, a script's setting).
 fn names_an_app(text: &str) -> bool {
     let b = text.as_bytes();
-    memchr::memmem::find_iter(b, b"app")
-        .chain(memchr::memmem::find_iter(b, b"App"))
+    memchr::memchr2_iter(b'a', b'A', b)
+        .filter(|&i| b[i + 1..].starts_with(b"pp"))
         .any(|i| {
             let starts = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
             let rest = &b[i + 3..];

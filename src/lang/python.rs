@@ -31,7 +31,7 @@ const FIELD_FUEL: u32 = 512;
 const DB_NAMES: &[&str] = &["db", "database", "mongo_db", "mongodb", "mdb", "_db"];
 /// The top-level package of a module specifier (`py:django/db` → `django`).
 fn package_of(module: &str) -> &str {
-    let m = module.trim_start_matches("py:");
+    let m = module.strip_prefix("py:").unwrap_or(module);
     m.split(['/', '.']).next().unwrap_or(m)
 }
 
@@ -2082,9 +2082,8 @@ impl<'t> Extractor<'t> {
                     // `MONGO_DB["HOST"]`: a dict of connection settings named like a database
                     // (NewsBlur's `settings.MONGO_DB`), not a collection.
                     Thing::Db
-                        if self
-                            .string_value(idx)
-                            .is_some_and(|k| is_connection_setting(&k)) =>
+                        if idx.k() == "string"
+                            && is_connection_setting(self.text(idx).trim_matches(['"', '\''])) =>
                     {
                         Thing::Unknown
                     }
@@ -8037,8 +8036,8 @@ impl<'t> Extractor<'t> {
                         if imp.export != "*" {
                             // `from django.contrib.auth.models import User`, which importers
                             // may take from here.
-                            let target = if NOT_MONGO_PACKAGES.contains(&package_of(&imp.module))
-                                && name.starts_with(|c: char| c.is_ascii_uppercase())
+                            let target = if name.starts_with(|c: char| c.is_ascii_uppercase())
+                                && NOT_MONGO_PACKAGES.contains(&package_of(&imp.module))
                             {
                                 ExportTarget::OtherDatabase
                             } else {

@@ -280,11 +280,6 @@ fn filter_bounds(filter: Option<&Value>, update: &Value, array: &str) -> bool {
         {
             return true;
         }
-        // A time bucket: one document per period (`{agentId, date}`, Rocket.Chat's daily agent
-        // activity; `{sensor, hour: h}`), whose array holds what one period adds.
-        if !f.value.is_document() && names_a_period(&f.key) {
-            return true;
-        }
         if f.key == "$and" {
             for clause in f.value.items() {
                 if filter_bounds(Some(clause), update, array) {
@@ -302,26 +297,23 @@ fn filter_bounds(filter: Option<&Value>, update: &Value, array: &str) -> bool {
 /// revision has not changed since it was read), nor a storage bucket's name.
 fn names_a_period(key: &str) -> bool {
     let last = crate::lang::naming::last_part(key, b'.');
-    let words = crate::lang::naming::words(last);
-    let moment = words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "updated" | "created" | "modified" | "last" | "deleted" | "name"
-        )
-    });
-    !moment
-        && words.last().is_some_and(|w| {
+    // The last word first (from its capital, or after the last `_`): most keys end in none.
+    let b = last.as_bytes();
+    let start = match b.iter().rposition(|c| !c.is_ascii_lowercase()) {
+        Some(i) if b[i].is_ascii_uppercase() => i,
+        Some(i) => i + 1,
+        None => 0,
+    };
+    let period = [
+        "period", "hour", "minute", "day", "date", "week", "month", "year", "bucket",
+    ]
+    .iter()
+    .any(|p| last[start..].eq_ignore_ascii_case(p));
+    period
+        && !crate::lang::naming::for_each_word(last, |w| {
             matches!(
-                w.as_str(),
-                "period"
-                    | "hour"
-                    | "minute"
-                    | "day"
-                    | "date"
-                    | "week"
-                    | "month"
-                    | "year"
-                    | "bucket"
+                w,
+                "updated" | "created" | "modified" | "last" | "deleted" | "name"
             )
         })
 }
@@ -331,10 +323,12 @@ fn names_a_period(key: &str) -> bool {
 /// users, subscriptions and permissions), however the value is given.
 fn catalogue_set(key: &str) -> bool {
     let last = crate::lang::naming::last_part(key, b'.');
-    matches!(
-        crate::lang::naming::words(last).as_slice(),
-        [.., w] if matches!(w.as_str(), "roles" | "permissions" | "scopes")
-    )
+    let mut set = false;
+    crate::lang::naming::for_each_word(last, |w| {
+        set = matches!(w, "roles" | "permissions" | "scopes");
+        false
+    });
+    set
 }
 
 /// Does the filter exclude documents whose array already holds the value (`{tags: {$ne: t}}`,
@@ -720,8 +714,21 @@ impl Rule for UnboundedPush {
                 continue;
             };
             let once = once_per_change(op.filter.as_ref(), update);
+            // A time bucket: one document per period (`{agentId, date}`, Rocket.Chat's daily
+            // agent activity; `{sensor, hour: h}`), whose arrays hold what one period adds.
+            // Asked once, of the updates that grow an array.
+            let bucketed = std::cell::OnceCell::new();
+            let bucketed = || {
+                *bucketed.get_or_init(|| {
+                    op.filter.as_ref().is_some_and(|f| {
+                        f.fields()
+                            .iter()
+                            .any(|x| !x.value.is_document() && names_a_period(&x.key))
+                    })
+                })
+            };
             for operator in update.fields() {
-                if operator.key != "$push" && operator.key != "$addToSet" {
+                if operator.key != "$push" && operator.key != "$addToSet" || bucketed() {
                     continue;
                 }
                 // `{$addToSet: level}`, the document built elsewhere (in branches the frontend
