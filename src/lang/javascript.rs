@@ -6298,32 +6298,13 @@ impl<'t> Extractor<'t> {
                 .iter()
                 .any(|(x, held)| *x == array && self.pushes_held(a, held))
         });
-        let sp = span(call);
-        let update = Value {
-            span: sp,
-            kind: ValueKind::Document(vec![Field {
-                key: op_name.to_string(),
-                key_span: Span::new(prop.start_byte(), prop.end_byte()),
-                value: Value {
-                    span: sp,
-                    kind: ValueKind::Document(vec![Field {
-                        key: path.join("."),
-                        key_span: Span::new(path_start, field.end_byte()),
-                        value: pushed,
-                    }]),
-                },
-            }]),
-        };
-        let mut op = Operation::new(OpKind::DocumentSave, method, sp, span(prop));
-        op.filter = Some(Value {
-            span: span(doc),
-            kind: ValueKind::Document(vec![Field {
-                key: "_id".into(),
-                key_span: span(doc),
-                value: Value::unknown(span(doc), &format!("{doc_name}._id"), true),
-            }]),
-        });
-        op.update = Some(update);
+        let mut op = super::saved_push(
+            (method, span(call), span(prop)),
+            op_name,
+            (path.join("."), Span::new(path_start, field.end_byte())),
+            pushed,
+            (span(doc), &format!("{doc_name}._id")),
+        );
         op.collection = Some(coll);
         op.evidence = evidence;
         op.context = ctx;

@@ -490,6 +490,45 @@ pub(crate) fn helper_pipeline(
     (stage(&value) || value.items().iter().any(stage)).then_some(value)
 }
 
+/// The update a document's save sends for an array grown in memory (Mongoose's `doc.arr.push(x);
+/// doc.save()`, mongoengine's `doc.arr.append(x); doc.save()`): `{op_name: {path: pushed}}` on the
+/// document by `_id`. `call` is the method, the call's span and the method's; `array` the
+/// array's dotted path from the document and its span; `doc` the document's span and the text of
+/// its id.
+pub(crate) fn saved_push(
+    call: (&str, crate::ir::Span, crate::ir::Span),
+    op_name: &str,
+    array: (String, crate::ir::Span),
+    pushed: crate::ir::Value,
+    doc: (crate::ir::Span, &str),
+) -> crate::ir::Operation {
+    use crate::ir::{Field, Operation, Value, ValueKind};
+    let (method, sp, method_span) = call;
+    let document = |key: String, key_span, value| Value {
+        span: sp,
+        kind: ValueKind::Document(vec![Field {
+            key,
+            key_span,
+            value,
+        }]),
+    };
+    let mut op = Operation::new(crate::ir::OpKind::DocumentSave, method, sp, method_span);
+    op.update = Some(document(
+        op_name.to_string(),
+        method_span,
+        document(array.0, array.1, pushed),
+    ));
+    op.filter = Some(Value {
+        span: doc.0,
+        kind: ValueKind::Document(vec![Field {
+            key: "_id".into(),
+            key_span: doc.0,
+            value: Value::unknown(doc.0, doc.1, true),
+        }]),
+    });
+    op
+}
+
 /// Whether an operation's collection was imported from another module of the repository (the
 /// linker decides it): an operation without evidence of its own is kept for it.
 pub(crate) fn imported(collection: &Option<crate::ir::CollectionRef>) -> bool {

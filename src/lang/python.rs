@@ -5344,31 +5344,13 @@ impl<'t> Extractor<'t> {
         }
         let attr = self.field(self.field(call, "function").unwrap_or(call), "attribute");
         let key_span = attr.map_or(sp, span);
-        let update = Value {
-            span: sp,
-            kind: ValueKind::Document(vec![Field {
-                key: "$push".into(),
-                key_span,
-                value: Value {
-                    span: sp,
-                    kind: ValueKind::Document(vec![Field {
-                        key: path.join("."),
-                        key_span: Span::new(path_start, field.end_byte()),
-                        value: pushed,
-                    }]),
-                },
-            }]),
-        };
-        let mut op = Operation::new(OpKind::DocumentSave, method, sp, key_span);
-        op.filter = Some(Value {
-            span: span(doc),
-            kind: ValueKind::Document(vec![Field {
-                key: "_id".into(),
-                key_span: span(doc),
-                value: Value::unknown(span(doc), &format!("{doc_name}.id"), true),
-            }]),
-        });
-        op.update = Some(update);
+        let mut op = super::saved_push(
+            (method, sp, key_span),
+            "$push",
+            (path.join("."), Span::new(path_start, field.end_byte())),
+            pushed,
+            (span(doc), &format!("{doc_name}.id")),
+        );
         op.collection = coll;
         op.evidence = evidence;
         op.context = ctx;
