@@ -495,6 +495,7 @@ pub(crate) fn helper_pipeline(
 /// document by `_id`. `call` is the method, the call's span and the method's; `array` the
 /// array's dotted path from the document and its span; `doc` the document's span and the text of
 /// its id.
+#[inline(never)]
 pub(crate) fn saved_push(
     call: (&str, crate::ir::Span, crate::ir::Span),
     op_name: &str,
