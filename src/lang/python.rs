@@ -52,6 +52,11 @@ const NOT_MONGO_PACKAGES: &[&str] = &[
     "asyncpg",
 ];
 
+/// A module of another database's library (`py:django/db/models`: see `NOT_MONGO_PACKAGES`).
+fn is_other_database(module: &str) -> bool {
+    NOT_MONGO_PACKAGES.contains(&package_of(module))
+}
+
 /// Names that, imported from another module of the application, are its client.
 const CLIENT_NAMES: &[&str] = &["client", "mongo_client", "motor_client", "mongoclient"];
 
@@ -1482,7 +1487,7 @@ impl<'t> Extractor<'t> {
                     foreign.contains(b)
                         || self
                             .imported_name(b, at)
-                            .is_some_and(|i| NOT_MONGO_PACKAGES.contains(&package_of(&i.module)))
+                            .is_some_and(|i| is_other_database(&i.module))
                 });
                 if is_foreign {
                     foreign.insert(name.clone());
@@ -1987,8 +1992,7 @@ impl<'t> Extractor<'t> {
                     Thing::Model(r, ev) if attr_name == "objects" => Thing::QuerySet(r, ev),
                     // `User.objects`, `User` from `django.contrib.auth.models`: Django's.
                     Thing::Imported(imp, _)
-                        if attr_name == "objects"
-                            && NOT_MONGO_PACKAGES.contains(&package_of(&imp.module)) =>
+                        if attr_name == "objects" && is_other_database(&imp.module) =>
                     {
                         Thing::Unknown
                     }
@@ -2033,9 +2037,7 @@ impl<'t> Extractor<'t> {
                         )
                     }
                     Thing::Imported(imp, _) if imp.export == "*" => {
-                        if DB_NAMES.contains(&attr_name)
-                            && !NOT_MONGO_PACKAGES.contains(&package_of(&imp.module))
-                        {
+                        if DB_NAMES.contains(&attr_name) && !is_other_database(&imp.module) {
                             return Thing::Db;
                         }
                         Thing::Imported(
@@ -6489,7 +6491,7 @@ impl<'t> Extractor<'t> {
         if collection
             .as_ref()
             .and_then(|c| c.import.as_ref())
-            .is_some_and(|i| NOT_MONGO_PACKAGES.contains(&package_of(&i.module)))
+            .is_some_and(|i| is_other_database(&i.module))
         {
             return;
         }
@@ -8019,7 +8021,7 @@ impl<'t> Extractor<'t> {
                             // `from django.contrib.auth.models import User`, which importers
                             // may take from here.
                             let target = if name.starts_with(|c: char| c.is_ascii_uppercase())
-                                && NOT_MONGO_PACKAGES.contains(&package_of(&imp.module))
+                                && is_other_database(&imp.module)
                             {
                                 ExportTarget::OtherDatabase
                             } else {
@@ -8429,8 +8431,6 @@ fn is_client_attr(name: &str) -> bool {
     )
 }
 
-/// A setting that names a MongoDB database: upper case, with `MONGO` in it, ending in `DB` or
-/// `DATABASE` (`MONGO_DB`, `MONGODB`, `MONGO_DATABASE`; not `MONGO_URI` nor `MONGO_DB_NAME`).
 /// A key of a dict of connection settings (`{"NAME": .., "HOST": .., "PORT": ..}`).
 fn is_connection_setting(key: &str) -> bool {
     const KEYS: &[&str] = &[
@@ -8450,6 +8450,8 @@ fn is_connection_setting(key: &str) -> bool {
     KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
 }
 
+/// A setting that names a MongoDB database: upper case, with `MONGO` in it, ending in `DB` or
+/// `DATABASE` (`MONGO_DB`, `MONGODB`, `MONGO_DATABASE`; not `MONGO_URI` nor `MONGO_DB_NAME`).
 fn is_mongo_database_setting(name: &str) -> bool {
     name.contains("MONGO")
         && (name.ends_with("DB") || name.ends_with("DATABASE"))

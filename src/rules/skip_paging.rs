@@ -109,6 +109,12 @@ fn is_kept_count(text: &str) -> bool {
     kept
 }
 
+/// Whether a skip of `amount` in `op` pages: not a constant, a random pick or a count kept by a
+/// trimming function.
+fn pages(op: &Operation, amount: &Value) -> bool {
+    !is_constant(amount) && !is_random_pick(amount) && !kept_by_trimming(op, amount)
+}
+
 /// The skip of a function that trims a collection to its newest documents (NewsBlur's
 /// `trim(cls, user_id, limit=100)`: `cls.objects.filter(user_id=user_id).skip(limit)`, then each
 /// document it reaches deleted): a count kept, given by name, in a function named for trimming
@@ -254,10 +260,7 @@ impl Rule for SkipPaging {
                     continue;
                 }
                 if let Some(amount) = m.args.first() {
-                    if !is_constant(amount)
-                        && !is_random_pick(amount)
-                        && !kept_by_trimming(op, amount)
-                    {
+                    if pages(op, amount) {
                         report(file, op, m.span, amount, m.name == "page");
                     }
                 }
@@ -266,10 +269,7 @@ impl Rule for SkipPaging {
                 let mut skips = Vec::new();
                 skip_stages(stages, &mut skips, false, 0);
                 for (span, amount) in skips {
-                    if !is_constant(amount)
-                        && !is_random_pick(amount)
-                        && !kept_by_trimming(op, amount)
-                    {
+                    if pages(op, amount) {
                         report(file, op, span, amount, false);
                     }
                 }

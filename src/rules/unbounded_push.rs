@@ -716,19 +716,22 @@ impl Rule for UnboundedPush {
             let once = once_per_change(op.filter.as_ref(), update);
             // A time bucket: one document per period (`{agentId, date}`, Rocket.Chat's daily
             // agent activity; `{sensor, hour: h}`), whose arrays hold what one period adds.
-            // Asked once, of the updates that grow an array.
-            let bucketed = std::cell::OnceCell::new();
-            let bucketed = || {
-                *bucketed.get_or_init(|| {
-                    op.filter.as_ref().is_some_and(|f| {
-                        f.fields()
-                            .iter()
-                            .any(|x| !x.value.is_document() && names_a_period(&x.key))
-                    })
+            // Asked only of the updates that grow an array.
+            let grows = update
+                .fields()
+                .iter()
+                .any(|o| o.key == "$push" || o.key == "$addToSet");
+            if grows
+                && op.filter.as_ref().is_some_and(|f| {
+                    f.fields()
+                        .iter()
+                        .any(|x| !x.value.is_document() && names_a_period(&x.key))
                 })
-            };
+            {
+                continue;
+            }
             for operator in update.fields() {
-                if operator.key != "$push" && operator.key != "$addToSet" || bucketed() {
+                if operator.key != "$push" && operator.key != "$addToSet" {
                     continue;
                 }
                 // `{$addToSet: level}`, the document built elsewhere (in branches the frontend
