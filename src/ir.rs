@@ -268,6 +268,14 @@ impl ImportRef {
     pub fn names_database(&self) -> bool {
         self.is_call() || self.export.ends_with("[]")
     }
+
+    /// The export is a function, or a class, that opens the collection one of its arguments
+    /// names ([`ExportTarget::CollectionFactory`]), named for the argument's place: `f(..)` for
+    /// the first, `BaseRaw(_, ..)` for the second. A [`CollectionRef`] with such an import is the
+    /// collection the argument names, if the module exports the function as one.
+    pub fn names_factory_call(&self) -> bool {
+        self.export.ends_with("..)")
+    }
 }
 
 /// Something a module exports that names a collection, for cross-file resolution.
@@ -345,7 +353,9 @@ pub enum ExportTarget {
     /// A function that returns the collection its first argument names, of a database
     /// (`def mongo_connector(collection): return settings.PY_DB[collection]`), exported as
     /// `mongo_connector(..)`: a caller's `mongo_connector("events").create_index(..)` is on
-    /// `events`.
+    /// `events`. Also a class whose constructor opens the collection a parameter names, exported
+    /// for that parameter's place (`BaseRaw(_, ..)`, see [`ImportRef::names_factory_call`]): a
+    /// subclass's `super(db, 'nps_vote')` names its collection.
     CollectionFactory,
     /// A collection in memory, with no database behind it: Meteor's client-side collection
     /// (`new Mongo.Collection(null)`, or an instance of a class that extends `Mongo.Collection`

@@ -1182,7 +1182,7 @@ fn link_factories(files: &mut [SourceFile], modules: &Modules) {
     let factory_call = |c: &CollectionRef| {
         c.import
             .as_ref()
-            .filter(|i| i.export.ends_with("(..)"))
+            .filter(|i| i.names_factory_call())
             .cloned()
     };
     // (importing file, the function) → whether it is a collection factory.

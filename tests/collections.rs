@@ -1178,6 +1178,195 @@ export class Cache {
     );
 }
 
+/// Rocket.Chat's models: a base class opens the collection its constructor is given a name for
+/// (`this.col = this.db.collection(this.collectionName)`, the field set from the `name`
+/// parameter), and each model names its collection in `super(db, 'nps_vote', trash)` and lists
+/// its indexes in a method (`modelIndexes()`) the base hands to `createIndexes`. The subclass's
+/// calls of the base's wrappers (`this.find(..)`) and of its collection (`this.col`) are on that
+/// collection, as are the listed indexes. A base of the same file counts too. A base that only
+/// keeps the name (a service's, `super(ctx, 'oauth')`) names no collection, nor does a name
+/// handed to another parameter than the one the base opens.
+#[test]
+fn a_model_names_the_collection_its_base_class_opens() {
+    let base = r#"import type { Collection, Db, Filter, FindOptions } from 'mongodb';
+import { getCollectionName } from '../utils';
+export abstract class BaseRaw<T> {
+  public readonly col: Collection<T>;
+  private collectionName: string;
+  constructor(private db: Db, protected name: string, protected trash?: Collection<T>, private options?: ModelOptions) {
+    this.collectionName = options?.collectionNameResolver ? options.collectionNameResolver(name) : getCollectionName(name);
+    this.col = this.db.collection(this.collectionName);
+    void this.col.createIndexes(this.modelIndexes());
+  }
+  protected modelIndexes() {
+    return [];
+  }
+  find(query: Filter<T>, options?: FindOptions<T>) {
+    return this.col.find(query, options);
+  }
+}
+"#;
+    let nps = r#"import type { Collection, Db, IndexDescription } from 'mongodb';
+import { BaseRaw } from './BaseRaw';
+export class NpsVoteRaw extends BaseRaw<INpsVote> {
+  constructor(db: Db, trash?: Collection<INpsVote>) {
+    super(db, 'nps_vote', trash);
+  }
+  modelIndexes(): IndexDescription[] {
+    return [{ key: { npsId: 1, status: 1 } }, { key: { npsId: 1, identifier: 1 }, unique: true }];
+  }
+  findByNpsId(npsId: string) {
+    return this.find({ npsId });
+  }
+  countByStatus(status: string) {
+    return this.col.countDocuments({ status });
+  }
+}
+"#;
+    let others = r#"import { Db, MongoClient } from 'mongodb';
+import { Service } from './service';
+class Store {
+  constructor(db, name) {
+    this.c = db.collection(name);
+  }
+}
+export class Users extends Store {
+  constructor(db) {
+    super(db, 'users');
+  }
+  byEmail(email) {
+    return this.findOne({ email });
+  }
+}
+export class OAuthService extends Service {
+  constructor(ctx) {
+    super(ctx, 'oauth');
+  }
+  get(clientId) {
+    return this.findOne({ clientId, $comment: 'x' });
+  }
+}
+export class Labels extends Store {
+  constructor(db) {
+    super('labels', db);
+  }
+  byName(name) {
+    return this.findOne({ name, $comment: 'x' });
+  }
+}
+"#;
+    let service = r#"export class Service {
+  constructor(ctx, name) {
+    this.name = name;
+    this.ctx = ctx;
+  }
+}
+"#;
+    let files = [
+        ("models/BaseRaw.ts", base),
+        ("models/NpsVote.ts", nps),
+        ("models/others.js", others),
+        ("models/service.js", service),
+    ];
+    let m = map_of(&files);
+    let names = collection_names(&m);
+    assert!(
+        !names.contains(&"oauth") && !names.contains(&"labels"),
+        "{names:?}"
+    );
+    let nps_vote = collection(&m, "nps_vote");
+    assert_eq!(
+        sites(nps_vote),
+        vec![
+            (
+                "models/NpsVote.ts".to_string(),
+                "countDocuments".to_string()
+            ),
+            ("models/NpsVote.ts".to_string(), "find".to_string()),
+        ]
+    );
+    assert_eq!(
+        index_keys(nps_vote),
+        vec!["npsId:1,identifier:1", "npsId:1,status:1"]
+    );
+    assert_eq!(
+        sites(collection(&m, "users")),
+        vec![("models/others.js".to_string(), "findOne".to_string())]
+    );
+    // `status` leads neither index: the count scans the collection.
+    let out = concise_check(&files);
+    let unindexed: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("[unindexed-query]"))
+        .collect();
+    assert_eq!(unindexed.len(), 1, "{out}");
+    assert!(
+        unindexed[0].starts_with("models/NpsVote.ts:14:21: ")
+            && unindexed[0].contains("`nps_vote`"),
+        "{out}"
+    );
+}
+
+/// modmail's client: the collection a base class's property returns (`ApiClient.logs`, `return
+/// self.db.logs`) is the subclass's `self.logs` too, and an index created through a local bound
+/// to a member of the database (`coll = self.db.logs` .. `coll.create_index(..)`) is on that
+/// member's collection. The queries on fields that index does not serve scan `logs`.
+#[test]
+fn a_base_class_property_and_a_local_alias_name_their_collection() {
+    let clients = r#"from motor.motor_asyncio import AsyncIOMotorClient
+
+
+class ApiClient:
+    def __init__(self, bot, db):
+        self.bot = bot
+        self.db = db
+
+    @property
+    def logs(self):
+        return self.db.logs
+
+
+class MongoDBClient(ApiClient):
+    def __init__(self, bot):
+        db = AsyncIOMotorClient(bot.config["connection_uri"]).modmail_bot
+        super().__init__(bot, db)
+
+    async def setup_indexes(self):
+        coll = self.db.logs
+        await coll.create_index([("messages.content", "text"), ("key", "text")])
+
+    async def get_log(self, channel_id):
+        return await self.logs.find_one({"channel_id": str(channel_id)})
+
+    async def search(self, text):
+        return await self.logs.find({"$text": {"$search": text}}).to_list(None)
+
+    async def get_config(self):
+        return await self.db.config.find_one({"bot_id": self.bot.user.id})
+"#;
+    let files = [("core/clients.py", clients)];
+    let m = map_of(&files);
+    let logs = collection(&m, "logs");
+    assert_eq!(index_keys(logs), vec!["messages.content:text,key:text"]);
+    assert_eq!(
+        sites(logs),
+        vec![
+            ("core/clients.py".to_string(), "find".to_string()),
+            ("core/clients.py".to_string(), "find_one".to_string()),
+        ]
+    );
+    // The text search is served; the lookup by channel is not. (`config` declares no index.)
+    let out = concise_check(&files);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].starts_with(
+            "core/clients.py:24:32: warning[unindexed-query] `find_one` on `logs` filters by `channel_id`"
+        ),
+        "{out}"
+    );
+}
+
 /// A models folder's `index.js` that gathers the models without a word of MongoDB
 /// (`module.exports.Token = require('./token.model')`) is read when a parsed file imports from it
 /// (`const { Token } = require('../models')`), so the models it re-exports resolve.

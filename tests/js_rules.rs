@@ -2192,6 +2192,35 @@ async function list(db, terms) {
     assert_flags_once(SP, "list.js", src, "options.skip", "terms.offset");
 }
 
+/// Options a wrapper is given, with a default, and fills before it passes them on (ship's
+/// `find(filter, readConfig = {}, findOptions: FindOptions = {})` .. `findOptions.skip = (page - 1)
+/// * perPage`) page as the literal does. Options it is given and passes on untouched do not.
+#[test]
+fn a_skip_set_on_options_a_function_is_given_pages() {
+    let src = r#"
+import { Collection, FindOptions } from "mongodb";
+export class Service<T> {
+  constructor(private collection: Collection<T>) {}
+  async find(filter: object, readConfig: { page?: number; perPage?: number } = {}, findOptions: FindOptions = {}) {
+    const { page, perPage } = readConfig;
+    if (!page || !perPage) {
+      return this.collection.find(filter, findOptions).toArray();
+    }
+    findOptions.skip = (page - 1) * perPage;
+    findOptions.limit = perPage;
+    return this.collection.find(filter, findOptions).toArray();
+  }
+}
+"#;
+    assert_flags_once(
+        SP,
+        "service.ts",
+        src,
+        "findOptions.skip =",
+        "(page - 1) * perPage",
+    );
+}
+
 /// A count given a skip counts what a page would hold (girder rebuilds pymongo's
 /// `cursor.count(with_limit_and_skip=True)` on `count_documents(q, skip=n)`): the paging is the
 /// read that skips, reported on its own.

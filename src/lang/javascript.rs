@@ -69,6 +69,8 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         source_exports: Vec::new(),
         member_assigns: Vec::new(),
         functions: HashMap::default(),
+        classes: Vec::new(),
+        class_exports: Vec::new(),
         registry_names: Default::default(),
         expanding: std::cell::RefCell::new(Vec::new()),
         lower_fuel: std::cell::Cell::new(super::lower_fuel(text.len())),
@@ -98,6 +100,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     *x.classified.get_mut() = Some(HashMap::default());
     x.collect_operations(root);
     x.schema_indexes(root);
+    x.class_indexes();
     let mut ir = x.finish();
     if is_meteor_client(ctx.display_path, text) {
         // Meteor's client code reads its local cache (Minimongo), filled by subscriptions: no
@@ -338,6 +341,11 @@ struct Extractor<'t> {
     member_assigns: Vec<(&'t str, &'t str, Node<'t>, u32)>,
     /// The file's named functions and methods, by name (see `returned_object`).
     functions: HashMap<&'t str, Vec<Node<'t>>>,
+    /// The file's classes, in the order they open.
+    classes: Vec<Node<'t>>,
+    /// The classes the module exports by name (`export class BaseRaw ..`, `export default class
+    /// ..`): (name, class), for [`Extractor::collection_parameter`].
+    class_exports: Vec<(String, Node<'t>)>,
     /// The names (with their binding's position) destructured from an object named
     /// `collections`: Reaction's `const { Products } = context.collections`, `{ collections: {
     /// Orders } } = context`, a registry of the application's collections by name.
@@ -495,6 +503,7 @@ impl<'t> Extractor<'t> {
         let mut classes: Vec<Span> = Vec::new();
         let mut nodes: Vec<(Node<'t>, Span, Option<Span>)> = Vec::new();
         let mut functions: Vec<(&'t str, Node<'t>)> = Vec::new();
+        let mut class_nodes: Vec<Node<'t>> = Vec::new();
         let flags = kinds::FLAGS.table();
         self.parents
             .clone()
@@ -510,6 +519,7 @@ impl<'t> Extractor<'t> {
                     }
                     if f & kinds::CLASS != 0 {
                         classes.push(span(n));
+                        class_nodes.push(n);
                     }
                     if f & kinds::BINDING != 0 {
                         nodes.push((n, *scopes.last().unwrap(), classes.last().copied()));
@@ -526,6 +536,7 @@ impl<'t> Extractor<'t> {
         for (name, f) in functions {
             self.functions.entry(name).or_default().push(f);
         }
+        self.classes = class_nodes;
         self.bindings.reserve(nodes.len());
         for (n, scope, class) in nodes {
             self.binding_node(n, scope, class);
@@ -1113,6 +1124,14 @@ impl<'t> Extractor<'t> {
                         }
                         "identifier" | "call_expression" | "member_expression" if is_default => {
                             self.export_nodes.push(("default".into(), c));
+                        }
+                        "class_declaration" | "abstract_class_declaration" => {
+                            let name = match self.field(c, "name") {
+                                _ if is_default => "default".to_string(),
+                                Some(name) => self.text(name).to_string(),
+                                None => continue,
+                            };
+                            self.class_exports.push((name, c));
                         }
                         _ => {}
                     }
@@ -2832,9 +2851,14 @@ impl<'t> Extractor<'t> {
     /// constructor's `super(..)` call that is a collection, a model or a capitalised import of the
     /// repository.
     fn super_model(&self, this: Node<'t>, depth: usize) -> Thing {
-        let Some(class) = self.enclosing_class(this) else {
-            return Thing::Unknown;
-        };
+        match self.enclosing_class(this) {
+            Some(class) => self.class_model(class, depth),
+            None => Thing::Unknown,
+        }
+    }
+
+    /// What [`Extractor::super_model`] gives the `this` of `class`'s methods.
+    fn class_model(&self, class: Node<'t>, depth: usize) -> Thing {
         if !self
             .parents
             .children(class)
@@ -2852,9 +2876,9 @@ impl<'t> Extractor<'t> {
         // (`trash?: Collection<..>`, where deleted documents go) is another one.
         let args = self.args(call);
         let named = args.iter().any(|a| self.string_value(*a).is_some());
-        args.into_iter()
+        args.iter()
             .filter(|a| !(named && a.k() == "identifier"))
-            .map(|a| {
+            .map(|&a| {
                 let capitalised = self.text(a).starts_with(|c: char| c.is_ascii_uppercase());
                 (self.classify(a, depth + 1), capitalised)
             })
@@ -2863,7 +2887,244 @@ impl<'t> Extractor<'t> {
                 Thing::Imported(..) if capitalised => Some(t),
                 _ => None,
             })
+            .or_else(|| {
+                named
+                    .then(|| self.named_base_collection(class, &args))
+                    .flatten()
+                    .map(Thing::Collection)
+            })
             .unwrap_or(Thing::Unknown)
+    }
+
+    /// The collection a base class builds from the name its subclass hands it: `class
+    /// NpsVoteRaw extends BaseRaw { constructor(db, trash) { super(db, 'nps_vote', trash); } }`,
+    /// where `BaseRaw`'s constructor opens `db.collection(name)` (Rocket.Chat's models). The
+    /// name counts only if the base builds its collection from the parameter it is given for
+    /// ([`Extractor::collection_parameter`]): a base of this file is asked here; one imported from
+    /// a module of the repository is the linker's to ask, as a collection factory named for the
+    /// name's place (`BaseRaw(_, ..)`: see [`ImportRef::names_factory_call`]). (Rocket.Chat's base
+    /// prefixes the name, `rocketchat_nps_vote`; the name is what the code shows.)
+    fn named_base_collection(&self, class: Node<'t>, args: &[Node<'t>]) -> Option<CollectionRef> {
+        let (index, name) = args.iter().enumerate().find_map(|(i, a)| {
+            self.string_value(*a)
+                .filter(|s| !s.is_empty())
+                .map(|s| (i, s))
+        })?;
+        let base = self
+            .heritage_value(class)
+            .filter(|b| b.k() == "identifier")?;
+        let base_name = self.text(base);
+        let named = CollectionRef {
+            name: CollectionName::Literal { name },
+            span: span(args[index]),
+            via: CollectionVia::Driver,
+            import: None,
+        };
+        if let Some(b) = self.lookup(base_name, base.start_byte() as u32) {
+            let import = b
+                .import
+                .as_ref()
+                .filter(|i| is_repository_module(&i.module))?;
+            let export = format!("{}({}..)", import.export, "_, ".repeat(index));
+            return Some(CollectionRef {
+                import: Some(ImportRef {
+                    module: import.module.clone(),
+                    export,
+                }),
+                ..named
+            });
+        }
+        let local = self.classes.iter().find(|c| {
+            self.field(**c, "name")
+                .is_some_and(|n| self.text(n) == base_name)
+        })?;
+        (self.collection_parameter(*local) == Some(index)).then_some(named)
+    }
+
+    /// The class a class declaration extends: `BaseRaw` of `class X extends BaseRaw<T>` (in
+    /// TypeScript, the `extends` clause's value).
+    fn heritage_value(&self, class: Node<'t>) -> Option<Node<'t>> {
+        let heritage = self
+            .parents
+            .children(class)
+            .find(|c| c.k() == "class_heritage")?;
+        let first = self
+            .parents
+            .children(heritage)
+            .find(|c| c.is_named() && c.k() != "comment")?;
+        match first.k() {
+            "extends_clause" => self.field(first, "value"),
+            "implements_clause" => None,
+            _ => Some(first),
+        }
+    }
+
+    /// The parameter of a class's constructor that names the collection its instances work on
+    /// (its position): `constructor(db, name) { this.col = db.collection(name); }`, or as a
+    /// parameter property (`constructor(private db: Db, protected name: string)` ..
+    /// `db.collection(this.name)`), or through a field the constructor sets from it
+    /// (Rocket.Chat's `BaseRaw`: `this.collectionName = options?.resolver ? options.resolver(name)
+    /// : getCollectionName(name); this.col = this.db.collection(this.collectionName)`, where
+    /// `options` is only read through). One parameter must be the name.
+    fn collection_parameter(&self, class: Node<'t>) -> Option<usize> {
+        let ctor = self.constructor_of(class)?;
+        let params: Vec<Option<&'t str>> = self
+            .named_children(self.field(ctor, "parameters")?)
+            .into_iter()
+            .map(|p| {
+                let name = match p.k() {
+                    "identifier" => Some(p),
+                    "assignment_pattern" => self.field(p, "left"),
+                    "required_parameter" | "optional_parameter" => self.field(p, "pattern"),
+                    _ => None,
+                };
+                name.filter(|n| n.k() == "identifier").map(|n| self.text(n))
+            })
+            .collect();
+        let body = self.field(ctor, "body")?;
+        // The first arguments of `.collection(..)` calls, and the fields set (`this.f = v`).
+        let mut names: Vec<Node<'t>> = Vec::new();
+        let mut fields: Vec<(&'t str, Node<'t>)> = Vec::new();
+        self.parents
+            .walk_flagged(body, kinds::FLAGS.table(), |n, f, enter| {
+                if !enter || f & (kinds::CALL | kinds::BINDING) == 0 {
+                    return;
+                }
+                if f & kinds::CALL != 0 {
+                    let collection = self
+                        .field(n, "function")
+                        .filter(|c| c.k() == "member_expression")
+                        .and_then(|c| self.field(c, "property"))
+                        .is_some_and(|p| self.text(p) == "collection");
+                    if let Some(&first) = self.args(n).first().filter(|_| collection) {
+                        names.push(self.unwrap_expr(first));
+                    }
+                } else if n.k() == "assignment_expression" {
+                    let target = self
+                        .field(n, "left")
+                        .filter(|l| l.k() == "member_expression")
+                        .filter(|l| self.field(*l, "object").is_some_and(|o| o.k() == "this"))
+                        .and_then(|l| self.field(l, "property"));
+                    if let (Some(t), Some(v)) = (target, self.field(n, "right")) {
+                        fields.push((self.text(t), v));
+                    }
+                }
+            });
+        let position = |name: &str| params.iter().position(|p| *p == Some(name));
+        names.into_iter().find_map(|n| match n.k() {
+            "identifier" => position(self.text(n)),
+            "member_expression" if self.field(n, "object").is_some_and(|o| o.k() == "this") => {
+                let field = self.text(self.field(n, "property")?);
+                position(field).or_else(|| {
+                    let (_, value) = fields.iter().rev().find(|(f, _)| *f == field)?;
+                    let text = self.text(*value);
+                    let mut passed = params
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| p.is_some_and(|p| passes_value(text, p)));
+                    match (passed.next(), passed.next()) {
+                        (Some((i, _)), None) => Some(i),
+                        _ => None,
+                    }
+                })
+            }
+            _ => None,
+        })
+    }
+
+    /// The indexes a model class declares in a method that returns their specifications
+    /// (Rocket.Chat's `modelIndexes(): IndexDescription[] { return [{ key: { npsId: 1 } }, ..];
+    /// }`, which its base class hands to `createIndexes`): a `createIndexes` of the list on the
+    /// collection the class's base is given ([`Extractor::super_model`]). Only a method whose one
+    /// statement returns a list of objects with a `key` document counts.
+    fn class_indexes(&mut self) {
+        // A base's own `this.col.createIndexes(indexes)` creates what each subclass lists, read
+        // where the subclass lists it: not an index on a collection named at run time, which
+        // would leave every collection's indexes unknown.
+        let bases: Vec<Span> = self
+            .classes
+            .iter()
+            .filter(|c| self.collection_parameter(**c).is_some())
+            .map(|c| span(*c))
+            .collect();
+        if !bases.is_empty() {
+            self.ir.operations.retain(|op| {
+                !(op.kind == OpKind::CreateIndex
+                    && op
+                        .collection
+                        .as_ref()
+                        .is_none_or(|c| matches!(c.name, CollectionName::Unknown { .. }))
+                    && op.receiver.starts_with("this.")
+                    && op.filter.as_ref().is_none_or(Value::is_unknown)
+                    && bases.iter().any(|b| b.contains(op.span)))
+            });
+        }
+        for i in 0..self.classes.len() {
+            let class = self.classes[i];
+            if !self
+                .parents
+                .children(class)
+                .any(|c| c.k() == "class_heritage")
+            {
+                continue;
+            }
+            let Some(body) = self.field(class, "body") else {
+                continue;
+            };
+            let lists: Vec<(Node<'t>, Node<'t>)> = self
+                .parents
+                .children(body)
+                .filter(|m| m.k() == "method_definition")
+                .filter_map(|m| Some((m, self.returned_index_list(m)?)))
+                .collect();
+            if lists.is_empty() {
+                continue;
+            }
+            let Thing::Collection(collection) = self.class_model(class, 0) else {
+                continue;
+            };
+            for (method, list) in lists {
+                let name = self.field(method, "name").unwrap_or(method);
+                let mut op =
+                    Operation::new(OpKind::CreateIndex, "createIndexes", span(list), span(name));
+                op.filter = Some(self.lower(list, 0));
+                op.receiver = "this".into();
+                op.evidence = match &collection.import {
+                    Some(i) if i.names_factory_call() => Evidence::None,
+                    _ => Evidence::Resolved,
+                };
+                op.collection = Some(collection.clone());
+                self.ir.operations.push(op);
+            }
+        }
+    }
+
+    /// The list of index specifications a method returns, its one statement: `return [{ key: {
+    /// a: 1 } }, { key: { b: 1 }, unique: true }]` (spread entries allowed beside them).
+    fn returned_index_list(&self, method: Node<'t>) -> Option<Node<'t>> {
+        let body = self.field(method, "body")?;
+        let mut statements = self.parents.children(body).filter(|c| c.k() != "comment");
+        let ret = statements.next().filter(|r| r.k() == "return_statement")?;
+        if statements.next().is_some() {
+            return None;
+        }
+        let list = self.parents.children(ret).find(|c| c.is_named())?;
+        let list = self.unwrap_expr(list);
+        if list.k() != "array" {
+            return None;
+        }
+        let items = self.named_children(list);
+        let spec = |o: Node<'t>| {
+            o.k() == "object"
+                && self.named_children(o).into_iter().any(|p| {
+                    p.k() == "pair"
+                        && self.field(p, "key").is_some_and(|k| self.text(k) == "key")
+                        && self.field(p, "value").is_some_and(|v| v.k() == "object")
+                })
+        };
+        (items.iter().any(|&o| spec(o))
+            && items.iter().all(|&o| o.k() == "spread_element" || spec(o)))
+        .then_some(list)
     }
 
     /// A class's `constructor` method.
@@ -4370,23 +4631,7 @@ impl<'t> Extractor<'t> {
                             // = {}; $push.oldPasswords = {..}`, then `{ $push }`) takes every
                             // member set on it; filled by those alone, it has no other key.
                             let operator = name.starts_with('$');
-                            let at = id.start_byte() as u32;
-                            for &(object, member, value, pos) in &self.member_assigns {
-                                if object == name
-                                    && (operator
-                                        || member.starts_with('$')
-                                        || matches!(member, "skip" | "limit" | "sort"))
-                                    && b.pos < pos
-                                    && pos < at
-                                    && b.scope.contains(Span::new(pos as usize, pos as usize))
-                                {
-                                    fields.push(Field {
-                                        key: member.to_string(),
-                                        key_span: span(value),
-                                        value: self.lower(value, depth + 1),
-                                    });
-                                }
-                            }
+                            fields.extend(self.members_set(name, b, id, depth));
                             if !operator || self.filled_by_key.contains(name) {
                                 fields.push(Field {
                                     key: "...".to_string(),
@@ -4412,9 +4657,54 @@ impl<'t> Extractor<'t> {
                         return p;
                     }
                 }
+            } else if b.kind == DeclKind::Param && self.filled.contains(name) {
+                // Options the function is given and fills before it passes them on
+                // (`findOptions.skip = (page - 1) * perPage`, ship's `find(filter, readConfig,
+                // findOptions = {})`): what it sets, beside what the caller gave.
+                let mut fields = self.members_set(name, b, id, depth);
+                if !fields.is_empty() {
+                    fields.push(Field {
+                        key: "...".to_string(),
+                        key_span: span(id),
+                        value: Value::unknown(span(id), name, true),
+                    });
+                    return Value {
+                        span: span(id),
+                        kind: ValueKind::Document(fields),
+                    };
+                }
             }
         }
         Value::unknown(span(id), name, true)
+    }
+
+    /// The members that the code sets on the object `name` (bound by `b`) in its scope before
+    /// `id` reads it, of those an operation reads from an update or its options: an update
+    /// operator (`update.$addToSet = {groups: hash}`, Countly's crash reports), `skip`, `limit`,
+    /// `sort` (`options.skip = terms.offset`, Vulcan's resolvers); every member of an operator's
+    /// own document named for it (wildduck's `let $push = {}; $push.oldPasswords = {..}`, then
+    /// `{ $push }`).
+    fn members_set(&self, name: &str, b: &Binding<'t>, id: Node<'t>, depth: usize) -> Vec<Field> {
+        let operator = name.starts_with('$');
+        let at = id.start_byte() as u32;
+        let mut fields = Vec::new();
+        for &(object, member, value, pos) in &self.member_assigns {
+            if object == name
+                && (operator
+                    || member.starts_with('$')
+                    || matches!(member, "skip" | "limit" | "sort"))
+                && b.pos < pos
+                && pos < at
+                && b.scope.contains(Span::new(pos as usize, pos as usize))
+            {
+                fields.push(Field {
+                    key: member.to_string(),
+                    key_span: span(value),
+                    value: self.lower(value, depth + 1),
+                });
+            }
+        }
+        fields
     }
 
     fn key_text(&self, k: Node<'t>) -> String {
@@ -5589,6 +5879,13 @@ impl<'t> Extractor<'t> {
             thing => thing,
         };
         let (collection, mut evidence) = match thing {
+            // A base class's collection named by its subclass, which the linker decides (see
+            // `named_base_collection`): no evidence until then.
+            Thing::Collection(r)
+                if r.import.as_ref().is_some_and(ImportRef::names_factory_call) =>
+            {
+                (Some(r), Evidence::None)
+            }
             Thing::Collection(r) => (Some(r), Evidence::Resolved),
             Thing::Imported(imp, local) => (
                 Some(CollectionRef {
@@ -6624,6 +6921,16 @@ impl<'t> Extractor<'t> {
             };
             self.ir.exports.push(Export { name, target });
         }
+        // A class that opens the collection a constructor parameter names (see
+        // `named_base_collection`): `BaseRaw(_, ..)` for the second parameter.
+        for (name, class) in std::mem::take(&mut self.class_exports) {
+            if let Some(k) = self.collection_parameter(class) {
+                self.ir.exports.push(Export {
+                    name: format!("{name}({}..)", "_, ".repeat(k)),
+                    target: ExportTarget::CollectionFactory,
+                });
+            }
+        }
         for (name, node) in exports {
             if self.is_local_collection(node) {
                 self.ir.exports.push(Export {
@@ -6827,11 +7134,26 @@ fn runs_migrations(callee: &str) -> bool {
         && crate::lang::naming::for_each_word(callee, |w| matches!(w, "migration" | "migrations"))
 }
 
+/// Whether an expression's text (`options?.resolver ? options.resolver(name) : prefix(name)`)
+/// uses the name `name` as a value (`name`), not only as an object it reads through
+/// (`options?.resolver`, `options.resolver(..)`, `options[k]`).
+fn passes_value(text: &str, name: &str) -> bool {
+    let bytes = text.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    memchr::memmem::find_iter(bytes, name.as_bytes()).any(|at| {
+        let end = at + name.len();
+        (at == 0 || !is_ident(bytes[at - 1]) && bytes[at - 1] != b'.')
+            && bytes
+                .get(end)
+                .is_none_or(|&b| !is_ident(b) && !matches!(b, b'.' | b'?' | b'['))
+    })
+}
+
 /// A base class's property that holds the model its subclass hands it (`this.MongooseModel`,
-/// `this._model`, `this.collection`): see `Extractor::super_model`.
+/// `this._model`, `this.collection`, `this.col`): see `Extractor::super_model`.
 fn is_model_property(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.contains("model") || lower.contains("collection")
+    lower.contains("model") || lower.contains("collection") || matches!(name, "col" | "coll")
 }
 
 /// A callback that runs once per item: the body passed to `items.forEach(..)` / `.map(..)`, or to

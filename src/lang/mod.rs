@@ -1391,7 +1391,7 @@ pub(crate) fn operation_for_call(
     if op.evidence == crate::ir::Evidence::None || op.through.is_some() || op.in_bulk {
         return None;
     }
-    let given = |v: &Value| -> Option<Value> {
+    let param = |v: &Value| -> Option<Value> {
         let ValueKind::Unknown(u) = &v.kind else {
             return None;
         };
@@ -1400,6 +1400,25 @@ pub(crate) fn operation_for_call(
         }
         let k = params.iter().position(|p| *p == u.text)?;
         args.get(k)?.as_ref().filter(|a| !a.is_unknown()).cloned()
+    };
+    // A parameter, or one the function fills before it sends it (`p.$set = p.$set || {}`, a
+    // document of the members set and the parameter as a spread, `...`): what the call gives,
+    // with the members it does not give itself.
+    let given = |v: &Value| -> Option<Value> {
+        let ValueKind::Document(fields) = &v.kind else {
+            return param(v);
+        };
+        let spread = fields.iter().find(|f| f.key == "...")?;
+        let mut out = param(&spread.value)?;
+        if let ValueKind::Document(given) = &mut out.kind {
+            let set: Vec<crate::ir::Field> = fields
+                .iter()
+                .filter(|f| f.key != "..." && !given.iter().any(|g| g.key == f.key))
+                .cloned()
+                .collect();
+            given.extend(set);
+        }
+        Some(out)
     };
     let mut out = op.clone();
     if op.kind.is_update() {

@@ -2600,12 +2600,31 @@ impl<'t> Extractor<'t> {
     /// returns a database or a collection: pritunl's `def collection(cls): return
     /// mongo.get_collection('hosts')`, read as `self.collection` in the class and as
     /// `Host.collection` in the module and in the modules that import `Host`.
+    /// A property a base class of the module defines is the subclass's too (modmail's
+    /// `ApiClient.logs`, `return self.db.logs`, read as `self.logs` in `MongoDBClient(ApiClient)`).
     fn class_property(&self, class: Node<'t>, attr: &str, depth: usize) -> Thing {
-        self.properties(class)
+        let own = self
+            .properties(class)
             .into_iter()
             .filter(|(name, _)| *name == attr)
-            .find_map(|(_, def)| self.returned_expr(def))
-            .map_or(Thing::Unknown, |ret| self.property_value(ret, depth))
+            .find_map(|(_, def)| self.returned_expr(def));
+        if let Some(ret) = own {
+            return self.property_value(ret, depth);
+        }
+        if depth > 16 {
+            return Thing::Unknown;
+        }
+        let Some(bases) = self.field(class, "superclasses") else {
+            return Thing::Unknown;
+        };
+        self.named_children(bases)
+            .into_iter()
+            .filter(|b| b.k() == "identifier")
+            .filter_map(|b| self.module_classes.get(self.text(b)).copied().flatten())
+            .filter(|base| *base != class)
+            .map(|base| self.class_property(base, attr, depth + 4))
+            .find(|t| !matches!(t, Thing::Unknown))
+            .unwrap_or(Thing::Unknown)
     }
 
     /// What a property returns, when it is a database or a collection (or what a function of
@@ -2660,22 +2679,28 @@ impl<'t> Extractor<'t> {
 
     /// The expression of the first `return` of a function (not of a nested one).
     fn returned_expr(&self, func: Node<'t>) -> Option<Node<'t>> {
-        let body = self.field(func, "body")?;
-        let mut found = None;
-        let mut nested = 0usize;
-        self.parents.walk(body, |c, k, enter| {
-            if k == "function_definition" || k == "lambda" || k == "class_definition" {
-                if enter {
-                    nested += 1;
-                } else {
-                    nested = nested.saturating_sub(1);
-                }
+        self.first_return(self.field(func, "body")?, 0)
+    }
+
+    /// The expression of the first `return` with one among the statements of `block`, in the
+    /// blocks of its compound statements (`if`, `for`, `try`, `with`, `match`, their clauses), not
+    /// in a nested function or class. Only statements are visited: an expression holds no
+    /// `return` (a lambda's body is an expression).
+    fn first_return(&self, block: Node<'t>, depth: usize) -> Option<Node<'t>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.parents.children(block).find_map(|c| match c.k() {
+            "return_statement" => c.named_child(0),
+            "expression_statement"
+            | "function_definition"
+            | "class_definition"
+            | "decorated_definition" => None,
+            k if k == "block" || k.ends_with("_statement") || k.ends_with("_clause") => {
+                self.first_return(c, depth + 1)
             }
-            if enter && nested == 0 && found.is_none() && k == "return_statement" {
-                found = c.named_child(0);
-            }
-        });
-        found
+            _ => None,
+        })
     }
 
     /// Whether `def` returns the collection its first parameter names, of a database (crits'
@@ -7943,31 +7968,52 @@ impl<'t> Extractor<'t> {
             op.evidence = Evidence::Shaped;
         }
         self.ir.operations.extend(revived);
-        for op in self
-            .ir
-            .operations
-            .iter_mut()
-            .filter(|o| o.collection.is_none())
-        {
-            let Some((root, member)) = database_of(&op.receiver) else {
+        // Also through a local the member is bound to (`coll = self.db.logs` ..
+        // `coll.create_index(..)`, modmail's index set-up).
+        let mut named: Vec<(usize, CollectionRef)> = Vec::new();
+        for (i, op) in self.ir.operations.iter().enumerate() {
+            if op.collection.is_some() || databases.is_empty() {
                 continue;
-            };
-            // The member where the call is written (`self.db.case` at its start).
+            }
+            // The member where it is written (`self.db.case` at the call's start, or as the
+            // local's value).
             let start = op.span.start as usize;
-            let written = self
+            let at_call = self
                 .src
                 .get(start..)
-                .is_some_and(|t| t.starts_with(&op.receiver));
-            if !databases.contains(&root) || !written {
+                .is_some_and(|t| t.starts_with(&op.receiver))
+                .then(|| database_of(&op.receiver).map(|d| (d, op.receiver.as_str(), start)))
+                .flatten();
+            let found = at_call.or_else(|| {
+                if op.receiver.contains('.') {
+                    return None;
+                }
+                let b = self
+                    .lookup(&op.receiver, op.span.start)
+                    .filter(|b| b.kind == DeclKind::Assign)?;
+                let v = b.value.filter(|v| v.k() == "attribute")?;
+                let text = self.text(v);
+                database_of(text).map(|d| (d, text, v.start_byte()))
+            });
+            let Some(((root, member), receiver, start)) = found else {
+                continue;
+            };
+            if !databases.contains(&root) {
                 continue;
             }
             let at = start + root.len() + 1;
-            op.collection = Some(CollectionRef {
-                name: CollectionName::Literal { name: member },
-                span: Span::new(at, at + op.receiver.len() - root.len() - 1),
-                via: CollectionVia::Driver,
-                import: None,
-            });
+            named.push((
+                i,
+                CollectionRef {
+                    name: CollectionName::Literal { name: member },
+                    span: Span::new(at, at + receiver.len() - root.len() - 1),
+                    via: CollectionVia::Driver,
+                    import: None,
+                },
+            ));
+        }
+        for (i, c) in named {
+            self.ir.operations[i].collection = Some(c);
         }
         // Exports: module-level names bound to collections, and mongoengine documents.
         let module_scope = span(root);
