@@ -1241,6 +1241,32 @@ export async function g(db, lim) {
     assert_eq!(rule_lines(LC, "feed.js", src), vec![10]);
 }
 
+/// A stage pushed under `if (slow)` and another under a later `if (!slow)` are the two branches
+/// of one choice (Huly's Mongo adapter); under two independent conditions, both may be pushed.
+#[test]
+fn lookups_pushed_under_a_condition_and_its_negation_are_one() {
+    let src = r#"export async function f(db, q, slow, limit) {
+    const pipeline = [];
+    if (slow) {
+        pipeline.push({ $lookup: { from: "users", localField: "u", foreignField: "_id", as: "user" } });
+    }
+    pipeline.push({ $match: q });
+    if (limit !== undefined) pipeline.push({ $limit: limit });
+    if (!slow) {
+        pipeline.push({ $lookup: { from: "spaces", localField: "s", foreignField: "_id", as: "space" } });
+    }
+    return db.collection("docs").aggregate(pipeline).toArray();
+}
+export async function g(db, q, a, b) {
+    const pipeline = [{ $match: q }];
+    if (a) pipeline.push({ $lookup: { from: "users", localField: "u", foreignField: "_id", as: "user" } });
+    if (b) pipeline.push({ $lookup: { from: "spaces", localField: "s", foreignField: "_id", as: "space" } });
+    return db.collection("docs").aggregate(pipeline).toArray();
+}
+"#;
+    assert_eq!(rule_lines(LC, "storage.js", src), vec![16]);
+}
+
 #[test]
 fn single_lookup_is_not_flagged() {
     let src = format!(

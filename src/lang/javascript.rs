@@ -441,8 +441,11 @@ impl<'t> Extractor<'t> {
         super::function_polls_forever(&self.parents, self.src, f, &["while (true)", "while(true)"])
     }
 
-    /// The `if` statements around `n` in its function, each with whether `n` is in its `else`.
-    fn if_branches(&self, n: Node<'t>) -> Vec<(usize, bool)> {
+    /// The `if` statements around `n` in its function, each by its condition, with whether `n`
+    /// runs when the condition is false (in the `else`, or under the negated condition): `if
+    /// (slow) {..}` and a later `if (!slow) {..}` are the two branches of one choice (Huly's
+    /// `$lookup` stages, pushed in one or the other).
+    fn if_branches(&self, n: Node<'t>) -> Vec<(&'t str, bool)> {
         let mut out = Vec::new();
         let mut cur = n;
         for _ in 0..MAX_DEPTH {
@@ -454,11 +457,37 @@ impl<'t> Extractor<'t> {
                 let in_else = self.field(p, "alternative").is_some_and(|a| {
                     a.start_byte() <= cur.start_byte() && cur.end_byte() <= a.end_byte()
                 });
-                out.push((p.start_byte(), in_else));
+                let (condition, negated) = match self.field(p, "condition") {
+                    Some(c) => self.condition_key(c),
+                    None => (self.text(p), false),
+                };
+                out.push((condition, in_else != negated));
             }
             cur = p;
         }
         out
+    }
+
+    /// A condition's text without its parentheses and its negation, and whether it is negated:
+    /// `(!slowPipeline)` is (`slowPipeline`, true).
+    fn condition_key(&self, c: Node<'t>) -> (&'t str, bool) {
+        let mut c = c;
+        let mut negated = false;
+        for _ in 0..4 {
+            let inner = self.unwrap_expr(c);
+            let not = inner.k() == "unary_expression"
+                && self
+                    .field(inner, "operator")
+                    .is_some_and(|o| self.text(o) == "!");
+            match self.field(inner, "argument").filter(|_| not) {
+                Some(a) => {
+                    negated = !negated;
+                    c = a;
+                }
+                None => return (self.text(inner), negated),
+            }
+        }
+        (self.text(self.unwrap_expr(c)), negated)
     }
 
     // ---------------------------------------------------------------- pass 1: bindings
@@ -4579,7 +4608,7 @@ impl<'t> Extractor<'t> {
                         // The branches of the pushes taken: a push in the other branch of an
                         // `if` than one taken is its alternative (courselit's `$lookup` with a
                         // `$limit` or without), not a further item.
-                        let mut taken: Vec<Vec<(usize, bool)>> = Vec::new();
+                        let mut taken: Vec<Vec<(&str, bool)>> = Vec::new();
                         for (pos, unshift, args) in ps {
                             if *pos > b.pos
                                 && *pos < at

@@ -5600,7 +5600,12 @@ impl<'t> Extractor<'t> {
                 }
                 // An unknown cursor paged with `.skip(..)` and `.limit(..)` / `.sort(..)`, in one
                 // chain or, on a cursor variable, in statements of their own (pymongo's cursor
-                // methods change the cursor: `cursor.skip(n)` then `cursor.limit(m)`).
+                // methods change the cursor: `cursor.skip(n)` then `cursor.limit(m)`). Not the
+                // object's own methods: `self.skip(start).limit(n)` in a class that defines them
+                // (FiftyOne's `view[start:stop]`) is no cursor.
+                if recv.k() == "identifier" && matches!(self.text(recv), "self" | "cls") {
+                    return;
+                }
                 let (mods, top) = self.collect_chain(recv, false);
                 let has_skip = mods.iter().any(|m| m.name == "skip");
                 let paged = mods.iter().any(|m| m.name == "limit" || m.name == "sort")

@@ -697,4 +697,24 @@ class MInteraction(mongo.Document):
 "#;
         assert_eq!(lines("social.py", py), [10, 13]);
     }
+
+    /// A class's own `skip` and `limit` (FiftyOne's views: `view[start:stop]` is
+    /// `self.skip(start).limit(stop - start)`, each adding a stage) are no cursor's; a cursor the
+    /// method gets from the driver still pages.
+    #[test]
+    fn an_object_s_own_skip_and_limit_are_not_paging() {
+        let py = r#"from pymongo import MongoClient
+class View:
+    def skip(self, n):
+        return self._add_stage({"$skip": n})
+    def limit(self, n):
+        return self._add_stage({"$limit": n})
+    def __getitem__(self, s):
+        return self.skip(s.start).limit(s.stop - s.start)
+    def page(self, db, n):
+        cursor = db.samples.find({})
+        return cursor.skip(n * 20).limit(20)
+"#;
+        assert_eq!(lines("view.py", py), [11]);
+    }
 }
