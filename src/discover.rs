@@ -1743,14 +1743,29 @@ fn spells_index_option(bytes: &[u8]) -> bool {
 /// A JavaScript module named for MongoDB (`data/mongodb.ts`, `lib/mongo.js`) without a word of
 /// it: what its importers take for collections may be another store's (juice-shop's
 /// `reviewsCollection = new MarsDB.Collection('posts')`), so it waits with the deferred files
-/// until a parsed file imports from it, and its exports say what they are.
+/// until a parsed file imports from it, and its exports say what they are. So is the entry of a
+/// package or folder named for it (`packages/mongo/src/index.ts`, the workspace package
+/// `@sorry-cypress/mongo`, which only re-exports its modules: `export * from './db'`).
 fn is_named_for_mongo(path: &Path, lang: Language) -> bool {
-    is_js(lang)
-        && path.file_name().is_some_and(|n| {
-            n.as_encoded_bytes()
-                .windows(5)
-                .any(|w| w.eq_ignore_ascii_case(b"mongo"))
-        })
+    if !is_js(lang) {
+        return false;
+    }
+    // (On the path's bytes: `Path`'s components cost more than the rest of a skipped file.)
+    let mongo = |n: &[u8]| n.windows(5).any(|w| w.eq_ignore_ascii_case(b"mongo"));
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let mut parts = bytes.rsplit(|&b| b == b'/' || b == std::path::MAIN_SEPARATOR as u8);
+    let name = parts.next().unwrap_or(bytes);
+    if mongo(name) {
+        return true;
+    }
+    if name
+        .strip_prefix(b"index.")
+        .is_none_or(|ext| ext.contains(&b'.'))
+    {
+        return false;
+    }
+    let folder = parts.next().unwrap_or_default();
+    mongo(folder) || folder == b"src" && parts.next().is_some_and(mongo)
 }
 
 /// A Python package's `__init__.py` that imports, or a JavaScript folder's `index.js` that
@@ -2463,21 +2478,30 @@ impl WantedExports {
     }
 
     /// The segments an import of `path` may end with: its stem, and its folder's name when it is
-    /// a package's `index.*` / `__init__.py`.
-    fn keys(path: &Path) -> (&str, Option<&str>, bool) {
+    /// a package's `index.*` / `__init__.py` (for a `src/index.*`, also the folder above: the
+    /// workspace package `@scope/mongo` of `packages/mongo/src/index.ts`).
+    fn keys(path: &Path) -> (&str, [Option<&str>; 2], bool) {
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
         let package = stem == "index" || stem == "__init__";
-        let folder = package
-            .then(|| path.parent()?.file_name()?.to_str())
+        let parent = path.parent().filter(|_| package);
+        fn name(p: Option<&Path>) -> Option<&str> {
+            p?.file_name()?.to_str()
+        }
+        let folder = name(parent);
+        let above = (folder == Some("src"))
+            .then(|| name(parent?.parent()))
             .flatten();
-        (stem, folder, package)
+        (stem, [folder, above], package)
     }
 
     /// Whether the linker may look up some export of the JavaScript module `path`.
     fn wants_any(&self, path: &Path) -> bool {
         let (stem, folder, package) = Self::keys(path);
         self.by_segment.contains_key(stem)
-            || folder.is_some_and(|f| self.by_segment.contains_key(f))
+            || folder
+                .iter()
+                .flatten()
+                .any(|f| self.by_segment.contains_key(*f))
             || (package && (self.any_package || self.package.is_some()))
     }
 
@@ -2513,7 +2537,10 @@ impl WantedExports {
         let (stem, folder, package) = Self::keys(path);
         self.may_be_python_module(path)
             || self.by_segment.contains_key(stem)
-            || folder.is_some_and(|f| self.by_segment.contains_key(f))
+            || folder
+                .iter()
+                .flatten()
+                .any(|f| self.by_segment.contains_key(*f))
             || (package && (self.any_package || self.package.is_some()))
     }
 
@@ -2532,7 +2559,10 @@ impl WantedExports {
             in_set(Some(n))
                 || (head.len() < name.len() && n.as_ref().is_some_and(|set| set.contains(head)))
         }) || in_set(self.by_segment.get(stem))
-            || folder.is_some_and(|f| in_set(self.by_segment.get(f)))
+            || folder
+                .iter()
+                .flatten()
+                .any(|f| in_set(self.by_segment.get(*f)))
             || (package
                 && (self.any_package || self.package.as_ref().is_some_and(|p| p.contains(name))))
     }

@@ -86,18 +86,31 @@ fn alias_matches(module: &str, suffix_index: &[(&str, usize)]) -> Option<AliasMa
         .trim_start_matches("@/")
         .trim_start_matches("~/")
         .trim_start_matches('/');
-    // `~/connectionResolvers` is an alias however short; `models` alone is a package.
+    // `~/connectionResolvers` is an alias however short; `models` alone is a package. So is a
+    // scoped package named alone (`@sorry-cypress/mongo`), unless the workspace holds it: a
+    // folder of its name whose entry is `src/index.ts` or `index.ts`.
     let aliased = module.starts_with("~/") || module.starts_with("@/");
-    if rest.is_empty() || !(aliased || rest.contains('/')) {
+    let package = workspace.is_some_and(|w| !w.is_empty() && !w.contains('/'));
+    if rest.is_empty() || !(aliased || package || rest.contains('/')) {
         return None;
     }
     let mut out = Vec::new();
-    for ext in JS_EXTENSIONS {
-        let want = format!("/{rest}{ext}");
+    let mut find = |want: &str| {
         for (p, i) in suffix_index {
-            if p.ends_with(&want) || (*p == &want[1..]) {
+            if p.ends_with(want) || (*p == &want[1..]) {
                 out.push((*i, want.len().min(p.len())));
             }
+        }
+    };
+    if package {
+        for entry in ["src/index", "index"] {
+            for ext in &JS_EXTENSIONS[1..] {
+                find(&format!("/{rest}/{entry}{ext}"));
+            }
+        }
+    } else {
+        for ext in JS_EXTENSIONS {
+            find(&format!("/{rest}{ext}"));
         }
     }
     Some(out)

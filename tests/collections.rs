@@ -1367,6 +1367,68 @@ class MongoDBClient(ApiClient):
     );
 }
 
+/// sorry-cypress's registry: an object of functions that each return a collection
+/// (`export const Collection = { run: getCollection<Run>('runs') }`, the helper returning `() =>
+/// db.collection<T>(name)`), called for it (`Collection.run().findOne(..)`) in its module and in
+/// the modules that import it from the workspace's package by its name (`@acme/mongo`, the folder
+/// `packages/mongo` whose `src/index.ts` re-exports the module without a word of MongoDB).
+#[test]
+fn a_registry_of_collection_getters_resolves_through_a_workspace_package() {
+    let db = r#"import { Db, MongoClient } from 'mongodb';
+let db: Db;
+export const init = async (uri: string) => {
+  db = (await MongoClient.connect(uri)).db('app');
+};
+export const Collection = {
+  run: getCollection<Run>('runs'),
+  instance: getCollection<Instance>('instances'),
+};
+function getCollection<T>(name: string) {
+  return () => db.collection<T>(name);
+}
+export async function createIndexes() {
+  await Collection.run().createIndex({ runId: 1 }, { unique: true });
+  await Collection.instance().createIndex({ instanceId: 1 });
+}
+"#;
+    let index = "export * from './db';\nexport * from './types';\n";
+    let runs = r#"import { Collection } from '@acme/mongo';
+export const getRun = (id: string) => Collection.run().findOne({ runId: id });
+export const olderThan = (date: Date) => Collection.run().find({ createdAt: { $lte: date } }).toArray();
+export const getInstance = (id: string) => Collection.instance().findOne({ instanceId: id });
+"#;
+    let files = [
+        ("packages/mongo/src/db.ts", db),
+        ("packages/mongo/src/index.ts", index),
+        ("packages/api/src/runs.ts", runs),
+    ];
+    let m = map_of(&files);
+    assert_eq!(
+        sites(collection(&m, "runs")),
+        vec![
+            ("packages/api/src/runs.ts".to_string(), "find".to_string()),
+            (
+                "packages/api/src/runs.ts".to_string(),
+                "findOne".to_string()
+            ),
+        ]
+    );
+    assert_eq!(index_keys(collection(&m, "runs")), vec!["runId:1"]);
+    assert_eq!(
+        index_keys(collection(&m, "instances")),
+        vec!["instanceId:1"]
+    );
+    let out = concise_check(&files);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].starts_with(
+            "packages/api/src/runs.ts:3:59: warning[unindexed-query] `find` on `runs` filters by `createdAt`"
+        ),
+        "{out}"
+    );
+}
+
 /// A models folder's `index.js` that gathers the models without a word of MongoDB
 /// (`module.exports.Token = require('./token.model')`) is read when a parsed file imports from it
 /// (`const { Token } = require('../models')`), so the models it re-exports resolve.

@@ -3944,6 +3944,28 @@ impl<'t> Extractor<'t> {
             return Thing::Unknown;
         };
         let args = self.args(call);
+        // A function kept for a collection and called for it, with no argument: `Collection.run()`
+        // of sorry-cypress's registry (`export const Collection = { run: getCollection<Run>('runs')
+        // }`, the helper returning `() => db.collection<T>(name)`), here or imported (the linker
+        // names it if the other module exports that member as a collection). A collection object
+        // itself cannot be called.
+        if args.is_empty() && f.k() == "member_expression" {
+            let object = self.field(f, "object");
+            if object.is_some_and(|o| o.k() == "identifier") {
+                if let Some(member) = self.constant_member(f) {
+                    if let t @ Thing::Collection(_) = self.classify(member, depth + 1) {
+                        return t;
+                    }
+                }
+                match self.classify(f, depth + 1) {
+                    t @ Thing::Collection(_) => return t,
+                    Thing::Imported(imp, local) if imp.export.contains('.') => {
+                        return Thing::Imported(imp, local)
+                    }
+                    _ => {}
+                }
+            }
+        }
         if f.k() == "identifier" {
             let name = self.text(f);
             if name == "require" {
@@ -4203,6 +4225,11 @@ impl<'t> Extractor<'t> {
     /// The string a member of a constant object literal holds: `collections.USERS`, `names.users`
     /// with `const collections = { USERS: 'users' }` (and `as const`) never assigned again.
     fn constant_member_string(&self, n: Node<'t>) -> Option<String> {
+        self.string_value(self.unwrap_expr(self.constant_member(n)?))
+    }
+
+    /// The value a member of a constant object literal holds (see `constant_member_string`).
+    fn constant_member(&self, n: Node<'t>) -> Option<Node<'t>> {
         if n.k() != "member_expression" {
             return None;
         }
@@ -4219,8 +4246,7 @@ impl<'t> Extractor<'t> {
         if object.k() != "object" {
             return None;
         }
-        let member = self.object_member(object, self.text(prop))?;
-        self.string_value(self.unwrap_expr(member))
+        self.object_member(object, self.text(prop))
     }
 
     /// Splits a template literal or `+` concatenation into literal parts and classified holes.
