@@ -3070,23 +3070,28 @@ impl<'t> Extractor<'t> {
         // A base's own `this.col.createIndexes(indexes)` creates what each subclass lists, read
         // where the subclass lists it: not an index on a collection named at run time, which
         // would leave every collection's indexes unknown.
-        let bases: Vec<Span> = self
-            .classes
-            .iter()
-            .filter(|c| self.collection_parameter(**c).is_some())
-            .map(|c| span(*c))
-            .collect();
+        let unread = |op: &Operation| {
+            op.kind == OpKind::CreateIndex
+                && op
+                    .collection
+                    .as_ref()
+                    .is_none_or(|c| matches!(c.name, CollectionName::Unknown { .. }))
+                && op.receiver.starts_with("this.")
+                && op.filter.as_ref().is_none_or(Value::is_unknown)
+        };
+        let bases: Vec<Span> = if self.ir.operations.iter().any(unread) {
+            self.classes
+                .iter()
+                .filter(|c| self.collection_parameter(**c).is_some())
+                .map(|c| span(*c))
+                .collect()
+        } else {
+            Vec::new()
+        };
         if !bases.is_empty() {
-            self.ir.operations.retain(|op| {
-                !(op.kind == OpKind::CreateIndex
-                    && op
-                        .collection
-                        .as_ref()
-                        .is_none_or(|c| matches!(c.name, CollectionName::Unknown { .. }))
-                    && op.receiver.starts_with("this.")
-                    && op.filter.as_ref().is_none_or(Value::is_unknown)
-                    && bases.iter().any(|b| b.contains(op.span)))
-            });
+            self.ir
+                .operations
+                .retain(|op| !(unread(op) && bases.iter().any(|b| b.contains(op.span))));
         }
         for i in 0..self.classes.len() {
             let class = self.classes[i];
