@@ -62,6 +62,19 @@ pub struct Field {
     pub value: Value,
 }
 
+impl Field {
+    /// Keys the code adds at run time, which the literal does not show: a spread (`{ ...base }`,
+    /// Python's `**kw`) or members set on the object later. Its key is `...`; its value is what
+    /// adds them, unknown.
+    pub fn spread(span: Span, text: &str, is_name: bool) -> Field {
+        Field {
+            key: "...".to_string(),
+            key_span: span,
+            value: Value::unknown(span, text, is_name),
+        }
+    }
+}
+
 impl Value {
     pub fn unknown(span: Span, text: &str, is_name: bool) -> Value {
         let mut text = text.to_string();

@@ -2963,11 +2963,8 @@ impl<'t> Extractor<'t> {
                 ..named
             });
         }
-        let local = self.classes.iter().find(|c| {
-            self.field(**c, "name")
-                .is_some_and(|n| self.text(n) == base_name)
-        })?;
-        (self.collection_parameter(*local) == Some(index)).then_some(named)
+        let local = self.top_level_class(base_name)?;
+        (self.collection_parameter(local) == Some(index)).then_some(named)
     }
 
     /// The class a class declaration extends: `BaseRaw` of `class X extends BaseRaw<T>` (in
@@ -3245,27 +3242,15 @@ impl<'t> Extractor<'t> {
         let Some(class) = self.top_level_class(ctor_text) else {
             return false;
         };
-        let extends_collection = self
-            .parents
-            .children(class)
-            .filter(|c| c.k() == "class_heritage")
-            .flat_map(|h| self.parents.children(h))
-            .any(|c| {
-                let base = if c.k() == "extends_clause" {
-                    self.field(c, "value")
-                } else {
-                    Some(c)
-                };
-                base.is_some_and(|b| {
-                    let b = match b.k() {
-                        "generic_type" | "instantiation_expression" => {
-                            self.parents.children(b).next().unwrap_or(b)
-                        }
-                        _ => b,
-                    };
-                    is_meteor_collection(self.text(b).split('<').next().unwrap_or(""))
-                })
-            });
+        let extends_collection = self.heritage_value(class).is_some_and(|b| {
+            let b = match b.k() {
+                "generic_type" | "instantiation_expression" => {
+                    self.parents.children(b).next().unwrap_or(b)
+                }
+                _ => b,
+            };
+            is_meteor_collection(self.text(b).split('<').next().unwrap_or(""))
+        });
         if !extends_collection {
             return false;
         }
@@ -4003,7 +3988,7 @@ impl<'t> Extractor<'t> {
             // collection its decorators name or Mongoose's plural of the class's name.
             if name == "getModelForClass" {
                 if let Some(class) = args.first().filter(|a| a.k() == "identifier") {
-                    let decl = self.class_named(call, self.text(*class));
+                    let decl = self.top_level_class(self.text(*class));
                     // (Named where the class is declared, when it is in this file.)
                     let name = decl.and_then(|d| self.field(d, "name")).unwrap_or(*class);
                     let r = self.class_collection(name, decl);
@@ -4482,11 +4467,7 @@ impl<'t> Extractor<'t> {
                             for b in picked {
                                 spliced(b, &mut fields);
                             }
-                            fields.push(Field {
-                                key: "...".to_string(),
-                                key_span: span(p),
-                                value: Value::unknown(span(p), self.text(p), false),
-                            });
+                            fields.push(Field::spread(span(p), self.text(p), false));
                         }
                         _ => {}
                     }
@@ -4693,11 +4674,7 @@ impl<'t> Extractor<'t> {
                             let operator = name.starts_with('$');
                             fields.extend(self.members_set(name, b, id, depth));
                             if !operator || self.filled_by_key.contains(name) {
-                                fields.push(Field {
-                                    key: "...".to_string(),
-                                    key_span: span(id),
-                                    value: Value::unknown(span(id), name, true),
-                                });
+                                fields.push(Field::spread(span(id), name, true));
                             }
                         }
                         return v;
@@ -4723,11 +4700,7 @@ impl<'t> Extractor<'t> {
                 // findOptions = {})`): what it sets, beside what the caller gave.
                 let mut fields = self.members_set(name, b, id, depth);
                 if !fields.is_empty() {
-                    fields.push(Field {
-                        key: "...".to_string(),
-                        key_span: span(id),
-                        value: Value::unknown(span(id), name, true),
-                    });
+                    fields.push(Field::spread(span(id), name, true));
                     return Value {
                         span: span(id),
                         kind: ValueKind::Document(fields),

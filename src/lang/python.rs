@@ -3202,11 +3202,9 @@ impl<'t> Extractor<'t> {
                                 value: self.lower(v, depth + 1),
                             });
                         }
-                        "dictionary_splat" => fields.push(Field {
-                            key: "...".to_string(),
-                            key_span: span(p),
-                            value: Value::unknown(span(p), self.text(p), false),
-                        }),
+                        "dictionary_splat" => {
+                            fields.push(Field::spread(span(p), self.text(p), false))
+                        }
                         _ => {}
                     }
                 }
@@ -3508,11 +3506,7 @@ impl<'t> Extractor<'t> {
                     put(fields, f);
                 }
             }
-            fields.push(Field {
-                key: "...".to_string(),
-                key_span: span(*arg),
-                value: Value::unknown(span(*arg), self.text(*arg), false),
-            });
+            fields.push(Field::spread(span(*arg), self.text(*arg), false));
         }
     }
 

@@ -244,7 +244,7 @@ impl<'t> Extractor<'t> {
                 .cloned()
                 .or_else(|| {
                     // A Typegoose class's `@modelOptions({ schemaOptions: { collection } })`.
-                    let decl = self.class_named(root, &class)?;
+                    let decl = self.top_level_class(&class)?;
                     let name = self.class_option_collection(decl)?;
                     Some(CollectionRef {
                         name: CollectionName::Literal { name },
@@ -353,23 +353,6 @@ impl<'t> Extractor<'t> {
                 .filter(|d| super::is_class(d.k()));
         }
         None
-    }
-
-    /// The class declared at the top of the file (exported or not) by the name `name`.
-    pub(super) fn class_named(&self, root: Node<'t>, name: &str) -> Option<Node<'t>> {
-        let mut top = root;
-        while let Some(p) = self.parents.of(top) {
-            top = p;
-        }
-        self.named_children(top).into_iter().find_map(|s| {
-            let c = if s.k() == "export_statement" {
-                self.field(s, "declaration")?
-            } else {
-                s
-            };
-            (super::is_class(c.k()) && self.field(c, "name").is_some_and(|n| self.text(n) == name))
-                .then_some(c)
-        })
     }
 
     /// The collection a Typegoose class names in its decorators (`@modelOptions({
