@@ -2383,3 +2383,36 @@ fn rust_self_of_a_type_named_in_another_file_is_its_collection() {
         "{m}"
     );
 }
+
+/// A literal subscript of an attribute named as a database is the collection it names, as the
+/// attribute form is: eve's examples read `app.data.driver.db["accounts"]`, bound to a local
+/// (`accounts = ..` then `accounts.find_one(..)`) or called on directly, beside `self.db.accounts`.
+/// An attribute of another name (`app.data.store["accounts"]`) is not read so.
+#[test]
+fn a_literal_subscript_of_a_database_named_attribute_names_its_collection() {
+    let auth = r#"from eve.auth import BasicAuth
+
+
+class Auth(BasicAuth):
+    def check_auth(self, username, password, allowed_roles, resource, method):
+        accounts = app.data.driver.db["accounts"]
+        account = accounts.find_one({"username": username})
+        return account and account["password"] == password
+
+    def roles(self, username):
+        return self.db["accounts"].find_one({"username": username})["roles"]
+
+    def other(self, username):
+        return app.data.store["accounts"].find_one({"username": username})
+"#;
+    let files = [("auth.py", auth)];
+    let m = map_of(&files);
+    let accounts = collection(&m, "accounts");
+    assert_eq!(
+        sites(accounts),
+        vec![
+            ("auth.py".to_string(), "find_one".to_string()),
+            ("auth.py".to_string(), "find_one".to_string()),
+        ]
+    );
+}

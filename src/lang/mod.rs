@@ -1221,6 +1221,27 @@ pub(crate) fn mark_forwarded_queries<'p>(
                     params.names.contains(&skip)
                 } else {
                     params.members.contains(&skip)
+                        || (params.names.contains(&skip) && {
+                            // The collection too, named by a parameter or made from one (crits'
+                            // `mongo_find(collection, query, fields=None, skip=0, ..)` with `col
+                            // = mongo_connector(collection)`), with the filter: the driver's
+                            // `find` under another name, whose skip parameter is its callers'.
+                            // (A cursor handed in whole and paged, `paginate(cursor, offset)`,
+                            // is written to page.)
+                            let receiver = op.receiver.as_str();
+                            let root = receiver.split(['.', '(', '[']).next().unwrap_or(receiver);
+                            let named_by_param = match op.collection.as_ref().map(|c| &c.name) {
+                                Some(crate::ir::CollectionName::Unknown { text }) => {
+                                    params.names.contains(&text.as_str())
+                                }
+                                _ => false,
+                            };
+                            op.filter.is_some()
+                                && (named_by_param
+                                    || (!own_root(root)
+                                        && from_param(root, op.span, &params.names))
+                                    || passes_parameter(receiver, &params.names))
+                        })
                 };
                 let filter_given = match filter {
                     Filter::Name(name) => from_param(name, op.span, &params.names),

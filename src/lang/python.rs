@@ -7927,11 +7927,21 @@ impl<'t> Extractor<'t> {
             }) && root.split('.').all(word)
                 && DB_NAMES.contains(&last_segment(root))
         };
+        // The database and the collection of a receiver: `results_db.analysis`, or by a literal
+        // subscript (`app.data.driver.db["accounts"]`, eve's examples).
         let database_of = |receiver: &str| -> Option<(String, String)> {
-            let (root, member) = receiver.rsplit_once('.')?;
+            let (root, member) = match receiver.strip_suffix("\"]").or(receiver.strip_suffix("']"))
+            {
+                Some(r) => {
+                    let (root, quoted) = r.rsplit_once('[')?;
+                    let member = quoted.strip_prefix(['"', '\''])?;
+                    (!member.is_empty() && !member.contains(['"', '\'', '\\']))
+                        .then_some((root, member))?
+                }
+                None => receiver.rsplit_once('.').filter(|(_, m)| word(m))?,
+            };
             let plain = !root.contains('.') && !matches!(root, "self" | "cls");
-            (word(member) && (plain || named_database(root)))
-                .then(|| (root.to_string(), member.to_string()))
+            (plain || named_database(root)).then(|| (root.to_string(), member.to_string()))
         };
         let driver_only = |o: &Operation| {
             o.evidence != Evidence::None
@@ -7968,10 +7978,11 @@ impl<'t> Extractor<'t> {
         }
         self.ir.operations.extend(revived);
         // Also through a local the member is bound to (`coll = self.db.logs` ..
-        // `coll.create_index(..)`, modmail's index set-up).
+        // `coll.create_index(..)`, modmail's index set-up; `accounts =
+        // app.data.driver.db["accounts"]` .. `accounts.find_one(..)`, eve's examples).
         let mut named: Vec<(usize, CollectionRef)> = Vec::new();
         for (i, op) in self.ir.operations.iter().enumerate() {
-            if op.collection.is_some() || databases.is_empty() {
+            if op.collection.is_some() {
                 continue;
             }
             // The member where it is written (`self.db.case` at the call's start, or as the
@@ -7990,22 +8001,26 @@ impl<'t> Extractor<'t> {
                 let b = self
                     .lookup(&op.receiver, op.span.start)
                     .filter(|b| b.kind == DeclKind::Assign)?;
-                let v = b.value.filter(|v| v.k() == "attribute")?;
+                let v = b
+                    .value
+                    .filter(|v| matches!(v.k(), "attribute" | "subscript"))?;
                 let text = self.text(v);
                 database_of(text).map(|d| (d, text, v.start_byte()))
             });
             let Some(((root, member), receiver, start)) = found else {
                 continue;
             };
-            if !databases.contains(&root) {
+            // A database by its members' calls, or by its name (`app.data.driver.db`).
+            if !databases.contains(&root) && !named_database(&root) {
                 continue;
             }
-            let at = start + root.len() + 1;
+            // The member's own text: after the dot, or inside the subscript's quotes.
+            let at = start + root.len() + if receiver.ends_with(']') { 2 } else { 1 };
             named.push((
                 i,
                 CollectionRef {
+                    span: Span::new(at, at + member.len()),
                     name: CollectionName::Literal { name: member },
-                    span: Span::new(at, at + receiver.len() - root.len() - 1),
                     via: CollectionVia::Driver,
                     import: None,
                 },
