@@ -3845,3 +3845,81 @@ export async function find(userId: string) {
         unindexed[0].message
     );
 }
+
+/// An update operator held in a constant and spread into the update (growthbook's revisions:
+/// `const contributorUpdate = userId != null ? { $addToSet: { contributors: userId } } : {}` ..
+/// `{ $set: { status }, ...contributorUpdate }`) is read as if written in place. A constant's
+/// other fields are not: a filter's conditional `_id: { $in: ids }` spread from `query` does not
+/// make every query on it a read of known documents (Rocket.Chat's thread listing still pages).
+#[test]
+fn update_operators_spread_from_a_constant_are_read() {
+    let src = r#"import mongoose from 'mongoose';
+const Rev = mongoose.model('Rev', new mongoose.Schema({ id: String, status: String, contributors: [String] }));
+const Msg = mongoose.model('Msg', new mongoose.Schema({ rid: String, tmid: String }));
+
+export async function editRevision(id: string, status: string, userId: string | null) {
+  const contributorUpdate = userId != null ? { $addToSet: { contributors: userId } } : {};
+  return Rev.findOneAndUpdate({ id }, { $set: { status }, ...contributorUpdate }, { new: true });
+}
+
+export async function review(id: string, userId: string) {
+  const extra = { $push: { reviewers: userId } };
+  return Rev.updateOne({ id }, { $set: { status: 'review' }, ...extra });
+}
+
+export function threads(rid: string, type: string, ids: string[], offset: number) {
+  const query = { rid, ...(type === 'unread' && { _id: { $in: ids } }) };
+  return Msg.find({ ...query, tmid: { $exists: true } }).skip(offset).limit(50);
+}
+"#;
+    assert_eq!(
+        rule_lines("unbounded-push", "revisions.ts", src),
+        vec![6, 11]
+    );
+    assert_eq!(rule_lines("skip-paging", "revisions.ts", src), vec![17]);
+}
+
+/// Of two model compilations in a chain of fallbacks, the first runs and returns a model (novu's
+/// `mongoose.models.C || mongoose.model('controls', s) || mongoose.model('inputs', s)`): its
+/// collection takes the queries and the schema's indexes.
+#[test]
+fn the_first_compilation_of_a_fallback_chain_is_the_model() {
+    let src = r#"import mongoose, { Schema } from 'mongoose';
+const ctlSchema = new Schema({ envId: String, stepId: String });
+ctlSchema.index({ envId: 1, stepId: 1 });
+export const Ctl =
+  (mongoose.models.Ctl as any) || mongoose.model('controls', ctlSchema) || mongoose.model('inputs', ctlSchema);
+export const byStep = (stepId: string) => Ctl.findOne({ stepId });
+export const byEnv = (envId: string) => Ctl.find({ envId });
+"#;
+    let found = findings("control-values.schema.ts", src);
+    let unindexed: Vec<_> = found
+        .iter()
+        .filter(|f| f.rule == "unindexed-query")
+        .collect();
+    assert_eq!(unindexed.len(), 1, "{found:?}");
+    assert!(
+        unindexed[0].message.contains("`findOne` on `controls`"),
+        "{}",
+        unindexed[0].message
+    );
+}
+
+/// A function named for recalculating is no batch job: novu's
+/// `recalculatePriorityForAllActive`, called by request handlers, writes once per id.
+#[test]
+fn a_recalculation_is_not_taken_for_a_batch_job() {
+    let src = r#"const mongoose = require('mongoose');
+const Integration = mongoose.model('Integration', new mongoose.Schema({ envId: String, priority: Number }));
+async function recalculatePriorities(envId) {
+  const others = await Integration.find({ envId }, '_id').sort({ priority: -1 });
+  const ids = others.map((i) => i._id);
+  await Promise.all(ids.map((id, index) => Integration.updateOne({ _id: id }, { $set: { priority: ids.length - index } })));
+}
+module.exports = { recalculatePriorities };
+"#;
+    assert_eq!(
+        rule_lines("query-in-loop", "integration.repository.js", src),
+        vec![6]
+    );
+}

@@ -2967,6 +2967,40 @@ impl<'t> Extractor<'t> {
         (self.collection_parameter(local) == Some(index)).then_some(named)
     }
 
+    /// The operands of a chain of fallbacks, `a || b ?? c`, left to right (`n` itself when it is
+    /// no fallback).
+    fn fallbacks(&self, n: Node<'t>) -> Vec<Node<'t>> {
+        let is_fallback = |b: Node<'t>| {
+            b.k() == "binary_expression"
+                && self
+                    .field(b, "operator")
+                    .is_some_and(|o| matches!(self.text(o), "||" | "??"))
+        };
+        let mut operands = Vec::new();
+        let mut cur = self.unwrap_expr(n);
+        while is_fallback(cur) {
+            let (Some(l), Some(r)) = (self.field(cur, "left"), self.field(cur, "right")) else {
+                break;
+            };
+            operands.push(self.unwrap_expr(r));
+            cur = self.unwrap_expr(l);
+        }
+        operands.push(cur);
+        operands.reverse();
+        operands
+    }
+
+    /// The first model a chain of fallbacks compiles (`mongoose.models.C ||
+    /// mongoose.model('controls', s) || mongoose.model('inputs', s)`: `controls`, novu's, as the
+    /// compilation returns a model and the rest never runs).
+    fn first_compiled(&self, n: Node<'t>, depth: usize) -> Option<Thing> {
+        self.fallbacks(n)
+            .into_iter()
+            .filter(|o| o.k() == "call_expression")
+            .map(|o| self.classify(o, depth + 1))
+            .find(|t| matches!(t, Thing::Collection(_)))
+    }
+
     /// The class a class declaration extends: `BaseRaw` of `class X extends BaseRaw<T>` (in
     /// TypeScript, the `extends` clause's value).
     fn heritage_value(&self, class: Node<'t>) -> Option<Node<'t>> {
@@ -3616,12 +3650,17 @@ impl<'t> Extractor<'t> {
                 }
             }
             // `mongoose.models.Message || mongoose.model("Message", schema)`: the model already
-            // compiled (on a hot reload) or compiled here; either is the same collection.
+            // compiled (on a hot reload) or compiled here; either is the same collection. Of
+            // several compilations, the first runs, and returns a model: `.. ||
+            // mongoose.model('controls', s) || mongoose.model('inputs', s)` is `controls` (novu).
             "binary_expression"
                 if self
                     .field(n, "operator")
                     .is_some_and(|o| matches!(self.text(o), "||" | "??")) =>
             {
+                if let Some(t) = self.first_compiled(n, depth) {
+                    return t;
+                }
                 let either = |side| {
                     self.field(n, side)
                         .map_or(Thing::Unknown, |e| self.classify(e, depth + 1))
@@ -4463,6 +4502,32 @@ impl<'t> Extractor<'t> {
                             };
                             if arg.is_some_and(|a| spliced(a, &mut fields)) {
                                 continue;
+                            }
+                            // A constant bound to such an object (`const extra = id ? {
+                            // $addToSet: { contributors: id } } : {}` .. `{ $set: s, ...extra }`,
+                            // growthbook's revisions): its update operators, read the same way.
+                            // (Not its other fields: a condition's may not be there, and a
+                            // filter's `_id: { $in: ids }` under `type === 'unread'` would name
+                            // the documents of every query.)
+                            let bound = arg
+                                .filter(|a| a.k() == "identifier")
+                                .and_then(|a| {
+                                    let name = self.text(a);
+                                    let b = self.lookup(name, a.start_byte() as u32)?;
+                                    self.is_constant(b, name).then_some(b.value?)
+                                })
+                                .map(|v| self.unwrap_expr(v))
+                                .filter(|v| v.start_byte() < p.start_byte());
+                            if let Some(v) = bound {
+                                let mut found = Vec::new();
+                                if !spliced(v, &mut found) {
+                                    for b in self.spread_choices(v) {
+                                        spliced(b, &mut found);
+                                    }
+                                }
+                                fields.extend(
+                                    found.into_iter().filter(|f| is_update_operator(&f.key)),
+                                );
                             }
                             for b in picked {
                                 spliced(b, &mut fields);

@@ -743,8 +743,6 @@ pub fn name_is_periodic_in(name: &str, request_file: bool) -> bool {
                     | "backfill"
                     | "reprocess"
                     | "reindex"
-                    | "recompute"
-                    | "recalculate"
                     | "periodic"
                     | "seed"
                     | "seeder"

@@ -84,6 +84,17 @@ impl<'t> Extractor<'t> {
                     let Thing::Collection(r) = self.classify_call(call, 0) else {
                         continue;
                     };
+                    // A compilation after another in a chain of fallbacks never runs.
+                    if let Some(Thing::Collection(first)) = self
+                        .parents
+                        .of(call)
+                        .filter(|p| p.k() == "binary_expression")
+                        .and_then(|p| self.first_compiled(p, 0))
+                    {
+                        if first.span != r.span {
+                            continue;
+                        }
+                    }
                     let schema = self.unwrap_expr(args[1]);
                     if let Some(imported) = self.imported_schema(schema) {
                         self.ir.schema_models.push(SchemaModel {
