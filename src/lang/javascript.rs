@@ -2967,6 +2967,51 @@ impl<'t> Extractor<'t> {
         (self.collection_parameter(local) == Some(index)).then_some(named)
     }
 
+    /// The binding of `name` that reaches `at`, where `b` is the latest before it: when `b` is
+    /// made in one branch of an `if` and `at` is in the other (`if (!sample) { sample = new
+    /// Sample({ md5 }); } else if (..) { sample.filenames.push(f); }`, a get-or-create), the one
+    /// before the `if`.
+    fn reaching<'b>(&'b self, b: &'b Binding<'t>, name: &str, at: u32) -> &'b Binding<'t> {
+        let Some(v) = b.value else {
+            return b;
+        };
+        // (Only a name bound before in the same scope can have another binding reach.)
+        let earlier = self
+            .bindings
+            .get(name)
+            .is_some_and(|all| all.iter().any(|o| o.scope == b.scope && o.pos < b.pos));
+        if !earlier {
+            return b;
+        }
+        let mut cur = v;
+        for _ in 0..8 {
+            let Some(p) = self.parents.of(cur) else {
+                return b;
+            };
+            let statement = match p.k() {
+                "if_statement" if self.field(p, "consequence") == Some(cur) => p,
+                "else_clause" => match self.parents.of(p) {
+                    Some(s) => s,
+                    None => return b,
+                },
+                k if is_function(k) || k == "class_body" || k == "program" => return b,
+                _ => {
+                    cur = p;
+                    continue;
+                }
+            };
+            let inside = |n: Node| n.start_byte() as u32 <= at && at < n.end_byte() as u32;
+            if inside(statement) && !inside(cur) {
+                return self
+                    .lookup(name, statement.start_byte() as u32)
+                    .filter(|e| e.pos < statement.start_byte() as u32)
+                    .unwrap_or(b);
+            }
+            return b;
+        }
+        b
+    }
+
     /// The operands of a chain of fallbacks, `a || b ?? c`, left to right (`n` itself when it is
     /// no fallback).
     fn fallbacks(&self, n: Node<'t>) -> Vec<Node<'t>> {
@@ -3494,7 +3539,10 @@ impl<'t> Extractor<'t> {
             "identifier" | "shorthand_property_identifier" => {
                 let name = self.text(n);
                 match self.lookup(name, n.start_byte() as u32) {
-                    Some(b) => self.classify_binding(b, name, depth + 1),
+                    Some(b) => {
+                        let b = self.reaching(b, name, n.start_byte() as u32);
+                        self.classify_binding(b, name, depth + 1)
+                    }
                     // mongosh's global `db`, unless a function parameter or a loop variable the
                     // binding pass does not track is named `db` (`databases.map((db) => db.path)`).
                     None if name == "db" && !self.uses_firestore && !self.db_declared_around(n) => {

@@ -1745,6 +1745,59 @@ impl<'t> Extractor<'t> {
         super::scopes::lookup_latest_before(list, index, at, |b| b.pos, |b| b.value)
     }
 
+    /// The binding of `name` that reaches `at`, where `b` is the latest before it: when `b` is
+    /// made in a branch of an `if` and `at` is in another branch of it (`if not sample: sample =
+    /// Sample(md5=m)` .. `elif f not in sample.filenames: sample.filenames.append(f)`, crits'
+    /// get-or-create), the one before the `if`.
+    fn reaching<'b>(&'b self, b: &'b Binding<'t>, name: &str, at: u32) -> &'b Binding<'t> {
+        let Some(v) = b.value.filter(|_| b.kind == DeclKind::Assign) else {
+            return b;
+        };
+        // (Only a name bound before in the same scope can have another binding reach.)
+        let earlier = self
+            .bindings
+            .get(name)
+            .is_some_and(|all| all.iter().any(|o| o.scope == b.scope && o.pos < b.pos));
+        if !earlier {
+            return b;
+        }
+        let mut cur = v;
+        for _ in 0..8 {
+            let Some(p) = self.parents.of(cur) else {
+                return b;
+            };
+            match p.k() {
+                "block" => {
+                    let Some(branch) = self.parents.of(p) else {
+                        return b;
+                    };
+                    let statement = match branch.k() {
+                        "if_statement" => branch,
+                        "elif_clause" | "else_clause" => match self.parents.of(branch) {
+                            Some(s) => s,
+                            None => return b,
+                        },
+                        _ => {
+                            cur = p;
+                            continue;
+                        }
+                    };
+                    let inside = |n: Node| n.start_byte() as u32 <= at && at < n.end_byte() as u32;
+                    if inside(statement) && !inside(p) {
+                        return self
+                            .lookup(name, statement.start_byte() as u32)
+                            .filter(|e| e.pos < statement.start_byte() as u32)
+                            .unwrap_or(b);
+                    }
+                    return b;
+                }
+                "function_definition" | "class_definition" | "module" => return b,
+                _ => cur = p,
+            }
+        }
+        b
+    }
+
     /// `b` binds again a parameter of its scope.
     fn rebinds_a_parameter(&self, name: &str, b: &Binding) -> bool {
         self.bindings.get(name).is_some_and(|all| {
@@ -1857,7 +1910,10 @@ impl<'t> Extractor<'t> {
                             t => t,
                         }
                     }
-                    Some(b) => self.classify_binding(b, name, depth + 1),
+                    Some(b) => {
+                        let b = self.reaching(b, name, n.start_byte() as u32);
+                        self.classify_binding(b, name, depth + 1)
+                    }
                     // `from sefaria.sheets import *` … `db.sheets`: the star import's `db`.
                     None if self.star_import && DB_NAMES.contains(&name) => Thing::Db,
                     None => self.document_class(name),

@@ -876,6 +876,49 @@ def preview(story_id, reply):
         assert_eq!(got, [(8, Severity::Warning), (10, Severity::Info)], "{f:?}");
     }
 
+    /// A get-or-create: the document made in one branch of an `if` (`if not sample: sample =
+    /// Sample(md5=m)`) is not the one the other branch grows (`elif f not in sample.filenames:
+    /// sample.filenames.append(f)`, crits' samples): that one is loaded. Also in JavaScript.
+    #[test]
+    fn the_other_branch_of_a_get_or_create_grows_the_loaded_document() {
+        let py = r#"import mongoengine as mongo
+class Sample(mongo.Document):
+    md5 = mongo.StringField()
+    filenames = mongo.ListField(mongo.StringField())
+def add_file(md5, filename):
+    sample = Sample.objects(md5=md5).first()
+    if not sample:
+        sample = Sample(md5=md5)
+        sample.filenames.append(filename)
+    elif filename not in sample.filenames:
+        sample.filenames.append(filename)
+    sample.save()
+"#;
+        let lines: Vec<usize> = findings("handlers.py", py)
+            .into_iter()
+            .map(|f| f.0)
+            .collect();
+        assert_eq!(lines, [11]);
+        let js = r#"const mongoose = require('mongoose');
+const Sample = mongoose.model('Sample', new mongoose.Schema({ md5: String, filenames: [String] }));
+async function addFile(md5, filename) {
+  let sample = await Sample.findOne({ md5 });
+  if (!sample) {
+    sample = new Sample({ md5, filenames: [] });
+    sample.filenames.push(filename);
+  } else if (!sample.filenames.includes(filename)) {
+    sample.filenames.push(filename);
+  }
+  await sample.save();
+}
+"#;
+        let lines: Vec<usize> = findings("handlers.js", js)
+            .into_iter()
+            .map(|f| f.0)
+            .collect();
+        assert_eq!(lines, [9]);
+    }
+
     /// A time bucket's filter (Rocket.Chat's `{agentId, date}`: one document per agent per day)
     /// bounds the array by what one period adds; a moment of the document's life
     /// (growthbook's `dateUpdated`, an optimistic check) does not. An `$addToSet` of roles or
