@@ -1926,7 +1926,16 @@ impl<'t> Extractor<'t> {
                 };
                 let attr_name = self.text(attr);
                 let obj_text = self.text(obj);
-                if obj.k() == "identifier" && (obj_text == "self" || obj_text == "cls") {
+                // (A local named `cls`, `cls = kinds[item["type"]]` in a static method, yeti's
+                // feeds, is what it is bound to.)
+                let local_cls = obj_text == "cls"
+                    && self
+                        .lookup("cls", obj.start_byte() as u32)
+                        .is_some_and(|b| b.kind != DeclKind::Param);
+                if obj.k() == "identifier"
+                    && (obj_text == "self" || obj_text == "cls")
+                    && !local_cls
+                {
                     // `self.db = None` in `__init__`, `self.db = client[name]` in `connect()`:
                     // any assignment in the class that says what the attribute is.
                     let key = format!("{obj_text}.{attr_name}");

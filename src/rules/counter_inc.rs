@@ -74,19 +74,7 @@ fn time_bucketed(filter: &Value) -> bool {
     filter.fields().iter().any(|f| {
         // A window of time (wildduck's auth log: `{user, key, created: {$gte: now -
         // AUTHLOG_BUCKET}}`, upserted): the document of the current period.
-        let range = f
-            .value
-            .fields()
-            .iter()
-            .any(|x| matches!(x.key.as_str(), "$gte" | "$gt"));
-        if range
-            && crate::lang::naming::for_each_word(&f.key, |w| {
-                matches!(
-                    w,
-                    "created" | "since" | "start" | "started" | "begin" | "window"
-                )
-            })
-        {
+        if super::opens_a_window(f) {
             return true;
         }
         // A point in time compared by equality (Hydro's rate limiter: `{op, ident, expireAt}`,

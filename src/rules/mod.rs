@@ -219,6 +219,23 @@ pub(crate) fn report_order(a: &Finding, b: &Finding) -> std::cmp::Ordering {
     ))
 }
 
+/// A filter's condition that selects the document of the current window of time: a lower bound
+/// on when the document began (`created: {$gte: now - BUCKET}`, wildduck's auth log;
+/// `createdAt: {$gt: lastWeek}`, growi's notifications). Upserted, it opens one document per
+/// window, whose counters and arrays hold what one window adds.
+pub(crate) fn opens_a_window(f: &crate::ir::Field) -> bool {
+    f.value
+        .fields()
+        .iter()
+        .any(|x| matches!(x.key.as_str(), "$gte" | "$gt"))
+        && crate::lang::naming::for_each_word(&f.key, |w| {
+            matches!(
+                w,
+                "created" | "since" | "start" | "started" | "begin" | "window"
+            )
+        })
+}
+
 /// How a finding's message names the collection an operation touches.
 pub fn collection_label(op: &crate::ir::Operation) -> String {
     use crate::ir::{CollectionName, CollectionVia};

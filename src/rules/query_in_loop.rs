@@ -339,6 +339,32 @@ mod tests {
             .collect()
     }
 
+    /// A local named `cls` in a static method (yeti's feeds: `cls = kinds[item["type"]]`, a model
+    /// picked per item) is what it is bound to, not the enclosing class: the query is not on the
+    /// class's collection. A class method's `cls` is.
+    #[test]
+    fn a_local_named_cls_is_not_the_enclosing_class() {
+        let src = r#"from mongoengine import Document, StringField
+class Host(Document):
+    value = StringField()
+class Feed(Document):
+    name = StringField()
+    @staticmethod
+    def ingest(items):
+        kinds = {"DOMAIN": Host, "HOSTNAME": Host}
+        for item in items:
+            cls = kinds[item["type"]]
+            cls.objects.get(value=item["v"])
+    @classmethod
+    def named(cls, names):
+        for n in names:
+            cls.objects.get(name=n)
+"#;
+        let got = findings("feed.py", src);
+        assert_eq!(lines(&got), vec![15], "{got:?}");
+        assert!(got[0].1.contains("`feed`"), "{}", got[0].1);
+    }
+
     /// Django's `settings.MONGO_DB` (kobotoolbox's submissions: `MONGO_DB =
     /// mongo_client[name]` in the settings module) is a database, so `settings.MONGO_DB.instances`
     /// is the collection `instances`: a count per form in a loop is one per item. A setting

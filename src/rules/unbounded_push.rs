@@ -721,11 +721,14 @@ impl Rule for UnboundedPush {
                 .fields()
                 .iter()
                 .any(|o| o.key == "$push" || o.key == "$addToSet");
+            // So is a window of time (`{user, target, createdAt: {$gt: lastWeek}}`, growi's
+            // notifications, upserted: one document per week, grown for a week at most).
             if grows
                 && op.filter.as_ref().is_some_and(|f| {
-                    f.fields()
-                        .iter()
-                        .any(|x| !x.value.is_document() && names_a_period(&x.key))
+                    f.fields().iter().any(|x| {
+                        (!x.value.is_document() && names_a_period(&x.key))
+                            || super::opens_a_window(x)
+                    })
                 })
             {
                 continue;
@@ -874,6 +877,26 @@ def preview(story_id, reply):
             .map(|f| (src[..f.span.start as usize].lines().count(), f.severity))
             .collect();
         assert_eq!(got, [(8, Severity::Warning), (10, Severity::Info)], "{f:?}");
+    }
+
+    /// A window of time in the filter (growi's notifications, `{user, target, createdAt: {$gt:
+    /// lastWeek}}` upserted: one document per week; Talk's edits, allowed while `createdAt` is
+    /// after the edit window's start) bounds the array by what one window adds. A moment that is
+    /// no lower bound on the document's start (`updatedAt: {$gt: t}`) does not.
+    #[test]
+    fn a_window_of_time_in_the_filter_bounds_the_array() {
+        let src = r#"import mongoose from 'mongoose';
+const N = mongoose.model('Notification', new mongoose.Schema({ user: String, activities: [String] }));
+export async function upsertByActivity(user: string, target: string, a: string, lastWeek: Date, t: Date) {
+  await N.updateOne({ user, target, createdAt: { $gt: lastWeek } }, { $addToSet: { activities: a } }, { upsert: true });
+  await N.updateOne({ user, target, updatedAt: { $gt: t } }, { $addToSet: { activities: a } });
+}
+"#;
+        let lines: Vec<usize> = findings("notification.ts", src)
+            .into_iter()
+            .map(|f| f.0)
+            .collect();
+        assert_eq!(lines, [5]);
     }
 
     /// A get-or-create: the document made in one branch of an `if` (`if not sample: sample =
