@@ -3923,3 +3923,39 @@ module.exports = { recalculatePriorities };
         vec![6]
     );
 }
+
+/// A request handler (`(req, res)`) is no batch job whatever its name: Strider's
+/// `exports.job = function (req, res)`, the admin page of a CI server's job. A function named
+/// for a job without a request still is one.
+#[test]
+fn a_request_handler_named_for_a_job_is_judged() {
+    let model = r#"const mongoose = require('mongoose');
+const S = new mongoose.Schema({ project: { type: String, index: true }, repo_url: String });
+module.exports = mongoose.model('Job', S);
+"#;
+    let routes = r#"const Job = require('../models/job');
+exports.job = function (req, res) {
+  Job.find({ repo_url: req.params.url }).exec((err, jobs) => res.json(jobs));
+};
+exports.cleanupJob = async function () {
+  return Job.find({ repo_url: 'x' });
+};
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("lib/models")).unwrap();
+    std::fs::create_dir_all(dir.path().join("lib/routes")).unwrap();
+    std::fs::write(dir.path().join("lib/models/job.js"), model).unwrap();
+    std::fs::write(dir.path().join("lib/routes/admin.js"), routes).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mongolint"))
+        .args(["check", "--format", "concise", "."])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert!(
+        lines[0].starts_with("lib/routes/admin.js:3:7: warning[unindexed-query] `find` on `jobs`"),
+        "{text}"
+    );
+}

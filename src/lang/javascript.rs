@@ -3012,6 +3012,29 @@ impl<'t> Extractor<'t> {
         b
     }
 
+    /// A function whose first parameters are a request and its response (`(req, res)`,
+    /// `(request, reply)`): a request handler, whatever its name.
+    fn handles_request(&self, f: Node<'t>) -> bool {
+        let Some(params) = self.field(f, "parameters") else {
+            return false;
+        };
+        let names: Vec<&str> = self
+            .named_children(params)
+            .into_iter()
+            .take(2)
+            .map(|p| match p.k() {
+                "required_parameter" | "optional_parameter" => {
+                    self.field(p, "pattern").map_or("", |n| self.text(n))
+                }
+                _ => self.text(p),
+            })
+            .collect();
+        matches!(
+            names.as_slice(),
+            ["req" | "request", "res" | "response" | "reply"]
+        )
+    }
+
     /// The operands of a chain of fallbacks, `a || b ?? c`, left to right (`n` itself when it is
     /// no fallback).
     fn fallbacks(&self, n: Node<'t>) -> Vec<Node<'t>> {
@@ -4917,11 +4940,14 @@ impl<'t> Extractor<'t> {
                         _ if f & kinds::FUNCTION != 0 => {
                             let (name, periodic_call) = function_name(self, n);
                             let inherited = functions.last().is_some_and(|f| f.1);
+                            // (A request handler, `(req, res)`, is none by its name: Strider's
+                            // `exports.job = function (req, res)`, a CI server's job page.)
                             let periodic = inherited
                                 || periodic_call
-                                || name
+                                || (name
                                     .as_deref()
                                     .is_some_and(|n| name_is_periodic_in(n, self.request_file))
+                                    && !self.handles_request(n))
                                 || self.polls_forever(n);
                             let callback = iteration_callback(self, n);
                             callback_loops.push(callback.is_some());
