@@ -3959,3 +3959,20 @@ exports.cleanupJob = async function () {
         "{text}"
     );
 }
+
+/// A loaded Mongoose document's own update (`invite.updateOne({ $push: { collaborations: c } })`)
+/// is the model's update of that document by `_id`, and its `$push` is judged. A model's
+/// `updateOne(filter, update)` is read as before; an update given by a name is not guessed at.
+#[test]
+fn a_loaded_document_s_own_update_is_read() {
+    let src = r#"const mongoose = require('mongoose');
+const Invite = mongoose.model('Invite', new mongoose.Schema({ email: String, collaborations: [{ project: String }] }));
+async function addToInvite(email, collab, u) {
+  const invite = await Invite.findOne({ email });
+  await invite.updateOne({ $push: { collaborations: collab } });
+  await invite.updateOne(u);
+}
+module.exports = { addToInvite };
+"#;
+    assert_eq!(rule_lines("unbounded-push", "invite.js", src), vec![5]);
+}

@@ -5191,6 +5191,12 @@ impl<'t> Extractor<'t> {
             self.document_array_push(call, obj, prop, ctx);
             return;
         }
+        if matches!(method, "updateOne" | "update") && obj.k() == "identifier" {
+            if let Some(op) = self.document_update(call, obj, prop, &ctx) {
+                self.ir.operations.push(op);
+                return;
+            }
+        }
         // `orders.countDocuments(q)` is an operation; `Model.find(q).countDocuments()` a modifier.
         let operation_on_collection = js_operation(method).is_some()
             && matches!(
@@ -6783,6 +6789,47 @@ impl<'t> Extractor<'t> {
         }
         op.receiver = doc_name.to_string();
         self.ir.operations.push(op);
+    }
+
+    /// A loaded Mongoose document's own update, `invite.updateOne({ $push: { collaborations: c }
+    /// })` (Strider's invites): `Model.updateOne({ _id: invite._id }, update)`. Only an update
+    /// document written in place counts (a filter first would be a model's call).
+    fn document_update(
+        &self,
+        call: Node<'t>,
+        doc: Node<'t>,
+        prop: Node<'t>,
+        ctx: &OpContext,
+    ) -> Option<Operation> {
+        let args = self.args(call);
+        let update = self.unwrap_expr(*args.first()?);
+        if update.k() != "object" {
+            return None;
+        }
+        let lowered = self.lower(update, 0);
+        if !is_update_document(&lowered) {
+            return None;
+        }
+        let Thing::LoadedDoc(coll, evidence) = self.classify(doc, 0) else {
+            return None;
+        };
+        let doc_name = self.text(doc);
+        let mut op = Operation::new(OpKind::UpdateOne, self.text(prop), span(call), span(prop));
+        op.filter = Some(Value {
+            span: span(doc),
+            kind: ValueKind::Document(vec![Field {
+                key: "_id".into(),
+                key_span: span(doc),
+                value: Value::unknown(span(doc), &format!("{doc_name}._id"), true),
+            }]),
+        });
+        op.update = Some(lowered);
+        op.options = args.get(1).map(|a| self.lower(*a, 0));
+        op.collection = Some(coll);
+        op.evidence = evidence;
+        op.context = ctx.clone();
+        op.receiver = doc_name.to_string();
+        Some(op)
     }
 
     /// A member of an object named `collections` (`context.collections.Products`), or a name
