@@ -3976,3 +3976,25 @@ module.exports = { addToInvite };
 "#;
     assert_eq!(rule_lines("unbounded-push", "invite.js", src), vec![5]);
 }
+
+/// The collection `db.createCollection(name)` makes is that collection (formio's install
+/// script: `const collection = await db.createCollection('forms')`, then its indexes).
+#[test]
+fn a_created_collection_is_the_collection_it_names() {
+    let src = r#"const { MongoClient } = require('mongodb');
+async function install(uri) {
+  const db = (await MongoClient.connect(uri)).db('formio');
+  const collection = await db.createCollection('forms', null);
+  await collection.createIndexes([{ key: { name: 1 } }, { key: { name: 1, deleted: 1 } }]);
+}
+module.exports = install;
+"#;
+    let found = findings("install.js", src);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].rule, "redundant-index");
+    assert!(
+        found[0].message.contains("on `forms`"),
+        "{}",
+        found[0].message
+    );
+}

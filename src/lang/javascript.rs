@@ -4157,6 +4157,18 @@ impl<'t> Extractor<'t> {
                 }
                 Thing::Collection(self.collection_ref(args[0], CollectionVia::Driver))
             }
+            // `await db.createCollection('forms')` is the collection made (formio's install).
+            "createCollection" if !args.is_empty() => match self.classify(obj, depth + 1) {
+                Thing::Db { shell } => Thing::Collection(self.collection_ref(
+                    args[0],
+                    if shell {
+                        CollectionVia::Shell
+                    } else {
+                        CollectionVia::Driver
+                    },
+                )),
+                _ => Thing::Unknown,
+            },
             "getCollection" if !args.is_empty() => {
                 let via = match self.classify(obj, depth + 1) {
                     Thing::Db { shell: true } => CollectionVia::Shell,
