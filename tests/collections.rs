@@ -2416,3 +2416,35 @@ class Auth(BasicAuth):
         ]
     );
 }
+
+/// A class's constant read through `self` names the collection (pyspider's projectdb:
+/// `__collection_name__ = 'projectdb'` .. `self.database[self.__collection_name__]`), and the
+/// collection `db.create_collection(name)` makes is that collection.
+#[test]
+fn a_class_constant_and_a_created_collection_name_their_collections() {
+    let src = r#"from pymongo import MongoClient
+
+
+class ProjectDB(object):
+    __collection_name__ = 'projectdb'
+
+    def __init__(self, url, database='projectdb'):
+        self.conn = MongoClient(url)
+        self.database = self.conn[database]
+        self.collection = self.database[self.__collection_name__]
+        self.collection.ensure_index('name', unique=True)
+
+    def get(self, name):
+        return self.collection.find_one({'name': name})
+
+
+def setup(db):
+    events = db.create_collection("events")
+    events.create_index("at")
+"#;
+    let files = [("projectdb.py", src)];
+    let m = map_of(&files);
+    assert_eq!(collection_names(&m), vec!["events", "projectdb"]);
+    assert_eq!(index_keys(collection(&m, "projectdb")), vec!["name:1"]);
+    assert_eq!(index_keys(collection(&m, "events")), vec!["at:1"]);
+}

@@ -2382,6 +2382,13 @@ impl<'t> Extractor<'t> {
             // `conn.collection("transactions")`: pymongo has no such method, so this is an
             // application's wrapper (BigchainDB's connection), read as a collection getter in a
             // file that uses MongoDB.
+            // `db.create_collection("events")` returns the collection it makes.
+            "create_collection" => {
+                match (self.arg(&args, 0, &["name"]), self.classify(obj, depth + 1)) {
+                    (Some(name), Thing::Db) => Thing::Collection(self.collection_ref(name)),
+                    _ => Thing::Unknown,
+                }
+            }
             "get_collection" | "collection" => {
                 let Some(name) = self.arg(&args, 0, &["name"]) else {
                     return Thing::Unknown;
@@ -2567,6 +2574,24 @@ impl<'t> Extractor<'t> {
     }
 
     /// The class whose body `at` is in (in a method, or further down).
+    /// The string a class sets an attribute to in its body, read as `self.name` or `cls.name`
+    /// in one of its methods (`__collection_name__ = 'projectdb'`), when nothing else sets it.
+    fn class_constant(&self, n: Node<'t>) -> Option<String> {
+        if n.k() != "attribute" {
+            return None;
+        }
+        let obj = self.field(n, "object")?;
+        let obj_text = self.text(obj);
+        if obj.k() != "identifier" || !matches!(obj_text, "self" | "cls") {
+            return None;
+        }
+        let attr = self.text(self.field(n, "attribute")?);
+        match self.bindings.get(&format!("{obj_text}.{attr}"))?.as_slice() {
+            [only] => self.string_value(only.value?),
+            _ => None,
+        }
+    }
+
     fn enclosing_class(&self, at: Node<'t>) -> Option<Node<'t>> {
         let mut node = self.parents.of(at);
         for _ in 0..256 {
@@ -2892,6 +2917,11 @@ impl<'t> Extractor<'t> {
                     }
                 }
             }
+        }
+        // A class's constant, read through `self` (pyspider's `__collection_name__ =
+        // 'projectdb'` .. `self.database[self.__collection_name__]`), unless a method sets it.
+        if let Some(name) = self.class_constant(n) {
+            return CollectionName::Literal { name };
         }
         let mut parts = Vec::new();
         if depth < 8 && self.name_parts(n, depth, &mut parts) && !parts.is_empty() {
