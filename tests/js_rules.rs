@@ -3998,3 +3998,37 @@ module.exports = install;
         found[0].message
     );
 }
+
+/// A function of the file that returns the query it is given with more of the chain (novu's
+/// activity feed: `this.populateFeed(Model.find(q), env).skip(skip)`, with `populateFeed(query,
+/// env) { return query.populate('subscriber')... }`) adds its modifiers to the query: the
+/// populates count as joins, and the caller's skip pages. One that returns something else
+/// (`count(query) { return query.countDocuments() }`) adds nothing.
+#[test]
+fn a_helper_that_returns_the_query_it_is_given_extends_its_chain() {
+    let src = r#"import mongoose from 'mongoose';
+const Notification = mongoose.model('Notification', new mongoose.Schema({ envId: String, subscriber: String }));
+export class NotificationRepository {
+  async getFeed(envId: string, skip = 0, limit = 10) {
+    return this.populateFeed(Notification.find({ envId }), envId).skip(skip).limit(limit);
+  }
+  async total(envId: string, skip: number) {
+    return this.count(Notification.find({ envId })).skip(skip);
+  }
+  private populateFeed(query: any, envId: string) {
+    return query.populate('subscriber').populate('template').populate({ path: 'jobs', populate: 'step' });
+  }
+  private count(query: any) {
+    return query.countDocuments();
+  }
+}
+"#;
+    assert_eq!(
+        rule_lines("skip-paging", "notification.repository.ts", src),
+        vec![5]
+    );
+    assert_eq!(
+        rule_lines("lookup-chain", "notification.repository.ts", src),
+        vec![11]
+    );
+}

@@ -6003,6 +6003,17 @@ impl<'t> Extractor<'t> {
                     cur = member;
                     continue;
                 }
+                // A function of the file that returns the query it is given, with more of the
+                // chain (`this.populateFeed(Model.find(q), env).skip(skip)`, with
+                // `populateFeed(query, env) { return query.populate('subscriber') }`: novu's
+                // activity feed): its chain, then the caller's.
+                if member.k() == "arguments" {
+                    if let Some((call, more)) = self.query_helper_chain(member, cur, aggregate) {
+                        mods.extend(more);
+                        cur = call;
+                        continue;
+                    }
+                }
                 break;
             }
             let Some(call) = self
@@ -6030,6 +6041,45 @@ impl<'t> Extractor<'t> {
             cur = call;
         }
         mods
+    }
+
+    /// `arg` handed, as the argument list `args`, to a function of the file whose one statement
+    /// returns that parameter with modifiers chained on it (`populateFeed(query, env) { return
+    /// query.populate('subscriber').populate('template') }`): the call, and those modifiers.
+    fn query_helper_chain(
+        &self,
+        args: Node<'t>,
+        arg: Node<'t>,
+        aggregate: bool,
+    ) -> Option<(Node<'t>, Vec<Modifier>)> {
+        let call = self
+            .parents
+            .of(args)
+            .filter(|c| c.k() == "call_expression")?;
+        let position = self
+            .named_children(args)
+            .iter()
+            .position(|a| a.id() == arg.id())?;
+        let func = self.called_function(call)?;
+        let params = self.named_children(self.field(func, "parameters")?);
+        let param = params.get(position).map(|p| match p.k() {
+            "required_parameter" | "optional_parameter" => self.field(*p, "pattern").unwrap_or(*p),
+            _ => *p,
+        })?;
+        if param.k() != "identifier" {
+            return None;
+        }
+        let [returned] = self.returned_values(func)[..] else {
+            return None;
+        };
+        let returned = self.unwrap_expr(returned);
+        // The parameter at the root of the returned chain, and nothing else on the way.
+        let root = self.chain_root(returned);
+        if root.k() != "identifier" || self.text(root) != self.text(param) || root == returned {
+            return None;
+        }
+        let more = self.collect_chain(root, aggregate);
+        (!more.is_empty()).then_some((call, more))
     }
 
     fn operation(
