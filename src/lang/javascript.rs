@@ -6868,13 +6868,13 @@ impl<'t> Extractor<'t> {
         if update.k() != "object" {
             return None;
         }
+        let Thing::LoadedDoc(coll, evidence) = self.classify(doc, 0) else {
+            return None;
+        };
         let lowered = self.lower(update, 0);
         if !is_update_document(&lowered) {
             return None;
         }
-        let Thing::LoadedDoc(coll, evidence) = self.classify(doc, 0) else {
-            return None;
-        };
         let doc_name = self.text(doc);
         let mut op = Operation::new(OpKind::UpdateOne, self.text(prop), span(call), span(prop));
         op.filter = Some(Value {
