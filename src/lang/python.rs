@@ -6534,7 +6534,38 @@ impl<'t> Extractor<'t> {
                 main_kwargs.extend(["document", "documents", "doc_or_docs"]);
             }
             Args::Pipeline => {
-                if let Some(v) = lowered(self.arg(&args, 0, &["pipeline"])) {
+                // mongoengine's `aggregate(*pipeline)` and `aggregate(stage, stage)` (before
+                // 0.20, still accepted): the stages as positional arguments.
+                let staged = args.list_splat
+                    || args
+                        .positional
+                        .first()
+                        .is_some_and(|a| self.unwrap_expr(*a).k() == "dictionary");
+                if staged && m.kind == OpKind::Aggregate {
+                    let given: Vec<Node<'t>> = self
+                        .field(call, "arguments")
+                        .map(|a| self.named_children(a))
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|a| !matches!(a.k(), "keyword_argument" | "dictionary_splat"))
+                        .collect();
+                    let mut stages = Vec::new();
+                    for a in &given {
+                        if a.k() == "list_splat" {
+                            let inner = self.named_children(*a).into_iter().next();
+                            match inner.map(|i| self.lower(i, 0)) {
+                                Some(Value {
+                                    kind: ValueKind::Array(items),
+                                    ..
+                                }) => stages.extend(items),
+                                _ => stages.push(Value::unknown(span(*a), self.text(*a), false)),
+                            }
+                        } else {
+                            stages.push(self.lower(*a, 0));
+                        }
+                    }
+                    op.pipeline = Some(stages);
+                } else if let Some(v) = lowered(self.arg(&args, 0, &["pipeline"])) {
                     if let ValueKind::Array(stages) = v.kind {
                         op.pipeline = Some(stages);
                     }

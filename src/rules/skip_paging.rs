@@ -339,6 +339,23 @@ class Resource(object):
         );
     }
 
+    /// mongoengine's `aggregate(*pipeline)` and `aggregate(stage, stage)` (the stages as
+    /// positional arguments, yeti's neighbours) page as the list form does.
+    #[test]
+    fn mongoengine_stages_given_one_by_one_are_a_pipeline() {
+        let py = r#"from mongoengine import Document, ReferenceField
+class Link(Document):
+    dst = ReferenceField("Link")
+def neighbours(node_id, filters, page, size):
+    pipeline = [{"$match": {"dst": node_id}}]
+    pipeline.extend([{"$match": filters}, {"$skip": page * size}, {"$limit": size}])
+    return list(Link.objects.aggregate(*pipeline))
+def neighbours3(node_id, page, size):
+    return list(Link.objects.aggregate({"$match": {"dst": node_id}}, {"$skip": page * size}))
+"#;
+        assert_eq!(lines("database.py", py), vec![6, 9]);
+    }
+
     /// A wrapper of the driver runs the query and the options its callers give it (apostrophe's
     /// `lowLevelMongoCursor(req, criteria, projection, options)`, `.skip(options.skip)`): the
     /// paging is its callers', and it is reported at info. A function with a skip parameter of
