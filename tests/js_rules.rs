@@ -4032,3 +4032,25 @@ export class NotificationRepository {
         vec![11]
     );
 }
+
+/// A function of the file that hands its parameters on to a schema's `index` (novu's
+/// subscribers: `function index(fields, options) { subscriberSchema.index(fields, options) }`)
+/// declares at its calls: the keys there are read, and the collection's queries judged.
+#[test]
+fn an_index_forwarder_declares_at_its_calls() {
+    let src = r#"import mongoose, { Schema, IndexOptions } from 'mongoose';
+const subSchema = new Schema({ envId: String, externalId: String, phone: String, email: String });
+subSchema.index({ envId: 1, email: 1 });
+index({ externalId: 1, envId: 1 }, { unique: true });
+function index(fields: Record<string, 1 | -1>, options?: IndexOptions) {
+  subSchema.index(fields, options);
+}
+export const Sub = mongoose.model('Sub', subSchema);
+export const byPhone = (phone: string) => Sub.findOne({ phone });
+export const byExternal = (externalId: string, envId: string) => Sub.findOne({ externalId, envId });
+"#;
+    assert_eq!(
+        rule_lines("unindexed-query", "subscriber.schema.ts", src),
+        vec![9]
+    );
+}

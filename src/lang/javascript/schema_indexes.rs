@@ -20,6 +20,62 @@ enum SchemaOwner {
 }
 
 impl<'t> Extractor<'t> {
+    /// The calls of the function around `call` when it only hands its parameters on to the
+    /// schema's `index(fields, options)`: each call's arguments for them, in the file's order.
+    /// `None` when the keys are no parameter of a function declaration of the file.
+    #[allow(clippy::type_complexity)]
+    fn index_forwarder_calls(
+        &self,
+        root: Node<'t>,
+        call: Node<'t>,
+        args: &[Node<'t>],
+    ) -> Option<Vec<(Node<'t>, Node<'t>, Option<Node<'t>>)>> {
+        let keys = self.unwrap_expr(*args.first()?);
+        if keys.k() != "identifier" {
+            return None;
+        }
+        let func = self.enclosing_function(call);
+        if func.k() != "function_declaration" {
+            return None;
+        }
+        let name = self.text(self.field(func, "name")?);
+        let params: Vec<&str> = self
+            .named_children(self.field(func, "parameters")?)
+            .into_iter()
+            .map(|p| match p.k() {
+                "required_parameter" | "optional_parameter" => {
+                    self.field(p, "pattern").map_or("", |n| self.text(n))
+                }
+                _ => self.text(p),
+            })
+            .collect();
+        let position = |n: Node<'t>| {
+            let n = self.unwrap_expr(n);
+            (n.k() == "identifier")
+                .then(|| params.iter().position(|p| *p == self.text(n)))
+                .flatten()
+        };
+        let keys_at = position(keys)?;
+        let options_at = args.get(1).and_then(|o| position(*o));
+        let mut sites = Vec::new();
+        self.parents.walk(root, |n, kind, enter| {
+            if !enter || kind != "call_expression" {
+                return;
+            }
+            let named = self
+                .field(n, "function")
+                .is_some_and(|f| f.k() == "identifier" && self.text(f) == name);
+            if !named {
+                return;
+            }
+            let given = self.args(n);
+            if let Some(fields) = given.get(keys_at) {
+                sites.push((n, *fields, options_at.and_then(|i| given.get(i).copied())));
+            }
+        });
+        Some(sites)
+    }
+
     /// Finds every Mongoose index declaration of the file and appends it to the IR.
     pub(super) fn schema_indexes(&mut self, root: Node<'t>) {
         if !self.uses_mongo {
@@ -184,6 +240,24 @@ impl<'t> Extractor<'t> {
                         continue;
                     };
                     let prop = self.field(f, "property").unwrap_or(f);
+                    // A function of the file that hands its parameters on (`function index(fields,
+                    // options) { subscriberSchema.index(fields, options) }`, novu's subscribers):
+                    // its calls are the declarations.
+                    if let Some(sites) = self.index_forwarder_calls(root, call, &args) {
+                        for (site, fields, options) in sites {
+                            let mut op = Operation::new(
+                                OpKind::CreateIndex,
+                                "index",
+                                span(site),
+                                span(prop),
+                            );
+                            op.filter = Some(self.lower(fields, 0));
+                            op.options = options.map(|a| self.lower(a, 0));
+                            op.receiver = crate::lang::receiver_text(self.text(obj));
+                            pending.push((owner.clone(), op));
+                        }
+                        continue;
+                    }
                     let mut op =
                         Operation::new(OpKind::CreateIndex, "index", span(call), span(prop));
                     op.filter = Some(self.lower(args[0], 0));
