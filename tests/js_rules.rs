@@ -4054,3 +4054,29 @@ export const byExternal = (externalId: string, envId: string) => Sub.findOne({ e
         vec![9]
     );
 }
+
+/// mongoose-paginate's `pagination: false` in the options literal, turned on after it
+/// (`queryOpts.pagination = true` when a limit is given, growi's page history), pages; left
+/// off, it does not.
+#[test]
+fn pagination_turned_on_after_the_literal_pages() {
+    let src = r#"const mongoose = require('mongoose');
+const schema = new mongoose.Schema({ pageId: { type: String, index: true }, createdAt: Date });
+schema.plugin(require('mongoose-paginate-v2'));
+const Revision = mongoose.model('Revision', schema);
+async function list(req) {
+  const limit = req.query.limit || 10;
+  const offset = req.query.offset || 0;
+  const queryOpts = { offset, sort: { createdAt: -1 }, pagination: false };
+  if (limit > 0) { queryOpts.limit = limit; queryOpts.pagination = true; }
+  return Revision.paginate({ pageId: req.query.pageId }, queryOpts);
+}
+async function all(req) {
+  const offset = req.query.offset || 0;
+  const queryOpts = { offset, sort: { createdAt: -1 }, pagination: false };
+  return Revision.paginate({ pageId: req.query.pageId }, queryOpts);
+}
+module.exports = { list, all };
+"#;
+    assert_eq!(rule_lines("skip-paging", "revisions.js", src), vec![8]);
+}

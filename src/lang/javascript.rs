@@ -4873,7 +4873,7 @@ impl<'t> Extractor<'t> {
             if object == name
                 && (operator
                     || member.starts_with('$')
-                    || matches!(member, "skip" | "limit" | "sort"))
+                    || matches!(member, "skip" | "limit" | "sort" | "pagination"))
                 && b.pos < pos
                 && pos < at
                 && b.scope.contains(Span::new(pos as usize, pos as usize))
@@ -6331,11 +6331,15 @@ impl<'t> Extractor<'t> {
         // argument with `skip` is driver-shaped: TypeORM and Prisma take one `{where, skip}` object.
         if let Some(opts) = &op.options {
             // mongoose-paginate skips `(page - 1) * limit` documents for a `page`, and `offset`
-            // ones for an `offset`, unless told `pagination: false`.
+            // ones for an `offset`, unless told `pagination: false` (and not turned on after:
+            // `queryOpts.pagination = true` when a limit is given, growi's page history).
             let paginated = m.name == "paginate"
                 && !self.is_application_service(obj)
                 && !opts
-                    .get("pagination")
+                    .fields()
+                    .iter()
+                    .rev()
+                    .find(|f| f.key == "pagination")
                     .is_some_and(|f| matches!(f.value.kind, ValueKind::Bool(false)));
             for f in opts.fields() {
                 let name = match f.key.as_str() {
