@@ -2976,10 +2976,9 @@ impl<'t> Extractor<'t> {
             return b;
         };
         // (Only a name bound before in the same scope can have another binding reach.)
-        let earlier = self
-            .bindings
-            .get(name)
-            .is_some_and(|all| all.iter().any(|o| o.scope == b.scope && o.pos < b.pos));
+        let earlier = self.bindings.get(name).is_some_and(|all| {
+            super::scopes::bound_before_in_scope(all, b.scope, b.pos, |o| (o.scope, o.pos))
+        });
         if !earlier {
             return b;
         }
@@ -3000,8 +2999,7 @@ impl<'t> Extractor<'t> {
                     continue;
                 }
             };
-            let inside = |n: Node| n.start_byte() as u32 <= at && at < n.end_byte() as u32;
-            if inside(statement) && !inside(cur) {
+            if super::scopes::in_another_branch(statement, cur, at) {
                 return self
                     .lookup(name, statement.start_byte() as u32)
                     .filter(|e| e.pos < statement.start_byte() as u32)

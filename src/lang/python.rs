@@ -1754,10 +1754,9 @@ impl<'t> Extractor<'t> {
             return b;
         };
         // (Only a name bound before in the same scope can have another binding reach.)
-        let earlier = self
-            .bindings
-            .get(name)
-            .is_some_and(|all| all.iter().any(|o| o.scope == b.scope && o.pos < b.pos));
+        let earlier = self.bindings.get(name).is_some_and(|all| {
+            super::scopes::bound_before_in_scope(all, b.scope, b.pos, |o| (o.scope, o.pos))
+        });
         if !earlier {
             return b;
         }
@@ -1782,8 +1781,7 @@ impl<'t> Extractor<'t> {
                             continue;
                         }
                     };
-                    let inside = |n: Node| n.start_byte() as u32 <= at && at < n.end_byte() as u32;
-                    if inside(statement) && !inside(p) {
+                    if super::scopes::in_another_branch(statement, p, at) {
                         return self
                             .lookup(name, statement.start_byte() as u32)
                             .filter(|e| e.pos < statement.start_byte() as u32)
