@@ -1206,7 +1206,8 @@ pub(crate) struct Parameters<'p> {
 /// `_find(query, { sort, limit, skip } = {})`). Its function wraps the driver, whatever query and
 /// options its callers have (apostrophe's `lowLevelMongoCursor(req, criteria, projection,
 /// options)`): they decide the paging. A function with a parameter of its own for the skip
-/// (`sheet_list(query, sort, skip=0)`) is written to page, and is judged. A request's values are
+/// (`sheet_list(query, sort, skip=0)`) is written to page, and is judged, unless it is given the
+/// collection too (`mongo_find(collection, query, .., skip=0)`: the driver's `find` renamed). A request's values are
 /// no wrapper's parameters (`req.query.skip`), nor an object's own (`self.skip`).
 pub(crate) fn mark_forwarded_queries<'p>(
     ops: &mut [crate::ir::Operation],

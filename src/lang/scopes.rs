@@ -223,6 +223,32 @@ pub(crate) fn index_all<B>(
         .collect()
 }
 
+/// Whether a name bound at `pos` in `scope` is bound before in the same scope by one of `all`
+/// (given as each binding's scope and position): only then can another binding than the latest
+/// reach a use (see [`in_another_branch`]).
+pub(crate) fn bound_before_in_scope<B>(
+    all: &[B],
+    scope: crate::ir::Span,
+    pos: u32,
+    of: impl Fn(&B) -> (crate::ir::Span, u32),
+) -> bool {
+    all.iter().any(|o| {
+        let (s, p) = of(o);
+        s == scope && p < pos
+    })
+}
+
+/// Whether `at` is in the `if` statement `statement` but not in its branch `branch` (the one
+/// a binding is made in): the binding does not reach `at`, which runs on another branch.
+pub(crate) fn in_another_branch(
+    statement: tree_sitter::Node,
+    branch: tree_sitter::Node,
+    at: u32,
+) -> bool {
+    let inside = |n: tree_sitter::Node| n.start_byte() as u32 <= at && at < n.end_byte() as u32;
+    inside(statement) && !inside(branch)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,30 +363,4 @@ mod tests {
             }
         }
     }
-}
-
-/// Whether a name bound at `pos` in `scope` is bound before in the same scope by one of `all`
-/// (given as each binding's scope and position): only then can another binding than the latest
-/// reach a use (see [`in_another_branch`]).
-pub(crate) fn bound_before_in_scope<B>(
-    all: &[B],
-    scope: crate::ir::Span,
-    pos: u32,
-    of: impl Fn(&B) -> (crate::ir::Span, u32),
-) -> bool {
-    all.iter().any(|o| {
-        let (s, p) = of(o);
-        s == scope && p < pos
-    })
-}
-
-/// Whether `at` is in the `if` statement `statement` but not in its branch `branch` (the one
-/// a binding is made in): the binding does not reach `at`, which runs on another branch.
-pub(crate) fn in_another_branch(
-    statement: tree_sitter::Node,
-    branch: tree_sitter::Node,
-    at: u32,
-) -> bool {
-    let inside = |n: tree_sitter::Node| n.start_byte() as u32 <= at && at < n.end_byte() as u32;
-    inside(statement) && !inside(branch)
 }
