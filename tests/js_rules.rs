@@ -4080,3 +4080,25 @@ module.exports = { list, all };
 "#;
     assert_eq!(rule_lines("skip-paging", "revisions.js", src), vec![8]);
 }
+
+/// A `bulkWrite` list that spreads others (`const bulkOps = [...upsertOps, ...extra]`, growi's
+/// vector-store relations) holds their entries: the `$addToSet` of the mapped entries is read.
+#[test]
+fn a_bulk_list_of_spread_lists_holds_their_entries() {
+    let src = r#"import mongoose, { Schema } from 'mongoose';
+const schema = new Schema({ page: Schema.Types.ObjectId, fileIds: [String] });
+schema.statics.upsertRelations = async function(rels: { page: any, fileIds: string[] }[], extra: any[]) {
+  const upsertOps = rels.map(r => ({
+    updateOne: {
+      filter: { page: r.page },
+      update: { $addToSet: { fileIds: { $each: r.fileIds } } },
+      upsert: true,
+    },
+  }));
+  const bulkOps = [...upsertOps, ...extra];
+  await this.bulkWrite(bulkOps);
+};
+export default mongoose.model('Rel', schema);
+"#;
+    assert_eq!(rule_lines("unbounded-push", "relation.ts", src), vec![7]);
+}

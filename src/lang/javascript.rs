@@ -6457,6 +6457,37 @@ impl<'t> Extractor<'t> {
     }
 
     fn bulk_list(&self, arg: Node<'t>) -> Vec<Value> {
+        self.bulk_list_at(arg, 0)
+    }
+
+    /// [`Extractor::bulk_list`], `depth` lists of spreads down: a list that spreads others
+    /// (`const bulkOps = [...upsertOps, ...insertOps]`, growi's vector-store relations) holds
+    /// their entries.
+    fn bulk_list_at(&self, arg: Node<'t>, depth: usize) -> Vec<Value> {
+        let spreads = self
+            .through_binding(arg)
+            .filter(|n| n.k() == "array" && depth < 4)
+            .filter(|n| {
+                self.named_children(*n)
+                    .iter()
+                    .any(|c| c.k() == "spread_element")
+            });
+        if let Some(list) = spreads {
+            let mut out = Vec::new();
+            for c in self.named_children(list) {
+                if c.k() == "spread_element" {
+                    if let Some(inner) = self.named_children(c).into_iter().next() {
+                        out.extend(self.bulk_list_at(inner, depth + 1));
+                    }
+                } else {
+                    let v = self.lower(c, 0);
+                    if v.is_document() {
+                        out.push(v);
+                    }
+                }
+            }
+            return out;
+        }
         let v = self.lower(arg, 0);
         if let ValueKind::Array(items) = v.kind {
             return items;
