@@ -34,8 +34,14 @@ impl<'t> Extractor<'t> {
         if keys.k() != "identifier" {
             return None;
         }
+        // (Not one another module may call: `export function index(..)`.)
         let func = self.enclosing_function(call);
-        if func.k() != "function_declaration" {
+        if func.k() != "function_declaration"
+            || self
+                .parents
+                .of(func)
+                .is_some_and(|p| p.k() == "export_statement")
+        {
             return None;
         }
         let name = self.text(self.field(func, "name")?);
