@@ -3013,23 +3013,9 @@ impl<'t> Extractor<'t> {
     /// A function whose first parameters are a request and its response (`(req, res)`,
     /// `(request, reply)`): a request handler, whatever its name.
     fn handles_request(&self, f: Node<'t>) -> bool {
-        let Some(params) = self.field(f, "parameters") else {
-            return false;
-        };
-        let names: Vec<&str> = self
-            .named_children(params)
-            .into_iter()
-            .take(2)
-            .map(|p| match p.k() {
-                "required_parameter" | "optional_parameter" => {
-                    self.field(p, "pattern").map_or("", |n| self.text(n))
-                }
-                _ => self.text(p),
-            })
-            .collect();
         matches!(
-            names.as_slice(),
-            ["req" | "request", "res" | "response" | "reply"]
+            self.parameter_names(f).get(..2),
+            Some(["req" | "request", "res" | "response" | "reply"])
         )
     }
 
@@ -3094,19 +3080,7 @@ impl<'t> Extractor<'t> {
     /// `options` is only read through). One parameter must be the name.
     fn collection_parameter(&self, class: Node<'t>) -> Option<usize> {
         let ctor = self.constructor_of(class)?;
-        let params: Vec<Option<&'t str>> = self
-            .named_children(self.field(ctor, "parameters")?)
-            .into_iter()
-            .map(|p| {
-                let name = match p.k() {
-                    "identifier" => Some(p),
-                    "assignment_pattern" => self.field(p, "left"),
-                    "required_parameter" | "optional_parameter" => self.field(p, "pattern"),
-                    _ => None,
-                };
-                name.filter(|n| n.k() == "identifier").map(|n| self.text(n))
-            })
-            .collect();
+        let params = self.parameter_names(ctor);
         let body = self.field(ctor, "body")?;
         // The first arguments of `.collection(..)` calls, and the fields set (`this.f = v`).
         let mut names: Vec<Node<'t>> = Vec::new();
@@ -3136,7 +3110,7 @@ impl<'t> Extractor<'t> {
                     }
                 }
             });
-        let position = |name: &str| params.iter().position(|p| *p == Some(name));
+        let position = |name: &str| params.iter().position(|p| !p.is_empty() && *p == name);
         names.into_iter().find_map(|n| match n.k() {
             "identifier" => position(self.text(n)),
             "member_expression" if self.field(n, "object").is_some_and(|o| o.k() == "this") => {
@@ -3147,7 +3121,7 @@ impl<'t> Extractor<'t> {
                     let mut passed = params
                         .iter()
                         .enumerate()
-                        .filter(|(_, p)| p.is_some_and(|p| passes_value(text, p)));
+                        .filter(|(_, p)| !p.is_empty() && passes_value(text, p));
                     match (passed.next(), passed.next()) {
                         (Some((i, _)), None) => Some(i),
                         _ => None,
@@ -6059,12 +6033,8 @@ impl<'t> Extractor<'t> {
             .iter()
             .position(|a| a.id() == arg.id())?;
         let func = self.called_function(call)?;
-        let params = self.named_children(self.field(func, "parameters")?);
-        let param = params.get(position).map(|p| match p.k() {
-            "required_parameter" | "optional_parameter" => self.field(*p, "pattern").unwrap_or(*p),
-            _ => *p,
-        })?;
-        if param.k() != "identifier" {
+        let param = *self.parameter_names(func).get(position)?;
+        if param.is_empty() {
             return None;
         }
         let [returned] = self.returned_values(func)[..] else {
@@ -6073,7 +6043,7 @@ impl<'t> Extractor<'t> {
         let returned = self.unwrap_expr(returned);
         // The parameter at the root of the returned chain, and nothing else on the way.
         let root = self.chain_root(returned);
-        if root.k() != "identifier" || self.text(root) != self.text(param) || root == returned {
+        if root.k() != "identifier" || self.text(root) != param || root == returned {
             return None;
         }
         let more = self.collect_chain(root, aggregate);
@@ -6652,20 +6622,10 @@ impl<'t> Extractor<'t> {
             f = self.parents.of(n);
         }
         let f = f?;
-        let params: Vec<Node<'t>> = match self.field(f, "parameters") {
-            Some(ps) => self.named_children(ps),
-            None => self.field(f, "parameter").into_iter().collect(),
-        };
-        // (A TypeScript parameter is a `required_parameter` around its pattern.)
-        let position = params.iter().position(|p| {
-            let p = match p.k() {
-                "required_parameter" | "optional_parameter" => {
-                    self.field(*p, "pattern").unwrap_or(*p)
-                }
-                _ => *p,
-            };
-            p.k() == "identifier" && self.text(p) == self.text(name)
-        })?;
+        let position = self
+            .parameter_names(f)
+            .iter()
+            .position(|p| *p == self.text(name))?;
         let args = self.parents.of(f).filter(|a| a.k() == "arguments")?;
         if self.named_children(args).last().map(|l| l.id()) != Some(f.id()) {
             return None;
@@ -6910,14 +6870,7 @@ impl<'t> Extractor<'t> {
         }
         let doc_name = self.text(doc);
         let mut op = Operation::new(OpKind::UpdateOne, self.text(prop), span(call), span(prop));
-        op.filter = Some(Value {
-            span: span(doc),
-            kind: ValueKind::Document(vec![Field {
-                key: "_id".into(),
-                key_span: span(doc),
-                value: Value::unknown(span(doc), &format!("{doc_name}._id"), true),
-            }]),
-        });
+        op.filter = Some(super::id_filter(span(doc), &format!("{doc_name}._id")));
         op.update = Some(lowered);
         op.options = args.get(1).map(|a| self.lower(*a, 0));
         op.collection = Some(coll);

@@ -519,15 +519,21 @@ pub(crate) fn saved_push(
         method_span,
         document(array.0, array.1, pushed),
     ));
-    op.filter = Some(Value {
-        span: doc.0,
+    op.filter = Some(id_filter(doc.0, doc.1));
+    op
+}
+
+/// The filter of a loaded document's own write: `{ _id: <doc>._id }`, at the document's name.
+pub(crate) fn id_filter(at: crate::ir::Span, id: &str) -> crate::ir::Value {
+    use crate::ir::{Field, Value, ValueKind};
+    Value {
+        span: at,
         kind: ValueKind::Document(vec![Field {
             key: "_id".into(),
-            key_span: doc.0,
-            value: Value::unknown(doc.0, doc.1, true),
+            key_span: at,
+            value: Value::unknown(at, id, true),
         }]),
-    });
-    op
+    }
 }
 
 /// Whether an operation's collection was imported from another module of the repository (the

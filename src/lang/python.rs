@@ -6441,18 +6441,10 @@ impl<'t> Extractor<'t> {
             } else {
                 // A document's own update (`post.update(..)`), or a wrapper `Cls.update(doc, ..)`.
                 let target = args.positional.first().copied().unwrap_or(obj);
-                Some(Value {
-                    span: span(target),
-                    kind: ValueKind::Document(vec![Field {
-                        key: "_id".into(),
-                        key_span: span(target),
-                        value: Value::unknown(
-                            span(target),
-                            &format!("{}.pk", self.text(target)),
-                            true,
-                        ),
-                    }]),
-                })
+                Some(super::id_filter(
+                    span(target),
+                    &format!("{}.pk", self.text(target)),
+                ))
             };
             if evidence == Evidence::None {
                 evidence = Evidence::Shaped;

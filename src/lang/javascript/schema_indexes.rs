@@ -45,16 +45,7 @@ impl<'t> Extractor<'t> {
             return None;
         }
         let name = self.text(self.field(func, "name")?);
-        let params: Vec<&str> = self
-            .named_children(self.field(func, "parameters")?)
-            .into_iter()
-            .map(|p| match p.k() {
-                "required_parameter" | "optional_parameter" => {
-                    self.field(p, "pattern").map_or("", |n| self.text(n))
-                }
-                _ => self.text(p),
-            })
-            .collect();
+        let params = self.parameter_names(func);
         let position = |n: Node<'t>| {
             let n = self.unwrap_expr(n);
             (n.k() == "identifier")
