@@ -1983,7 +1983,7 @@ pub fn walk_builder(roots: &[PathBuf], opts: &Options) -> ignore::WalkBuilder {
                 return true;
             }
             let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-            let name = e.file_name().to_string_lossy();
+            let name = String::from_utf8_lossy(lang::file_name_bytes(e.path()));
             if is_dir {
                 !is_excluded_dir(&name) && (include_tests || !TEST_DIRS.contains(&name.as_ref()))
             } else {
@@ -2052,7 +2052,8 @@ pub fn analyse_files(opts: &Options) -> Discovered {
                                 shared.lock().unwrap().project_roots.push(dir);
                             }
                         }
-                        if let Some(lang) = lang::language_for_name(e.file_name()) {
+                        if let Some(lang) = lang::language_for_name(lang::file_name_bytes(e.path()))
+                        {
                             scanned.fetch_add(1, Ordering::Relaxed);
                             // The lock is taken only for the few files that produce something.
                             match analyse_one(e.path(), lang, &base, no_ignore, max_size, false) {

@@ -838,6 +838,43 @@ pub struct FileIr {
     /// [`HelperRead`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub helper_reads: Vec<HelperRead>,
+    /// The look-ups of this file that other modules may call (see [`Lookup`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lookups: Vec<Lookup>,
+    /// Calls, in a loop, of a function imported from another module of the repository (see
+    /// [`ImportedCall`]); the linker empties this list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub imported_calls: Vec<ImportedCall>,
+}
+
+/// A function at the top of a module, or a method of a class or an object there, that another
+/// module may import and that is a look-up: its one operation a read outside any loop of its own,
+/// varying with its parameters, in a body of a few statements (see [`HelperRead`]). nodeclub's
+/// `proxy/user.js`: `exports.getUserById = function (id, cb) { User.findOne({_id: id}, cb) }`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Lookup {
+    /// The name another module calls it by: the function's, the member's it is assigned to
+    /// (`exports.getUserById`), the method's, or `default` for `module.exports = function ..`.
+    pub name: String,
+    /// The read in its body: an operation of this file, by its span.
+    pub read: Span,
+}
+
+/// A call, in a loop, of a function imported from another module of the repository
+/// (`UserProxy.getUserById(topic.author_id, ..)` per topic, `UserProxy = require('./user')`): if
+/// the linker finds that module's [`Lookup`] of that name, a [`HelperRead`] of this file whose
+/// read is in that module.
+#[derive(Clone, Debug, Serialize)]
+pub struct ImportedCall {
+    pub import: ImportRef,
+    /// The call.
+    pub call: Span,
+    /// Where the call names the function.
+    pub callee_span: Span,
+    /// The callee as the call spells it (`UserProxy.getUserById`).
+    pub callee: String,
+    /// The call's context, settled as a [`HelperRead`]'s is.
+    pub context: OpContext,
 }
 
 /// A call, in a loop, of a function of the same file whose body reads from the database outside
@@ -852,8 +889,11 @@ pub struct HelperRead {
     pub callee_span: Span,
     /// The function's name.
     pub callee: String,
-    /// The read in the function's body: an operation of this file, by its span.
+    /// The read in the function's body: an operation of this file, by its span, or of the file
+    /// `read_file` (by its index among the linked files) for a function imported from there.
     pub read: Span,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_file: Option<usize>,
     /// The call's context: the loop it is in and what that loop iterates.
     pub context: OpContext,
 }

@@ -4,8 +4,8 @@
 use crate::analysis::SourceFile;
 use crate::ir::{
     ClassBase, CollectionName, CollectionRef, CollectionVia, Evidence, Export, ExportTarget,
-    ImportRef, Language, OpKind, Operation, PendingClass, Span, Value, ValueKind, Wrapper,
-    RUST_TYPES,
+    HelperRead, ImportRef, ImportedCall, Language, OpKind, Operation, PendingClass, Span, Value,
+    ValueKind, Wrapper, RUST_TYPES,
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -1431,6 +1431,81 @@ pub fn link(files: &mut [SourceFile]) {
     link_mixins(files, &modules);
     drop_commands(files);
     merge_unique_field_indexes(files);
+    link_lookups(files, &modules);
+}
+
+/// The calls in loops of functions imported from other modules (see [`ImportedCall`]) that are
+/// look-ups there ([`crate::ir::Lookup`]): each a [`HelperRead`] of the calling file, its read in
+/// the other. Empties every file's `imported_calls`.
+fn link_lookups(files: &mut [SourceFile], modules: &Modules) {
+    let mut found: Vec<(usize, ImportedCall, usize, Span)> = Vec::new();
+    for fi in 0..files.len() {
+        for c in std::mem::take(&mut files[fi].ir.imported_calls) {
+            let f = &files[fi];
+            // A call that is an operation itself (`Users.findOne(..)` on an imported model).
+            if f.ir.operations.iter().any(|o| o.span == c.call) {
+                continue;
+            }
+            let Some(target) = modules.resolve(&c.import.module, &f.display_path) else {
+                continue;
+            };
+            if let Some((file, read)) = find_lookup(files, target, &c.import.export, modules, 0) {
+                if file != fi {
+                    found.push((fi, c, file, read));
+                }
+            }
+        }
+    }
+    for (fi, c, file, read) in found {
+        files[fi].ir.helper_reads.push(HelperRead {
+            call: c.call,
+            callee_span: c.callee_span,
+            callee: c.callee,
+            read,
+            read_file: Some(file),
+            context: c.context,
+        });
+    }
+}
+
+/// The look-up `export` of `file` names (see [`crate::ir::Lookup`]): the file's own, or one it
+/// re-exports (`exports.User = require('./user')`, asked for `User.getUserById`; `export *
+/// from './user'`), as (file, read).
+fn find_lookup(
+    files: &[SourceFile],
+    file: usize,
+    export: &str,
+    modules: &Modules,
+    depth: usize,
+) -> Option<(usize, Span)> {
+    if depth > 8 {
+        return None;
+    }
+    let f = &files[file];
+    // A module's functions assigned to `exports` are members of its default export too.
+    let name = export.strip_prefix("default.").unwrap_or(export);
+    if let Some(l) = f.ir.lookups.iter().find(|l| l.name == name) {
+        return Some((file, l.read));
+    }
+    let (head, rest) = match export.split_once('.') {
+        Some((head, rest)) => (head, Some(rest)),
+        None => (export, None),
+    };
+    let reexport = f.ir.exports.iter().find_map(|e| match &e.target {
+        ExportTarget::Reexport { import } if e.name == head => Some(import),
+        _ => None,
+    });
+    let Some(import) = reexport else {
+        return star_imported(f, modules)
+            .find_map(|next| find_lookup(files, next, export, modules, depth + 1));
+    };
+    let next = modules.resolve(&import.module, &f.display_path)?;
+    let export = match rest {
+        Some(rest) if matches!(import.export.as_str(), "default" | "*") => rest.to_string(),
+        Some(rest) => format!("{}.{rest}", import.export),
+        None => import.export.clone(),
+    };
+    find_lookup(files, next, &export, modules, depth + 1)
 }
 
 /// A name imported from a module the linker could not follow to a collection, which one call

@@ -2448,3 +2448,132 @@ def setup(db):
     assert_eq!(index_keys(collection(&m, "projectdb")), vec!["name:1"]);
     assert_eq!(index_keys(collection(&m, "events")), vec!["at:1"]);
 }
+
+/// A look-up of another module (a function at its top whose one operation is a read that varies
+/// with its parameters), called once per item of a loop: an N+1 through that module, reported at
+/// the call with the read's place in the other module. nodeclub's proxies: `UserProxy.
+/// getUserById(topic.author_id)` per topic, `getUserById` running `User.findOne({_id: id})`. Not
+/// a function whose query its arguments do not reach (`getAdmin`), nor a write (`rename`), nor a
+/// call that sends the same query on every iteration (`req.user.id`).
+#[test]
+fn a_look_up_of_another_javascript_module_called_per_item_is_an_n_plus_1() {
+    let models = "var mongoose = require('mongoose');
+exports.User = mongoose.model('User', new mongoose.Schema({ name: String }));
+exports.Post = mongoose.model('Post', new mongoose.Schema({ author_id: String, tags: [String] }));
+";
+    let user = "var User = require('../models').User;
+exports.getUserById = function (id, cb) {
+  if (!id) { return cb(); }
+  User.findOne({ _id: id }, cb);
+};
+exports.getAdmin = function (cb) {
+  User.findOne({ name: 'admin' }, cb);
+};
+exports.rename = function (id, name, cb) {
+  User.updateOne({ _id: id }, { $set: { name: name } }, cb);
+};
+";
+    let post = "var Post = require('../models').Post;
+var UserProxy = require('./user');
+var { getUserById } = require('./user');
+exports.list = function (query, req, cb) {
+  Post.find(query, function (err, posts) {
+    posts.forEach(function (p) { UserProxy.getUserById(p.author_id, function () {}); });
+    for (const p of posts) { getUserById(p.author_id, function () {}); }
+    posts.forEach(function (p) { UserProxy.getAdmin(function () {}); });
+    posts.forEach(function (p) { UserProxy.getUserById(req.user.id); });
+    posts.forEach(function (p) { UserProxy.rename(p.author_id, 'x', function () {}); });
+    cb(err, posts);
+  });
+};
+";
+    let out = concise_check(&[
+        ("models/index.js", models),
+        ("proxy/user.js", user),
+        ("proxy/post.js", post),
+    ]);
+    let loops: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("[query-in-loop]"))
+        .collect();
+    let expected = [(6, "UserProxy.getUserById"), (7, "getUserById")];
+    assert_eq!(loops.len(), expected.len(), "{out}");
+    for ((line, callee), got) in expected.iter().zip(&loops) {
+        assert!(got.starts_with(&format!("proxy/post.js:{line}:")), "{got}");
+        assert!(
+            got.contains(&format!(
+                "`{callee}` runs `findOne` on `users` once per item of `posts`"
+            )),
+            "{got}"
+        );
+    }
+}
+
+/// The same in Python: a module's function imported by name or reached through the module
+/// (`from app import db as store`, `import app.db`), and a static method of an imported class.
+/// Not a function with two reads, nor a call that sends the same query on every iteration.
+#[test]
+fn a_look_up_of_another_python_module_called_per_item_is_an_n_plus_1() {
+    let db = r#"from pymongo import MongoClient
+
+db = MongoClient()["app"]
+
+
+def get_user(user_id):
+    """The user."""
+    return db.users.find_one({"_id": user_id})
+
+
+def get_pair(user_id):
+    user = db.users.find_one({"_id": user_id})
+    return user, db.profiles.find_one({"user": user_id})
+
+
+class Posts:
+    @staticmethod
+    def by_id(post_id):
+        return db.posts.find_one({"_id": post_id})
+"#;
+    let feed = r#"from pymongo import MongoClient
+from app.db import get_user, get_pair, Posts
+from app import db as store
+import app.db
+
+
+def feed(items, me):
+    out = []
+    for item in items:
+        out.append(get_user(item["author"]))
+        out.append(Posts.by_id(item["post"]))
+        out.append(store.get_user(item["editor"]))
+        out.append(app.db.get_user(item["x"]))
+        out.append(get_pair(item["author"]))
+        out.append(get_user(me))
+    return out
+"#;
+    let out = concise_check(&[
+        ("app/__init__.py", ""),
+        ("app/db.py", db),
+        ("app/feed.py", feed),
+    ]);
+    let loops: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("[query-in-loop]"))
+        .collect();
+    let expected = [
+        (10, "get_user", "users"),
+        (11, "Posts.by_id", "posts"),
+        (12, "store.get_user", "users"),
+        (13, "app.db.get_user", "users"),
+    ];
+    assert_eq!(loops.len(), expected.len(), "{out}");
+    for ((line, callee, coll), got) in expected.iter().zip(&loops) {
+        assert!(got.starts_with(&format!("app/feed.py:{line}:")), "{got}");
+        assert!(
+            got.contains(&format!(
+                "`{callee}` runs `find_one` on `{coll}` once per item of `items`"
+            )),
+            "{got}"
+        );
+    }
+}

@@ -4889,6 +4889,9 @@ impl<'t> Extractor<'t> {
         let mut loops: OpenLoops = Vec::new();
         let mut nested = super::NestedLoops::default();
         let mut functions: Vec<(String, bool)> = Vec::new();
+        // The functions in no other function: where a look-up another module calls may be (see
+        // `note_lookups`).
+        let mut outermost: Vec<Node<'t>> = Vec::new();
         // Beside `functions`: whether each function pushed a loop (a per-item callback), so that
         // its exit pops it without deciding again.
         let mut callback_loops: Vec<bool> = Vec::new();
@@ -4922,6 +4925,9 @@ impl<'t> Extractor<'t> {
                             loops.push((span(n), over))
                         }
                         _ if f & kinds::FUNCTION != 0 => {
+                            if functions.is_empty() {
+                                outermost.push(n);
+                            }
                             let (name, periodic_call) = function_name(self, n);
                             let inherited = functions.last().is_some_and(|f| f.1);
                             // (A request handler, `(req, res)`, is none by its name: Strider's
@@ -5052,6 +5058,14 @@ impl<'t> Extractor<'t> {
             .filter(|(_, c)| c.enclosing_loop.is_some() && !c.exits_loop && !c.periodic)
             .filter_map(|(call, c)| Some((*call, self.helper_def(*call)?, c.clone())))
             .collect();
+        // Calls in loops of a function imported from another module: a look-up there, if the
+        // linker finds one (see `ImportedCall`).
+        let imported_calls: Vec<(Node<'t>, ImportRef, OpContext)> = calls
+            .iter()
+            .filter(|(_, c)| c.enclosing_loop.is_some() && !c.exits_loop && !c.periodic)
+            .filter(|(call, _)| !helper_calls.iter().any(|h| h.0 == *call))
+            .filter_map(|(call, c)| Some((*call, self.imported_callee(*call)?, c.clone())))
+            .collect();
         let before = self.ir.operations.len();
         // The calls of functions of this file by name, with their context: what such a function
         // runs with an update a parameter is what the call gives it.
@@ -5105,7 +5119,11 @@ impl<'t> Extractor<'t> {
         for (call, def, ctx) in helper_calls {
             self.note_helper_read(call, def, ctx, &nested, &mut changed_in);
         }
+        for (call, import, ctx) in imported_calls {
+            self.note_imported_call(call, import, ctx, &nested, &mut changed_in);
+        }
         self.operations_through_calls(before, local_calls);
+        self.note_lookups(&outermost);
 
         // Meteor's `new Mongo.Collection("org")` names its collection as `mongoose.model("Org",
         // schema)` or `db.collection("org")` do, whether or not this file queries it.
@@ -5573,17 +5591,99 @@ impl<'t> Extractor<'t> {
         &mut self,
         call: Node<'t>,
         def: Node<'t>,
-        mut ctx: OpContext,
+        ctx: OpContext,
         nested: &super::NestedLoops,
         changed_in: &mut HashMap<Span, Vec<String>>,
     ) {
-        let (def_span, call_span) = (span(def), span(call));
+        let Some((name, read)) = self.look_up_of(def, Some(span(call))) else {
+            return;
+        };
+        let Some(ctx) = self.settle_helper_call(call, ctx, nested, changed_in) else {
+            return;
+        };
+        let callee = self.field(call, "function");
+        let bound = callee.and_then(|f| self.bound_callee(f)).is_some();
+        let member = (
+            "member_expression",
+            if bound { "object" } else { "property" },
+        );
+        // A model's static is named as the call names it (`Page.findPageByPath`), not by the
+        // schema it is assigned to.
+        let name = match callee {
+            Some(f) if name.contains(".statics.") => self.text(f).to_string(),
+            _ => name,
+        };
+        let h = super::helper_read(&self.parents, call, member, name, read, ctx);
+        self.ir.helper_reads.push(h);
+    }
+
+    /// A call in a loop of a function imported from another module of the repository: an
+    /// [`ImportedCall`], its context settled as a [`HelperRead`]'s is.
+    fn note_imported_call(
+        &mut self,
+        call: Node<'t>,
+        import: ImportRef,
+        ctx: OpContext,
+        nested: &super::NestedLoops,
+        changed_in: &mut HashMap<Span, Vec<String>>,
+    ) {
+        let Some(ctx) = self.settle_helper_call(call, ctx, nested, changed_in) else {
+            return;
+        };
+        let Some(f) = self.field(call, "function") else {
+            return;
+        };
+        let callee_span = match f.k() {
+            "member_expression" => self.field(f, "property").map_or(span(f), span),
+            _ => span(f),
+        };
+        self.ir.imported_calls.push(crate::ir::ImportedCall {
+            import,
+            call: span(call),
+            callee_span,
+            callee: self.text(f).to_string(),
+            context: ctx,
+        });
+    }
+
+    /// The function a call in a loop runs when it is imported from another module of the
+    /// repository, by name (`getUserById(id)`, `const { getUserById } = require('./user')`) or
+    /// as a member of the module (`UserProxy.getUserById(id)`, `Message.getMessageRelations(m)`
+    /// of `require('../proxy').Message`).
+    fn imported_callee(&self, call: Node<'t>) -> Option<ImportRef> {
+        let f = self.field(call, "function")?;
+        // The cheap test first: the callee's root is a name bound to an import.
+        let mut root = f;
+        while root.k() == "member_expression" {
+            root = self.field(root, "object")?;
+        }
+        if root.k() != "identifier" {
+            return None;
+        }
+        let b = self.lookup(self.text(root), root.start_byte() as u32)?;
+        let imp = b
+            .import
+            .as_ref()
+            .filter(|i| is_repository_module(&i.module))?;
+        match f.k() {
+            "identifier" => (imp.export != "*").then(|| imp.clone()),
+            _ => match self.classify(f, 0) {
+                Thing::Imported(imp, _) => Some(imp),
+                _ => None,
+            },
+        }
+    }
+
+    /// The read of the function `def` when it is a look-up (see [`HelperRead`]), with the name
+    /// its operations are in: called at `call`, or from another module (no call, see
+    /// [`crate::ir::Lookup`]).
+    fn look_up_of(&self, def: Node<'t>, call: Option<Span>) -> Option<(String, Span)> {
         let name = match self.field(def, "name") {
             Some(n) => self.text(n).to_string(),
             None => function_name(self, def).0.unwrap_or_default(),
         };
         if name.is_empty() {
-            return;
+            return None;
         }
         let short = match self.field(def, "body") {
             Some(b) if b.k() == "statement_block" => self.named_children(b).len() <= 6,
@@ -5591,19 +5691,28 @@ impl<'t> Extractor<'t> {
             None => false,
         };
         let params = self.parameter_names(def);
-        let Some(read) =
-            super::helper_lookup(&self.ir.operations, def_span, call_span, &name, &params)
-                .filter(|_| short)
-        else {
-            return;
-        };
+        let read = super::helper_lookup(&self.ir.operations, span(def), call, &name, &params)
+            .filter(|_| short)?;
         let (ops, defs) = (&self.ir.operations, |c| self.helper_def(c));
         if super::more_than_a_look_up(&self.parents, self.src, def, read, &params, ops, defs) {
-            return;
+            return None;
         }
-        let Some(l) = ctx.enclosing_loop else { return };
+        Some((name, read))
+    }
+
+    /// The context of the call `call` of a look-up, in its loop, settled as an operation's is
+    /// (the same arguments on every iteration repeat one query); `None` when the caller keeps
+    /// what it gives (`cache[id] ??= await load(id)`).
+    fn settle_helper_call(
+        &self,
+        call: Node<'t>,
+        mut ctx: OpContext,
+        nested: &super::NestedLoops,
+        changed_in: &mut HashMap<Span, Vec<String>>,
+    ) -> Option<OpContext> {
+        let l = ctx.enclosing_loop?;
         if super::cached_by_caller(&self.parents, self.src, call, l) {
-            return;
+            return None;
         }
         let callee = self.field(call, "function");
         let bound = callee.and_then(|f| self.bound_callee(f)).is_some();
@@ -5625,18 +5734,118 @@ impl<'t> Extractor<'t> {
             let outer = self.varying_outer(call, l, nested, changed_in);
             super::settle_repeated_read(&mut ctx, outer);
         }
-        let member = (
-            "member_expression",
-            if bound { "object" } else { "property" },
-        );
-        // A model's static is named as the call names it (`Page.findPageByPath`), not by the
-        // schema it is assigned to.
-        let name = match callee {
-            Some(f) if name.contains(".statics.") => self.text(f).to_string(),
-            _ => name,
+        Some(ctx)
+    }
+
+    /// The look-ups of the file that other modules may call (see [`crate::ir::Lookup`]): of the
+    /// functions in no other function (`outermost`), those at the top of the module, and the
+    /// methods of its classes and of the objects it exports, whose one operation is a read that
+    /// varies with their parameters. A name that two such functions answer to is neither's.
+    fn note_lookups(&mut self, outermost: &[Node<'t>]) {
+        let reads: Vec<Span> = self
+            .ir
+            .operations
+            .iter()
+            .filter(|o| {
+                o.kind.is_read()
+                    && super::may_be_driver_call(o)
+                    && o.context.function.is_some()
+                    && o.context.enclosing_loop.is_none()
+            })
+            .map(|o| o.span)
+            .collect();
+        if reads.is_empty() {
+            return;
+        }
+        let mut lookups: Vec<crate::ir::Lookup> = Vec::new();
+        for &def in outermost {
+            let within = span(def);
+            if !reads.iter().any(|r| within.contains(*r)) {
+                continue;
+            }
+            let Some(name) = self.module_member_name(def) else {
+                continue;
+            };
+            if let Some((_, read)) = self.look_up_of(def, None) {
+                lookups.push(crate::ir::Lookup { name, read });
+            }
+        }
+        let twice: Vec<String> = lookups
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| lookups[..*i].iter().any(|m| m.name == l.name))
+            .map(|(_, l)| l.name.clone())
+            .collect();
+        lookups.retain(|l| !twice.contains(&l.name));
+        self.ir.lookups = lookups;
+    }
+
+    /// The name by which another module may call the function `def`: a function at the top of
+    /// the module (declared, bound to a name, or assigned to a member of `exports` or
+    /// `module.exports`; `default` for `module.exports = function ..`), or a method of a class
+    /// declared there or of an object it exports (`module.exports = { byId(id) {..} }`,
+    /// `export default { .. }`).
+    fn module_member_name(&self, def: Node<'t>) -> Option<String> {
+        let at_top = |mut n: Node<'t>| {
+            while let Some(up) = self.parents.of(n) {
+                match up.k() {
+                    "program" => return true,
+                    "export_statement"
+                    | "lexical_declaration"
+                    | "variable_declaration"
+                    | "expression_statement" => n = up,
+                    _ => return false,
+                }
+            }
+            false
         };
-        let h = super::helper_read(&self.parents, call, member, name, read, ctx);
-        self.ir.helper_reads.push(h);
+        let exported_object = |object: Node<'t>| {
+            let Some(p) = self.parents.of(object) else {
+                return false;
+            };
+            match p.k() {
+                "export_statement" => at_top(object),
+                "assignment_expression" => {
+                    self.field(p, "left")
+                        .is_some_and(|l| self.text(l) == "module.exports")
+                        && at_top(p)
+                }
+                _ => false,
+            }
+        };
+        let name = |n: Node<'t>| Some(self.text(self.field(n, "name")?).to_string());
+        let up = self.parents.of(def)?;
+        match (def.k(), up.k()) {
+            ("function_declaration", _) => at_top(def).then(|| name(def))?,
+            ("method_definition", "class_body") => {
+                let class = self.parents.of(up)?;
+                at_top(class).then(|| name(def))?
+            }
+            ("method_definition", "object") => exported_object(up).then(|| name(def))?,
+            (_, "variable_declarator") => {
+                let n = self.field(up, "name").filter(|n| n.k() == "identifier")?;
+                at_top(up).then(|| self.text(n).to_string())
+            }
+            (_, "assignment_expression") => {
+                let left = self.text(self.field(up, "left")?);
+                let member = left
+                    .strip_prefix("module.exports.")
+                    .or_else(|| left.strip_prefix("exports."));
+                let member = match member {
+                    Some(m) if is_identifier(m) => m,
+                    None if left == "module.exports" => "default",
+                    _ => return None,
+                };
+                at_top(up).then(|| member.to_string())
+            }
+            (_, "pair") => {
+                let object = self.parents.of(up)?;
+                let key = self.field(up, "key")?;
+                (exported_object(object) && key.k() == "property_identifier")
+                    .then(|| self.text(key).to_string())
+            }
+            _ => None,
+        }
     }
 
     /// Of the loops around the loop `l` that a call repeating one query on every iteration of `l`

@@ -14,13 +14,24 @@ use std::path::Path;
 
 /// The language of a file, from its name.
 pub fn language_for(path: &Path) -> Option<Language> {
-    language_for_name(path.file_name()?)
+    language_for_name(path.file_name()?.as_encoded_bytes())
 }
 
-/// [`language_for`] a file name (the walk has it: `Path::extension` splits the whole path into
-/// components from the end, 180 instructions a file).
-pub fn language_for_name(name: &std::ffi::OsStr) -> Option<Language> {
-    let name = name.as_encoded_bytes();
+/// The last component of a path, from its bytes: what `Path::file_name` gives for a path that
+/// does not end in `..` or a separator (a walked entry's), without splitting the path into its
+/// components from the end (a few hundred instructions a file, for every file the walk meets).
+pub fn file_name_bytes(path: &Path) -> &[u8] {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let sep = |b: &u8| *b == b'/' || *b == std::path::MAIN_SEPARATOR as u8;
+    match bytes.iter().rposition(sep) {
+        Some(at) => &bytes[at + 1..],
+        None => bytes,
+    }
+}
+
+/// [`language_for`] a file name, as bytes (see [`file_name_bytes`]: `Path::extension` splits the
+/// whole path into components from the end, 180 instructions a file).
+pub fn language_for_name(name: &[u8]) -> Option<Language> {
     // As `Path::extension`: after the last dot, unless it starts the name (`.js` has none).
     let dot = memchr::memrchr(b'.', name).filter(|&i| i > 0)?;
     Some(match &name[dot + 1..] {
@@ -1117,30 +1128,39 @@ pub(crate) fn helper_read<'t>(
         callee_span: callee_span.unwrap_or(at(call)),
         callee,
         read,
+        read_file: None,
         context,
     }
 }
 
+/// Whether `op` is a driver call as far as its file can tell: it has evidence, or its collection
+/// is imported from another module, which the linker may find to be a model or a collection
+/// (`User.findOne({_id: id})`, `User` of `require('../models').User`).
+pub(crate) fn may_be_driver_call(op: &crate::ir::Operation) -> bool {
+    op.evidence != crate::ir::Evidence::None
+        || op.collection.as_ref().is_some_and(|c| c.import.is_some())
+}
+
 /// The read a function of the file makes when the call at `call` of it is a look-up (see
 /// [`crate::ir::HelperRead`]): the call is no call of the function from inside itself, nor an
-/// operation of its own; the function, spanning `def` and named `name`, has one operation,
+/// operation of its own (no call: a look-up another module may call, see [`crate::ir::Lookup`]); the function, spanning `def` and named `name`, has one operation,
 /// a read outside any loop of its own, and it is no runner of the caller's queries: neither its
 /// receiver, its collection nor its whole query is one of `params` (`self`, `cls` and `this` are
 /// the object's, not the caller's).
 pub(crate) fn helper_lookup(
     ops: &[crate::ir::Operation],
     def: crate::ir::Span,
-    call: crate::ir::Span,
+    call: Option<crate::ir::Span>,
     name: &str,
     params: &[&str],
 ) -> Option<crate::ir::Span> {
     use crate::ir::{CollectionName, NamePart, Value, ValueKind};
-    if def.contains(call) || ops.iter().any(|o| o.span == call) {
+    if call.is_some_and(|call| def.contains(call) || ops.iter().any(|o| o.span == call)) {
         return None;
     }
     let mut own = ops
         .iter()
-        .filter(|o| def.contains(o.span) && o.evidence != crate::ir::Evidence::None);
+        .filter(|o| def.contains(o.span) && may_be_driver_call(o));
     let (Some(read), None) = (own.next(), own.next()) else {
         return None;
     };
@@ -1502,7 +1522,10 @@ pub(crate) fn more_than_a_look_up<'t>(
                 .any(|o| within.contains(o.span) && o.evidence != crate::ir::Evidence::None)
         })
     };
-    if text(def).lines().count() > 25 {
+    // (`lines().count()`, by the line breaks: a function's text ends with no break.)
+    let body = text(def).as_bytes();
+    let lines = memchr::memchr_iter(b'\n', body).count() + usize::from(body.last() != Some(&b'\n'));
+    if lines > 25 {
         return true;
     }
     let mut more = false;

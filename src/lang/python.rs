@@ -126,6 +126,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     x.note_access_classes();
     x.schedule_callees(root);
     x.collect_operations(root);
+    x.note_lookups(root);
     x.expand_index_helpers();
     x.expand_index_tables();
     x.finish(root)
@@ -3964,7 +3965,15 @@ impl<'t> Extractor<'t> {
                 }
                 // `@job("purge-datasets")` (udata's tasks, RQ's `@job(queue)`, Flask-RQ2's
                 // `@rq.job()`): a background job.
-                callee == "job"
+                // A command of the application's command line, run by hand: Flask-Script's
+                // `@manager.command` (opac's `populate_pdfs_path_html_version`), click's
+                // `@click.command()`, Flask's `@app.cli.command()` (not a chat bot's
+                // `@commands.command()`, which answers its users).
+                let cli = matches!(
+                    callee,
+                    "manager.command" | "manager.option" | "click.command"
+                ) || callee.ends_with("cli.command");
+                cli || callee == "job"
                     || callee == "rq.job"
                     || callee.ends_with(".rq.job")
                     || t.contains("scheduled_job")
@@ -4641,14 +4650,93 @@ impl<'t> Extractor<'t> {
         &mut self,
         call: Node<'t>,
         def: Node<'t>,
-        mut ctx: OpContext,
+        ctx: OpContext,
         nested: &super::NestedLoops,
         changed_in: &mut HashMap<Span, Vec<String>>,
     ) {
-        let (def_span, call_span) = (span(def), span(call));
-        let Some(name) = self.field(def, "name").map(|n| self.text(n).to_string()) else {
+        let Some((name, read)) = self.look_up_of(def, Some(span(call))) else {
             return;
         };
+        let Some(ctx) = self.settle_helper_call(call, ctx, nested, changed_in) else {
+            return;
+        };
+        let member = ("attribute", "attribute");
+        let h = super::helper_read(&self.parents, call, member, name, read, ctx);
+        self.ir.helper_reads.push(h);
+    }
+
+    /// A call in a loop of a function imported from another module of the repository (`for t
+    /// in topics: users.get_user(t["author"])`, `from app.db import users`): an
+    /// [`crate::ir::ImportedCall`], its context settled as a [`HelperRead`]'s is.
+    fn note_imported_call(
+        &mut self,
+        call: Node<'t>,
+        import: ImportRef,
+        ctx: OpContext,
+        nested: &super::NestedLoops,
+        changed_in: &mut HashMap<Span, Vec<String>>,
+    ) {
+        let Some(ctx) = self.settle_helper_call(call, ctx, nested, changed_in) else {
+            return;
+        };
+        let Some(f) = self.field(call, "function") else {
+            return;
+        };
+        let callee_span = match f.k() {
+            "attribute" => self.field(f, "attribute").map_or(span(f), span),
+            _ => span(f),
+        };
+        self.ir.imported_calls.push(crate::ir::ImportedCall {
+            import,
+            call: span(call),
+            callee_span,
+            callee: self.text(f).to_string(),
+            context: ctx,
+        });
+    }
+
+    /// The function a call runs when it is imported from another module of the repository, by
+    /// name (`get_user(id)`, `from app.db import get_user`) or as a member of a module or class
+    /// (`db.get_user(id)`, `Users.by_id(id)`), as the linker looks it up.
+    fn imported_callee(&self, call: Node<'t>) -> Option<ImportRef> {
+        let f = self.field(call, "function")?;
+        // The cheap tests first: a name, or names joined by dots, whose first is an import.
+        let mut root = f;
+        while root.k() == "attribute" {
+            root = self.field(root, "object")?;
+        }
+        if root.k() != "identifier"
+            || !self
+                .bindings
+                .get(self.text(root))
+                .is_some_and(|list| list.iter().any(|b| b.import.is_some()))
+        {
+            return None;
+        }
+        let text = self.text(f);
+        if text.contains(|c: char| c.is_whitespace() || c == '(' || c == '[') {
+            return None;
+        }
+        // A static or class method of an imported class (`Posts.by_id`, `from app.db import
+        // Posts`), exported as `Posts.by_id`; else a module's function.
+        if let Some((class, method)) = text.split_once('.') {
+            let at = f.start_byte() as u32;
+            if class.starts_with(|c: char| c.is_ascii_uppercase()) && !method.contains('.') {
+                let imp = self.imported_by_name(class, at)?;
+                return Some(ImportRef {
+                    module: imp.module,
+                    export: format!("{}.{method}", imp.export),
+                });
+            }
+        }
+        self.imported_name(text, f.start_byte() as u32)
+    }
+
+    /// The read of the function `def` when it is a look-up (see [`HelperRead`]), with the name
+    /// its operations are in: called at `call`, or from another module (no call, see
+    /// [`crate::ir::Lookup`]).
+    fn look_up_of(&self, def: Node<'t>, call: Option<Span>) -> Option<(String, Span)> {
+        let name = self.field(def, "name").map(|n| self.text(n).to_string())?;
         // A look-up, whose body is a few statements (a service's workflow that also reads is not
         // a query per item so much as work per item). A docstring is no statement.
         let short = self.field(def, "body").is_some_and(|b| {
@@ -4661,25 +4749,34 @@ impl<'t> Extractor<'t> {
             body.len() - usize::from(docstring) <= 6
         });
         let params = self.parameter_names(def);
-        let Some(read) =
-            super::helper_lookup(&self.ir.operations, def_span, call_span, &name, &params)
-                .filter(|_| short)
-        else {
-            return;
-        };
+        let read = super::helper_lookup(&self.ir.operations, span(def), call, &name, &params)
+            .filter(|_| short)?;
         if self.cached_read(def, read) {
-            return;
+            return None;
         }
         let (ops, defs) = (&self.ir.operations, |c| self.helper_def(c));
         if super::more_than_a_look_up(&self.parents, self.src, def, read, &params, ops, defs) {
-            return;
+            return None;
         }
-        let Some(l) = ctx.enclosing_loop else { return };
+        Some((name, read))
+    }
+
+    /// The context of the call `call` of a look-up, in its loop, settled as an operation's is (a
+    /// call sending the same arguments on every iteration repeats one query); `None` when the
+    /// caller keeps what it gives, or makes the call once.
+    fn settle_helper_call(
+        &self,
+        call: Node<'t>,
+        mut ctx: OpContext,
+        nested: &super::NestedLoops,
+        changed_in: &mut HashMap<Span, Vec<String>>,
+    ) -> Option<OpContext> {
+        let l = ctx.enclosing_loop?;
         if super::cached_by_caller(&self.parents, self.src, call, l) {
-            return;
+            return None;
         }
         if self.keyed_once(call, l) || self.set_once(call, l) {
-            return;
+            return None;
         }
         // The names its arguments read (and its receiver's, `self`): none changes in the loop,
         // the same call on every iteration.
@@ -4703,9 +4800,87 @@ impl<'t> Extractor<'t> {
             let outer = self.varying_outer(call, l, nested, changed_in);
             super::settle_repeated_read(&mut ctx, outer);
         }
-        let member = ("attribute", "attribute");
-        let h = super::helper_read(&self.parents, call, member, name, read, ctx);
-        self.ir.helper_reads.push(h);
+        Some(ctx)
+    }
+
+    /// The look-ups of the file that other modules may call (see [`crate::ir::Lookup`]): its
+    /// module-level functions, and the static and class methods of its classes (`Users.by_id`),
+    /// whose one operation is a read that varies with their parameters. A name that two such
+    /// functions answer to is neither's.
+    fn note_lookups(&mut self, root: Node<'t>) {
+        let reads: Vec<Span> = self
+            .ir
+            .operations
+            .iter()
+            .filter(|o| {
+                o.kind.is_read()
+                    && super::may_be_driver_call(o)
+                    && o.context.function.is_some()
+                    && o.context.enclosing_loop.is_none()
+            })
+            .map(|o| o.span)
+            .collect();
+        if reads.is_empty() {
+            return;
+        }
+        let reads_in = |n: Node<'t>| {
+            let within = span(n);
+            reads.iter().any(|r| within.contains(*r))
+        };
+        let definition = |n: Node<'t>| match n.k() {
+            "decorated_definition" => self.field(n, "definition"),
+            _ => Some(n),
+        };
+        // (name, definition)
+        let mut defs: Vec<(String, Node<'t>)> = Vec::new();
+        for stmt in self.parents.children(root) {
+            if !reads_in(stmt) {
+                continue;
+            }
+            let Some(d) = definition(stmt) else { continue };
+            let Some(name) = self.field(d, "name").map(|n| self.text(n)) else {
+                continue;
+            };
+            match d.k() {
+                "function_definition" => defs.push((name.to_string(), d)),
+                "class_definition" => {
+                    let Some(body) = self.field(d, "body") else {
+                        continue;
+                    };
+                    for member in self.parents.children(body) {
+                        if member.k() != "decorated_definition" || !reads_in(member) {
+                            continue;
+                        }
+                        let class_level = self
+                            .parents
+                            .children(member)
+                            .any(|x| x.k() == "decorator" && is_class_level(self.text(x)));
+                        let def = self
+                            .field(member, "definition")
+                            .filter(|m| m.k() == "function_definition");
+                        let method = def.and_then(|m| self.field(m, "name"));
+                        if let (true, Some(def), Some(method)) = (class_level, def, method) {
+                            defs.push((format!("{name}.{}", self.text(method)), def));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut lookups: Vec<crate::ir::Lookup> = Vec::new();
+        for (name, def) in defs {
+            if let Some((_, read)) = self.look_up_of(def, None) {
+                lookups.push(crate::ir::Lookup { name, read });
+            }
+        }
+        let twice: Vec<String> = lookups
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| lookups[..*i].iter().any(|m| m.name == l.name))
+            .map(|(_, l)| l.name.clone())
+            .collect();
+        lookups.retain(|l| !twice.contains(&l.name));
+        self.ir.lookups = lookups;
     }
 
     /// Whether the call `call`, in the loop `loop_span`, sends the same query on every iteration:
@@ -5032,6 +5207,14 @@ impl<'t> Extractor<'t> {
             .filter(|(_, c)| c.enclosing_loop.is_some() && !c.exits_loop && !c.periodic)
             .filter_map(|(call, c)| Some((*call, self.helper_def(*call)?, c.clone())))
             .collect();
+        // Calls in loops of a function imported from another module: a look-up there, if the
+        // linker finds one (see `ImportedCall`).
+        let imported_calls: Vec<(Node<'t>, ImportRef, OpContext)> = calls
+            .iter()
+            .filter(|(_, c)| c.enclosing_loop.is_some() && !c.exits_loop && !c.periodic)
+            .filter(|(call, _)| !helper_calls.iter().any(|h| h.0 == *call))
+            .filter_map(|(call, c)| Some((*call, self.imported_callee(*call)?, c.clone())))
+            .collect();
         // Calls of functions of this file (by name, or a method through `self` or `cls`): what
         // such a function runs with an update a parameter is what the call gives it.
         let local_calls: Vec<(Node<'t>, OpContext)> = calls
@@ -5090,6 +5273,9 @@ impl<'t> Extractor<'t> {
         }
         for (call, def, ctx) in helper_calls {
             self.note_helper_read(call, def, ctx, &nested, &mut changed_in);
+        }
+        for (call, import, ctx) in imported_calls {
+            self.note_imported_call(call, import, ctx, &nested, &mut changed_in);
         }
         self.operations_through_calls(before, local_calls);
         for (sub, ctx) in slices {
@@ -10351,6 +10537,32 @@ def sync_alert_schedules():
             "jobs/x.py",
         );
         assert!(ir.operations[0].context.periodic);
+    }
+
+    /// A command of the application's command line is run by hand, a batch job (opac's
+    /// Flask-Script `@manager.command`); a chat bot's command answers its users.
+    #[test]
+    fn commands_of_the_command_line_are_batch_jobs() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().shop
+@manager.command
+@manager.option("-f", "--filename", dest="filename")
+def populate(filename):
+    db.a.find_one({"_id": filename})
+@click.command()
+def reindex():
+    db.b.find_one({"_id": 1})
+@app.cli.command("seed")
+def seed():
+    db.c.find_one({"_id": 1})
+@commands.command()
+async def karma(ctx, member):
+    db.d.find_one({"_id": member})
+"#;
+        let ir = ir(src);
+        let periodic: Vec<bool> = ir.operations.iter().map(|o| o.context.periodic).collect();
+        assert_eq!(periodic, [true, true, true, false]);
     }
 
     #[test]

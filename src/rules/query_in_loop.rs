@@ -20,10 +20,10 @@ fn query_in_loop_diagnostic(
     loop_span: Span,
     over: &LoopOver,
     outer: Option<&Operation>,
-    via: Option<(&HelperRead, &Operation)>,
+    via: Option<(&HelperRead, &Operation, usize)>,
 ) -> Finding {
     let read = reads(op);
-    let message = if let Some((h, _)) = via {
+    let message = if let Some((h, _, _)) = via {
         format!(
             "`{}` runs `{}` on {} once per item of `{}`: N+1 queries, an application-side join",
             h.callee,
@@ -53,9 +53,9 @@ fn query_in_loop_diagnostic(
         span: over.span,
         message: format!("the loop over `{}`", over.text),
     }];
-    if let Some((h, r)) = via {
+    if let Some((h, r, read_file)) = via {
         related.push(Related {
-            file,
+            file: read_file,
             span: r.method_span,
             message: format!("the `{}` in `{}`", r.method, h.callee),
         });
@@ -228,16 +228,28 @@ impl Rule for QueryInLoop {
         }
         // A read in the body of a function of the file, called in a loop: judged as if written
         // where the call is.
+        // (Or of another module, imported.)
         for f in &ctx.files {
             for h in &f.ir.helper_reads {
-                let Some(read) = f.ir.operations.iter().find(|o| o.span == h.read) else {
+                let read_file = h.read_file.unwrap_or(f.id);
+                let Some(read) = ctx
+                    .files
+                    .get(read_file)
+                    .and_then(|rf| rf.ir.operations.iter().find(|o| o.span == h.read))
+                else {
                     continue;
                 };
                 let mut at_call = read.clone();
                 at_call.span = h.call;
                 at_call.method_span = h.callee_span;
                 at_call.context = h.context.clone();
-                out.extend(judge(ctx, f.id, &at_call, Some((h, read))));
+                if read_file != f.id {
+                    // Named in the other module: not where the loop is.
+                    if let Some(c) = at_call.collection.as_mut() {
+                        c.span = Span::default();
+                    }
+                }
+                out.extend(judge(ctx, f.id, &at_call, Some((h, read, read_file))));
             }
         }
     }
@@ -249,7 +261,7 @@ fn judge(
     ctx: &RuleContext,
     file: usize,
     op: &Operation,
-    via: Option<(&HelperRead, &Operation)>,
+    via: Option<(&HelperRead, &Operation, usize)>,
 ) -> Option<Finding> {
     if matches!(
             op.kind,
