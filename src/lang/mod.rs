@@ -1292,14 +1292,26 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)
         let ValueKind::Unknown(u) = &v.kind else {
             return None;
         };
+        // A skip made a number from what the options hold (`Math.max(0, parseInt(options.
+        // pagination.page_token || "0"))`, Twake's connector) is still the callers'.
+        let (text, is_name) = match members.is_empty() {
+            true => (u.text.as_str(), u.is_name),
+            false => {
+                let t = unwrap_number(&u.text);
+                (
+                    t,
+                    u.is_name || (t.len() < u.text.len() && is_member_path(t)),
+                )
+            }
+        };
         // (`options?.skip`: an optional chain reads the same member.)
-        let mut parts = u.text.split('.');
+        let mut parts = text.split('.');
         let root = parts.next().unwrap_or("").trim_end_matches('?');
         let last = parts.next_back();
         let own = own_root(root);
         // (A bare name is shaped: it must be one that an options parameter's member binds.)
         let shaped = members.is_empty() || last.is_none_or(|l| members.contains(&l));
-        (u.is_name && !own && shaped).then_some((root, last.is_some()))
+        (is_name && !own && shaped).then_some((root, last.is_some()))
     }
     let skip = op
         .modifiers
@@ -1316,7 +1328,7 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$');
         return (op.collection.is_none() && bare && !own_root(receiver)).then(|| {
-            let (skip, member) = root(skip, &["skip", "offset"])?;
+            let (skip, member) = root(skip, OFFSET_MEMBERS)?;
             Some((Filter::Name(receiver), skip, member))
         })?;
     };
@@ -1329,8 +1341,51 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)
             _ => return None,
         },
     };
-    let (skip, member) = root(skip, &["skip", "offset"])?;
+    let (skip, member) = root(skip, OFFSET_MEMBERS)?;
     Some((filter, skip, member))
+}
+
+/// The members of a wrapper's options that hold its callers' offset: `options.skip`,
+/// `options.offset`, a page token that counts documents (`options.pagination.page_token`).
+const OFFSET_MEMBERS: &[&str] = &["skip", "offset", "page_token", "pageToken"];
+
+/// The value a skip's text makes a number of: `x` of `Math.max(0, x)`, `parseInt(x)`,
+/// `parseInt(x, 10)`, `Number(x)`, `+x`, `x || 0`, `x ?? "0"`, however nested.
+fn unwrap_number(mut t: &str) -> &str {
+    loop {
+        let before = t;
+        t = t.trim();
+        if let Some(inner) = t
+            .strip_prefix("Math.max(0,")
+            .or_else(|| t.strip_prefix("parseInt("))
+            .or_else(|| t.strip_prefix("Number("))
+            .and_then(|r| r.strip_suffix(')'))
+        {
+            t = inner.strip_suffix(", 10").unwrap_or(inner);
+        } else if let Some(inner) = t.strip_prefix('+') {
+            t = inner;
+        } else if let Some((left, right)) = t.rsplit_once("||").or_else(|| t.rsplit_once("??")) {
+            let right = right.trim().trim_matches(['"', '\'']);
+            if right.is_empty() || !right.bytes().all(|b| b.is_ascii_digit()) {
+                return t;
+            }
+            t = left;
+        }
+        if t.len() == before.len() {
+            return t;
+        }
+    }
+}
+
+/// Whether `t` is a name or a path of members (`options.pagination.page_token`, `o?.skip`).
+fn is_member_path(t: &str) -> bool {
+    !t.is_empty()
+        && t.split('.').all(|p| {
+            let p = p.trim_end_matches('?');
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+        })
 }
 
 /// Whether a call's text (`this.applyBaseQuery(query, cross)`) passes one of `params` whole as

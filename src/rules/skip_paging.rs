@@ -301,6 +301,31 @@ mod tests {
             .collect()
     }
 
+    /// A wrapper's skip made a number from its options (`Math.max(0, parseInt(options.pagination.
+    /// page_token || "0"))`, Twake's MongoDB connector; `Number(options.skip) || 0`) is still its
+    /// callers': info. A skip the function computes from a page it is given pages there.
+    #[test]
+    fn a_wrappers_skip_made_a_number_is_its_callers() {
+        let src = r#"import { Db } from "mongodb";
+export class Connector {
+  constructor(private db: Db) {}
+  find(name: string, filters: object, options: { pagination: { page_token?: string } }) {
+    return this.db.collection(name).find(filters)
+      .skip(Math.max(0, parseInt(options.pagination.page_token || "0")))
+      .limit(100).toArray();
+  }
+  list(name: string, filters: object, options: { skip?: number }) {
+    return this.db.collection(name).find(filters).skip(Number(options.skip) || 0).limit(10).toArray();
+  }
+  page(name: string, filters: object, options: { page: number }) {
+    return this.db.collection(name).find(filters).skip(parseInt(options.page) * 10).limit(10).toArray();
+  }
+}
+"#;
+        assert_eq!(lines("conn.ts", src), [6, 10, 13]);
+        assert_eq!(warned("conn.ts", src), [13]);
+    }
+
     /// Python: a wrapper's skip and filter may come from helpers that read what its caller gave
     /// it (mhn's `get(self, options={}, **kwargs)`: `query = self._clean_query(kwargs)`, `skip,
     /// limit, order_by = self._clean_options(options)`, the skip applied to the cursor later).
