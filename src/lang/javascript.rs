@@ -5630,20 +5630,9 @@ impl<'t> Extractor<'t> {
         let Some(ctx) = self.settle_helper_call(call, ctx, nested, changed_in) else {
             return;
         };
-        let Some(f) = self.field(call, "function") else {
-            return;
-        };
-        let callee_span = match f.k() {
-            "member_expression" => self.field(f, "property").map_or(span(f), span),
-            _ => span(f),
-        };
-        self.ir.imported_calls.push(crate::ir::ImportedCall {
-            import,
-            call: span(call),
-            callee_span,
-            callee: self.text(f).to_string(),
-            context: ctx,
-        });
+        let member = ("member_expression", "property");
+        let c = super::imported_call(&self.parents, self.src, call, member, import, ctx);
+        self.ir.imported_calls.push(c);
     }
 
     /// The function a call in a loop runs when it is imported from another module of the
@@ -5742,18 +5731,7 @@ impl<'t> Extractor<'t> {
     /// methods of its classes and of the objects it exports, whose one operation is a read that
     /// varies with their parameters. A name that two such functions answer to is neither's.
     fn note_lookups(&mut self, outermost: &[Node<'t>]) {
-        let reads: Vec<Span> = self
-            .ir
-            .operations
-            .iter()
-            .filter(|o| {
-                o.kind.is_read()
-                    && super::may_be_driver_call(o)
-                    && o.context.function.is_some()
-                    && o.context.enclosing_loop.is_none()
-            })
-            .map(|o| o.span)
-            .collect();
+        let reads = super::lookup_reads(&self.ir.operations);
         if reads.is_empty() {
             return;
         }
@@ -5770,14 +5748,7 @@ impl<'t> Extractor<'t> {
                 lookups.push(crate::ir::Lookup { name, read });
             }
         }
-        let twice: Vec<String> = lookups
-            .iter()
-            .enumerate()
-            .filter(|(i, l)| lookups[..*i].iter().any(|m| m.name == l.name))
-            .map(|(_, l)| l.name.clone())
-            .collect();
-        lookups.retain(|l| !twice.contains(&l.name));
-        self.ir.lookups = lookups;
+        self.ir.lookups = super::unique_lookups(lookups);
     }
 
     /// The name by which another module may call the function `def`: a function at the top of

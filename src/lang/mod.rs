@@ -1141,6 +1141,64 @@ pub(crate) fn may_be_driver_call(op: &crate::ir::Operation) -> bool {
         || op.collection.as_ref().is_some_and(|c| c.import.is_some())
 }
 
+/// An [`crate::ir::ImportedCall`] for the call `call` of a function imported as `import` (its
+/// callee a name, or a member whose node kind and property field are `member`).
+pub(crate) fn imported_call<'t>(
+    parents: &flat::Flat<'t>,
+    src: &str,
+    call: tree_sitter::Node<'t>,
+    member: (&str, &'static str),
+    import: crate::ir::ImportRef,
+    context: crate::ir::OpContext,
+) -> crate::ir::ImportedCall {
+    let callee = parents
+        .field(call, "function")
+        .and_then(|f| src.get(f.start_byte()..f.end_byte()))
+        .unwrap_or("")
+        .to_string();
+    let h = helper_read(
+        parents,
+        call,
+        member,
+        String::new(),
+        Default::default(),
+        context,
+    );
+    crate::ir::ImportedCall {
+        import,
+        call: h.call,
+        callee_span: h.callee_span,
+        callee,
+        context: h.context,
+    }
+}
+
+/// The reads of a file that a look-up another module calls may make (see
+/// [`crate::ir::Lookup`]): in a function, outside any loop.
+pub(crate) fn lookup_reads(ops: &[crate::ir::Operation]) -> Vec<crate::ir::Span> {
+    ops.iter()
+        .filter(|o| {
+            o.kind.is_read()
+                && may_be_driver_call(o)
+                && o.context.function.is_some()
+                && o.context.enclosing_loop.is_none()
+        })
+        .map(|o| o.span)
+        .collect()
+}
+
+/// `lookups` without the names two of them answer to (neither is the one called).
+pub(crate) fn unique_lookups(mut lookups: Vec<crate::ir::Lookup>) -> Vec<crate::ir::Lookup> {
+    let twice: Vec<String> = lookups
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| lookups[..*i].iter().any(|m| m.name == l.name))
+        .map(|(_, l)| l.name.clone())
+        .collect();
+    lookups.retain(|l| !twice.contains(&l.name));
+    lookups
+}
+
 /// The read a function of the file makes when the call at `call` of it is a look-up (see
 /// [`crate::ir::HelperRead`]): the call is no call of the function from inside itself, nor an
 /// operation of its own (no call: a look-up another module may call, see [`crate::ir::Lookup`]); the function, spanning `def` and named `name`, has one operation,
