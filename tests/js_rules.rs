@@ -4106,3 +4106,24 @@ export default mongoose.model('Rel', schema);
 "#;
     assert_eq!(rule_lines("unbounded-push", "relation.ts", src), vec![7]);
 }
+
+/// TypeScript reads `await q.populate<T>(paths)` as a call of `await q.populate`: the populate is
+/// still on the chain of the query (hyperdx's alerts), and on a loaded document's.
+#[test]
+fn an_awaited_populate_with_type_arguments_is_on_the_chain() {
+    let src = r#"import mongoose, { Schema } from 'mongoose';
+const AlertSchema = new Schema({ team: String, savedSearch: { type: Schema.Types.ObjectId, ref: 'SavedSearch' }, dashboard: { type: Schema.Types.ObjectId, ref: 'Dashboard' } });
+const Alert = mongoose.model('Alert', AlertSchema);
+export async function list(teamId: string) {
+  return await Alert.find({ team: teamId }).populate<{ savedSearch: any }>(['savedSearch', 'dashboard']);
+}
+export async function one(id: string) {
+  const alert = await Alert.findById(id);
+  return alert && (await alert.populate<{ savedSearch: any }>(['savedSearch', 'dashboard']));
+}
+export async function single(teamId: string) {
+  return await Alert.find({ team: teamId }).populate<{ savedSearch: any }>('savedSearch');
+}
+"#;
+    assert_eq!(rule_lines("lookup-chain", "alerts.ts", src), vec![5, 9]);
+}

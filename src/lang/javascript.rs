@@ -6168,11 +6168,13 @@ impl<'t> Extractor<'t> {
                 }
                 break;
             }
-            let Some(call) = self
-                .parents
-                .of(member)
-                .filter(|c| c.k() == "call_expression")
-            else {
+            // (`await Alert.find(q).populate<T>(paths)`: the grammar reads a call of `await
+            // Alert.find(q).populate`, see `field`.)
+            let mut up = self.parents.of(member);
+            while let Some(u) = up.filter(|u| u.k() == "await_expression") {
+                up = self.parents.of(u);
+            }
+            let Some(call) = up.filter(|c| c.k() == "call_expression") else {
                 break;
             };
             let Some(prop) = self.field(member, "property") else {
