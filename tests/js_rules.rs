@@ -4127,3 +4127,50 @@ export async function single(teamId: string) {
 "#;
     assert_eq!(rule_lines("lookup-chain", "alerts.ts", src), vec![5, 9]);
 }
+
+/// The Mongoose counter idiom: a loaded document's field counted by a literal step and saved
+/// (`post.views += 1; post.save()`, `post.views++`; nodeclub's `topic.reply_count += 1`) is a
+/// per-event counter, as its `$inc` is (Mongoose sends the new value with `$set`). Not a field
+/// changed without a save, nor one set to a value.
+#[test]
+fn a_loaded_documents_counter_saved_is_a_per_event_counter() {
+    let src = r#"var mongoose = require('mongoose');
+var Post = mongoose.model('Post', new mongoose.Schema({ views: Number, title: String }));
+exports.show = function (req, res) {
+  Post.findOne({ _id: req.params.id }, function (err, post) {
+    post.views += 1;
+    post.save();
+    res.send(post);
+  });
+};
+exports.show2 = async function (req, res) {
+  const post = await Post.findById(req.params.id);
+  post.views++;
+  await post.save();
+  res.send(post);
+};
+exports.rename = async function (req, res) {
+  const post = await Post.findById(req.params.id);
+  post.title = req.body.title;
+  post.version += 1;
+  res.send(post);
+};
+exports.reset = async function (req, res) {
+  const post = await Post.findById(req.params.id);
+  post.views = 0;
+  await post.save();
+};
+"#;
+    assert_eq!(rule_lines("counter-inc", "post.js", src), vec![5, 12]);
+    for f in findings("post.js", src)
+        .iter()
+        .filter(|f| f.rule == "counter-inc")
+    {
+        assert!(
+            f.message
+                .contains("`views` by 1 on a loaded document, then `save()`"),
+            "{}",
+            f.message
+        );
+    }
+}

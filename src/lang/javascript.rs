@@ -65,6 +65,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         filled_by_key: Default::default(),
         pushes: HashMap::default(),
         saves: Vec::new(),
+        bumps: Vec::new(),
         export_nodes: Vec::new(),
         source_exports: Vec::new(),
         member_assigns: Vec::new(),
@@ -332,6 +333,10 @@ struct Extractor<'t> {
     pushes: HashMap<String, Vec<(u32, bool, Node<'t>)>>,
     /// `name.save()` calls: (name, position).
     saves: Vec<(String, u32)>,
+    /// A document's field counted up or down by a literal step, `topic.visit_count += 1` or
+    /// `topic.visit_count++`: (the expression, the member, the step). Saved after, a per-event
+    /// counter (see `saved_counters`).
+    bumps: Vec<(Node<'t>, Node<'t>, f64)>,
     export_nodes: Vec<(String, Node<'t>)>,
     /// What the file passes on from another module: `export { default as User } from './user'`
     /// (`("User", ./user's "default")`) and `export * from './user'` (`("*", ./user's "*")`).
@@ -804,11 +809,21 @@ impl<'t> Extractor<'t> {
             }
             // `page++`: the name is assigned, not a constant.
             "update_expression" => {
-                if let Some(arg) = self.field(n, "argument").filter(|a| a.k() == "identifier") {
+                let Some(arg) = self.field(n, "argument") else {
+                    return;
+                };
+                if arg.k() == "identifier" {
                     self.assigned
                         .entry(self.text(arg).to_string())
                         .or_default()
                         .push(arg.start_byte() as u32);
+                } else if arg.k() == "member_expression" {
+                    let step = if self.text(n).contains("--") {
+                        -1.0
+                    } else {
+                        1.0
+                    };
+                    self.bumps.push((n, arg, step));
                 }
             }
             "assignment_expression" | "augmented_assignment_expression" => {
@@ -817,6 +832,16 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let augmented = n.k() == "augmented_assignment_expression";
+                // `topic.visit_count += 1`: a document's counter (see `bumps`).
+                if augmented && left.k() == "member_expression" && right.k() == "number" {
+                    let op = self.field(n, "operator").map(|o| self.text(o));
+                    let step = self.text(right).parse::<f64>().ok();
+                    match (op, step) {
+                        (Some("+="), Some(x)) => self.bumps.push((n, left, x)),
+                        (Some("-="), Some(x)) => self.bumps.push((n, left, -x)),
+                        _ => {}
+                    }
+                }
                 match left.k() {
                     // `user = groupFields = sort = null;` at the end of a handler lets go of
                     // the values (an old habit of freeing memory), and `if (start === -1) start =
@@ -5193,6 +5218,9 @@ impl<'t> Extractor<'t> {
             self.document_array_push(call, obj, prop, ctx);
             return;
         }
+        if method == "save" && obj.k() == "identifier" && !self.bumps.is_empty() {
+            self.saved_counters(call, obj, &ctx);
+        }
         if matches!(method, "updateOne" | "update") && obj.k() == "identifier" {
             if let Some(op) = self.document_update(call, obj, prop, &ctx) {
                 self.ir.operations.push(op);
@@ -7026,6 +7054,70 @@ impl<'t> Extractor<'t> {
         }
         op.receiver = doc_name.to_string();
         self.ir.operations.push(op);
+    }
+
+    /// The Mongoose counter idiom: `topic.visit_count += 1; topic.save()` (nodeclub's topic
+    /// views) sends the field's new value, a counter bumped per event like an `$inc` (and one
+    /// that loses the increments of concurrent events). Each of the document's fields counted
+    /// up or down by a literal step before the save `call`, in the document's scope, with no save
+    /// between, is an `$inc` of it saved there.
+    fn saved_counters(&mut self, call: Node<'t>, doc: Node<'t>, ctx: &OpContext) {
+        let doc_name = self.text(doc);
+        let at = call.start_byte() as u32;
+        let bumps: Vec<(Node<'t>, Node<'t>, f64)> = self
+            .bumps
+            .iter()
+            .filter(|(n, member, _)| {
+                (n.start_byte() as u32) < at
+                    && self
+                        .field(*member, "object")
+                        .is_some_and(|o| o.k() == "identifier" && self.text(o) == doc_name)
+            })
+            .copied()
+            .collect();
+        if bumps.is_empty() {
+            return;
+        }
+        let binding = self.lookup(doc_name, doc.start_byte() as u32);
+        let (scope, coll, evidence) = match (binding, self.classify(doc, 0)) {
+            (Some(b), Thing::LoadedDoc(coll, evidence)) => (b.scope, coll, evidence),
+            _ => match self.callback_document(doc, binding) {
+                Some(found) => found,
+                None => return,
+            },
+        };
+        for (n, member, step) in bumps {
+            let from = n.start_byte() as u32;
+            let saved_between = self
+                .saves
+                .iter()
+                .any(|(name, pos)| name == doc_name && *pos > from && *pos < at);
+            let Some(field) = self
+                .field(member, "property")
+                .filter(|p| p.k() == "property_identifier")
+            else {
+                continue;
+            };
+            if saved_between || !scope.contains(span(n)) {
+                continue;
+            }
+            let amount = Value {
+                span: span(n),
+                kind: ValueKind::Number(step),
+            };
+            let mut op = super::saved_push(
+                ("save", span(n), span(field)),
+                "$inc",
+                (self.text(field).to_string(), span(field)),
+                amount,
+                (span(doc), &format!("{doc_name}._id")),
+            );
+            op.collection = Some(coll.clone());
+            op.evidence = evidence;
+            op.context = ctx.clone();
+            op.receiver = doc_name.to_string();
+            self.ir.operations.push(op);
+        }
     }
 
     /// A loaded Mongoose document's own update, `invite.updateOne({ $push: { collaborations: c }

@@ -35,10 +35,17 @@ fn counter_inc_diagnostic(
         severity: META.default_severity,
         file,
         span: operator.key_span,
-        message: format!(
-            "per-event counter on {}: `$inc` of {list} on the one document matched by `{key}`; every event rewrites the same hot document (write contention, oplog churn)",
-            collection_label(op)
-        ),
+        message: if op.kind == OpKind::DocumentSave {
+            format!(
+                "per-event counter on {}: {list} on a loaded document, then `save()`: Mongoose sends the new value with `$set`, so every event rewrites the same hot document and concurrent events lose their increments",
+                collection_label(op)
+            )
+        } else {
+            format!(
+                "per-event counter on {}: `$inc` of {list} on the one document matched by `{key}`; every event rewrites the same hot document (write contention, oplog churn)",
+                collection_label(op)
+            )
+        },
         help: "use the approximation pattern (increment by N with probability 1/N), a bucketed or sharded counter (several documents, summed on read), or compute the count periodically from the events".to_string(),
         related: Vec::new(),
     }
@@ -270,8 +277,12 @@ impl Rule for CounterInc {
         for (file, op) in operations(ctx) {
             // Maintenance code (`scripts/`, `bin/`, seeds: the same offline files as
             // unindexed-query and query-in-loop) runs by hand, not once per event.
-            if !matches!(op.kind, OpKind::UpdateOne | OpKind::FindOneAndUpdate)
-                || op.context.periodic
+            // (A loaded document's field counted and saved, `topic.visit_count += 1;
+            // topic.save()`, is its `$inc`: see the JavaScript frontend's `saved_counters`.)
+            if !matches!(
+                op.kind,
+                OpKind::UpdateOne | OpKind::FindOneAndUpdate | OpKind::DocumentSave
+            ) || op.context.periodic
                 || ctx.model.offline_files.contains(&file)
             {
                 continue;
