@@ -2577,3 +2577,29 @@ def feed(items, me):
         );
     }
 }
+
+/// A configured collection name with its default (`options.db?.collection || 'agendaJobs'`,
+/// `o.name ?? 'logs'`), written in the call or bound to a constant first, names the default.
+#[test]
+fn a_configured_name_with_a_default_names_the_default() {
+    let src = r#"import { Collection, Db } from 'mongodb';
+export class Repo {
+  constructor(private connectOptions: any) {}
+  async connect(db: Db): Promise<void> {
+    const collection = this.connectOptions.db?.collection || 'agendaJobs';
+    this.collection = db.collection(collection);
+  }
+  async next(name: string) {
+    return this.collection.findOne({ name });
+  }
+}
+export function direct(db: Db, o: any) {
+  return db.collection(o.name ?? 'logs').find({ a: 1 });
+}
+export function unnamed(db: Db, o: any) {
+  return db.collection(o.name || o.fallback).find({ b: 1 });
+}
+"#;
+    let m = map_of(&[("repo.ts", src)]);
+    assert_eq!(collection_names(&m), vec!["agendaJobs", "logs"]);
+}

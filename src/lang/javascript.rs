@@ -4305,6 +4305,9 @@ impl<'t> Extractor<'t> {
         if let Some(s) = self.string_value(n) {
             return CollectionName::Literal { name: s };
         }
+        if let Some(name) = self.default_name(n, depth) {
+            return CollectionName::Literal { name };
+        }
         let mut parts = Vec::new();
         if depth < 8
             && self.name_parts(n, depth, &mut parts)
@@ -4328,6 +4331,28 @@ impl<'t> Extractor<'t> {
         }
         CollectionName::Unknown {
             text: crate::lang::first_chars(self.text(n), 80),
+        }
+    }
+
+    /// A configured name with its default (`options.db?.collection || 'agendaJobs'`, `??`), or a
+    /// constant bound to one: the default, the collection unless the application names another.
+    fn default_name(&self, n: Node<'t>, depth: usize) -> Option<String> {
+        match n.k() {
+            "binary_expression" => {
+                let op = self.field(n, "operator").map(|o| self.text(o));
+                if !matches!(op, Some("||" | "??")) {
+                    return None;
+                }
+                let left = self.unwrap_expr(self.field(n, "left")?);
+                let name = self.string_value(self.unwrap_expr(self.field(n, "right")?))?;
+                (self.string_value(left).is_none() && !name.is_empty()).then_some(name)
+            }
+            "identifier" if depth < 8 => {
+                let b = self.lookup(self.text(n), n.start_byte() as u32)?;
+                let v = b.value.filter(|_| self.is_constant(b, self.text(n)))?;
+                self.default_name(self.unwrap_expr(v), depth + 1)
+            }
+            _ => None,
         }
     }
 
