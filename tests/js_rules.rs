@@ -4174,3 +4174,38 @@ exports.reset = async function (req, res) {
         );
     }
 }
+
+/// An item of a model's query results walked by a loop (`for (const doc of docs)`,
+/// `docs.forEach((d) => ..)`, `docs` bound to `await Msg.find(q)`) is a loaded document: saved in
+/// the loop, one write per item (query-in-loop, info); its array pushed to and saved, an
+/// unbounded `$push`. Not the plain objects of `lean()`.
+#[test]
+fn an_item_of_a_models_results_is_a_loaded_document() {
+    let src = r#"var mongoose = require('mongoose');
+var Msg = mongoose.model('Msg', new mongoose.Schema({ read: Boolean, tags: [String] }));
+exports.markAll = async function (req, res) {
+  const docs = await Msg.find({ owner: req.user._id, read: false });
+  for (const doc of docs) {
+    doc.read = true;
+    doc.tags.push('seen');
+    await doc.save();
+  }
+};
+exports.markSome = async function (req, res) {
+  const docs = await Msg.find({ owner: req.user._id });
+  docs.forEach((d) => { d.read = true; d.save(); });
+};
+exports.lean = async function (req, res) {
+  const docs = await Msg.find({ owner: req.user._id }).lean();
+  for (const doc of docs) { doc.tags.push('x'); await doc.save(); }
+};
+"#;
+    assert_eq!(rule_lines("query-in-loop", "msg.js", src), vec![8, 13]);
+    assert_eq!(rule_lines("unbounded-push", "msg.js", src), vec![7]);
+    for f in findings("msg.js", src)
+        .iter()
+        .filter(|f| f.rule == "query-in-loop")
+    {
+        assert_eq!(f.severity, Severity::Info, "{}", f.message);
+    }
+}

@@ -5246,6 +5246,11 @@ impl<'t> Extractor<'t> {
         if method == "save" && obj.k() == "identifier" && !self.bumps.is_empty() {
             self.saved_counters(call, obj, &ctx);
         }
+        if method == "save" && obj.k() == "identifier" && ctx.enclosing_loop.is_some() {
+            if let Some(op) = self.saved_item(call, obj, prop, &ctx) {
+                self.ir.operations.push(op);
+            }
+        }
         if matches!(method, "updateOne" | "update") && obj.k() == "identifier" {
             if let Some(op) = self.document_update(call, obj, prop, &ctx) {
                 self.ir.operations.push(op);
@@ -6889,6 +6894,84 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The document `name` holds when it is an item of a query's results, walked by a loop:
+    /// `for (const doc of docs)` or `docs.forEach((doc) => ..)` with `docs` bound to `await
+    /// Msg.find(q)` or handed by `Msg.find(q, (err, docs) => ..)` (nodeclub's messages marked
+    /// read one by one). Returns the loop's span (the scope of the document's name), the
+    /// collection and the evidence. Not the plain objects of `lean()`.
+    fn loop_item_document(
+        &self,
+        name: Node<'t>,
+        binding: Option<&Binding<'t>>,
+    ) -> Option<(Span, CollectionRef, Evidence)> {
+        let item = self.text(name);
+        let (scope, list) = match self.callback_of(name, binding) {
+            Some((f, 0, _, callee, "forEach" | "map")) => (span(f), self.field(callee, "object")?),
+            Some(_) => return None,
+            None => {
+                let mut up = self.parents.of(name);
+                let l = loop {
+                    let n = up?;
+                    if n.k() == "for_in_statement"
+                        && self
+                            .field(n, "left")
+                            .is_some_and(|l| l.k() == "identifier" && self.text(l) == item)
+                        && self.text(n).contains(" of ")
+                    {
+                        break n;
+                    }
+                    if is_function(n.k()) {
+                        return None;
+                    }
+                    up = self.parents.of(n);
+                };
+                (span(l), self.field(l, "right")?)
+            }
+        };
+        let list = self.unwrap_expr(list);
+        if list.k() != "identifier" {
+            return None;
+        }
+        let list_binding = self.lookup(self.text(list), list.start_byte() as u32);
+        // Handed by the query's callback: `Msg.find(q, function (err, docs) {..})`.
+        if let Some((_, 1, _, callee, "find")) = self.callback_of(list, list_binding) {
+            return self
+                .model_results(self.field(callee, "object")?)
+                .map(|(c, e)| (scope, c, e));
+        }
+        let b = list_binding.filter(|b| self.is_constant(b, self.text(list)))?;
+        let mut v = self.unwrap_expr(b.value?);
+        if v.k() == "await_expression" {
+            v = self.unwrap_expr(v.named_child(0)?);
+        }
+        if v.k() == "call_expression" {
+            let f = self.field(v, "function")?;
+            if f.k() == "member_expression"
+                && self.field(f, "property").map(|p| self.text(p)) == Some("exec")
+            {
+                v = self.field(f, "object")?;
+            }
+        }
+        let f = self
+            .field(v, "function")
+            .filter(|f| f.k() == "member_expression")?;
+        if self.field(f, "property").map(|p| self.text(p)) != Some("find") {
+            return None;
+        }
+        self.model_results(self.field(f, "object")?)
+            .map(|(c, e)| (scope, c, e))
+    }
+
+    /// The collection of a Mongoose model whose `find` results are its documents.
+    fn model_results(&self, model: Node<'t>) -> Option<(CollectionRef, Evidence)> {
+        match self.classify(model, 0) {
+            Thing::Collection(r) if r.via == CollectionVia::MongooseModel => {
+                Some((r, Evidence::Resolved))
+            }
+            _ => None,
+        }
+    }
+
     /// The document a query hands its callback, when `name` is the callback's parameter that
     /// holds it: `Reply.findById(id, function (err, reply) {..})`, `Reply.findOne(q).exec((err,
     /// reply) => ..)`, `Reply.findById(id).then((reply) => ..)` (nodeclub's replies).
@@ -7010,7 +7093,10 @@ impl<'t> Extractor<'t> {
                 let binding = self.lookup(doc_name, doc.start_byte() as u32);
                 match (binding, self.classify(doc, 0)) {
                     (Some(b), Thing::LoadedDoc(coll, evidence)) => (b.scope, coll, evidence),
-                    _ => match self.callback_document(doc, binding) {
+                    _ => match self
+                        .callback_document(doc, binding)
+                        .or_else(|| self.loop_item_document(doc, binding))
+                    {
                         Some(found) => found,
                         None => return,
                     },
@@ -7106,7 +7192,10 @@ impl<'t> Extractor<'t> {
         let binding = self.lookup(doc_name, doc.start_byte() as u32);
         let (scope, coll, evidence) = match (binding, self.classify(doc, 0)) {
             (Some(b), Thing::LoadedDoc(coll, evidence)) => (b.scope, coll, evidence),
-            _ => match self.callback_document(doc, binding) {
+            _ => match self
+                .callback_document(doc, binding)
+                .or_else(|| self.loop_item_document(doc, binding))
+            {
                 Some(found) => found,
                 None => return,
             },
@@ -7143,6 +7232,28 @@ impl<'t> Extractor<'t> {
             op.receiver = doc_name.to_string();
             self.ir.operations.push(op);
         }
+    }
+
+    /// An item of a query's results saved in the loop over them (`for (const doc of docs) {
+    /// doc.has_read = true; await doc.save(); }`, nodeclub's messages): one write per item, an
+    /// update of that document.
+    fn saved_item(
+        &self,
+        call: Node<'t>,
+        doc: Node<'t>,
+        prop: Node<'t>,
+        ctx: &OpContext,
+    ) -> Option<Operation> {
+        let binding = self.lookup(self.text(doc), doc.start_byte() as u32);
+        let (_, coll, evidence) = self.loop_item_document(doc, binding)?;
+        let doc_name = self.text(doc);
+        let mut op = Operation::new(OpKind::UpdateOne, "save", span(call), span(prop));
+        op.filter = Some(super::id_filter(span(doc), &format!("{doc_name}._id")));
+        op.collection = Some(coll);
+        op.evidence = evidence;
+        op.context = ctx.clone();
+        op.receiver = doc_name.to_string();
+        Some(op)
     }
 
     /// A loaded Mongoose document's own update, `invite.updateOne({ $push: { collaborations: c }
