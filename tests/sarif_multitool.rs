@@ -198,4 +198,51 @@ fn sarif_passes_the_multitool_with_sarif_and_ghas_rules() {
     // Suppression diagnostics, a file that could not be read, paths from a subfolder.
     let repo = tools::workflow_repo_sarif(dir.path());
     validate(&tool, dir.path(), "workflow-repo", &repo).assert_clean(&repo);
+
+    // A folder given by its absolute path: its locations are absolute `file` URIs, not
+    // relative references that begin with a slash (SARIF1004), and a finding's related
+    // location in another file (a look-up of another module, called per item) is one too.
+    let app = dir.path().join("app");
+    std::fs::create_dir_all(app.join("proxy")).unwrap();
+    std::fs::write(
+        app.join("proxy/user.js"),
+        "var mongoose = require('mongoose');\nvar User = mongoose.model('User', new mongoose.Schema({ name: String }));\nexports.getUserById = function (id, cb) { User.findOne({ _id: id }, cb); };\n",
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("proxy/post.js"),
+        "var mongoose = require('mongoose');\nvar Post = mongoose.model('Post', new mongoose.Schema({ a: String }));\nvar UserProxy = require('./user');\nexports.list = function (q, cb) {\n  Post.find(q, function (err, posts) {\n    posts.forEach(function (p) { UserProxy.getUserById(p.author_id, function () {}); });\n  });\n};\n",
+    )
+    .unwrap();
+    let out = dir.path().join("absolute.sarif");
+    std::process::Command::new(env!("CARGO_BIN_EXE_mongolint"))
+        .args(["check", "--format", "sarif", "--output"])
+        .arg(&out)
+        .arg(&app)
+        .status()
+        .unwrap();
+    let absolute = std::fs::read_to_string(&out).unwrap();
+    let parsed: Value = serde_json::from_str(&absolute).unwrap();
+    let result = &parsed["runs"][0]["results"][0];
+    let uri = |l: &Value| {
+        l["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .map(String::from)
+    };
+    let at = uri(&result["locations"][0]).unwrap();
+    assert!(
+        at.starts_with("file:///") && at.ends_with("/app/proxy/post.js"),
+        "{at}"
+    );
+    let related: Vec<String> = result["relatedLocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(uri)
+        .collect();
+    assert!(
+        related.iter().any(|r| r.ends_with("/app/proxy/user.js")),
+        "{related:?}"
+    );
+    validate(&tool, dir.path(), "absolute", &absolute).assert_clean(&absolute);
 }

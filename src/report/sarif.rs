@@ -6,7 +6,7 @@ use super::fingerprint::{fingerprints, FINGERPRINT_KEY};
 use super::line_hash::line_hashes;
 use super::locate::Locator;
 use super::rule_doc::{full_description, markdown_to_text};
-use super::uri::relative_uri;
+use super::uri::{absolute_file_uri, relative_uri};
 use super::{rule_help_uri, HOMEPAGE, VERSION};
 use crate::analysis::Analysis;
 use crate::diagnostic::{FileId, Severity};
@@ -159,7 +159,9 @@ struct PhysicalLocation {
 #[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,
-    uri_base_id: &'static str,
+    /// `None` for an absolute `file` URI (a path given absolute on the command line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
 }
 
 /// A text region: lines and UTF-16 columns; or, when the file's text was not kept (so lines
@@ -208,10 +210,18 @@ fn reporting_descriptor(meta: &'static RuleMeta) -> ReportingDescriptor {
     }
 }
 
+/// A display path under `%SRCROOT%`; one that is absolute (`mongolint check /srv/app`) as an
+/// absolute `file` URI, since a relative reference must not begin with a slash (SARIF1004).
 fn artifact_location(path: &str) -> ArtifactLocation {
-    ArtifactLocation {
-        uri: relative_uri(path),
-        uri_base_id: SRCROOT,
+    match absolute_file_uri(path) {
+        Some(uri) => ArtifactLocation {
+            uri,
+            uri_base_id: None,
+        },
+        None => ArtifactLocation {
+            uri: relative_uri(path),
+            uri_base_id: Some(SRCROOT),
+        },
     }
 }
 

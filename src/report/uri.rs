@@ -18,9 +18,42 @@ pub(crate) fn relative_uri(path: &str) -> String {
     out
 }
 
+/// The `file` URI of an absolute display path (`/srv/app/a.js` → `file:///srv/app/a.js`,
+/// `C:\app\a.js` → `file:///C:/app/a.js`), percent-encoded as [`relative_uri`] does; `None`
+/// for a relative one.
+pub(crate) fn absolute_file_uri(path: &str) -> Option<String> {
+    let b = path.as_bytes();
+    if b.first() == Some(&b'/') {
+        return Some(format!("file://{}", relative_uri(path)));
+    }
+    let drive = b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':';
+    if drive && matches!(b[2], b'\\' | b'/') {
+        return Some(format!(
+            "file:///{}:{}",
+            &path[..1],
+            relative_uri(&path[2..])
+        ));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn absolute_paths_are_file_uris() {
+        assert_eq!(
+            absolute_file_uri("/srv/my app/a.js").as_deref(),
+            Some("file:///srv/my%20app/a.js")
+        );
+        assert_eq!(
+            absolute_file_uri(r"C:\app\a.js").as_deref(),
+            Some("file:///C:/app/a.js")
+        );
+        assert_eq!(absolute_file_uri("src/a.js"), None);
+        assert_eq!(absolute_file_uri("a:b/c"), None);
+    }
 
     #[test]
     fn encodes_spaces_non_ascii_and_reserved_characters() {
