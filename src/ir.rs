@@ -834,8 +834,8 @@ pub struct FileIr {
     /// that no file resolves otherwise, and empties this list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub member_collections: Vec<(String, String, CollectionRef)>,
-    /// Calls, in a loop, of a function of this file that reads from the database (see
-    /// [`HelperRead`]).
+    /// Calls, in a loop, of a function of this file, or of another module's look-up (added by
+    /// the linker), that reads from the database (see [`HelperRead`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub helper_reads: Vec<HelperRead>,
     /// The look-ups of this file that other modules may call (see [`Lookup`]).
@@ -880,7 +880,8 @@ pub struct ImportedCall {
 /// A call, in a loop, of a function of the same file whose body reads from the database outside
 /// any loop of its own (`for chat in chats: get_karmas(chat["chat_id"])`, with `def
 /// get_karmas(chat_id): return karmadb.find_one({"chat_id": chat_id})`): the read runs once per
-/// iteration of the caller's loop, an N+1 through a helper.
+/// iteration of the caller's loop, an N+1 through a helper. The linker adds those of a look-up
+/// of another module (see [`ImportedCall`]), with the file of the read.
 #[derive(Clone, Debug, Serialize)]
 pub struct HelperRead {
     /// The call.

@@ -6916,7 +6916,7 @@ impl<'t> Extractor<'t> {
                         && self
                             .field(n, "left")
                             .is_some_and(|l| l.k() == "identifier" && self.text(l) == item)
-                        && self.text(n).contains(" of ")
+                        && self.field(n, "operator").map(|o| self.text(o)) == Some("of")
                     {
                         break n;
                     }

@@ -226,9 +226,8 @@ impl Rule for QueryInLoop {
         for (file, op) in operations(ctx) {
             out.extend(judge(ctx, file, op, None));
         }
-        // A read in the body of a function of the file, called in a loop: judged as if written
-        // where the call is.
-        // (Or of another module, imported.)
+        // A read in the body of a function of the file, or of a look-up of another module that
+        // the file imports, called in a loop: judged as if written where the call is.
         for f in &ctx.files {
             for h in &f.ir.helper_reads {
                 let read_file = h.read_file.unwrap_or(f.id);
@@ -256,7 +255,8 @@ impl Rule for QueryInLoop {
 }
 
 /// The finding for `op` if it runs once per item of its loop. `via`: the call of a function of
-/// the file that `op` stands for, and the read in that function's body.
+/// the file (or of another module) that `op` stands for, the read in that function's body, and
+/// the file the read is in.
 fn judge(
     ctx: &RuleContext,
     file: usize,
