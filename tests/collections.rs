@@ -2603,3 +2603,23 @@ export function unnamed(db: Db, o: any) {
     let m = map_of(&[("repo.ts", src)]);
     assert_eq!(collection_names(&m), vec!["agendaJobs", "logs"]);
 }
+
+/// A Mongoose model's `collection` is the driver's collection behind it: `Source.collection
+/// .replaceOne(..)` (hyperdx's sources) is on the model's collection.
+#[test]
+fn a_models_collection_is_the_models() {
+    let src = r#"import mongoose, { Schema } from 'mongoose';
+const Source = mongoose.model('Source', new Schema({ team: String, kind: String }));
+export async function save(id: string, doc: any) {
+  await Source.collection.replaceOne({ _id: id }, doc);
+  return Source.collection.find({ team: doc.team }).toArray();
+}
+"#;
+    let m = map_of(&[("source.ts", src)]);
+    assert_eq!(collection_names(&m), vec!["sources"]);
+    let methods: Vec<String> = sites(collection(&m, "sources"))
+        .into_iter()
+        .map(|(_, method)| method)
+        .collect();
+    assert_eq!(methods, vec!["find", "replaceOne"]);
+}

@@ -3639,6 +3639,17 @@ impl<'t> Extractor<'t> {
                         import: None,
                     });
                 }
+                // A Mongoose model's `collection`: the driver's collection behind it
+                // (`Source.collection.replaceOne(..)`, hyperdx's sources).
+                if prop_name == "collection" && obj.k() == "identifier" {
+                    if let t @ Thing::Collection(CollectionRef {
+                        via: CollectionVia::MongooseModel,
+                        ..
+                    }) = self.classify(obj, depth + 1)
+                    {
+                        return t;
+                    }
+                }
                 // matb33:collection-hooks' `Boards.direct`: the collection without its hooks.
                 if prop_name == "direct" {
                     if let t @ (Thing::Collection(_) | Thing::Imported(..)) =

@@ -5531,8 +5531,17 @@ impl<'t> Extractor<'t> {
         let Some(m) = py_operation(method) else {
             return;
         };
-        if method == "create_index" && self.call_args(call).splat {
-            self.index_table_calls.push(call);
+        if method == "create_index" {
+            let args = self.call_args(call);
+            if args.splat {
+                self.index_table_calls.push(call);
+            }
+            // pymongo's and motor's `create_index(keys, **kwargs)` take one positional argument:
+            // a second is another library's (Elasticsearch's `es.create_index('localities',
+            // settings)`, MozDef's), no MongoDB index.
+            if args.positional.len() > 1 {
+                return;
+            }
         }
         self.operation(call, obj, attr, m, ctx);
     }
@@ -8960,6 +8969,26 @@ class Store(object):
         assert_eq!(got[0], ("create_index".into(), "logs".into()), "{got:?}");
         assert_eq!(got[1], ("find".into(), "logs".into()), "{got:?}");
         assert!(got[2..].iter().all(|g| g.1 != "logs"), "{got:?}");
+    }
+
+    /// pymongo's `create_index(keys, **kwargs)` takes one positional argument: Elasticsearch's
+    /// `es.create_index('localities', settings)` in a file that uses MongoDB is no index.
+    #[test]
+    fn a_create_index_with_two_positional_arguments_is_another_librarys() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient().app
+db.alerts.create_index([("utcepoch", -1)], background=True)
+db.alerts.create_index("esmetadata.id", unique=True)
+def setup(self, settings):
+    self.es.create_index('localities', settings)
+"#;
+        let got: Vec<(String, String)> = ir(src)
+            .operations
+            .iter()
+            .map(|o| (o.method.clone(), coll(o)))
+            .collect();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(got.iter().all(|g| g.1 == "alerts"), "{got:?}");
     }
 
     /// An application's `collection(name)` wrapper names the collection in a file that uses
