@@ -6905,6 +6905,20 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The loaded document a name holds, with the scope of the name, the collection and the
+    /// evidence: bound to a load (`const post = await Post.findById(id)`), handed to a query's
+    /// callback (see `callback_document`), or an item of a query's results walked by a loop (see
+    /// `loop_item_document`).
+    fn named_document(&self, doc: Node<'t>) -> Option<(Span, CollectionRef, Evidence)> {
+        let binding = self.lookup(self.text(doc), doc.start_byte() as u32);
+        match (binding, self.classify(doc, 0)) {
+            (Some(b), Thing::LoadedDoc(coll, evidence)) => Some((b.scope, coll, evidence)),
+            _ => self
+                .callback_document(doc, binding)
+                .or_else(|| self.loop_item_document(doc, binding)),
+        }
+    }
+
     /// The document `name` holds when it is an item of a query's results, walked by a loop:
     /// `for (const doc of docs)` or `docs.forEach((doc) => ..)` with `docs` bound to `await
     /// Msg.find(q)` or handed by `Msg.find(q, (err, docs) => ..)` (nodeclub's messages marked
@@ -7100,19 +7114,10 @@ impl<'t> Extractor<'t> {
             _ => doc,
         };
         let (scope, coll, evidence) = match doc.k() {
-            "identifier" => {
-                let binding = self.lookup(doc_name, doc.start_byte() as u32);
-                match (binding, self.classify(doc, 0)) {
-                    (Some(b), Thing::LoadedDoc(coll, evidence)) => (b.scope, coll, evidence),
-                    _ => match self
-                        .callback_document(doc, binding)
-                        .or_else(|| self.loop_item_document(doc, binding))
-                    {
-                        Some(found) => found,
-                        None => return,
-                    },
-                }
-            }
+            "identifier" => match self.named_document(doc) {
+                Some(found) => found,
+                None => return,
+            },
             // A document method (`schema.methods.addComment = function () { this.comments
             // .push(c); return this.save(); }`): `this` is a document of the schema's model, for
             // the function around it (an arrow function takes its `this` from around it).
@@ -7200,16 +7205,8 @@ impl<'t> Extractor<'t> {
         if bumps.is_empty() {
             return;
         }
-        let binding = self.lookup(doc_name, doc.start_byte() as u32);
-        let (scope, coll, evidence) = match (binding, self.classify(doc, 0)) {
-            (Some(b), Thing::LoadedDoc(coll, evidence)) => (b.scope, coll, evidence),
-            _ => match self
-                .callback_document(doc, binding)
-                .or_else(|| self.loop_item_document(doc, binding))
-            {
-                Some(found) => found,
-                None => return,
-            },
+        let Some((scope, coll, evidence)) = self.named_document(doc) else {
+            return;
         };
         for (n, member, step) in bumps {
             let from = n.start_byte() as u32;
