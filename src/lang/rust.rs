@@ -1707,11 +1707,48 @@ impl<'t> Extractor<'t> {
                 None => Value::unknown(sp, self.text(inner), false),
             },
             "field_expression" | "scoped_identifier" => Value::unknown(sp, self.text(inner), true),
+            // `let update = if ok { doc! { "$inc": {..} } } else { doc! { "$inc": {..} } }`
+            // (dodona's model results): of the documents the branches give, the one that grows
+            // an array, else the one that counts (`lang::growing_update`), as JavaScript and
+            // Python read a conditional update.
+            "if_expression" => {
+                let mut tails = Vec::new();
+                self.branch_tails(inner, &mut tails, 0);
+                let docs: Vec<Value> = tails.iter().map(|t| self.lower(*t, depth + 1)).collect();
+                super::growing_update(docs)
+                    .unwrap_or_else(|| Value::unknown(sp, self.text(inner), false))
+            }
             "call_expression" | "struct_expression" => match self.ast_chain(inner, depth) {
                 Some(chain) => chain.to_doc(),
                 None => Value::unknown(sp, self.text(inner), false),
             },
             _ => Value::unknown(sp, self.text(inner), false),
+        }
+    }
+
+    /// The values an `if` expression's branches end with (`else if` followed), at most 8.
+    fn branch_tails(&self, n: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
+        if depth > 8 {
+            return;
+        }
+        let tail = |b: Node<'t>| {
+            self.named_children(b)
+                .into_iter()
+                .last()
+                .filter(|e| !e.k().ends_with("statement") && e.k() != "let_declaration")
+        };
+        if let Some(t) = self.field(n, "consequence").and_then(tail) {
+            out.push(t);
+        }
+        let Some(alt) = self.field(n, "alternative") else {
+            return;
+        };
+        for c in self.named_children(alt) {
+            match c.k() {
+                "block" => out.extend(tail(c)),
+                "if_expression" => self.branch_tails(c, out, depth + 1),
+                _ => {}
+            }
         }
     }
 
@@ -1776,7 +1813,11 @@ impl<'t> Extractor<'t> {
         if self.reassigned.contains(name) {
             return unknown();
         }
-        if is_macro("bson") || literal_kind(vu.k()) || self.ast_chain(vu, depth + 1).is_some() {
+        if is_macro("bson")
+            || literal_kind(vu.k())
+            || vu.k() == "if_expression"
+            || self.ast_chain(vu, depth + 1).is_some()
+        {
             return self.lower(v, depth + 1);
         }
         unknown()
@@ -3147,5 +3188,40 @@ impl Invoice {
             .get("customer_id")
             .is_some());
         assert!(out.operations[3].filter.is_none());
+    }
+
+    /// An update chosen by an `if` expression (dodona's model results): of the branches'
+    /// documents, the one that grows an array, else the one that counts.
+    #[test]
+    fn an_update_chosen_by_an_if_expression() {
+        let src = r#"use mongodb::{bson::{doc, Document}, Database};
+async fn record(db: &Database, id: i32, ok: bool) {
+    let runs = db.collection::<Document>("runs");
+    let update = if ok {
+        doc! { "$inc": { "stats.ok": 1 } }
+    } else {
+        doc! { "$inc": { "stats.err": 1 } }
+    };
+    runs.find_one_and_update(doc! { "_id": id }, update, None).await;
+    let log = if ok { doc! { "$set": { "a": 1 } } } else { doc! { "$push": { "log": "x" } } };
+    runs.update_one(doc! { "_id": id }, log, None).await;
+    let filter = if ok { doc! { "a": 1 } } else { doc! { "b": 1 } };
+    runs.update_one(filter, doc! { "$set": { "c": 1 } }, None).await;
+}
+"#;
+        let out = ir(src);
+        let first_key = |i: usize| {
+            out.operations[i]
+                .update
+                .as_ref()
+                .and_then(|u| u.fields().first().map(|f| f.key.clone()))
+        };
+        assert_eq!(out.operations.len(), 3);
+        assert_eq!(first_key(0).as_deref(), Some("$inc"));
+        assert_eq!(first_key(1).as_deref(), Some("$push"));
+        assert!(out.operations[2]
+            .filter
+            .as_ref()
+            .is_some_and(|f| !f.is_document()));
     }
 }
