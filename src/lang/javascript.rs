@@ -7227,19 +7227,32 @@ impl<'t> Extractor<'t> {
                 span: span(n),
                 kind: ValueKind::Number(step),
             };
-            let mut op = super::saved_push(
+            let op = super::saved_push(
                 ("save", span(n), span(field)),
                 "$inc",
                 (self.text(field).to_string(), span(field)),
                 amount,
                 (span(doc), &format!("{doc_name}._id")),
             );
-            op.collection = Some(coll.clone());
-            op.evidence = evidence;
-            op.context = ctx.clone();
-            op.receiver = doc_name.to_string();
+            let op = self.on_document(op, doc, (coll.clone(), evidence), ctx);
             self.ir.operations.push(op);
         }
+    }
+
+    /// `op`, a write of the loaded document `doc`, on its collection, with its evidence and the
+    /// context of the call that sends it.
+    fn on_document(
+        &self,
+        mut op: Operation,
+        doc: Node<'t>,
+        (coll, evidence): (CollectionRef, Evidence),
+        ctx: &OpContext,
+    ) -> Operation {
+        op.collection = Some(coll);
+        op.evidence = evidence;
+        op.context = ctx.clone();
+        op.receiver = self.text(doc).to_string();
+        op
     }
 
     /// An item of a query's results saved in the loop over them (`for (const doc of docs) {
@@ -7257,11 +7270,7 @@ impl<'t> Extractor<'t> {
         let doc_name = self.text(doc);
         let mut op = Operation::new(OpKind::UpdateOne, "save", span(call), span(prop));
         op.filter = Some(super::id_filter(span(doc), &format!("{doc_name}._id")));
-        op.collection = Some(coll);
-        op.evidence = evidence;
-        op.context = ctx.clone();
-        op.receiver = doc_name.to_string();
-        Some(op)
+        Some(self.on_document(op, doc, (coll, evidence), ctx))
     }
 
     /// A loaded Mongoose document's own update, `invite.updateOne({ $push: { collaborations: c }
@@ -7291,11 +7300,7 @@ impl<'t> Extractor<'t> {
         op.filter = Some(super::id_filter(span(doc), &format!("{doc_name}._id")));
         op.update = Some(lowered);
         op.options = args.get(1).map(|a| self.lower(*a, 0));
-        op.collection = Some(coll);
-        op.evidence = evidence;
-        op.context = ctx.clone();
-        op.receiver = doc_name.to_string();
-        Some(op)
+        Some(self.on_document(op, doc, (coll, evidence), ctx))
     }
 
     /// A member of an object named `collections` (`context.collections.Products`), or a name

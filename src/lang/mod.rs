@@ -1346,22 +1346,7 @@ pub(crate) fn mark_forwarded_queries<'p>(
 /// `q.skip(skip)`).
 fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)> {
     use crate::ir::{Value, ValueKind};
-    fn root<'v>(v: &'v Value, members: &[&str]) -> Option<(&'v str, bool)> {
-        let ValueKind::Unknown(u) = &v.kind else {
-            return None;
-        };
-        // A skip made a number from what the options hold (`Math.max(0, parseInt(options.
-        // pagination.page_token || "0"))`, Twake's connector) is still the callers'.
-        let (text, is_name) = match members.is_empty() {
-            true => (u.text.as_str(), u.is_name),
-            false => {
-                let t = unwrap_number(&u.text);
-                (
-                    t,
-                    u.is_name || (t.len() < u.text.len() && is_member_path(t)),
-                )
-            }
-        };
+    fn root<'v>(text: &'v str, is_name: bool, members: &[&str]) -> Option<(&'v str, bool)> {
         // (`options?.skip`: an optional chain reads the same member.)
         let mut parts = text.split('.');
         let root = parts.next().unwrap_or("").trim_end_matches('?');
@@ -1370,6 +1355,16 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)
         // (A bare name is shaped: it must be one that an options parameter's member binds.)
         let shaped = members.is_empty() || last.is_none_or(|l| members.contains(&l));
         (is_name && !own && shaped).then_some((root, last.is_some()))
+    }
+    // A skip made a number from what the options hold (`Math.max(0, parseInt(options.
+    // pagination.page_token || "0"))`, Twake's connector) is still the callers'.
+    fn skip_root(v: &Value) -> Option<(&str, bool)> {
+        let ValueKind::Unknown(u) = &v.kind else {
+            return None;
+        };
+        let t = unwrap_number(&u.text);
+        let made_number = t.len() < u.text.len() && is_member_path(t);
+        root(t, u.is_name || made_number, OFFSET_MEMBERS)
     }
     let skip = op
         .modifiers
@@ -1386,11 +1381,15 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$');
         return (op.collection.is_none() && bare && !own_root(receiver)).then(|| {
-            let (skip, member) = root(skip, OFFSET_MEMBERS)?;
+            let (skip, member) = skip_root(skip)?;
             Some((Filter::Name(receiver), skip, member))
         })?;
     };
-    let filter = match root(filter, &[]) {
+    let named = match &filter.kind {
+        ValueKind::Unknown(u) => root(&u.text, u.is_name, &[]),
+        _ => None,
+    };
+    let filter = match named {
         Some((name, _)) => Filter::Name(name),
         // A call made from the parameters (`this.applyBaseQuery(query, ..)`, the value of the
         // local the frontend followed).
@@ -1399,7 +1398,7 @@ fn forwarded_query(op: &crate::ir::Operation) -> Option<(Filter<'_>, &str, bool)
             _ => return None,
         },
     };
-    let (skip, member) = root(skip, OFFSET_MEMBERS)?;
+    let (skip, member) = skip_root(skip)?;
     Some((filter, skip, member))
 }
 
