@@ -1266,8 +1266,14 @@ pub(crate) fn helper_lookup(
         .iter()
         .chain(read.pipeline.iter().flatten())
         .any(|v| mentions(v, params, 0));
-    (varies && !named_by_param && !query_is_param && !param_root(&read.receiver))
-        .then_some(read.span)
+    // (A receiver made from a parameter runs the caller's queries, unless it names its
+    // collection: `db.collection("details")` of a `db` parameter is always the same.)
+    let named = read
+        .collection
+        .as_ref()
+        .is_some_and(|c| matches!(c.name, CollectionName::Literal { .. }));
+    let runner = param_root(&read.receiver) && !named;
+    (varies && !named_by_param && !query_is_param && !runner).then_some(read.span)
 }
 
 /// The parameters of a function, as [`mark_forwarded_queries`] reads them.
@@ -1653,7 +1659,7 @@ pub(crate) fn more_than_a_look_up<'t>(
                 at != read && (writes_by_name(method) || is_helper(n))
             }
             "except_clause" | "catch_clause" => at.contains(read),
-            "if_statement" => {
+            "if_statement" | "if_expression" => {
                 // (A read in the condition itself runs whenever the `if` is reached.)
                 let cond = parents.field(n, "condition");
                 let in_cond = cond.is_some_and(|c| {
@@ -1670,7 +1676,7 @@ pub(crate) fn more_than_a_look_up<'t>(
 
 /// Whether the call `call` is guarded by a cache of its results in the caller: under an `if`
 /// that asks a map or a dict whether it holds the key (`if (!byBoard.has(id))`, `if key not in
-/// cache:`), up to the loop `l`.
+/// cache:`, `if !seen.contains_key(&id)`), up to the loop `l`.
 pub(crate) fn cached_by_caller<'t>(
     parents: &flat::Flat<'t>,
     src: &str,
@@ -1683,12 +1689,15 @@ pub(crate) fn cached_by_caller<'t>(
         if !l.contains(at) || at == l {
             return false;
         }
-        if p.k() == "if_statement" {
+        if matches!(p.k(), "if_statement" | "if_expression") {
             let cond = parents
                 .field(p, "condition")
                 .and_then(|c| src.get(c.start_byte()..c.end_byte()))
                 .unwrap_or("");
-            if cond.contains(".has(") || cond.contains(" not in ") {
+            if cond.contains(".has(")
+                || cond.contains(" not in ")
+                || cond.contains(".contains_key(")
+            {
                 return true;
             }
         }

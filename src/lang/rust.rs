@@ -2073,8 +2073,18 @@ impl<'t> Extractor<'t> {
                     loops.pop();
                 }
             });
+        // Calls in loops of a function of this file (`info(db, id)`, `Self::info(..)`,
+        // `self.info(..)`): a look-up there runs once per iteration (see `HelperRead`).
+        let helper_calls: Vec<(Node<'t>, Node<'t>, OpContext)> = calls
+            .iter()
+            .filter(|(_, c)| c.enclosing_loop.is_some() && !c.periodic)
+            .filter_map(|(call, c)| Some((*call, self.helper_def(*call)?, c.clone())))
+            .collect();
         for (call, ctx) in calls {
             self.visit_call(call, ctx);
+        }
+        for (call, def, ctx) in helper_calls {
+            self.note_helper_read(call, def, ctx);
         }
         for (root, ctx) in chains {
             self.standalone_chain(root, ctx);
@@ -2090,6 +2100,108 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+    }
+
+    /// The function of this file a call runs: a free function by its name (`info(db, id)`, at
+    /// the top of the file or of one of its modules), or a method of the `impl` block around the
+    /// call (`Self::info(id)`, `self.info(id)`). `None` when two functions answer to the name.
+    fn helper_def(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let f = self.field(call, "function")?;
+        let (name, own) = match f.k() {
+            "identifier" => (self.text(f), false),
+            "scoped_identifier"
+                if self
+                    .field(f, "path")
+                    .is_some_and(|p| self.text(p) == "Self") =>
+            {
+                (self.text(self.field(f, "name")?), true)
+            }
+            "field_expression"
+                if self
+                    .field(f, "value")
+                    .is_some_and(|v| self.text(v) == "self") =>
+            {
+                (self.text(self.field(f, "field")?), true)
+            }
+            _ => return None,
+        };
+        let mut lists = Vec::new();
+        if own {
+            let mut up = self.parents.of(call);
+            while let Some(p) = up {
+                if p.k() == "impl_item" {
+                    lists.extend(self.field(p, "body"));
+                    break;
+                }
+                up = self.parents.of(p);
+            }
+        } else {
+            let mut root = call;
+            while let Some(p) = self.parents.of(root) {
+                root = p;
+            }
+            lists.push(root);
+            lists.extend(
+                self.named_children(root)
+                    .into_iter()
+                    .filter(|m| m.k() == "mod_item")
+                    .filter_map(|m| self.field(m, "body")),
+            );
+        }
+        let mut defs = lists
+            .into_iter()
+            .flat_map(|l| self.parents.children(l))
+            .filter(|d| {
+                d.k() == "function_item"
+                    && self.field(*d, "name").is_some_and(|n| self.text(n) == name)
+            });
+        match (defs.next(), defs.next()) {
+            (Some(d), None) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// A call in a loop of `def`, a function of this file that is a look-up (its one operation a
+    /// read outside any loop of its own, varying with its parameters, in a body of a few
+    /// statements): a [`crate::ir::HelperRead`].
+    fn note_helper_read(&mut self, call: Node<'t>, def: Node<'t>, ctx: OpContext) {
+        let (Some(name), Some(body)) = (self.field(def, "name"), self.field(def, "body")) else {
+            return;
+        };
+        let name = self.text(name);
+        if self.named_children(body).len() > 6 {
+            return;
+        }
+        let params: Vec<&str> = self
+            .field(def, "parameters")
+            .map(|ps| self.named_children(ps))
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|p| match p.k() {
+                "self_parameter" => Some("self"),
+                "parameter" => self
+                    .field(p, "pattern")
+                    .filter(|x| x.k() == "identifier")
+                    .map(|x| self.text(x)),
+                _ => None,
+            })
+            .collect();
+        let ops = &self.ir.operations;
+        let Some(read) = super::helper_lookup(ops, span(def), Some(span(call)), name, &params)
+        else {
+            return;
+        };
+        let defs = |c| self.helper_def(c);
+        if super::more_than_a_look_up(&self.parents, self.src, def, read, &params, ops, defs) {
+            return;
+        }
+        let l = ctx.enclosing_loop.unwrap_or_default();
+        if super::cached_by_caller(&self.parents, self.src, call, l) {
+            return;
+        }
+        let member = ("field_expression", "field");
+        let h = super::helper_read(&self.parents, call, member, name.to_string(), read, ctx);
+        self.ir.helper_reads.push(h);
     }
 
     /// A function's name, whether it is a scheduler callback, and for a closure passed to an

@@ -1351,6 +1351,73 @@ exports.queued = (rows, done) => {
         );
     }
 
+    /// A Rust function of the file that is a look-up (dodona's `get_all_project_info(id, db)`
+    /// per project of a cursor), a free function or a method of the same `impl` (`Self::x`,
+    /// `self.x`), is a read per item; not one that also writes, one that runs the collection it is
+    /// given, one whose results the caller keeps (`contains_key`), nor a name two functions
+    /// answer to.
+    #[test]
+    fn a_rust_look_up_through_a_function_of_the_file_is_a_read_per_item() {
+        let src = r#"use futures::StreamExt;
+use mongodb::{bson::{doc, oid::ObjectId, Document}, Collection, Database};
+async fn info(db: &Database, pid: &ObjectId) -> Option<Document> {
+    db.collection::<Document>("details").find_one(doc! { "project_id": pid }, None).await.ok()?
+}
+async fn touch(db: &Database, pid: &ObjectId) -> Option<Document> {
+    let d = db.collection::<Document>("details").find_one(doc! { "project_id": pid }, None).await.ok()?;
+    db.collection::<Document>("details").update_one(doc! { "project_id": pid }, doc! { "$set": { "seen": true } }, None).await.ok()?;
+    d
+}
+async fn run(c: &Collection<Document>, id: &ObjectId) -> Option<Document> {
+    c.find_one(doc! { "_id": id }, None).await.ok()?
+}
+pub async fn list(db: &Database, uid: ObjectId, ids: Vec<ObjectId>) {
+    let mut cur = db.collection::<Document>("projects").find(doc! { "user_id": uid }, None).await.unwrap();
+    while let Some(Ok(p)) = cur.next().await {
+        let d = info(db, p.get_object_id("_id").unwrap()).await;
+        touch(db, p.get_object_id("_id").unwrap()).await;
+    }
+    let users = db.collection::<Document>("users");
+    let mut seen = std::collections::HashMap::new();
+    for id in &ids {
+        run(&users, id).await;
+        if !seen.contains_key(id) {
+            seen.insert(*id, info(db, id).await);
+        }
+    }
+}
+struct Repo { db: Database }
+impl Repo {
+    async fn owner(&self, id: &ObjectId) -> Option<Document> {
+        self.db.collection::<Document>("users").find_one(doc! { "_id": id }, None).await.ok().flatten()
+    }
+    async fn all(&self, ids: Vec<ObjectId>) {
+        for id in &ids {
+            self.owner(id).await;
+            Self::owner(self, id).await;
+        }
+    }
+}
+"#;
+        let got = findings("src/routes/projects.rs", src);
+        assert_eq!(lines(&got), vec![17, 36, 37], "{got:?}");
+        assert!(
+            got[0].1.starts_with(
+                "`info` runs `find_one` on `details` once per item of `cur`: N+1 queries"
+            ),
+            "{got:?}"
+        );
+        assert!(got[1].1.starts_with("`owner` runs `find_one` on `users`"));
+        // Two functions of one name: neither is the one called.
+        let twice = format!(
+            "{src}mod v2 {{\n    async fn info(db: &Database, pid: &ObjectId) -> Option<Document> {{\n        db.collection::<Document>(\"details\").find_one(doc! {{ \"p\": pid }}, None).await.ok()?\n    }}\n}}\n"
+        );
+        assert_eq!(
+            lines(&findings("src/routes/projects.rs", &twice)),
+            vec![36, 37]
+        );
+    }
+
     /// A Mongoose model's static of the file (crowi's `pageSchema.statics.findPageByPath =
     /// async function (path) { .. Page.findOne({ path }) .. }`) called per item through the
     /// model is a look-up per item too, named as the call names it; not a static that writes, nor
