@@ -848,8 +848,8 @@ pub struct FileIr {
 }
 
 /// A function at the top of a module, or a method of a class or an object there, that another
-/// module may import and that is a look-up: its one operation a read outside any loop of its own,
-/// varying with its parameters, in a body of a few statements (see [`HelperRead`]). nodeclub's
+/// module may import and that is a look-up: its operations one to three reads outside any loop of
+/// its own, varying with its parameters, in a body of a few statements (see [`HelperRead`]). nodeclub's
 /// `proxy/user.js`: `exports.getUserById = function (id, cb) { User.findOne({_id: id}, cb) }`.
 #[derive(Clone, Debug, Serialize)]
 pub struct Lookup {

@@ -1201,10 +1201,11 @@ pub(crate) fn unique_lookups(mut lookups: Vec<crate::ir::Lookup>) -> Vec<crate::
 
 /// The read a function of the file makes when the call at `call` of it is a look-up (see
 /// [`crate::ir::HelperRead`]): the call is no call of the function from inside itself, nor an
-/// operation of its own (no call: a look-up another module may call, see [`crate::ir::Lookup`]); the function, spanning `def` and named `name`, has one operation,
-/// a read outside any loop of its own, and it is no runner of the caller's queries: neither its
-/// receiver, its collection nor its whole query is one of `params` (`self`, `cls` and `this` are
-/// the object's, not the caller's).
+/// operation of its own (no call: a look-up another module may call, see [`crate::ir::Lookup`]);
+/// the function, spanning `def` and named `name`, has one to three operations, each a read outside
+/// any loop of its own that varies with `params`, and it is no runner of the caller's queries:
+/// neither a read's receiver, its collection nor its whole query is one of `params` (`self`,
+/// `cls` and `this` are the object's, not the caller's). The first read is the one reported.
 pub(crate) fn helper_lookup(
     ops: &[crate::ir::Operation],
     def: crate::ir::Span,
@@ -1212,16 +1213,35 @@ pub(crate) fn helper_lookup(
     name: &str,
     params: &[&str],
 ) -> Option<crate::ir::Span> {
-    use crate::ir::{CollectionName, NamePart, Value, ValueKind};
     if call.is_some_and(|call| def.contains(call) || ops.iter().any(|o| o.span == call)) {
         return None;
     }
-    let mut own = ops
+    // (A function that reads two or three collections by its parameters, dodona's
+    // `get_all_project_info(project_id, db)`, is a look-up of each: the first is reported.)
+    let own: Vec<&crate::ir::Operation> = ops
         .iter()
-        .filter(|o| def.contains(o.span) && may_be_driver_call(o));
-    let (Some(read), None) = (own.next(), own.next()) else {
+        .filter(|o| def.contains(o.span) && may_be_driver_call(o))
+        .take(4)
+        .collect();
+    if own.is_empty() || own.len() > 3 {
         return None;
-    };
+    }
+    let reads = own
+        .iter()
+        .map(|read| look_up_read(read, def, name, params))
+        .collect::<Option<Vec<_>>>()?;
+    reads.first().copied()
+}
+
+/// The span of `read` when it is, in the function `def` named `name` with parameters `params`,
+/// the read of a look-up (see [`helper_lookup`]).
+fn look_up_read(
+    read: &crate::ir::Operation,
+    def: crate::ir::Span,
+    name: &str,
+    params: &[&str],
+) -> Option<crate::ir::Span> {
+    use crate::ir::{CollectionName, NamePart, Value, ValueKind};
     if !read.kind.is_read()
         || read.context.function.as_deref() != Some(name)
         || read.context.enclosing_loop.is_some_and(|l| def.contains(l))

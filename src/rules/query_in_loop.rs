@@ -1352,7 +1352,7 @@ exports.queued = (rows, done) => {
     }
 
     /// A Rust function of the file that is a look-up (dodona's `get_all_project_info(id, db)`
-    /// per project of a cursor), a free function or a method of the same `impl` (`Self::x`,
+    /// per project of a cursor, two reads by the project's id), a free function or a method of the same `impl` (`Self::x`,
     /// `self.x`), is a read per item; not one that also writes, one that runs the collection it is
     /// given, one whose results the caller keeps (`contains_key`), nor a name two functions
     /// answer to.
@@ -1360,8 +1360,10 @@ exports.queued = (rows, done) => {
     fn a_rust_look_up_through_a_function_of_the_file_is_a_read_per_item() {
         let src = r#"use futures::StreamExt;
 use mongodb::{bson::{doc, oid::ObjectId, Document}, Collection, Database};
-async fn info(db: &Database, pid: &ObjectId) -> Option<Document> {
-    db.collection::<Document>("details").find_one(doc! { "project_id": pid }, None).await.ok()?
+async fn info(db: &Database, pid: &ObjectId) -> Option<(Document, Document)> {
+    let d = db.collection::<Document>("details").find_one(doc! { "project_id": pid }, None).await.ok()??;
+    let a = db.collection::<Document>("analysis").find_one(doc! { "project_id": pid }, None).await.ok()??;
+    Some((d, a))
 }
 async fn touch(db: &Database, pid: &ObjectId) -> Option<Document> {
     let d = db.collection::<Document>("details").find_one(doc! { "project_id": pid }, None).await.ok()?;
@@ -1400,7 +1402,7 @@ impl Repo {
 }
 "#;
         let got = findings("src/routes/projects.rs", src);
-        assert_eq!(lines(&got), vec![17, 36, 37], "{got:?}");
+        assert_eq!(lines(&got), vec![19, 38, 39], "{got:?}");
         assert!(
             got[0].1.starts_with(
                 "`info` runs `find_one` on `details` once per item of `cur`: N+1 queries"
@@ -1414,7 +1416,7 @@ impl Repo {
         );
         assert_eq!(
             lines(&findings("src/routes/projects.rs", &twice)),
-            vec![36, 37]
+            vec![38, 39]
         );
     }
 
