@@ -109,6 +109,16 @@ fn path_is_offline(path: &str) -> bool {
         || stem.starts_with("test")
 }
 
+/// A folder of the path is an archive of old code: `archive`, `archived`, `attic`, `obsolete`.
+fn path_is_archived(path: &str) -> bool {
+    let folders = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    folders.split('/').any(|p| {
+        ["archive", "archived", "attic", "obsolete"]
+            .iter()
+            .any(|a| p.eq_ignore_ascii_case(a))
+    })
+}
+
 /// A file of an application's upgrade steps (Hydro's `src/upgrade.ts`, `coreScripts:
 /// MigrationScript[]` of functions `_75_76`, ..): a file named `upgrade` or `upgrades` that speaks
 /// of migrations. Each step runs once, when a deployment upgrades. (`upgrade` alone names other
@@ -968,6 +978,10 @@ impl Part {
             if migration {
                 m.migration_files.insert(file);
             }
+            // Migrations a project has archived (Habitica's `migrations/archive/2013/`, shell
+            // scripts run once years ago) are its history: the indexes they made may have been
+            // dropped or replaced since, and they are not the collection's inventory.
+            let archived = migration && path_is_archived(&f.display_path);
             for r in &f.ir.collections {
                 match &r.name {
                     CollectionName::Literal { name } => {
@@ -986,6 +1000,7 @@ impl Part {
             for (index, op) in f.ir.operations.iter().enumerate() {
                 let id = OpId { file, index };
                 match op.kind {
+                    OpKind::CreateIndex if archived => continue,
                     OpKind::CreateIndex => {
                         let decls = index_decls(id, op);
                         match literal_name(op) {
@@ -999,6 +1014,7 @@ impl Part {
                         }
                         continue;
                     }
+                    OpKind::DropIndex if archived => continue,
                     OpKind::DropIndex => {
                         if let Some(name) = literal_name(op) {
                             let d = drop_decl(file, op);

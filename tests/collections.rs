@@ -2623,3 +2623,37 @@ export async function save(id: string, doc: any) {
         .collect();
     assert_eq!(methods, vec!["find", "replaceOne"]);
 }
+
+/// Habitica's `migrations/archive/2013/20130615_add_extra_indexes.js`, a shell script run once in
+/// 2013, declares two indexes on `users`; the application's schemas declare none, its indexes being
+/// managed outside the repository. An archived migration is history, not the collection's
+/// inventory: the queries on `users` are not judged against it. The same script under
+/// `migrations/` is the inventory.
+#[test]
+fn an_archived_migration_s_indexes_are_no_inventory() {
+    let model = (
+        "models/user.js",
+        "const mongoose = require('mongoose');\n\
+         const schema = new mongoose.Schema({ email: String, apiToken: String });\n\
+         module.exports = mongoose.model('User', schema);\n",
+    );
+    let auth = (
+        "controllers/auth.js",
+        "const User = require('../models/user');\n\
+         exports.login = async (req) => User.findOne({ email: req.body.email }).exec();\n",
+    );
+    let script = "db.users.ensureIndex({ _id: 1, apiToken: 1 }, { background: true });\n\
+                  db.users.ensureIndex({ _id: 1 }, { background: true });\n";
+    let archived = concise_check(&[
+        model,
+        auth,
+        ("migrations/archive/2013/20130615_add_extra_indexes.js", script),
+    ]);
+    assert!(!archived.contains("unindexed-query"), "{archived}");
+    assert!(!archived.contains("redundant-index"), "{archived}");
+    let current = concise_check(&[model, auth, ("migrations/20130615_add_extra_indexes.js", script)]);
+    assert!(
+        current.contains("controllers/auth.js:2:") && current.contains("unindexed-query"),
+        "{current}"
+    );
+}
