@@ -2647,11 +2647,18 @@ fn an_archived_migration_s_indexes_are_no_inventory() {
     let archived = concise_check(&[
         model,
         auth,
-        ("migrations/archive/2013/20130615_add_extra_indexes.js", script),
+        (
+            "migrations/archive/2013/20130615_add_extra_indexes.js",
+            script,
+        ),
     ]);
     assert!(!archived.contains("unindexed-query"), "{archived}");
     assert!(!archived.contains("redundant-index"), "{archived}");
-    let current = concise_check(&[model, auth, ("migrations/20130615_add_extra_indexes.js", script)]);
+    let current = concise_check(&[
+        model,
+        auth,
+        ("migrations/20130615_add_extra_indexes.js", script),
+    ]);
     assert!(
         current.contains("controllers/auth.js:2:") && current.contains("unindexed-query"),
         "{current}"

@@ -8123,8 +8123,19 @@ impl<'t> Extractor<'t> {
     }
 
     fn finish(mut self, root: Node<'t>) -> FileIr {
+        // (A queryset bound to a name that a loop walks is read there too, whatever else is
+        // called on it: `subs.count()` then `for sub in subs:` sends two queries.)
+        let walked: Vec<Span> = self
+            .ir
+            .operations
+            .iter()
+            .map(|o| &o.context)
+            .chain(self.ir.helper_reads.iter().map(|h| &h.context))
+            .filter_map(|c| c.loop_over.as_ref()?.bound_to)
+            .collect();
         for (call_id, op) in std::mem::take(&mut self.manager_reads) {
-            if !self.queried_later.contains(&call_id) {
+            if !self.queried_later.contains(&call_id) || walked.iter().any(|b| b.contains(op.span))
+            {
                 self.ir.operations.push(op);
             }
         }

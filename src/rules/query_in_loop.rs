@@ -1420,6 +1420,37 @@ impl Repo {
         );
     }
 
+    /// A mongoengine queryset bound to a name, counted and then walked (NewsBlur's `subs =
+    /// cls.objects.filter(..)`, `log(subs.count())`, `for sub in subs: sub.save()`), is read twice:
+    /// the loop walks query results, and a save per item is a write per item.
+    #[test]
+    fn a_counted_queryset_walked_by_a_loop_is_still_query_results() {
+        let src = r#"import mongoengine as mongo
+class Sub(mongo.Document):
+    user_id = mongo.IntField()
+    dirty = mongo.BooleanField()
+
+    @classmethod
+    def flip(cls, user_id):
+        subs = cls.objects.filter(user_id=user_id)
+        log("%s subs" % subs.count())
+        for sub in subs:
+            sub.dirty = True
+            sub.save()
+
+    @classmethod
+    def tally(cls, user_id):
+        subs = cls.objects.filter(user_id=user_id)
+        n = subs.count()
+        for i in range(n):
+            cls.objects.filter(user_id=i).first()
+"#;
+        let got = findings("apps/reader/models.py", src);
+        assert_eq!(lines(&got), vec![12], "{got:?}");
+        assert!(got[0].1.contains("runs once per item of `subs`"), "{got:?}");
+        assert_eq!(got[0].2, 2, "the loop and the query it walks: {got:?}");
+    }
+
     /// A Mongoose model's static of the file (crowi's `pageSchema.statics.findPageByPath =
     /// async function (path) { .. Page.findOne({ path }) .. }`) called per item through the
     /// model is a look-up per item too, named as the call names it; not a static that writes, nor
