@@ -4175,6 +4175,49 @@ exports.reset = async function (req, res) {
     }
 }
 
+/// The counter idiom in a document method (Habitica's `schema.methods.unlinkTasks`: `this
+/// .memberCount -= 1; await this.save()`; `const chalTask = this; chalTask.scoredUp += 1; await
+/// chalTask.save()`): `this` is a document of the schema's model. Not an arrow function's `this`.
+#[test]
+fn a_document_methods_counter_saved_is_a_per_event_counter() {
+    let src = r#"const mongoose = require('mongoose');
+const schema = new mongoose.Schema({ memberCount: Number, scoredUp: Number });
+schema.methods.removeMember = async function removeMember() {
+  this.memberCount -= 1;
+  await this.save();
+};
+schema.methods.score = async function score() {
+  const chalTask = this;
+  chalTask.scoredUp += 1;
+  await chalTask.save();
+};
+schema.methods.later = function later() {
+  return () => { this.memberCount += 1; return this.save(); };
+};
+schema.statics.bump = async function bump(id) {
+  this.memberCount += 1;
+  await this.save();
+};
+module.exports.Challenge = mongoose.model('Challenge', schema);
+"#;
+    let got = rule_hits("counter-inc", "models/challenge.js", src);
+    assert_eq!(
+        got.iter().map(|h| h.0).collect::<Vec<_>>(),
+        vec![4, 9, 13],
+        "{got:?}"
+    );
+    let f = findings("models/challenge.js", src)
+        .into_iter()
+        .find(|f| f.rule == "counter-inc")
+        .unwrap()
+        .message;
+    assert!(
+        f.contains("`memberCount` by -1 on a loaded document"),
+        "{f}"
+    );
+    assert!(f.contains("on `challenges`"), "{f}");
+}
+
 /// An item of a model's query results walked by a loop (`for (const doc of docs)`,
 /// `docs.forEach((d) => ..)`, `docs` bound to `await Msg.find(q)`) is a loaded document: saved in
 /// the loop, one write per item (query-in-loop, info); its array pushed to and saved, an

@@ -5254,7 +5254,7 @@ impl<'t> Extractor<'t> {
             self.document_array_push(call, obj, prop, ctx);
             return;
         }
-        if method == "save" && obj.k() == "identifier" && !self.bumps.is_empty() {
+        if method == "save" && matches!(obj.k(), "identifier" | "this") && !self.bumps.is_empty() {
             self.saved_counters(call, obj, &ctx);
         }
         if method == "save" && obj.k() == "identifier" && ctx.enclosing_loop.is_some() {
@@ -7102,43 +7102,8 @@ impl<'t> Extractor<'t> {
         }
         path.reverse();
         let doc_name = self.text(doc);
-        // `const self = this;` in a document method (growi's `page.like`): `self` is `this`.
-        let doc = match doc.k() {
-            "identifier" => self
-                .lookup(doc_name, doc.start_byte() as u32)
-                .filter(|b| self.is_constant(b, doc_name))
-                .and_then(|b| b.value)
-                .map(|v| self.unwrap_expr(v))
-                .filter(|v| v.k() == "this")
-                .unwrap_or(doc),
-            _ => doc,
-        };
-        let (scope, coll, evidence) = match doc.k() {
-            "identifier" => match self.named_document(doc) {
-                Some(found) => found,
-                None => return,
-            },
-            // A document method (`schema.methods.addComment = function () { this.comments
-            // .push(c); return this.save(); }`): `this` is a document of the schema's model, for
-            // the function around it (an arrow function takes its `this` from around it).
-            "this" => {
-                let Some(schema) = self.schema_function_of(doc, "methods", "method") else {
-                    return;
-                };
-                let Some(Thing::Collection(coll)) = self.model_of_schema(schema, 0) else {
-                    return;
-                };
-                let mut f = self.parents.of(doc);
-                while let Some(n) = f {
-                    if is_function(n.k()) && !self.takes_outer_this(n) {
-                        break;
-                    }
-                    f = self.parents.of(n);
-                }
-                let Some(f) = f else { return };
-                (span(f), coll, Evidence::Resolved)
-            }
-            _ => return,
+        let Some((doc, scope, coll, evidence)) = self.saved_document(doc) else {
+            return;
         };
         let at = call.start_byte() as u32;
         let saved = self.saves.iter().any(|(n, pos)| {
@@ -7183,6 +7148,48 @@ impl<'t> Extractor<'t> {
         self.ir.operations.push(op);
     }
 
+    /// The loaded document that `doc`, the receiver of a save, stands for: a name that holds one
+    /// (see `named_document`), or `this` in a document method (`schema.methods.addComment =
+    /// function () { this.comments.push(c); return this.save(); }`), also through a name bound
+    /// to it (`const self = this;`, growi's `page.like`). Returns the node that stands for it
+    /// (`this` for such a name), the scope it holds the document in (for `this`, the function
+    /// around it: an arrow function takes its `this` from around it), the collection and the
+    /// evidence.
+    fn saved_document(&self, doc: Node<'t>) -> Option<(Node<'t>, Span, CollectionRef, Evidence)> {
+        let doc_name = self.text(doc);
+        let doc = match doc.k() {
+            "identifier" => self
+                .lookup(doc_name, doc.start_byte() as u32)
+                .filter(|b| self.is_constant(b, doc_name))
+                .and_then(|b| b.value)
+                .map(|v| self.unwrap_expr(v))
+                .filter(|v| v.k() == "this")
+                .unwrap_or(doc),
+            _ => doc,
+        };
+        match doc.k() {
+            "identifier" => {
+                let (scope, coll, evidence) = self.named_document(doc)?;
+                Some((doc, scope, coll, evidence))
+            }
+            "this" => {
+                let schema = self.schema_function_of(doc, "methods", "method")?;
+                let Some(Thing::Collection(coll)) = self.model_of_schema(schema, 0) else {
+                    return None;
+                };
+                let mut f = self.parents.of(doc);
+                while let Some(n) = f {
+                    if is_function(n.k()) && !self.takes_outer_this(n) {
+                        break;
+                    }
+                    f = self.parents.of(n);
+                }
+                Some((doc, span(f?), coll, Evidence::Resolved))
+            }
+            _ => None,
+        }
+    }
+
     /// The Mongoose counter idiom: `topic.visit_count += 1; topic.save()` (nodeclub's topic
     /// views) sends the field's new value, a counter bumped per event like an `$inc` (and one
     /// that loses the increments of concurrent events). Each of the document's fields counted
@@ -7196,16 +7203,16 @@ impl<'t> Extractor<'t> {
             .iter()
             .filter(|(n, member, _)| {
                 (n.start_byte() as u32) < at
-                    && self
-                        .field(*member, "object")
-                        .is_some_and(|o| o.k() == "identifier" && self.text(o) == doc_name)
+                    && self.field(*member, "object").is_some_and(|o| {
+                        matches!(o.k(), "identifier" | "this") && self.text(o) == doc_name
+                    })
             })
             .copied()
             .collect();
         if bumps.is_empty() {
             return;
         }
-        let Some((scope, coll, evidence)) = self.named_document(doc) else {
+        let Some((_, scope, coll, evidence)) = self.saved_document(doc) else {
             return;
         };
         for (n, member, step) in bumps {

@@ -2630,6 +2630,31 @@ impl<'t> Extractor<'t> {
         Thing::Unknown
     }
 
+    /// `self` at `at`, in a method of a mongoengine document class of this file: a document of
+    /// that class, loaded by whoever called the method.
+    fn own_document(&self, at: Node<'t>) -> Thing {
+        let Some(name) = self
+            .enclosing_class(at)
+            .and_then(|c| self.field(c, "name"))
+            .map(|n| self.text(n))
+        else {
+            return Thing::Unknown;
+        };
+        match self.document_class(name) {
+            Thing::Model(r, ev) => Thing::LoadedDoc(r, ev),
+            Thing::Imported(imp, local) => Thing::LoadedDoc(
+                CollectionRef {
+                    name: CollectionName::Unknown { text: local },
+                    span: span(at),
+                    via: CollectionVia::MongooseModel,
+                    import: Some(imp),
+                },
+                Evidence::None,
+            ),
+            _ => Thing::Unknown,
+        }
+    }
+
     fn document_class(&self, name: &str) -> Thing {
         match self.documents.get(name) {
             Some(d) => match &d.collection {
@@ -5584,7 +5609,13 @@ impl<'t> Extractor<'t> {
             return;
         }
         let doc_name = self.text(doc);
-        let Thing::LoadedDoc(coll, evidence) = self.classify(doc, 0) else {
+        // (`self` in a method of a document class is the document the method was called on:
+        // NewsBlur's `self.following_user_ids.append(user_id); self.save()`.)
+        let thing = match doc_name {
+            "self" => self.own_document(doc),
+            _ => self.classify(doc, 0),
+        };
+        let Thing::LoadedDoc(coll, evidence) = thing else {
             return;
         };
         let Some(scope) = self
@@ -5597,6 +5628,9 @@ impl<'t> Extractor<'t> {
         let saved = self.saves.iter().any(|&(n, pos)| {
             n == doc_name && pos > at && scope.contains(Span::new(pos as usize, pos as usize))
         });
+        if saved && self.list_cut(call, self.text(obj)) {
+            return;
+        }
         // A model imported from another module: the linker resolves it (and drops it if it is
         // no document).
         let coll = Some(coll);
@@ -5639,6 +5673,39 @@ impl<'t> Extractor<'t> {
         op.context.absent_checks = self.pushed_absent(call, op.update.as_ref());
         op.receiver = doc_name.to_string();
         self.ir.operations.push(op);
+    }
+
+    /// Whether the list `list` (`self.story_email_history`) is cut to a slice of itself in the
+    /// function around `at`, `list = list[:n]`, or a part of it deleted, `del list[n:]`
+    /// (NewsBlur's `save_sent_email`: the history is kept to its last `max_quota` entries).
+    fn list_cut(&self, at: Node<'t>, list: &str) -> bool {
+        let mut root = at;
+        while root.k() != "function_definition" {
+            match self.parents.of(root) {
+                Some(p) => root = p,
+                None => break,
+            }
+        }
+        let sliced = |n: Node<'t>| {
+            n.k() == "subscript"
+                && self.field(n, "value").is_some_and(|v| self.text(v) == list)
+                && self.field(n, "subscript").is_some_and(|s| s.k() == "slice")
+        };
+        let mut found = false;
+        self.parents.walk(root, |n, kind, enter| {
+            if !enter || found {
+                return;
+            }
+            found = match kind {
+                "assignment" => {
+                    self.field(n, "left").is_some_and(|l| self.text(l) == list)
+                        && self.field(n, "right").is_some_and(sliced)
+                }
+                "delete_statement" => self.named_children(n).into_iter().any(sliced),
+                _ => false,
+            };
+        });
+        found
     }
 
     /// Modifier calls chained upward from `start`: `start.sort(..).skip(..)`, and slices `qs[a:b]`.

@@ -879,6 +879,65 @@ def preview(story_id, reply):
         assert_eq!(got, [(8, Severity::Warning), (10, Severity::Info)], "{f:?}");
     }
 
+    /// The same through `self` in a method of the document class (NewsBlur's `follow_user`:
+    /// `self.following_user_ids.append(user_id); self.save()`): the document the method is
+    /// called on. Not a list cut to a slice of itself before the save (`self.history =
+    /// self.history[:max_quota]`, `del self.history[:-10]`), nor `self` of a class that is no
+    /// document.
+    #[test]
+    fn a_mongoengine_document_method_appending_to_its_own_list_grows_it() {
+        let src = r#"import mongoengine as mongo
+class MSocialProfile(mongo.Document):
+    following_user_ids = mongo.ListField(mongo.IntField())
+    emailed_replies = mongo.ListField(mongo.StringField())
+    history = mongo.ListField(mongo.DateTimeField())
+    meta = {'collection': 'social_profile'}
+    def follow_user(self, user_id):
+        if user_id not in self.following_user_ids:
+            self.following_user_ids.append(user_id)
+        self.save()
+    def mark_emailed(self, reply_id):
+        self.emailed_replies.append(reply_id)
+        self.save()
+    def save_sent_email(self, now, max_quota=20):
+        self.history.insert(0, now)
+        self.history = self.history[:max_quota]
+        self.save()
+    def trim(self, now):
+        self.history.append(now)
+        del self.history[:-10]
+        self.save()
+class Cart(object):
+    def add(self, item):
+        self.items.append(item)
+        self.save()
+"#;
+        let (_, f) = crate::analysis::check_source("models.py", src, &Settings::default()).unwrap();
+        let got: Vec<(usize, Severity, &str)> = f
+            .iter()
+            .filter(|f| f.rule == "unbounded-push")
+            .map(|f| {
+                (
+                    src[..f.span.start as usize].lines().count(),
+                    f.severity,
+                    if f.message.contains("`social_profile`") {
+                        "social_profile"
+                    } else {
+                        "?"
+                    },
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (9, Severity::Info, "social_profile"),
+                (12, Severity::Warning, "social_profile")
+            ],
+            "{f:?}"
+        );
+    }
+
     /// A window of time in the filter (growi's notifications, `{user, target, createdAt: {$gt:
     /// lastWeek}}` upserted: one document per week; Talk's edits, allowed while `createdAt` is
     /// after the edit window's start) bounds the array by what one window adds. A moment that is
