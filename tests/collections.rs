@@ -2510,8 +2510,9 @@ exports.list = function (query, req, cb) {
 }
 
 /// The same in Python: a module's function imported by name or reached through the module
-/// (`from app import db as store`, `import app.db`), and a static method of an imported class.
-/// Not a function with two reads, nor a call that sends the same query on every iteration.
+/// (`from app import db as store`, `import app.db`), a static method of an imported class, and
+/// a function with two reads by its argument (the first reported). Not a function that reads and
+/// writes, nor a call that sends the same query on every iteration.
 #[test]
 fn a_look_up_of_another_python_module_called_per_item_is_an_n_plus_1() {
     let db = r#"from pymongo import MongoClient
@@ -2529,13 +2530,19 @@ def get_pair(user_id):
     return user, db.profiles.find_one({"user": user_id})
 
 
+def touch(user_id):
+    user = db.users.find_one({"_id": user_id})
+    db.users.update_one({"_id": user_id}, {"$set": {"seen": True}})
+    return user
+
+
 class Posts:
     @staticmethod
     def by_id(post_id):
         return db.posts.find_one({"_id": post_id})
 "#;
     let feed = r#"from pymongo import MongoClient
-from app.db import get_user, get_pair, Posts
+from app.db import get_user, get_pair, touch, Posts
 from app import db as store
 import app.db
 
@@ -2548,6 +2555,7 @@ def feed(items, me):
         out.append(store.get_user(item["editor"]))
         out.append(app.db.get_user(item["x"]))
         out.append(get_pair(item["author"]))
+        out.append(touch(item["author"]))
         out.append(get_user(me))
     return out
 "#;
@@ -2565,6 +2573,7 @@ def feed(items, me):
         (11, "Posts.by_id", "posts"),
         (12, "store.get_user", "users"),
         (13, "app.db.get_user", "users"),
+        (14, "get_pair", "users"),
     ];
     assert_eq!(loops.len(), expected.len(), "{out}");
     for ((line, callee, coll), got) in expected.iter().zip(&loops) {

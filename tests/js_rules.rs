@@ -2045,21 +2045,28 @@ async function other(db, skip, offset) {
     assert!(fs[1].related.is_empty() && fs[2].related.is_empty());
 }
 
-/// Reaction's `applyPaginationToMongoAggregate`: the page before is read as `$limit: skip + 1`
-/// then `$skip`, which reads no more than the limit; the offset page after it is flagged.
+/// A `$skip` after a `$limit` skips among the documents the limit kept, and reads no more than
+/// the limit: not paging, unless the limit grows with the skip. Reaction's
+/// `applyPaginationToMongoAggregate` reads the page before as `$limit: skip + 1` then `$skip:
+/// skip - 1`, and girder's `findWithPermissions` pages with `$limit: limit + offset` then `$skip:
+/// offset`: each reads every document before the page, as the offset page after it does.
 #[test]
 fn a_skip_stage_after_a_limit_stage_is_not_paging() {
     let src = r#"
 export default async function page(collection, pipeline, { skip, limit }) {
+  const capped = await collection.aggregate([...pipeline, { $limit: 100 }, { $skip: skip }]).toArray();
   const prevPipeline = [...pipeline];
   prevPipeline.push({ $limit: skip + 1 });
   prevPipeline.push({ $skip: skip - 1 });
   const before = await collection.aggregate(prevPipeline).toArray();
   const pagePipeline = [...pipeline, { $match: { active: true } }, { $skip: skip }, { $limit: limit }];
-  return { before, page: await collection.aggregate(pagePipeline).toArray() };
+  return { capped, before, page: await collection.aggregate(pagePipeline).toArray() };
+}
+export async function girder(db, query, offset, limit) {
+  return db.collection("items").aggregate([{ $match: query }, { $limit: limit + offset }, { $skip: offset }]).toArray();
 }
 "#;
-    assert_flags_once(SP, "paginate.js", src, "{ $skip: skip }", "$skip");
+    assert_eq!(rule_lines(SP, "paginate.js", src), vec![6, 8, 12]);
 }
 
 /// A `$skip` after a `$group` skips among groups that the stage computed from every document it

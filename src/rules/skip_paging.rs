@@ -172,6 +172,18 @@ fn is_random_pick(v: &Value) -> bool {
     .any(|w| t.contains(w))
 }
 
+/// Whether the `$limit` `limit` grows with the `$skip` `skip`: a name the skip is made of is in
+/// the limit (`limit + offset` for `offset`).
+fn grows_with(limit: &Value, skip: &Value) -> bool {
+    let (ValueKind::Unknown(l), ValueKind::Unknown(s)) = (&limit.kind, &skip.kind) else {
+        return false;
+    };
+    s.text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '$'))
+        .filter(|w| w.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+        .any(|w| crate::lang::has_identifier(&l.text, w))
+}
+
 fn skip_stages<'a>(
     stages: &'a [Value],
     out: &mut Vec<(Span, &'a Value)>,
@@ -183,8 +195,9 @@ fn skip_stages<'a>(
     }
     // A `$skip` after a `$limit` skips among the documents the limit kept: it reads no more
     // than the limit, whatever it skips (Reaction's look-behind page, `$limit: n + 1` then
-    // `$skip: skip - 1`).
-    let mut limited = false;
+    // `$skip: skip - 1`); unless the limit grows with the skip (girder's `{$limit: limit +
+    // offset}, {$skip: offset}`), which reads every document before the page.
+    let mut limit: Option<&Value> = None;
     // A `$skip` after a `$group` (or `$bucket`, `$bucketAuto`, `$sortByCount`) skips among the
     // groups: the stage has read every document it is given before the first group comes out,
     // whatever the page, so the skip is no scan of its own (GROWI's tag counts, `$group`,
@@ -193,12 +206,19 @@ fn skip_stages<'a>(
     for stage in stages {
         for f in stage.fields() {
             match f.key.as_str() {
-                "$limit" => limited = true,
+                "$limit" => limit = Some(&f.value),
                 "$group" | "$bucket" | "$bucketAuto" | "$sortByCount" => grouped = true,
-                "$skip" if !limited && !grouped => out.push((f.key_span, &f.value)),
+                "$skip" if !grouped && limit.is_none_or(|l| grows_with(l, &f.value)) => {
+                    out.push((f.key_span, &f.value))
+                }
                 "$facet" => {
                     for sub in f.value.fields() {
-                        skip_stages(sub.value.items(), out, grouped || limited, depth + 1);
+                        skip_stages(
+                            sub.value.items(),
+                            out,
+                            grouped || limit.is_some(),
+                            depth + 1,
+                        );
                     }
                 }
                 "$lookup" | "$unionWith" => {
