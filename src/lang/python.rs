@@ -2121,7 +2121,8 @@ impl<'t> Extractor<'t> {
                                 && obj_text.starts_with(|c: char| c.is_ascii_uppercase()))
                                 || self.uses_mongoengine)
                             && !(obj.k() == "identifier"
-                                && self.foreign_models.contains(obj_text)) =>
+                                && (self.foreign_models.contains(obj_text)
+                                    || self.undefined(obj))) =>
                     {
                         Thing::QuerySet(
                             CollectionRef {
@@ -2589,6 +2590,16 @@ impl<'t> Extractor<'t> {
             [only] => self.string_value(only.value?),
             _ => None,
         }
+    }
+
+    /// Whether the name `n` is defined nowhere in the file: no binding, no class of the module,
+    /// and no star import that could bring it (NewsBlur's archived `bootstrap_mongo.py` still
+    /// calls `Story.objects.get(..)`, a Django model it no longer imports).
+    fn undefined(&self, n: Node<'t>) -> bool {
+        let name = self.text(n);
+        !self.star_import
+            && !self.module_classes.contains_key(name)
+            && self.lookup(name, n.start_byte() as u32).is_none()
     }
 
     fn enclosing_class(&self, at: Node<'t>) -> Option<Node<'t>> {

@@ -1451,6 +1451,26 @@ class Sub(mongo.Document):
         assert_eq!(got[0].2, 2, "the loop and the query it walks: {got:?}");
     }
 
+    /// A name the file defines nowhere (NewsBlur's archived `bootstrap_mongo.py` still calls
+    /// `Story.objects.get(..)`, a Django model it no longer imports or defines) is no model:
+    /// the code fails there before any query. A model of the file, or imported, is one.
+    #[test]
+    fn an_undefined_model_name_runs_no_query() {
+        let src = r#"import mongoengine
+from apps.rss_feeds.models import MStory
+def bootstrap(userstories):
+    for us in userstories:
+        story = Story.objects.get(pk=us.story_id)
+        mstory = MStory.objects.get(story_guid=us.guid)
+"#;
+        assert_eq!(lines(&findings("utils/bootstrap_mongo.py", src)), vec![6]);
+        let star = format!("from apps.models import *\n{src}");
+        assert_eq!(
+            lines(&findings("utils/bootstrap_mongo.py", &star)),
+            vec![6, 7]
+        );
+    }
+
     /// A Mongoose model's static of the file (crowi's `pageSchema.statics.findPageByPath =
     /// async function (path) { .. Page.findOne({ path }) .. }`) called per item through the
     /// model is a look-up per item too, named as the call names it; not a static that writes, nor
