@@ -102,6 +102,18 @@ fn path_is_offline(path: &str) -> bool {
             .is_some_and(|i| parts[i + 1..].contains(&"commands"))
         // A developer's command-line tool (Huly's `dev/tool/src/qms.ts` migrations).
         || parts.windows(2).any(|w| w[0] == "dev" && matches!(w[1], "tool" | "tools"))
+        // A package or folder of sample data (Reaction's `api-plugin-sample-data/src/loaders/`,
+        // `sample_data/`, `demo-data/`): it seeds a demonstration shop.
+        || parts.iter().any(|p| {
+            let mut last = String::new();
+            let mut found = p.eq_ignore_ascii_case("sampledata");
+            crate::lang::naming::for_each_word(p, |w| {
+                found |= w == "data" && matches!(last.as_str(), "sample" | "demo");
+                last = w.to_string();
+                false
+            });
+            found
+        })
         // `seed.js`, `seeders.py`, Reaction's `checkAndSeedDb.js`: seeding code.
         || crate::lang::naming::for_each_word(stem, |w| {
             matches!(w, "seed" | "seeds" | "seeder" | "seeders" | "seeding")
@@ -1866,6 +1878,11 @@ mod tests {
             "cli/src/commands/updateStatementCount.js",
             // MPContribs' maintenance functions, run by hand.
             "mpcontribs-api/maintenance.py",
+            // Reaction's sample shop, loaded by a plugin.
+            "packages/api-plugin-sample-data/src/loaders/loadSequences.js",
+            "app/sample_data/products.py",
+            "app/demoData/load.ts",
+            "sampledata/users.js",
         ] {
             assert!(path_is_offline(p), "{p}");
         }
@@ -1880,6 +1897,8 @@ mod tests {
             "src/bin/server.rs",
             // A bot's commands answer its users.
             "src/commands/ban.js",
+            "src/data/samples.js",
+            "src/sample/data.js",
         ] {
             assert!(!path_is_offline(p), "{p}");
         }
