@@ -90,6 +90,9 @@ fn path_is_offline(path: &str) -> bool {
                 | "upgrade"
                 | "testing"
         )
+            // A package or folder of sample data (Reaction's `api-plugin-sample-data/src/
+            // loaders/`, `sample_data/`, `demoData/`): it seeds a demonstration shop.
+            || (p.ends_with("data") && (p.contains("sample") || p.contains("demo")))
     }) || matches!(stem, "fixtures" | "demo" | "maintenance")
         // Django's management commands (`app/management/commands/dedupe.py`): run by hand or
         // by cron through `manage.py`, never on a request.
@@ -102,18 +105,6 @@ fn path_is_offline(path: &str) -> bool {
             .is_some_and(|i| parts[i + 1..].contains(&"commands"))
         // A developer's command-line tool (Huly's `dev/tool/src/qms.ts` migrations).
         || parts.windows(2).any(|w| w[0] == "dev" && matches!(w[1], "tool" | "tools"))
-        // A package or folder of sample data (Reaction's `api-plugin-sample-data/src/loaders/`,
-        // `sample_data/`, `demo-data/`): it seeds a demonstration shop.
-        || parts.iter().any(|p| {
-            let mut last = String::new();
-            let mut found = p.eq_ignore_ascii_case("sampledata");
-            crate::lang::naming::for_each_word(p, |w| {
-                found |= w == "data" && matches!(last.as_str(), "sample" | "demo");
-                last = w.to_string();
-                false
-            });
-            found
-        })
         // `seed.js`, `seeders.py`, Reaction's `checkAndSeedDb.js`: seeding code.
         || crate::lang::naming::for_each_word(stem, |w| {
             matches!(w, "seed" | "seeds" | "seeder" | "seeders" | "seeding")

@@ -2045,6 +2045,40 @@ async function other(db, skip, offset) {
     assert!(fs[1].related.is_empty() && fs[2].related.is_empty());
 }
 
+/// A skip the code caps before the query (Habitica's inbox: `if (skip >= MAX_PM_COUNT) return
+/// [];`, so at most 400 messages deep) limits how deep users can go, as the help suggests: not
+/// flagged, in the query's chain or applied later to the query's name. A guard on something else
+/// leaves the skip unbounded.
+#[test]
+fn a_skip_capped_before_the_query_is_not_paging() {
+    let src = r#"const mongoose = require('mongoose');
+const Inbox = mongoose.model('Inbox', new mongoose.Schema({ ownerId: String, ts: Date }));
+const PER_PAGE = 50, MAX_COUNT = 400;
+export async function getInbox(ownerId, page) {
+  const skip = PER_PAGE * Number(page);
+  if (skip >= MAX_COUNT) return [];
+  return Inbox.find({ ownerId }).sort({ ts: -1 }).skip(skip).limit(PER_PAGE).lean().exec();
+}
+export async function uncapped(ownerId, page) {
+  const skip = PER_PAGE * Number(page);
+  if (page < 0) return [];
+  return Inbox.find({ ownerId }).sort({ ts: -1 }).skip(skip).limit(PER_PAGE).lean().exec();
+}
+export async function built(ownerId, options) {
+  let query = Inbox.find({ ownerId }).sort({ ts: -1 });
+  if (typeof options.page !== 'undefined') {
+    const skip = PER_PAGE * Number(options.page);
+    if (skip >= MAX_COUNT) {
+      return [];
+    }
+    query = query.skip(skip).limit(PER_PAGE);
+  }
+  return query.lean().exec();
+}
+"#;
+    assert_eq!(rule_lines(SP, "inbox.js", src), vec![12]);
+}
+
 /// A `$skip` after a `$limit` skips among the documents the limit kept, and reads no more than
 /// the limit: not paging, unless the limit grows with the skip. Reaction's
 /// `applyPaginationToMongoAggregate` reads the page before as `$limit: skip + 1` then `$skip:

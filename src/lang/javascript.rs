@@ -372,7 +372,7 @@ struct Extractor<'t> {
     /// Call node id → operation index, for modifiers attached later through a variable.
     op_by_call: HashMap<usize, usize>,
     /// `cursor.skip(n)` on a variable bound to an operation call: (bound call id, modifiers).
-    pending_modifiers: Vec<(usize, Vec<Modifier>)>,
+    pending_modifiers: Vec<(usize, Vec<Modifier>, Vec<String>)>,
     /// Offset paging on a variable bound to no operation call (see `note_loose_skip`), with the
     /// id of the call it is bound to, if any.
     /// With each, the cursor it pages when its variable holds a copy of it (`const next =
@@ -1779,6 +1779,17 @@ impl<'t> Extractor<'t> {
         super::size_guards(&self.parents, self.src, n, &JS_GUARDS, |c, exit, out| {
             super::binary_sizes(&self.parents, self.src, c, exit, out, &|m| {
                 self.length_of(m)
+            })
+        })
+    }
+
+    /// The names the conditionals around `n` bound from above (`skip` after `if (skip >= MAX)
+    /// return [];`), as `size_guards` reads sizes.
+    fn capped_names(&self, n: Node<'t>) -> Vec<String> {
+        super::size_guards(&self.parents, self.src, n, &JS_GUARDS, |c, exit, out| {
+            super::binary_sizes(&self.parents, self.src, c, exit, out, &|m| {
+                let m = self.unwrap_expr(m);
+                (m.k() == "identifier").then(|| self.text(m).to_string())
             })
         })
     }
@@ -5313,7 +5324,13 @@ impl<'t> Extractor<'t> {
                     if loose {
                         chain = Some(mods.clone());
                     }
-                    self.pending_modifiers.push((v.id(), mods));
+                    // (The names capped where the skip is applied: see `capped_names`.)
+                    let capped = if mods.iter().any(|m| m.name == "skip") {
+                        self.capped_names(call)
+                    } else {
+                        Vec::new()
+                    };
+                    self.pending_modifiers.push((v.id(), mods, capped));
                 }
                 if loose {
                     let mods = chain.unwrap_or_else(|| self.collect_chain(root, false));
@@ -6600,6 +6617,11 @@ impl<'t> Extractor<'t> {
                 op.modifiers.push(md);
             }
         }
+        // A skip the code caps before the call (`if (skip >= MAX_PM_COUNT) return [];`,
+        // Habitica's inbox): the names a guard bounds from above there.
+        if op.modifiers.iter().any(|m| m.name == "skip") {
+            op.context.size_guards = self.capped_names(call);
+        }
         if m.args == Args::Bulk {
             let entries = args.first().map(|a| self.bulk_list(*a)).unwrap_or_default();
             let before = self.ir.operations.len();
@@ -7509,9 +7531,10 @@ impl<'t> Extractor<'t> {
     }
 
     fn finish(mut self) -> FileIr {
-        for (call_id, mods) in std::mem::take(&mut self.pending_modifiers) {
+        for (call_id, mods, capped) in std::mem::take(&mut self.pending_modifiers) {
             if let Some(&i) = self.op_by_call.get(&call_id) {
                 let op = &mut self.ir.operations[i];
+                op.context.size_guards.extend(capped);
                 if op.evidence == Evidence::None
                     && mods.iter().any(|m| {
                         m.name == "skip" || JS_SHAPING_MODIFIERS.contains(&m.name.as_str())

@@ -172,6 +172,15 @@ fn is_random_pick(v: &Value) -> bool {
     .any(|w| t.contains(w))
 }
 
+/// Whether the code caps the skip `amount` before the call (`if (skip >= MAX_PM_COUNT) return
+/// [];`, Habitica's inbox, at most 400 messages deep): the skip is a name that a guard bounds from
+/// above (`OpContext::size_guards`). Paging that deep reads little; the cap is what the help
+/// text suggests when pages must be numbered.
+fn capped(op: &Operation, amount: &Value) -> bool {
+    matches!(&amount.kind, ValueKind::Unknown(u)
+        if op.context.size_guards.iter().any(|g| *g == u.text))
+}
+
 /// Whether the `$limit` `limit` grows with the `$skip` `skip`: a name the skip is made of is in
 /// the limit (`limit + offset` for `offset`).
 fn grows_with(limit: &Value, skip: &Value) -> bool {
@@ -280,7 +289,7 @@ impl Rule for SkipPaging {
                     continue;
                 }
                 if let Some(amount) = m.args.first() {
-                    if pages(op, amount) {
+                    if pages(op, amount) && !capped(op, amount) {
                         report(file, op, m.span, amount, m.name == "page");
                     }
                 }
