@@ -178,7 +178,7 @@ fn is_random_pick(v: &Value) -> bool {
 /// text suggests when pages must be numbered.
 fn capped(op: &Operation, amount: &Value) -> bool {
     matches!(&amount.kind, ValueKind::Unknown(u)
-        if op.context.size_guards.iter().any(|g| *g == u.text))
+        if op.context.size_guards.contains(&u.text))
 }
 
 /// Whether the `$limit` `limit` grows with the `$skip` `skip`: a name the skip is made of is in
