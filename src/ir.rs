@@ -623,7 +623,9 @@ pub struct OpContext {
     pub periodic: bool,
     /// The sizes the code checks against an upper bound before the call (or before it adds the
     /// update's keys): `agents = self.user_agents or []` for `if len(agents) < MAX_AGENTS:`. Each
-    /// is the measured expression's text, followed by what its name is bound to.
+    /// is the measured expression's text, followed by what its name is bound to. For a
+    /// JavaScript read that skips by a name, also the names bounded from above there (`skip`
+    /// after `if (skip >= MAX_PM_COUNT) return [];`): a capped skip (see `skip-paging`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub size_guards: Vec<String>,
     /// The call runs at most once per loop: the block around it ends the loop (`break`, or

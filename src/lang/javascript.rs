@@ -5325,7 +5325,7 @@ impl<'t> Extractor<'t> {
                         chain = Some(mods.clone());
                     }
                     // (The names capped where the skip is applied: see `capped_names`.)
-                    let capped = if mods.iter().any(|m| m.name == "skip") {
+                    let capped = if mods.iter().any(skips_by_a_name) {
                         self.capped_names(call)
                     } else {
                         Vec::new()
@@ -6619,8 +6619,9 @@ impl<'t> Extractor<'t> {
         }
         // A skip the code caps before the call (`if (skip >= MAX_PM_COUNT) return [];`,
         // Habitica's inbox): the names a guard bounds from above there.
-        if op.modifiers.iter().any(|m| m.name == "skip") {
-            op.context.size_guards = self.capped_names(call);
+        if op.modifiers.iter().any(skips_by_a_name) {
+            let capped = self.capped_names(call);
+            op.context.size_guards.extend(capped);
         }
         if m.args == Args::Bulk {
             let entries = args.first().map(|a| self.bulk_list(*a)).unwrap_or_default();
@@ -7826,6 +7827,16 @@ fn function_name<'t>(x: &Extractor<'t>, n: Node<'t>) -> (Option<String>, bool) {
 }
 
 /// A call that runs its function argument on a schedule: `setInterval(fn, ms)`, node-cron's
+/// A `skip` modifier whose amount is a name (`.skip(skip)`): the only skip a guard on a name
+/// can cap (see `Extractor::capped_names`).
+fn skips_by_a_name(m: &Modifier) -> bool {
+    m.name == "skip"
+        && m.args.first().is_some_and(|a| {
+            matches!(&a.kind, ValueKind::Unknown(u)
+                if u.text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$'))
+        })
+}
+
 /// `cron.schedule('0 * * * *', fn)`, Agenda's `agenda.define(name, fn)`, `agenda.every(..)`.
 fn is_scheduler(callee: &str) -> bool {
     runs_migrations(callee)

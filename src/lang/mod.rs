@@ -1218,19 +1218,19 @@ pub(crate) fn helper_lookup(
     }
     // (A function that reads two or three collections by its parameters, dodona's
     // `get_all_project_info(project_id, db)`, is a look-up of each: the first is reported.)
-    let own: Vec<&crate::ir::Operation> = ops
+    let mut first = None;
+    for (i, o) in ops
         .iter()
         .filter(|o| def.contains(o.span) && may_be_driver_call(o))
-        .take(4)
-        .collect();
-    if own.is_empty() || own.len() > 3 {
-        return None;
+        .enumerate()
+    {
+        if i == 3 {
+            return None;
+        }
+        let read = look_up_read(o, def, name, params)?;
+        first.get_or_insert(read);
     }
-    let reads = own
-        .iter()
-        .map(|read| look_up_read(read, def, name, params))
-        .collect::<Option<Vec<_>>>()?;
-    reads.first().copied()
+    first
 }
 
 /// The span of `read` when it is, in the function `def` named `name` with parameters `params`,
@@ -1709,17 +1709,23 @@ pub(crate) fn cached_by_caller<'t>(
         if !l.contains(at) || at == l {
             return false;
         }
-        if matches!(p.k(), "if_statement" | "if_expression") {
-            let cond = parents
+        let cond = || {
+            parents
                 .field(p, "condition")
                 .and_then(|c| src.get(c.start_byte()..c.end_byte()))
-                .unwrap_or("");
-            if cond.contains(".has(")
-                || cond.contains(" not in ")
-                || cond.contains(".contains_key(")
-            {
-                return true;
+                .unwrap_or("")
+        };
+        let cached = match p.k() {
+            "if_statement" => {
+                let cond = cond();
+                cond.contains(".has(") || cond.contains(" not in ")
             }
+            // Rust's.
+            "if_expression" => cond().contains(".contains_key("),
+            _ => false,
+        };
+        if cached {
+            return true;
         }
         cur = p;
     }
