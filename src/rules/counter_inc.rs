@@ -256,13 +256,19 @@ fn deferral_count(key: &str) -> bool {
 
 /// The number of a run, an attempt or a retry of the document's own work, bumped by the update
 /// that starts or defers it (`runCount` beside `lastRunAt`, a queue's claim of a task, `attempts`,
-/// `retries`): the work's cycle number, not a count of events.
+/// `retries`), or that records its failure (Habitica's `webhooks.$.failures`, bumped per failed
+/// delivery of that webhook and reset at ten; `failedAttempts`): the work's cycle number, not a
+/// count of events.
 fn is_run_number(key: &str) -> bool {
     match crate::lang::naming::words(key).as_slice() {
-        [w] => matches!(w.as_str(), "attempts" | "attempt" | "retries" | "tries"),
+        [w] => matches!(
+            w.as_str(),
+            "attempts" | "attempt" | "retries" | "tries" | "failures"
+        ),
         [.., a, b] => {
-            matches!(a.as_str(), "run" | "attempt" | "retry" | "try")
-                && matches!(b.as_str(), "count" | "number" | "no")
+            (matches!(a.as_str(), "run" | "attempt" | "retry" | "try" | "failure")
+                && matches!(b.as_str(), "count" | "number" | "no"))
+                || (a == "failed" && matches!(b.as_str(), "attempts" | "tries"))
         }
         _ => false,
     }
@@ -419,7 +425,7 @@ def remove(sid, iid, n, ids):
     /// the current window of time (`{user, key, created: {$gte: now - BUCKET}}`), or of a point
     /// in time compared by equality (`{op, ident, expireAt}`), is the bucketed counter; a filter
     /// on the lock its caller holds (wildduck's lease renewal, `{_id, locked: task.lock}`) has
-    /// one writer. A count of events on one document by its key, or of one unlocked
+    /// one writer. So is a count of a work's failures (Habitica's `webhooks.$.failures`). A count of events on one document by its key, or of one unlocked
     /// (`{locked: False}`), is still reported.
     #[test]
     fn claims_run_numbers_and_windows_of_time_are_not_per_event_counters() {
@@ -432,6 +438,9 @@ def start(cid, now):
     db.campaigns.update_one({"_id": cid}, {"$set": {"last_run_at": now}, "$inc": {"run_count": 1}})
     db.jobs.update_one({"_id": cid}, {"$set": {"state": "deferred"}, "$inc": {"attempts": 1, "retry_count": 1}})
     db.queue.find_one_and_update({"id": cid, "seq": 1}, {"$set": {"locked": False}, "$inc": {"_deferred.count": 1}})
+def failed(uid, hook_id, now):
+    db.users.update_one({"_id": uid, "webhooks.id": hook_id}, {"$set": {"webhooks.$.lastFailureAt": now}, "$inc": {"webhooks.$.failures": 1}})
+    db.users.update_one({"_id": uid}, {"$inc": {"failedAttempts": 1}})
 def log(user, key, since):
     db.authlog.find_one_and_update({"user": user, "key": key, "created": {"$gte": since}},
         {"$inc": {"events": 1}}, upsert=True)
