@@ -2651,9 +2651,18 @@ impl<'t> Extractor<'t> {
         else {
             return Thing::Unknown;
         };
+        match self.class_collection(name, at) {
+            Some((r, ev)) => Thing::LoadedDoc(r, ev),
+            None => Thing::Unknown,
+        }
+    }
+
+    /// The collection of the document class `name` of this file, with the evidence: its model's,
+    /// or, for a class whose base is imported, a reference (at `at`) the linker decides.
+    fn class_collection(&self, name: &str, at: Node<'t>) -> Option<(CollectionRef, Evidence)> {
         match self.document_class(name) {
-            Thing::Model(r, ev) => Thing::LoadedDoc(r, ev),
-            Thing::Imported(imp, local) => Thing::LoadedDoc(
+            Thing::Model(r, ev) => Some((r, ev)),
+            Thing::Imported(imp, local) => Some((
                 CollectionRef {
                     name: CollectionName::Unknown { text: local },
                     span: span(at),
@@ -2661,8 +2670,8 @@ impl<'t> Extractor<'t> {
                     import: Some(imp),
                 },
                 Evidence::None,
-            ),
-            _ => Thing::Unknown,
+            )),
+            _ => None,
         }
     }
 
@@ -2701,18 +2710,9 @@ impl<'t> Extractor<'t> {
                 return Thing::Unknown;
             }
             let name = class.and_then(|c| self.field(c, "name"));
-            return match name.map(|n| self.document_class(self.text(n))) {
-                Some(Thing::Model(r, ev)) => Thing::QuerySet(r, ev),
-                Some(Thing::Imported(imp, local)) => Thing::QuerySet(
-                    CollectionRef {
-                        name: CollectionName::Unknown { text: local },
-                        span: span(at),
-                        via: CollectionVia::MongooseModel,
-                        import: Some(imp),
-                    },
-                    Evidence::None,
-                ),
-                _ => Thing::Unknown,
+            return match name.and_then(|n| self.class_collection(self.text(n), at)) {
+                Some((r, ev)) => Thing::QuerySet(r, ev),
+                None => Thing::Unknown,
             };
         }
         match class {
