@@ -69,6 +69,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         export_nodes: Vec::new(),
         source_exports: Vec::new(),
         member_assigns: Vec::new(),
+        member_assigns_of: HashMap::default(),
         functions: HashMap::default(),
         classes: Vec::new(),
         class_exports: Vec::new(),
@@ -96,6 +97,12 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         x.file_periodic = false;
     }
     x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end, b.pos));
+    for (i, a) in x.member_assigns.iter().enumerate() {
+        x.member_assigns_of.entry(a.0).or_default().push(i as u32);
+    }
+    for list in x.member_assigns_of.values_mut() {
+        list.sort_by_key(|&i| x.member_assigns[i as usize].3);
+    }
     // From here on, nothing `classify` reads changes (the bindings, assignments, pushes and
     // filled names are complete; the passes below only add to the IR).
     *x.classified.get_mut() = Some(HashMap::default());
@@ -344,6 +351,10 @@ struct Extractor<'t> {
     /// `models.Posts = db.model(..)`: (object, member, value, position) of every assignment to a
     /// member of a named object (see `registry_exports`).
     member_assigns: Vec<(&'t str, &'t str, Node<'t>, u32)>,
+    /// `member_assigns` by object, by position: the indexes of each object's assignments
+    /// (a minified bundle's 48,000 `e.exports = ..` made every lookup of a name's members scan
+    /// them all).
+    member_assigns_of: HashMap<&'t str, Vec<u32>>,
     /// The file's named functions and methods, by name (see `returned_object`).
     functions: HashMap<&'t str, Vec<Node<'t>>>,
     /// The file's classes, in the order they open.
@@ -1522,9 +1533,13 @@ impl<'t> Extractor<'t> {
             }
         }
         let object = object?;
-        let mut assigned = self
-            .member_assigns
+        let of_object = self
+            .member_assigns_of
+            .get(object)
+            .map_or(&[][..], |v| v.as_slice());
+        let mut assigned = of_object
             .iter()
+            .map(|&i| &self.member_assigns[i as usize])
             .filter(|(o, m, _, _)| *o == object && *m == name);
         match (assigned.next(), assigned.next()) {
             (Some(&(_, _, value, _)), None) => is_fn(value),
@@ -3013,7 +3028,12 @@ impl<'t> Extractor<'t> {
         };
         // (Only a name bound before in the same scope can have another binding reach.)
         let earlier = self.bindings.get(name).is_some_and(|all| {
-            super::scopes::bound_before_in_scope(all, b.scope, b.pos, |o| (o.scope, o.pos))
+            let index = self.scope_index.get(name);
+            index.is_some_and(|index| {
+                super::scopes::bound_before_in_scope(all, index, b.scope, b.pos, |o| {
+                    (o.scope, o.pos)
+                })
+            })
         });
         if !earlier {
             return b;
@@ -4913,7 +4933,17 @@ impl<'t> Extractor<'t> {
         let operator = name.starts_with('$');
         let at = id.start_byte() as u32;
         let mut fields = Vec::new();
-        for &(object, member, value, pos) in &self.member_assigns {
+        let of_name = self
+            .member_assigns_of
+            .get(name)
+            .map_or(&[][..], |v| v.as_slice());
+        // (In the order of their positions: only those between the binding and `at`.)
+        let from = of_name.partition_point(|&i| self.member_assigns[i as usize].3 <= b.pos);
+        for &i in &of_name[from..] {
+            let (object, member, value, pos) = self.member_assigns[i as usize];
+            if pos >= at {
+                break;
+            }
             if object == name
                 && (operator
                     || member.starts_with('$')
