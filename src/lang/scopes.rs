@@ -231,11 +231,18 @@ pub(crate) fn index_all<B>(
 /// minified bundle's 48,000 bindings of `o` quadratic).
 pub(crate) fn bound_before_in_scope<B>(
     all: &[B],
-    index: &ScopeIndex,
+    index: Option<&ScopeIndex>,
     scope: crate::ir::Span,
     pos: u32,
     of: impl Fn(&B) -> (crate::ir::Span, u32),
 ) -> bool {
+    // (A few bindings are scanned: cheaper than finding the index.)
+    let Some(index) = index.filter(|_| all.len() > 32) else {
+        return all.iter().any(|o| {
+            let (s, p) = of(o);
+            s == scope && p < pos
+        });
+    };
     let (start, end) = (scope.start, scope.end);
     let first = index.groups.partition_point(|g| g.start < start);
     index.groups[first..]
