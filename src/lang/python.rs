@@ -1756,7 +1756,9 @@ impl<'t> Extractor<'t> {
         };
         // (Only a name bound before in the same scope can have another binding reach.)
         let earlier = self.bindings.get(name).is_some_and(|all| {
-            let index = (all.len() > 32).then(|| self.scope_index.get(name)).flatten();
+            let index = (all.len() > 32)
+                .then(|| self.scope_index.get(name))
+                .flatten();
             super::scopes::bound_before_in_scope(all, index, b.scope, b.pos, |o| (o.scope, o.pos))
         });
         if !earlier {
