@@ -5322,9 +5322,23 @@ impl<'t> Extractor<'t> {
                 Thing::CallResult(_) => obj.k() == "identifier",
                 _ => false,
             };
+            // `db.fs` of `db.fs.files.find_one(..)`: the prefix of a sub-collection's name
+            // (GridFS's `fs.files`), not a collection the code uses.
+            let prefix = || {
+                self.parents.of(n).is_some_and(|p| {
+                    p.k() == "attribute"
+                        && self.field(p, "object") == Some(n)
+                        && !self.parents.of(p).is_some_and(|c| {
+                            c.k() == "call" && self.field(c, "function") == Some(p)
+                        })
+                        && matches!(classified(p), Thing::Collection(_))
+                })
+            };
             if named && !called && !self.truth_tested(n) {
                 if let Thing::Collection(r) = classified(n) {
-                    found.push(r);
+                    if !prefix() {
+                        found.push(r);
+                    }
                 }
             }
         }
@@ -9914,6 +9928,26 @@ class ResultDB(object):
         );
         use HoleKind::*;
         assert_eq!(holes(&ir), vec![vec![Unknown, Entity], vec![], vec![Date]]);
+    }
+
+    /// GridFS's `db.fs.files` names the collection `fs.files`; its prefix `db.fs` is no
+    /// collection the code uses. `db.fs` called on (`db.fs.find(..)`) is the collection `fs`.
+    #[test]
+    fn a_sub_collection_s_prefix_is_no_collection() {
+        let src = r#"import pymongo
+db = pymongo.MongoClient()["cuckoo"]
+db.fs.files.ensure_index("sha256", unique=True, sparse=True)
+def existing(sha):
+    return db.fs.files.find_one({"sha256": sha})
+def chunks(fid):
+    return db.fs.chunks.find({"files_id": fid}), db.fs.find({"f": fid})
+"#;
+        let names: Vec<String> = ir(src)
+            .collections
+            .iter()
+            .map(|c| c.name.display())
+            .collect();
+        assert_eq!(names, ["fs.files", "fs.files", "fs.chunks", "fs"]);
     }
 
     #[test]
