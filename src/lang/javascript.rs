@@ -3028,9 +3028,7 @@ impl<'t> Extractor<'t> {
         };
         // (Only a name bound before in the same scope can have another binding reach.)
         let earlier = self.bindings.get(name).is_some_and(|all| {
-            let index = (all.len() > 32)
-                .then(|| self.scope_index.get(name))
-                .flatten();
+            let index = || self.scope_index.get(name);
             super::scopes::bound_before_in_scope(all, index, b.scope, b.pos, |o| (o.scope, o.pos))
         });
         if !earlier {
@@ -5697,10 +5695,10 @@ impl<'t> Extractor<'t> {
         self.ir.operations.extend(added);
     }
 
-    /// A call in a loop of `def`, a function of this file whose one operation is a read outside
-    /// any loop of its own and whose body is a few statements: a [`HelperRead`], with the call's
-    /// context settled as an operation's is (the same arguments on every iteration repeat one
-    /// query). Not a runner of the caller's queries (its collection or whole query a parameter).
+    /// A call in a loop of `def`, a function of this file whose operations are one to three reads
+    /// outside any loop of its own and whose body is a few statements: a [`HelperRead`], with the
+    /// call's context settled as an operation's is (the same arguments on every iteration repeat
+    /// one query). Not a runner of the caller's queries (its collection or whole query a parameter).
     fn note_helper_read(
         &mut self,
         call: Node<'t>,
@@ -5842,8 +5840,8 @@ impl<'t> Extractor<'t> {
 
     /// The look-ups of the file that other modules may call (see [`crate::ir::Lookup`]): of the
     /// functions in no other function (`outermost`), those at the top of the module, and the
-    /// methods of its classes and of the objects it exports, whose one operation is a read that
-    /// varies with their parameters. A name that two such functions answer to is neither's.
+    /// methods of its classes and of the objects it exports, whose operations are one to three
+    /// reads that vary with their parameters. A name that two such functions answer to is neither's.
     fn note_lookups(&mut self, outermost: &[Node<'t>]) {
         let reads = super::lookup_reads(&self.ir.operations);
         if reads.is_empty() {

@@ -1756,9 +1756,7 @@ impl<'t> Extractor<'t> {
         };
         // (Only a name bound before in the same scope can have another binding reach.)
         let earlier = self.bindings.get(name).is_some_and(|all| {
-            let index = (all.len() > 32)
-                .then(|| self.scope_index.get(name))
-                .flatten();
+            let index = || self.scope_index.get(name);
             super::scopes::bound_before_in_scope(all, index, b.scope, b.pos, |o| (o.scope, o.pos))
         });
         if !earlier {
@@ -4833,8 +4831,8 @@ impl<'t> Extractor<'t> {
 
     /// The look-ups of the file that other modules may call (see [`crate::ir::Lookup`]): its
     /// module-level functions, and the static and class methods of its classes (`Users.by_id`),
-    /// whose one operation is a read that varies with their parameters. A name that two such
-    /// functions answer to is neither's.
+    /// whose operations are one to three reads that vary with their parameters. A name that two
+    /// such functions answer to is neither's.
     fn note_lookups(&mut self, root: Node<'t>) {
         let reads = super::lookup_reads(&self.ir.operations);
         if reads.is_empty() {
@@ -5707,13 +5705,7 @@ impl<'t> Extractor<'t> {
     /// function around `at`, `list = list[:n]`, or a part of it deleted, `del list[n:]`
     /// (NewsBlur's `save_sent_email`: the history is kept to its last `max_quota` entries).
     fn list_cut(&self, at: Node<'t>, list: &str) -> bool {
-        let mut root = at;
-        while root.k() != "function_definition" {
-            match self.parents.of(root) {
-                Some(p) => root = p,
-                None => break,
-            }
-        }
+        let root = self.function_around(at).unwrap_or(self.parents.root());
         let sliced = |n: Node<'t>| {
             n.k() == "subscript"
                 && self.field(n, "value").is_some_and(|v| self.text(v) == list)

@@ -2136,10 +2136,7 @@ impl<'t> Extractor<'t> {
                 up = self.parents.of(p);
             }
         } else {
-            let mut root = call;
-            while let Some(p) = self.parents.of(root) {
-                root = p;
-            }
+            let root = self.parents.root();
             lists.push(root);
             lists.extend(
                 self.named_children(root)
@@ -2161,9 +2158,9 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// A call in a loop of `def`, a function of this file that is a look-up (its one operation a
-    /// read outside any loop of its own, varying with its parameters, in a body of a few
-    /// statements): a [`crate::ir::HelperRead`].
+    /// A call in a loop of `def`, a function of this file that is a look-up (one to three reads
+    /// outside any loop of its own, varying with its parameters, in a body of a few statements,
+    /// see `lang::helper_lookup`): a [`crate::ir::HelperRead`].
     fn note_helper_read(&mut self, call: Node<'t>, def: Node<'t>, ctx: OpContext) {
         let (Some(name), Some(body)) = (self.field(def, "name"), self.field(def, "body")) else {
             return;

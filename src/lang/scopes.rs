@@ -226,18 +226,18 @@ pub(crate) fn index_all<B>(
 /// Whether a name bound at `pos` in `scope` is bound before in the same scope by one of `all`
 /// (given as each binding's scope and position): only then can another binding than the latest
 /// reach a use (see [`in_another_branch`]).
-/// `index` is `all`'s [`ScopeIndex`]: the bindings of one scope are a group of it, in the order
-/// of their positions, so only the group's first is asked (a linear scan of `all` made a
-/// minified bundle's 48,000 bindings of `o` quadratic).
-pub(crate) fn bound_before_in_scope<B>(
+/// `index` gives `all`'s [`ScopeIndex`], asked for only when `all` is long: the bindings of one
+/// scope are a group of it, in the order of their positions, so only the group's first is asked
+/// (a linear scan of `all` made a minified bundle's 48,000 bindings of `o` quadratic).
+pub(crate) fn bound_before_in_scope<'a, B>(
     all: &[B],
-    index: Option<&ScopeIndex>,
+    index: impl FnOnce() -> Option<&'a ScopeIndex>,
     scope: crate::ir::Span,
     pos: u32,
     of: impl Fn(&B) -> (crate::ir::Span, u32),
 ) -> bool {
     // (A few bindings are scanned: cheaper than finding the index.)
-    let Some(index) = index.filter(|_| all.len() > 32) else {
+    let Some(index) = (all.len() > 32).then(index).flatten() else {
         return all.iter().any(|o| {
             let (s, p) = of(o);
             s == scope && p < pos
