@@ -2743,6 +2743,62 @@ async function h() { return Users.countDocuments({ other: "admin" }); }
     }
 }
 
+/// A loaded document's array set anew to an array literal before a loop that fills it
+/// (`a.preferred = []`, as crits does in Python) is saved whole with what the function builds:
+/// no growth. Set only where it is missing (`if (!a.preferred) a.preferred = []`), it grows.
+#[test]
+fn an_array_set_anew_before_its_pushes_is_not_grown() {
+    let src = r#"const mongoose = require('mongoose');
+const Action = mongoose.model('Action', new mongoose.Schema({ name: String, preferred: [String] }));
+async function setPreferred(name, prefs) {
+  const a = await Action.findOne({ name });
+  a.preferred = [];
+  for (const p of prefs.split('\n')) a.preferred.push(p.trim());
+  await a.save();
+}
+async function addPreferred(name, p) {
+  const a = await Action.findOne({ name });
+  if (!a.preferred) a.preferred = [];
+  a.preferred.push(p);
+  await a.save();
+}
+"#;
+    assert_eq!(rule_lines("unbounded-push", "action.js", src), vec![12]);
+}
+
+/// A filter filled in at run time (`conditions._id = ..`, `Object.assign(filter, extra)`) is not
+/// judged, as its keys are not all known; but only the binding that is filled: another function's
+/// `conditions`, filled in its own body, leaves this one's literal (heyform's submissions, where
+/// every method names its filter `conditions`).
+#[test]
+fn only_the_filled_binding_of_a_filter_is_unknown() {
+    let src = r#"import { model, Schema } from 'mongoose'
+const Sub = model('Sub', new Schema({ formId: { type: String, index: true }, endAt: Number, status: Number }))
+export async function recent(formId: string) {
+  const conditions = { formId, status: 1 }
+  return Sub.find(conditions).sort({ endAt: -1 }).limit(30)
+}
+export async function remove(formId: string, ids?: string[]) {
+  const conditions: any = { formId }
+  if (ids) conditions._id = { $in: ids }
+  return Sub.find(conditions).sort({ endAt: -1 })
+}
+export async function rows(formId: string, extra: any) {
+  const filter = { formId }
+  Object.assign(filter, extra)
+  return Sub.find(filter).sort({ endAt: 1 })
+}
+"#;
+    assert_eq!(rule_lines("unindexed-query", "sub.ts", src), vec![5]);
+    // Filled in its own function, the first filter is not judged either.
+    let filled = src.replacen(
+        "status: 1 }\n",
+        "status: 1 }\n  if (formId) conditions.x = 1\n",
+        1,
+    );
+    assert!(rule_lines("unindexed-query", "sub.ts", &filled).is_empty());
+}
+
 /// A class loaded into a schema (`schema.loadClass(BookClass)`, builderbook's models): its static
 /// methods are the model's statics, so `this` there is the model and the finding names its
 /// collection. An instance method's `this` is a document; a class no schema loads is not a model.

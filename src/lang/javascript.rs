@@ -61,8 +61,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         scope_index: HashMap::default(),
         parents: std::rc::Rc::new(super::flat::Flat::new(tree.root_node())),
         assigned: HashMap::default(),
-        filled: Default::default(),
-        filled_by_key: Default::default(),
+        filled: HashMap::default(),
         pushes: HashMap::default(),
         saves: Vec::new(),
         bumps: Vec::new(),
@@ -332,10 +331,11 @@ struct Extractor<'t> {
     /// Where each name is assigned (`x = ..`, `x += ..`, `x++`), by byte offset: a `let`/`var`
     /// binding is a constant when no assignment within its scope changes it.
     assigned: HashMap<String, Vec<u32>>,
-    /// Names whose object is filled in by member assignment (`q.status = s`).
-    filled: crate::lang::HashSet<String>,
-    /// Those of `filled` filled otherwise than by `name.member = v` (`q[key] = v`, `q.a.b = v`).
-    filled_by_key: crate::lang::HashSet<String>,
+    /// Names whose object is filled in by member assignment (`q.status = s`): where each such
+    /// assignment is, in the order of positions, and whether it fills otherwise than by
+    /// `name.member = v` (`q[key] = v`, `q.a.b = v`). Which binding each fills is asked at the
+    /// use ([`Self::fills_of`]): another function's `conditions` fills not this one's.
+    filled: HashMap<String, Vec<(u32, bool)>>,
     /// `name.push(..)` / `name.unshift(..)` calls: (name) → (call position, method, arguments node).
     pushes: HashMap<String, Vec<(u32, bool, Node<'t>)>>,
     /// `name.save()` calls: (name, position).
@@ -508,9 +508,40 @@ impl<'t> Extractor<'t> {
 
     // ---------------------------------------------------------------- pass 1: bindings
 
+    fn note_fill(&mut self, name: &str, pos: u32, by_key: bool) {
+        match self.filled.get_mut(name) {
+            Some(fills) => fills.push((pos, by_key)),
+            None => {
+                self.filled.insert(name.to_string(), vec![(pos, by_key)]);
+            }
+        }
+    }
+
+    /// Whether the object that `b` binds to `name` is filled in by member assignment after its
+    /// binding, in its scope, through that binding (not a name of the same spelling bound in
+    /// another function): `Some(true)` where some fill is by key (`q[key] = v`, `q.a.b = v`),
+    /// `Some(false)` where all are `q.member = v`, `None` where none is.
+    fn fills_of(&self, name: &str, b: &Binding<'t>) -> Option<bool> {
+        let fills = self.filled.get(name)?;
+        let from = fills.partition_point(|&(pos, _)| pos <= b.pos);
+        let mut found = None;
+        for &(pos, by_key) in &fills[from..] {
+            if pos >= b.scope.end {
+                break;
+            }
+            if b.scope.contains(Span::new(pos as usize, pos as usize))
+                && self.lookup(name, pos).is_some_and(|x| std::ptr::eq(x, b))
+            {
+                found = Some(found == Some(true) || by_key);
+            }
+        }
+        found
+    }
+
     /// `query.status = s` / `query[key] = v`: the object bound to `query` is filled in after its
     /// literal, so the literal holds only some of its keys.
     fn note_filled(&mut self, mut target: Node<'t>) {
+        let pos = target.start_byte() as u32;
         // `q.status = s`, one of `member_assigns`; not `q[key] = v` nor `q.a.b = v`.
         let direct = target.k() == "member_expression"
             && self
@@ -528,10 +559,7 @@ impl<'t> Extractor<'t> {
                     }
                 }
                 "identifier" => {
-                    if !direct {
-                        self.filled_by_key.insert(self.text(target).to_string());
-                    }
-                    self.filled.insert(self.text(target).to_string());
+                    self.note_fill(self.text(target), pos, !direct);
                     return;
                 }
                 _ => return,
@@ -943,7 +971,7 @@ impl<'t> Extractor<'t> {
                             });
                             if let (Some(m), "identifier") = (operator, o.k()) {
                                 self.member_assigns.push((self.text(o), m, right, pos));
-                                self.filled.insert(self.text(o).to_string());
+                                self.note_fill(self.text(o), pos, false);
                             } else {
                                 self.note_filled(left)
                             }
@@ -1151,6 +1179,17 @@ impl<'t> Extractor<'t> {
                             }
                         }
                         "save" => self.saves.push((name, pos)),
+                        // `Object.assign(filter, extra)`: keys added at run time, as
+                        // `filter[key] = v` adds them (tiledesk's data tables).
+                        "assign" if name == "Object" => {
+                            if let Some(target) = self
+                                .field(n, "arguments")
+                                .and_then(|a| self.named_children(a).into_iter().next())
+                                .filter(|t| t.k() == "identifier")
+                            {
+                                self.note_fill(self.text(target), pos, true);
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -4411,7 +4450,7 @@ impl<'t> Extractor<'t> {
             .filter(|p| p.k() == "property_identifier")?;
         let name = self.text(obj);
         let b = self.lookup(name, obj.start_byte() as u32)?;
-        if !self.is_constant(b, name) || self.filled.contains(name) {
+        if !self.is_constant(b, name) || self.fills_of(name, b).is_some() {
             return None;
         }
         let object = self.unwrap_expr(b.value?);
@@ -4868,7 +4907,8 @@ impl<'t> Extractor<'t> {
                     };
                 }
                 if literal_like && self.is_constant(b, name) && depth <= MAX_DEPTH {
-                    if vk == "object" && self.filled.contains(name) {
+                    let fills = (vk == "object").then(|| self.fills_of(name, b)).flatten();
+                    if let Some(by_key) = fills {
                         // The literal's keys stand; more are added at run time, like a spread.
                         let mut v = self.lower(v, depth);
                         if let ValueKind::Document(fields) = &mut v.kind {
@@ -4881,7 +4921,7 @@ impl<'t> Extractor<'t> {
                             // member set on it; filled by those alone, it has no other key.
                             let operator = name.starts_with('$');
                             fields.extend(self.members_set(name, b, id, depth));
-                            if !operator || self.filled_by_key.contains(name) {
+                            if !operator || by_key {
                                 fields.push(Field::spread(span(id), name, true));
                             }
                         }
@@ -4902,7 +4942,7 @@ impl<'t> Extractor<'t> {
                         return p;
                     }
                 }
-            } else if b.kind == DeclKind::Param && self.filled.contains(name) {
+            } else if b.kind == DeclKind::Param && self.fills_of(name, b).is_some() {
                 // Options the function is given and fills before it passes them on
                 // (`findOptions.skip = (page - 1) * perPage`, ship's `find(filter, readConfig,
                 // findOptions = {})`): what it sets, beside what the caller gave.
@@ -7072,8 +7112,10 @@ impl<'t> Extractor<'t> {
 
     /// Whether the function around `call` sets the array `array` (its text, `row.refreshTokens`)
     /// to a part of itself before `call` pushes to it: `row.refreshTokens =
-    /// row.refreshTokens.filter(notExpired)` (pwndoc's sessions), `.slice(-9)`. Mongoose then
-    /// saves the whole array with a `$set`, and it keeps only what the function lets stay.
+    /// row.refreshTokens.filter(notExpired)` (pwndoc's sessions), `.slice(-9)`; or anew, to an
+    /// array literal, in a block around `call` (`action.preferred = []`, then a loop that
+    /// fills it). Mongoose then saves the whole array with a `$set`, and it keeps only what the
+    /// function lets stay or puts there.
     fn pruned_before(&self, call: Node<'t>, array: &str) -> bool {
         let at = call.start_byte();
         let mut found = false;
@@ -7087,8 +7129,26 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let right = self.unwrap_expr(right);
-                found = self.text(left) == array
-                    && right.k() == "call_expression"
+                if self.text(left) != array {
+                    return;
+                }
+                // `action.preferred = []` before a loop that fills it (and not under a condition
+                // of its own, as `if (!doc.tags) doc.tags = []`): the save writes the list the
+                // function builds, not one grown.
+                if right.k() == "array" {
+                    found = self
+                        .parents
+                        .of(n)
+                        .filter(|s| s.k() == "expression_statement")
+                        .and_then(|s| self.parents.of(s))
+                        .is_some_and(|b| {
+                            matches!(b.k(), "statement_block" | "program")
+                                && b.start_byte() <= at
+                                && at < b.end_byte()
+                        });
+                    return;
+                }
+                found = right.k() == "call_expression"
                     && self.field(right, "function").is_some_and(|f| {
                         f.k() == "member_expression"
                             && self

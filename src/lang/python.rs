@@ -70,6 +70,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         assigned: HashMap::default(),
         appends: HashMap::default(),
         saves: Vec::new(),
+        bumps: Vec::new(),
         loop_items: HashMap::default(),
         key_sets: HashMap::default(),
         operator_sets: HashMap::default(),
@@ -367,6 +368,10 @@ struct Extractor<'t> {
     appends: HashMap<String, Vec<(u32, AppendKind, Node<'t>)>>,
     /// `doc.save()` calls on a name: (name, position), for `document_list_append`.
     saves: Vec<(&'t str, u32)>,
+    /// A document's field counted up or down by a literal step, `feed.subscribers += 1`: (the
+    /// statement, the attribute, the step). Saved after, a per-event counter (see
+    /// `saved_counters`).
+    bumps: Vec<(Node<'t>, Node<'t>, f64)>,
     /// A loop's own variable (`rule` in `for rule in Rule.objects(..)`), by (name, binding
     /// position): what it iterates over.
     loop_items: HashMap<(String, u32), Node<'t>>,
@@ -697,6 +702,19 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let op = self.field(n, "operator").map(|o| self.text(o));
+                // `feed.subscribers += 1`: a document's counter, if the document is saved.
+                if left.k() == "attribute"
+                    && matches!(op, Some("+=" | "-="))
+                    && matches!(right.k(), "integer" | "float")
+                    && self
+                        .field(left, "object")
+                        .is_some_and(|o| o.k() == "identifier")
+                {
+                    if let Ok(step) = self.text(right).replace('_', "").parse::<f64>() {
+                        let step = if op == Some("-=") { -step } else { step };
+                        self.bumps.push((n, left, step));
+                    }
+                }
                 if left.k() == "identifier" {
                     let name = self.text(left).to_string();
                     if op == Some("+=") {
@@ -1762,6 +1780,9 @@ impl<'t> Extractor<'t> {
         if !earlier {
             return b;
         }
+        if let Some(loaded) = self.loaded_or_made(v, name, at) {
+            return loaded;
+        }
         let mut cur = v;
         for _ in 0..8 {
             let Some(p) = self.parents.of(cur) else {
@@ -1796,6 +1817,58 @@ impl<'t> Extractor<'t> {
             }
         }
         b
+    }
+
+    /// A load-or-make, where `v` is the value of the latest binding of `name` before `at`: `try:
+    /// p = Policy.objects.get(user=u)` then `except Policy.DoesNotExist: p = Policy(user=u)` (or
+    /// `p = None`), or `if not p: p = Policy(user=u)` after a load. After the `try` (or the `if`),
+    /// the name holds the document loaded unless there was none: the binding of the load, which
+    /// tells what it is. `None` where `v` is not such a fallback.
+    fn loaded_or_made(&self, v: Node<'t>, name: &str, at: u32) -> Option<&Binding<'t>> {
+        if !matches!(v.k(), "none" | "call") {
+            return None;
+        }
+        let assignment = self.parents.of(v).filter(|a| a.k() == "assignment")?;
+        let statement = self
+            .parents
+            .of(assignment)
+            .filter(|s| s.k() == "expression_statement")?;
+        let block = self.parents.of(statement).filter(|b| b.k() == "block")?;
+        let branch = self.parents.of(block)?;
+        let outer = match branch.k() {
+            "except_clause" => self
+                .parents
+                .of(branch)
+                .filter(|t| t.k() == "try_statement")?,
+            "if_statement" => {
+                let c = self.text(self.field(branch, "condition")?);
+                let absent = c.strip_prefix("not ").is_some_and(|n| n.trim() == name)
+                    || c.strip_suffix(" is None").is_some_and(|n| n.trim() == name);
+                if !absent || self.field(branch, "alternative").is_some() {
+                    return None;
+                }
+                branch
+            }
+            _ => return None,
+        };
+        if at < outer.end_byte() as u32 {
+            return None;
+        }
+        // The load: in the `try`'s body, or before the `if`.
+        let before = match branch.k() {
+            "except_clause" => branch.start_byte() as u32,
+            _ => outer.start_byte() as u32,
+        };
+        let loaded = self.lookup(name, before)?;
+        let from = match branch.k() {
+            "except_clause" => outer.start_byte() as u32,
+            _ => 0,
+        };
+        (loaded.pos >= from
+            && loaded
+                .value
+                .is_some_and(|l| self.unwrap_expr(l).k() == "call"))
+        .then_some(loaded)
     }
 
     /// `b` binds again a parameter of its scope.
@@ -5556,6 +5629,9 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+        if method == "save" && obj.k() == "identifier" && !self.bumps.is_empty() {
+            self.saved_counters(call, obj, &ctx);
+        }
         if matches!(method, "append" | "insert" | "extend")
             && obj.k() == "attribute"
             && !self.saves.is_empty()
@@ -5701,11 +5777,100 @@ impl<'t> Extractor<'t> {
         self.ir.operations.push(op);
     }
 
+    /// mongoengine's counter idiom, `feed.premium_subscribers += 1; feed.save()` (NewsBlur's
+    /// subscriptions) or `self.count -= 1; self.save()` in a document's method: the save sends
+    /// the field's new value, a counter bumped per event like an `$inc` (and one that loses the
+    /// increments of concurrent events), as Mongoose's (the JavaScript frontend's
+    /// `saved_counters`). Each of the document's fields counted by a literal step before the
+    /// save `call`, in the document's scope, with no save between, is an `$inc` of it saved there.
+    fn saved_counters(&mut self, call: Node<'t>, doc: Node<'t>, ctx: &OpContext) {
+        let doc_name = self.text(doc);
+        let at = call.start_byte() as u32;
+        let bumps: Vec<(Node<'t>, Node<'t>, f64)> = self
+            .bumps
+            .iter()
+            .filter(|(n, attr, _)| {
+                (n.start_byte() as u32) < at
+                    && self
+                        .field(*attr, "object")
+                        .is_some_and(|o| self.text(o) == doc_name)
+            })
+            .copied()
+            .collect();
+        if bumps.is_empty() {
+            return;
+        }
+        let thing = match doc_name {
+            "self" => self.own_document(doc),
+            _ => self.classify(doc, 0),
+        };
+        let Thing::LoadedDoc(coll, evidence) = thing else {
+            return;
+        };
+        let coll = Some(coll);
+        if evidence == Evidence::None && !super::imported(&coll) {
+            return;
+        }
+        let Some(scope) = self
+            .lookup(doc_name, doc.start_byte() as u32)
+            .map(|b| b.scope)
+        else {
+            return;
+        };
+        for (n, attr, step) in bumps {
+            let from = n.start_byte() as u32;
+            let saved_between = self
+                .saves
+                .iter()
+                .any(|&(name, pos)| name == doc_name && pos > from && pos < at);
+            let Some(field) = self.field(attr, "attribute") else {
+                continue;
+            };
+            if saved_between || !scope.contains(span(n)) {
+                continue;
+            }
+            let amount = Value {
+                span: span(n),
+                kind: ValueKind::Number(step),
+            };
+            let mut op = super::saved_push(
+                ("save", span(n), span(field)),
+                "$inc",
+                (self.text(field).to_string(), span(field)),
+                amount,
+                (span(doc), &format!("{doc_name}.id")),
+            );
+            op.collection = coll.clone();
+            op.evidence = evidence;
+            op.context = ctx.clone();
+            op.receiver = doc_name.to_string();
+            self.ir.operations.push(op);
+        }
+    }
+
     /// Whether the list `list` (`self.story_email_history`) is cut to a slice of itself in the
     /// function around `at`, `list = list[:n]`, or a part of it deleted, `del list[n:]`
-    /// (NewsBlur's `save_sent_email`: the history is kept to its last `max_quota` entries).
+    /// (NewsBlur's `save_sent_email`: the history is kept to its last `max_quota` entries); or
+    /// set anew to a list literal before `at`, in a block around it (crits' `idb_action
+    /// .preferred = []`, then a loop that fills it).
     fn list_cut(&self, at: Node<'t>, list: &str) -> bool {
         let root = self.function_around(at).unwrap_or(self.parents.root());
+        let at = at.start_byte();
+        // `action.preferred = []` in a block around the append, before it (not `if not
+        // doc.tags: doc.tags = []`): the save writes the list the function builds.
+        let reset = |n: Node<'t>| {
+            n.start_byte() < at
+                && self
+                    .parents
+                    .of(n)
+                    .filter(|s| s.k() == "expression_statement")
+                    .and_then(|s| self.parents.of(s))
+                    .is_some_and(|b| {
+                        matches!(b.k(), "block" | "module")
+                            && b.start_byte() <= at
+                            && at < b.end_byte()
+                    })
+        };
         let sliced = |n: Node<'t>| {
             n.k() == "subscript"
                 && self.field(n, "value").is_some_and(|v| self.text(v) == list)
@@ -5719,7 +5884,9 @@ impl<'t> Extractor<'t> {
             found = match kind {
                 "assignment" => {
                     self.field(n, "left").is_some_and(|l| self.text(l) == list)
-                        && self.field(n, "right").is_some_and(sliced)
+                        && self
+                            .field(n, "right")
+                            .is_some_and(|r| sliced(r) || (r.k() == "list" && reset(n)))
                 }
                 "delete_statement" => self.named_children(n).into_iter().any(sliced),
                 _ => false,

@@ -37,7 +37,7 @@ fn counter_inc_diagnostic(
         span: operator.key_span,
         message: if op.kind == OpKind::DocumentSave {
             format!(
-                "per-event counter on {}: {list} on a loaded document, then `save()`: Mongoose sends the new value with `$set`, so every event rewrites the same hot document and concurrent events lose their increments",
+                "per-event counter on {}: {list} on a loaded document, then `save()`: the save sends the new value with `$set`, so every event rewrites the same hot document and concurrent events lose their increments",
                 collection_label(op)
             )
         } else {
@@ -393,6 +393,49 @@ mod tests {
             .filter(|f| f.rule == "counter-inc")
             .map(|f| f.message)
             .collect()
+    }
+
+    /// mongoengine's counter idiom, a loaded document's field counted by a literal step and then
+    /// saved (`feed.opens += 1; feed.save()`, NewsBlur's subscriptions; `self.members -= 1;
+    /// self.save()` in a document's method), is a per-event counter as Mongoose's is. The
+    /// document may come from a load-or-none (`try: .. .get(..) except X.DoesNotExist: sub =
+    /// None`). Not a counter saved before it is bumped again, an object that is no document,
+    /// nor a counter never saved.
+    #[test]
+    fn a_mongoengine_document_counted_then_saved_is_a_counter() {
+        let src = r#"import mongoengine as me
+class Org(me.Document):
+    members = me.IntField(default=0)
+    def leave(self):
+        self.members -= 1
+        self.save()
+class Feed(me.Document):
+    opens = me.IntField(default=0)
+def open_feed(feed_id):
+    try:
+        feed = Feed.objects.get(id=feed_id)
+    except Feed.DoesNotExist:
+        feed = None
+    if feed:
+        feed.opens += 1
+        feed.save()
+def preview(feed_id):
+    feed = Feed.objects.get(id=feed_id)
+    feed.opens += 1
+    return feed.opens
+def resave(org_id):
+    org = Org.objects.get(id=org_id)
+    org.save()
+    org.members += 2
+class Tally:
+    def bump(self):
+        self.n += 1
+        self.save()
+"#;
+        let got = messages_in("models.py", src);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(got[0].contains("on `org`: `members` by -1 on a loaded document"));
+        assert!(got[1].contains("on `feed`: `opens` by 1 on a loaded document"));
     }
 
     /// pritunl keeps the size of a server's array of instances beside it: the `$inc` that

@@ -879,6 +879,48 @@ def preview(story_id, reply):
         assert_eq!(got, [(8, Severity::Warning), (10, Severity::Info)], "{f:?}");
     }
 
+    /// A document loaded or made anew where there is none (`try: .. .get(..)` with `except
+    /// X.DoesNotExist: p = X(..)`, or `if not p: p = X(..)` after a load: mist's notification
+    /// policies) grows its stored list as a loaded one does. A list set anew to a literal in a
+    /// block around the append (crits' `idb_action.preferred = []`, then a loop that fills it)
+    /// holds what the function builds, not a grown list; set only where it is missing (`if not
+    /// a.tags: a.tags = []`), it still grows.
+    #[test]
+    fn a_loaded_or_made_document_grows_a_list_not_set_anew() {
+        let src = r#"import mongoengine as me
+class Policy(me.Document):
+    user_id = me.StringField()
+    overrides = me.ListField(me.StringField())
+def add_override(uid, rid):
+    try:
+        np = Policy.objects.get(user_id=uid)
+    except Policy.DoesNotExist:
+        np = Policy(user_id=uid)
+    np.overrides.append(rid)
+    np.save()
+def make(uid, rid):
+    p = Policy.objects(user_id=uid).first()
+    if not p:
+        p = Policy(user_id=uid)
+    p.overrides.append(rid)
+    p.save()
+def set_all(uid, rids):
+    p = Policy.objects(user_id=uid).first()
+    p.overrides = []
+    for rid in rids:
+        p.overrides.append(rid)
+    p.save()
+def add_one(uid, rid):
+    p = Policy.objects(user_id=uid).first()
+    if not p.overrides:
+        p.overrides = []
+    p.overrides.append(rid)
+    p.save()
+"#;
+        let lines: Vec<usize> = findings("views.py", src).into_iter().map(|f| f.0).collect();
+        assert_eq!(lines, [10, 16, 28]);
+    }
+
     /// The same through `self` in a method of the document class (NewsBlur's `follow_user`:
     /// `self.following_user_ids.append(user_id); self.save()`): the document the method is
     /// called on. Not a list cut to a slice of itself before the save (`self.history =
