@@ -60,8 +60,17 @@ fn path_is_offline(path: &str) -> bool {
     // A Rust crate's `bin/` (`src/bin/server.rs`, a workspace's `bin/core/`) holds its programs,
     // the application itself; elsewhere `bin/` holds command-line scripts.
     let rust = file.ends_with(".rs");
+    // A module of an application's own feature named `scripts` (mist's `api/scripts/views.py`,
+    // `models.py`: the scripts its users run on their machines) is application code.
+    let feature_module = matches!(
+        stem,
+        "views" | "models" | "controllers" | "methods" | "routes" | "handlers" | "resolvers"
+    );
     parts.iter().any(|p| {
         let p = p.to_ascii_lowercase();
+        if feature_module && matches!(p.as_str(), "scripts" | "script") {
+            return false;
+        }
         // (A program named for a one-off or batch run is such code: boom's
         // `src/bin/reprocess_crossmatch.rs`, a `src/bin/backfill_users.rs`.)
         if rust && p == "bin" {
@@ -1874,6 +1883,7 @@ mod tests {
             "app/sample_data/products.py",
             "app/demoData/load.ts",
             "sampledata/users.js",
+            "scripts/migrate_users.py",
         ] {
             assert!(path_is_offline(p), "{p}");
         }
@@ -1890,6 +1900,9 @@ mod tests {
             "src/commands/ban.js",
             "src/data/samples.js",
             "src/sample/data.js",
+            // An application's feature named `scripts` (mist's scripts its users run).
+            "src/mist/api/scripts/views.py",
+            "src/mist/api/scripts/models.py",
         ] {
             assert!(!path_is_offline(p), "{p}");
         }

@@ -2743,6 +2743,41 @@ async function h() { return Users.countDocuments({ other: "admin" }); }
     }
 }
 
+/// Mirror arrays filled under one membership test (tiledesk's requests: `participants`, and
+/// `participantsBots` or `participantsAgents` beside it) hold no more values than the checked
+/// array: each push of the checked value, or of one derived from it, is info as the checked push
+/// is. A push of anything else under the same test still grows without bound.
+#[test]
+fn mirror_arrays_under_one_membership_test_are_checked() {
+    let src = r#"const mongoose = require('mongoose');
+const Conv = mongoose.model('conv', new mongoose.Schema({ members: [String], bots: [String], agents: [String], log: [String] }));
+async function join(id, member) {
+  const conv = await Conv.findById(id);
+  if (conv.members.indexOf(member) === -1) {
+    conv.members.push(member);
+    if (member.startsWith('bot_')) conv.bots.push(member.slice(4));
+    else conv.agents.push(member);
+    conv.log.push('joined');
+    await conv.save();
+  }
+}
+"#;
+    let got: Vec<(usize, Severity)> = findings("conv.js", src)
+        .iter()
+        .filter(|f| f.rule == "unbounded-push")
+        .map(|f| (line_at(src, f.span.start as usize), f.severity))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (6, Severity::Info),
+            (7, Severity::Info),
+            (8, Severity::Info),
+            (9, Severity::Warning)
+        ]
+    );
+}
+
 /// A loaded document's array set anew to an array literal before a loop that fills it
 /// (`a.preferred = []`, as crits does in Python) is saved whole with what the function builds:
 /// no growth. Set only where it is missing (`if (!a.preferred) a.preferred = []`), it grows.

@@ -7235,9 +7235,9 @@ impl<'t> Extractor<'t> {
         // `if (!user.methods.includes(m)) user.methods.push(m)`: distinct values only.
         let checked_absent = first.is_some_and(|a| {
             let array = self.text(obj);
-            self.absent_checks(call)
-                .iter()
-                .any(|(x, held)| *x == array && self.pushes_held(a, held))
+            self.absent_checks(call).iter().any(|(x, held)| {
+                (*x == array && self.pushes_held(a, held)) || self.pushed_beside(call, a, x, held)
+            })
         });
         let mut op = super::saved_push(
             (method, span(call), span(prop)),
@@ -7255,6 +7255,27 @@ impl<'t> Extractor<'t> {
         }
         op.receiver = doc_name.to_string();
         self.ir.operations.push(op);
+    }
+
+    /// Whether `pushed`, the value `call` pushes to another array than `checked`, is the value
+    /// `held` that a guard checks `checked` does not hold (or derived from it, `member.slice(4)`),
+    /// where the function also pushes that value to `checked`: mirror arrays filled under one
+    /// membership test (tiledesk's `if (request.participants.indexOf(member) == -1) {
+    /// request.participants.push(member); request.participantsAgents.push(member); }`) hold
+    /// no more values than the checked one.
+    fn pushed_beside(&self, call: Node<'t>, pushed: Node<'t>, checked: &str, held: &Held) -> bool {
+        let Held::Value(v) = *held else {
+            return false;
+        };
+        let text = self.plain_text(pushed);
+        let derived = text == v
+            || text
+                .strip_prefix(v)
+                .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['));
+        derived && {
+            let f = self.text(self.enclosing_function(call));
+            memchr::memmem::find(f.as_bytes(), format!("{checked}.push({v})").as_bytes()).is_some()
+        }
     }
 
     /// The loaded document that `doc`, the receiver of a save, stands for: a name that holds one

@@ -92,7 +92,8 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         star_reexports: Vec::new(),
         file_periodic: path_is_periodic(ctx.display_path),
         may_report_progress: memchr::memmem::find(text.as_bytes(), b"tqdm").is_some()
-            || memchr::memmem::find(text.as_bytes(), b"\\r").is_some(),
+            || memchr::memmem::find(text.as_bytes(), b"\\r").is_some()
+            || memchr::memmem::find(text.as_bytes(), b"input(").is_some(),
         request_file: path_handles_requests(ctx.display_path),
         this_module: this_module(ctx.display_path),
         mongo_path: ctx
@@ -4025,7 +4026,8 @@ impl<'t> Extractor<'t> {
     /// hand does and a request handler never does: it iterates through `tqdm(..)`, or writes or
     /// prints a line that a carriage return rewrites (`sys.stdout.write('%.2f %% done ...\r' %
     /// pct)`, `print(n, end="\r")`; kpi's `mongo_sync_status`, which a management command and an
-    /// admin's task call).
+    /// admin's task call); or it asks the operator at the terminal (`input("Restore? [y/n] ")`,
+    /// Python 2's `raw_input`: mist's backup restore).
     fn reports_progress(&self, f: Node<'t>) -> bool {
         if !self.may_report_progress {
             return false;
@@ -4036,6 +4038,7 @@ impl<'t> Extractor<'t> {
         has(b"tqdm(")
             || ((has(b"\\r'") || has(b"\\r\""))
                 && (has(b"stdout.write(") || has(b"stderr.write(") || has(b"print(")))
+            || prompts_operator(t)
     }
 
     /// Whether function `f` polls on a period: a `while True` loop in it sleeps between rounds
@@ -9175,6 +9178,19 @@ fn is_database_module_name(name: &str) -> bool {
 /// function or lambda (whose body runs when it is called).
 fn runs_in_place(n: Node<'_>) -> bool {
     !matches!(n.k(), "function_definition" | "lambda")
+}
+
+/// Whether the text `t` of a function calls Python's `input(..)` or `raw_input(..)`, which read
+/// a line an operator types (not a method or another function named so: `form.input(..)`,
+/// `get_input(..)`).
+fn prompts_operator(t: &[u8]) -> bool {
+    memchr::memmem::find_iter(t, b"input(").any(|i| {
+        let before = &t[..i];
+        let before = before.strip_suffix(b"raw_").unwrap_or(before);
+        !before
+            .last()
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    })
 }
 
 #[cfg(test)]

@@ -934,8 +934,10 @@ def handler():
 
     /// A function that reports its progress on a terminal (kpi's `mongo_sync_status`, which
     /// rewrites `'%.2f %% done ...\r'` on stdout, called by a management command; a loop through
-    /// `tqdm`) is a command or batch job run by hand, not a request's path: its loops are not
-    /// reported. A carriage return only stripped from input (`line.rstrip("\r\n")`) says nothing.
+    /// `tqdm`), or one that asks the operator at the terminal (`input("Restore? [y/n] ")`, mist's
+    /// backup restore), is a command or batch job run by hand, not a request's path: its loops
+    /// are not reported. A carriage return only stripped from input (`line.rstrip("\r\n")`), or
+    /// a method named `input` (`request.input(..)`), says nothing.
     #[test]
     fn a_function_that_reports_progress_on_a_terminal_is_a_batch_job() {
         let py = findings(
@@ -957,10 +959,19 @@ def counts(forms, line):
     print(line.rstrip("\r\n"))
     for form in forms:
         db.instances.count_documents({"form": form.id})
+def restore(forms):
+    if input("Restore the forms? [y/n] ") != "y":
+        return
+    for form in forms:
+        db.instances.count_documents({"form": form.id})
+def handler(forms, request):
+    kind = request.input("kind")
+    for form in forms:
+        db.instances.count_documents({"form": form.id, "kind": kind})
 "#,
         );
         let lines: Vec<usize> = py.iter().map(|f| f.0).collect();
-        assert_eq!(lines, vec![17], "{py:?}");
+        assert_eq!(lines, vec![17, 26], "{py:?}");
     }
 
     /// A loop over what a function of the file returns, when it returns only a few items written
