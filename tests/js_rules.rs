@@ -4239,6 +4239,32 @@ export default mongoose.model('Rel', schema);
     assert_eq!(rule_lines("unbounded-push", "relation.ts", src), vec![7]);
 }
 
+/// A document a query hands its callback, with its references filled in (`.exec(function (err,
+/// request) { request.populate('lead').populate('department').execPopulate(cb) })`, tiledesk's
+/// requests; `.then((doc) => ..)`; the query's own callback), populates on that query. A
+/// parameter no query hands (an event's payload) is not followed.
+#[test]
+fn a_document_a_query_hands_its_callback_populates_on_that_query() {
+    let src = r#"const mongoose = require('mongoose');
+const Ticket = mongoose.model('ticket', new mongoose.Schema({ ticket_id: String, lead: { type: mongoose.Schema.Types.ObjectId, ref: 'lead' }, dept: { type: mongoose.Schema.Types.ObjectId, ref: 'dept' } }));
+function close(id, cb) {
+  Ticket.findOneAndUpdate({ ticket_id: id }, { status: 1000 }, { new: true }).exec(function (err, ticket) {
+    ticket.populate('lead').populate('dept').execPopulate(cb);
+  });
+}
+function open(id) {
+  return Ticket.findById(id).then((t) => t.populate('lead').populate('dept').execPopulate());
+}
+function show(id, cb) {
+  Ticket.findOne({ ticket_id: id }, (err, t) => t.populate('lead').populate('dept').execPopulate(cb));
+}
+function onCreate(ticket) {
+  ticket.populate('lead').populate('dept').execPopulate(() => {});
+}
+"#;
+    assert_eq!(rule_lines("lookup-chain", "ticket.js", src), vec![5, 9, 12]);
+}
+
 /// TypeScript reads `await q.populate<T>(paths)` as a call of `await q.populate`: the populate is
 /// still on the chain of the query (hyperdx's alerts), and on a loaded document's.
 #[test]

@@ -5397,6 +5397,15 @@ impl<'t> Extractor<'t> {
                         Vec::new()
                     };
                     self.pending_modifiers.push((v.id(), mods, capped));
+                } else if method == "populate" {
+                    // The document a query hands its callback, its references filled in
+                    // (`Request.findOne(q).exec(function (err, request) {
+                    // request.populate('lead').populate('department').execPopulate(cb) })`,
+                    // tiledesk's requests): the chain is that query's.
+                    if let Some(q) = self.callback_query(root) {
+                        let mods = self.collect_chain(root, false);
+                        self.pending_modifiers.push((q.id(), mods, Vec::new()));
+                    }
                 }
                 if loose {
                     let mods = chain.unwrap_or_else(|| self.collect_chain(root, false));
@@ -7091,6 +7100,30 @@ impl<'t> Extractor<'t> {
     /// reply) => ..)`, `Reply.findById(id).then((reply) => ..)` (nodeclub's replies).
     /// Returns the callback's span (the scope of the document's name), the collection and the
     /// evidence. An arrow function's lone parameter (`reply => ..`) has no binding.
+    /// The query call whose result `name`, a parameter of a callback, is handed: `.exec((err,
+    /// doc) => ..)` and `.then((doc) => ..)` on the query, or the query's own callback
+    /// (`Model.findOne(q, (err, doc) => ..)`).
+    fn callback_query(&self, name: Node<'t>) -> Option<Node<'t>> {
+        let binding = self.lookup(self.text(name), name.start_byte() as u32);
+        let (_, position, call, callee, method) = self.callback_of(name, binding)?;
+        let query = match (method, position) {
+            ("then", 0) | ("exec", 1) => self.chain_root(self.field(callee, "object")?),
+            ("findById" | "findOne" | "findOneAndUpdate" | "findByIdAndUpdate", 1) => call,
+            _ => return None,
+        };
+        // (A query that loads one document: not what a service's `create(..)` resolves to.)
+        let loads = self
+            .field(query, "function")
+            .and_then(|f| self.field(f, "property"))
+            .is_some_and(|p| {
+                matches!(
+                    self.text(p),
+                    "findById" | "findOne" | "findOneAndUpdate" | "findByIdAndUpdate"
+                )
+            });
+        (loads && matches!(self.classify(query, 0), Thing::LoadedDoc(..))).then_some(query)
+    }
+
     fn callback_document(
         &self,
         name: Node<'t>,
