@@ -4851,8 +4851,32 @@ impl<'t> Extractor<'t> {
             body.len() - usize::from(docstring) <= 6
         });
         let params = self.parameter_names(def);
-        let read = super::helper_lookup(&self.ir.operations, span(def), call, &name, &params)
-            .filter(|_| short)?;
+        let mut read = super::helper_lookup(&self.ir.operations, span(def), call, &name, &params);
+        // A queryset the function returns or walks (`return Tag.objects(owner=o)`, `{t.key:
+        // t.value for t in Tag.objects(..)}`: mist's tags) is filed at the file's end (see
+        // `finish`); the reads of its body are those and its other operations.
+        if read.is_none() && short {
+            let def_span = span(def);
+            let pending: Vec<Operation> = self
+                .manager_reads
+                .iter()
+                .filter(|(id, op)| def_span.contains(op.span) && !self.queried_later.contains(id))
+                .map(|(_, op)| op.clone())
+                .collect();
+            if !pending.is_empty() {
+                let mut ops: Vec<Operation> = self
+                    .ir
+                    .operations
+                    .iter()
+                    .filter(|o| def_span.contains(o.span))
+                    .cloned()
+                    .collect();
+                ops.extend(pending);
+                ops.sort_by_key(|o| o.span.start);
+                read = super::helper_lookup(&ops, def_span, call, &name, &params);
+            }
+        }
+        let read = read.filter(|_| short)?;
         if self.cached_read(def, read) {
             return None;
         }

@@ -1314,6 +1314,34 @@ def run(sites, scope):
         assert_eq!(lines(&got), vec![24], "{got:?}");
     }
 
+    /// A look-up whose read is a mongoengine queryset it returns or walks (`return
+    /// Tag.objects(owner=o, resource_id=r.id)`, `{t.key: t.value for t in Tag.objects(..)}`:
+    /// mist's tags per resource) reads per item as one ending in `.first()` does.
+    #[test]
+    fn a_look_up_returning_or_walking_a_queryset_is_a_read_per_item() {
+        let src = r#"import mongoengine as me
+class Tag(me.Document):
+    owner = me.StringField()
+    resource_id = me.StringField()
+    key = me.StringField()
+class Machine(me.Document):
+    owner = me.StringField()
+def get_tags(owner, resource):
+    return {t.key: t.value for t in Tag.objects(owner=owner, resource_id=resource.id)}
+def get_tag_list(owner, resource):
+    return Tag.objects(owner=owner, resource_id=resource.id)
+def list_machines(owner):
+    out = []
+    for m in Machine.objects(owner=owner):
+        out.append(get_tags(owner, m))
+    for m in Machine.objects(owner=owner):
+        out.append(list(get_tag_list(owner, m)))
+    return out
+"#;
+        let got = findings("tags/views.py", src);
+        assert_eq!(lines(&got), vec![15, 17], "{got:?}");
+    }
+
     /// In JavaScript too: a function declared at the top of the module or bound there to an
     /// arrow function (eiquidus' `find_tx(txid, cb)`), or a method through `this`, whose one
     /// operation is a read, called per item (or bound per item, `find_tx.bind(null, r.txid)`,
