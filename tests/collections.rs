@@ -2587,6 +2587,61 @@ def feed(items, me):
     }
 }
 
+/// A module's look-up that returns a mongoengine queryset (`return Tag.objects(owner=o,
+/// resource_id=r.id)`), and a function of the module that returns what such a look-up gives
+/// (`{t.key: t.value for t in tag_objects(o, r)}`, mist's `get_tags_for_resource`), are read per
+/// item where another module calls them in a loop.
+#[test]
+fn a_python_look_up_through_a_queryset_or_a_wrapper_is_an_n_plus_1_across_modules() {
+    let tags = r#"import mongoengine as me
+
+
+class Tag(me.Document):
+    owner = me.StringField()
+    resource_id = me.StringField()
+    key = me.StringField()
+    value = me.StringField()
+
+
+def tag_objects(owner, resource):
+    return Tag.objects(owner=owner, resource_id=resource.id)
+
+
+def tags_for(owner, resource):
+    return {t.key: t.value for t in tag_objects(owner, resource)}
+"#;
+    let views = r#"from app.tags import tags_for, tag_objects, Tag
+
+
+def machines(owner):
+    out = []
+    for r in Tag.objects(owner=owner):
+        out.append(tags_for(owner, r))
+        out.append(list(tag_objects(owner, r)))
+    return out
+"#;
+    let out = concise_check(&[
+        ("app/__init__.py", ""),
+        ("app/tags.py", tags),
+        ("app/views.py", views),
+    ]);
+    let loops: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("[query-in-loop]"))
+        .collect();
+    assert_eq!(loops.len(), 2, "{out}");
+    assert!(
+        loops[0].starts_with("app/views.py:7:")
+            && loops[0].contains("`tags_for` runs `objects` on `tag`"),
+        "{out}"
+    );
+    assert!(
+        loops[1].starts_with("app/views.py:8:")
+            && loops[1].contains("`tag_objects` runs `objects` on `tag`"),
+        "{out}"
+    );
+}
+
 /// A configured collection name with its default (`options.db?.collection || 'agendaJobs'`,
 /// `o.name ?? 'logs'`), written in the call or bound to a constant first, names the default.
 #[test]

@@ -4232,7 +4232,7 @@ impl<'t> Extractor<'t> {
         if appended {
             return false;
         }
-        if self.is_constant(b, name) {
+        if self.is_constant(b, name) || self.rebound_after_walk(b, name, n) {
             return b.value.is_some_and(|v| {
                 fixed(v)
                     || (self.constant_keyed_dict(v) && !self.dict_changed(n, name, b.scope))
@@ -4349,6 +4349,59 @@ impl<'t> Extractor<'t> {
     /// Whether the scope `scope` (the span of the function or module `name` is bound in, around
     /// its use `at`) changes the dict `name`: `d[k] = ..`, `del d[k]`, `d |= ..`, or one of the
     /// [`MUTATORS`] (`d.update(..)`, `d.setdefault(..)`, `d.pop(..)`, `d.clear()`).
+    /// The loop whose iterable holds `at` (`data` in `for key in data.keys():`), a few levels up.
+    fn walking_loop(&self, at: Node<'t>) -> Option<Node<'t>> {
+        let mut p = self.parents.of(at)?;
+        for _ in 0..4 {
+            if matches!(p.k(), "for_statement" | "for_in_clause") {
+                return Some(p);
+            }
+            p = self.parents.of(p)?;
+        }
+        None
+    }
+
+    /// Where the `for` statement `w` ends, when no other loop in `scope` repeats it: what the
+    /// scope does after that position comes too late for the loop.
+    fn end_of_lone_loop(&self, w: Node<'t>, scope: Span) -> Option<usize> {
+        if w.k() != "for_statement" {
+            return None;
+        }
+        let mut cur = self.parents.of(w);
+        while let Some(a) = cur.filter(|a| span(*a) != scope) {
+            if matches!(a.k(), "for_statement" | "while_statement") {
+                return None;
+            }
+            cur = self.parents.of(a);
+        }
+        Some(w.end_byte())
+    }
+
+    /// Whether the name `name`, which `b` binds, is bound again in its scope only after the loop
+    /// that walks it at `at` (cve-search's `data = {..}` for its statistics, then `data =
+    /// {"stats": .., "data": data}` under a condition after the loop), and assigned in no other
+    /// way: for that loop, a constant.
+    fn rebound_after_walk(&self, b: &Binding, name: &str, at: Node<'t>) -> bool {
+        if !matches!(b.kind, DeclKind::Assign) {
+            return false;
+        }
+        let Some(end) = self
+            .walking_loop(at)
+            .and_then(|w| self.end_of_lone_loop(w, b.scope))
+        else {
+            return false;
+        };
+        let others: Vec<&Binding> = self.bindings[name]
+            .iter()
+            .filter(|o| o.scope == b.scope)
+            .collect();
+        let assigned = self.assigned.get(&(b.scope.start, name.to_string()));
+        assigned == Some(&(others.len() as u32))
+            && others
+                .iter()
+                .all(|o| std::ptr::eq(*o, b) || o.pos as usize >= end)
+    }
+
     fn dict_changed(&self, at: Node<'t>, name: &str, scope: Span) -> bool {
         let Some(root) = super::ancestor_spanning(&self.parents, at, scope, |_| true) else {
             return true;
@@ -4356,15 +4409,33 @@ impl<'t> Extractor<'t> {
         let names_it = |t: Node<'t>| t.k() == "identifier" && self.text(t) == name;
         let subscript_of_it =
             |t: Node<'t>| t.k() == "subscript" && self.field(t, "value").is_some_and(names_it);
+        // The item of the loop that walks the dict (`for key in data.keys():`): `data[key] = ..`
+        // sets the value of a key it has, and adds none.
+        let walk = self.walking_loop(at);
+        let item = walk
+            .and_then(|w| self.field(w, "left"))
+            .filter(|l| l.k() == "identifier")
+            .map(|l| self.text(l));
+        // Keys added after the loop, which no other loop around it repeats (cve-search's
+        // `data["whitelist"] = ..` under `if include_admin:` after the loop over its keys),
+        // come too late for it.
+        let after = walk.and_then(|w| self.end_of_lone_loop(w, scope));
+        let own_key = |t: Node<'t>| {
+            item.is_some_and(|item| {
+                self.field(t, "subscript")
+                    .is_some_and(|k| k.k() == "identifier" && self.text(k) == item)
+            })
+        };
         let mut changed = false;
         self.parents.walk(root, |n, kind, enter| {
-            if !enter || changed {
+            if !enter || changed || after.is_some_and(|end| n.start_byte() >= end) {
                 return;
             }
             changed = match kind {
-                "assignment" | "augmented_assignment" => self
-                    .field(n, "left")
-                    .is_some_and(|l| subscript_of_it(l) || (kind != "assignment" && names_it(l))),
+                "assignment" | "augmented_assignment" => self.field(n, "left").is_some_and(|l| {
+                    (subscript_of_it(l) && !(kind == "assignment" && own_key(l)))
+                        || (kind != "assignment" && names_it(l))
+                }),
                 "delete_statement" => self.named_children(n).into_iter().any(|t| {
                     subscript_of_it(t)
                         || (t.k() == "expression_list"
@@ -4838,6 +4909,17 @@ impl<'t> Extractor<'t> {
     /// its operations are in: called at `call`, or from another module (no call, see
     /// [`crate::ir::Lookup`]).
     fn look_up_of(&self, def: Node<'t>, call: Option<Span>) -> Option<(String, Span)> {
+        self.look_up_at(def, call, 0)
+    }
+
+    /// [`Self::look_up_of`], `depth` functions down a chain of delegations (see
+    /// [`Self::delegated_look_up`]).
+    fn look_up_at(
+        &self,
+        def: Node<'t>,
+        call: Option<Span>,
+        depth: usize,
+    ) -> Option<(String, Span)> {
         let name = self.field(def, "name").map(|n| self.text(n).to_string())?;
         // A look-up, whose body is a few statements (a service's workflow that also reads is not
         // a query per item so much as work per item). A docstring is no statement.
@@ -4876,6 +4958,11 @@ impl<'t> Extractor<'t> {
                 read = super::helper_lookup(&ops, def_span, call, &name, &params);
             }
         }
+        if read.is_none() && short {
+            return self
+                .delegated_look_up(def, call, depth)
+                .map(|read| (name, read));
+        }
         let read = read.filter(|_| short)?;
         if self.cached_read(def, read) {
             return None;
@@ -4885,6 +4972,85 @@ impl<'t> Extractor<'t> {
             return None;
         }
         Some((name, read))
+    }
+
+    /// The read of the look-up that the function `def`, which runs no operation of its own,
+    /// hands its parameters to and returns (or walks) the result of: `def
+    /// get_tags_for_resource(owner, r): return {t.key: t.value for t in
+    /// get_tag_objects_for_resource(owner, r)}` over `def get_tag_objects_for_resource(owner,
+    /// r): return Tag.objects(owner=owner, resource_id=r.id)` (mist's tags). One call of one
+    /// function of the file, given a parameter; up to three delegations deep.
+    fn delegated_look_up(&self, def: Node<'t>, call: Option<Span>, depth: usize) -> Option<Span> {
+        if depth >= 3 {
+            return None;
+        }
+        let def_span = span(def);
+        let own_ops = self
+            .ir
+            .operations
+            .iter()
+            .map(|o| o.span)
+            .chain(self.manager_reads.iter().map(|(_, o)| o.span))
+            .any(|o| def_span.contains(o));
+        if own_ops || call.is_some_and(|c| def_span.contains(c)) {
+            return None;
+        }
+        let params = self.parameter_names(def);
+        let mut inner = None;
+        let mut calls = 0;
+        self.parents.walk(def, |n, kind, enter| {
+            if !enter || kind != "call" || calls > 1 {
+                return;
+            }
+            if let Some(d) = self.helper_def(n).filter(|d| d.id() != def.id()) {
+                calls += 1;
+                let given = self.field(n, "arguments").is_some_and(|a| {
+                    params
+                        .iter()
+                        .any(|p| super::has_identifier(self.text(a), p))
+                });
+                inner = (given && self.returned_from(n, def)).then_some(d);
+            }
+        });
+        let inner = inner.filter(|_| calls == 1)?;
+        self.look_up_at(inner, None, depth + 1)
+            .map(|(_, read)| read)
+    }
+
+    /// Whether what the call `call` gives is what the function `def` returns: the call is in a
+    /// `return` (`return {t.key: t.value for t in tags(o, r)}`), or bound to a name a `return`
+    /// reads (`info = get_info(c)` .. `return info["lastModified"] if info else None`). Not a
+    /// call whose result the function uses for other work (`publish(data,
+    /// exchange=owner_exchange(owner))`).
+    fn returned_from(&self, call: Node<'t>, def: Node<'t>) -> bool {
+        let mut cur = call;
+        let mut bound = None;
+        while let Some(p) = self.parents.of(cur) {
+            match p.k() {
+                "return_statement" => return true,
+                "assignment" if bound.is_none() && cur.k() == "call" => {
+                    bound = self
+                        .field(p, "left")
+                        .filter(|l| l.k() == "identifier")
+                        .map(|l| self.text(l));
+                    if bound.is_none() {
+                        return false;
+                    }
+                }
+                "function_definition" | "lambda" | "class_definition" => break,
+                _ => {}
+            }
+            cur = p;
+        }
+        let Some(name) = bound else {
+            return false;
+        };
+        let mut read = false;
+        self.parents.walk(def, |n, kind, enter| {
+            read |=
+                enter && kind == "return_statement" && super::has_identifier(self.text(n), name);
+        });
+        read
     }
 
     /// The context of the call `call` of a look-up, in its loop, settled as an operation's is (a
@@ -4934,7 +5100,14 @@ impl<'t> Extractor<'t> {
     /// whose operations are one to three reads that vary with their parameters. A name that two
     /// such functions answer to is neither's.
     fn note_lookups(&mut self, root: Node<'t>) {
-        let reads = super::lookup_reads(&self.ir.operations);
+        let mut reads = super::lookup_reads(&self.ir.operations);
+        // (With the querysets filed at the file's end: `return Tag.objects(owner=o)`.)
+        reads.extend(
+            self.manager_reads
+                .iter()
+                .filter(|(id, _)| !self.queried_later.contains(id))
+                .map(|(_, op)| op.span),
+        );
         if reads.is_empty() {
             return;
         }
@@ -4948,8 +5121,16 @@ impl<'t> Extractor<'t> {
         };
         // (name, definition)
         let mut defs: Vec<(String, Node<'t>)> = Vec::new();
+        // Functions of the module that read nothing themselves, which may hand their
+        // parameters to a look-up (see `delegated_look_up`).
+        let mut wrappers: Vec<(String, Node<'t>)> = Vec::new();
         for stmt in self.parents.children(root) {
             if !reads_in(stmt) {
+                if let Some(d) = definition(stmt).filter(|d| d.k() == "function_definition") {
+                    if let Some(name) = self.field(d, "name").map(|n| self.text(n)) {
+                        wrappers.push((name.to_string(), d));
+                    }
+                }
                 continue;
             }
             let Some(d) = definition(stmt) else { continue };
@@ -4986,6 +5167,13 @@ impl<'t> Extractor<'t> {
         for (name, def) in defs {
             if let Some((_, read)) = self.look_up_of(def, None) {
                 lookups.push(crate::ir::Lookup { name, read });
+            }
+        }
+        if !lookups.is_empty() {
+            for (name, def) in wrappers {
+                if let Some((_, read)) = self.look_up_of(def, None) {
+                    lookups.push(crate::ir::Lookup { name, read });
+                }
             }
         }
         self.ir.lookups = super::unique_lookups(lookups);

@@ -1337,9 +1337,48 @@ def list_machines(owner):
     for m in Machine.objects(owner=owner):
         out.append(list(get_tag_list(owner, m)))
     return out
+def tags_for(owner, resource):
+    return {t.key: t.value for t in get_tag_list(owner, resource)}
+def first_tag(owner, resource):
+    tags = get_tag_list(owner, resource)
+    return tags[0] if tags else None
+def publish(owner, resource):
+    send(exchange=get_tag_list(owner, resource), body="x")
+def list_more(owner):
+    a = [tags_for(owner, m) for m in Machine.objects(owner=owner)]
+    b = [first_tag(owner, m) for m in Machine.objects(owner=owner)]
+    c = [publish(owner, m) for m in Machine.objects(owner=owner)]
 "#;
         let got = findings("tags/views.py", src);
-        assert_eq!(lines(&got), vec![15, 17], "{got:?}");
+        // (A wrapper that returns what a look-up gives, or a name bound to it, is one; a
+        // function that uses it for other work is not.)
+        assert_eq!(lines(&got), vec![15, 17, 27, 28], "{got:?}");
+    }
+
+    /// A dict written in the code walked by its keys is a few fixed iterations even where the
+    /// loop sets the value of each key it walks (`data[key] = ..`, cve-search's statistics), or
+    /// keys are added or the name bound again after the loop; not where the loop adds other
+    /// keys.
+    #[test]
+    fn a_written_dict_whose_walk_sets_its_own_keys_is_fixed() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient()["cve"]
+def stats(admin):
+    data = {"cves": {}, "cpe": {}, "capec": {}}
+    for key in data.keys():
+        data[key] = {"last": db.info.find_one({"db": key})}
+    if admin:
+        data["whitelist"] = {}
+        data = {"stats": 1, "data": data}
+    return data
+def grow(names):
+    data = {"cves": {}, "cpe": {}}
+    for key in data.keys():
+        data[key + "_old"] = db.info.find_one({"db": key})
+    return data
+"#;
+        let got = findings("lib/stats.py", src);
+        assert_eq!(lines(&got), vec![14], "{got:?}");
     }
 
     /// In JavaScript too: a function declared at the top of the module or bound there to an
