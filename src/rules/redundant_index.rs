@@ -149,36 +149,90 @@ impl Rule for RedundantIndex {
 
     fn check(&self, ctx: &RuleContext, out: &mut Vec<Finding>) {
         for c in ctx.model.collections.values() {
-            judge(ctx, &c.indexes, &["`", &c.name, "`"].concat(), out);
+            judge(ctx, &c.indexes, &["`", &c.name, "`"].concat(), true, out);
         }
         // The indexes one call creates on a collection mongolint cannot name (showtimes'
         // `user_db.get_collection().create_indexes(vec![..])`) are on one collection whatever
         // its name: compared with each other.
         // (One call's declarations share its method's site; a Rust `create_indexes` gives an
         // operation per `IndexModel`.)
-        let mut by_call: Vec<&IndexDecl> = ctx.model.unresolved_indexes.iter().collect();
-        by_call.sort_by_key(|d| (d.method_site.file, d.method_site.span.start, d.id));
-        for call in by_call.chunk_by(|a, b| a.method_site == b.method_site) {
-            if call.len() < 2 {
+        // So are those that one function creates through one receiver named by a plain path
+        // (fiftyone's `coll.create_index("sample_id")` then `coll.create_index([("sample_id",
+        // 1), ("frame_number", 1)], unique=True)`), whatever collection it holds.
+        let op_of = |d: &IndexDecl| {
+            ctx.files
+                .get(d.id.file)
+                .and_then(|f| f.ir.operations.get(d.id.index))
+        };
+        let receiver_of = |d: &IndexDecl| {
+            op_of(d).and_then(|op| {
+                let plain = !op.receiver.is_empty()
+                    && op
+                        .receiver
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+                Some((op.context.function.as_deref()?, op.receiver.as_str())).filter(|_| plain)
+            })
+        };
+        let mut groups: Vec<(&IndexDecl, Option<(&str, &str)>)> = ctx
+            .model
+            .unresolved_indexes
+            .iter()
+            .map(|d| (d, receiver_of(d)))
+            .collect();
+        // (By file, then receiver, else call; declarations in their order.)
+        groups.sort_by(|(a, ra), (b, rb)| {
+            (
+                a.method_site.file,
+                ra.is_none(),
+                ra,
+                a.method_site.span.start,
+                a.id,
+            )
+                .cmp(&(
+                    b.method_site.file,
+                    rb.is_none(),
+                    rb,
+                    b.method_site.span.start,
+                    b.id,
+                ))
+        });
+        let same = |(a, ra): &(&IndexDecl, Option<(&str, &str)>),
+                    (b, rb): &(&IndexDecl, Option<(&str, &str)>)| {
+            a.method_site.file == b.method_site.file
+                && match (ra, rb) {
+                    (Some(x), Some(y)) => x == y,
+                    (None, None) => a.method_site == b.method_site,
+                    _ => false,
+                }
+        };
+        for group in groups.chunk_by(same) {
+            if group.len() < 2 {
                 continue;
             }
-            let id = call[0].id;
-            let Some(op) = ctx
-                .files
-                .get(id.file)
-                .and_then(|f| f.ir.operations.get(id.index))
-            else {
+            let Some(op) = op_of(group[0].0) else {
                 continue;
             };
-            let ix: Vec<IndexDecl> = call.iter().map(|d| (*d).clone()).collect();
-            judge(ctx, &ix, &crate::rules::collection_label(op), out);
+            let ix: Vec<IndexDecl> = group.iter().map(|(d, _)| (*d).clone()).collect();
+            // (Two calls of one function that create the same index are one index: the second
+            // is a no-op, or recreates it after a `dropIndex`, winston-mongodb's TTL index.)
+            let one_call = group
+                .iter()
+                .all(|(d, _)| d.method_site == group[0].0.method_site);
+            judge(ctx, &ix, &crate::rules::collection_label(op), one_call, out);
         }
     }
 }
 
 /// Reports each index of `ix` (the declarations for one collection, shown as `collection`) that
-/// another of them covers.
-fn judge(ctx: &RuleContext, ix: &[IndexDecl], collection: &str, out: &mut Vec<Finding>) {
+/// another of them covers (with `duplicates`, also one declared twice).
+fn judge(
+    ctx: &RuleContext,
+    ix: &[IndexDecl],
+    collection: &str,
+    duplicates: bool,
+    out: &mut Vec<Finding>,
+) {
     for (i, short) in ix.iter().enumerate() {
         // The best cover: a strict prefix over a duplicate; for duplicates, only the
         // later declaration is reported (the first one is the index).
@@ -192,6 +246,23 @@ fn judge(ctx: &RuleContext, ix: &[IndexDecl], collection: &str, out: &mut Vec<Fi
             if cover.is_some() && ctx.are_copies(short.site.file, long.site.file) {
                 continue;
             }
+            // Where one function creates the covering keys twice with other options (formio's
+            // index with a collation, and the same keys without one where the server refuses
+            // collations), the two are alternatives, and which one exists is not known.
+            let alternatives = !duplicates
+                && ix.iter().enumerate().any(|(k, other)| {
+                    k != j
+                        && other.keys.len() == long.keys.len()
+                        && other
+                            .keys
+                            .iter()
+                            .zip(&long.keys)
+                            .all(|(a, b)| a.field == b.field && a.kind == b.kind)
+                        && other.options.collation != long.options.collation
+                });
+            if alternatives {
+                continue;
+            }
             match cover {
                 Some(Cover::Prefix) if short.keys.len() < long.keys.len() => {
                     found = Some((long, Cover::Prefix));
@@ -201,7 +272,7 @@ fn judge(ctx: &RuleContext, ix: &[IndexDecl], collection: &str, out: &mut Vec<Fi
                     found = Some((long, Cover::Inverted));
                     break;
                 }
-                Some(Cover::Duplicate) if j < i && found.is_none() => {
+                Some(Cover::Duplicate) if duplicates && j < i && found.is_none() => {
                     // Mongoose `index: true` and `unique: true` on one field are one index.
                     if short.id == long.id && short.site == long.site {
                         continue;
@@ -335,7 +406,11 @@ await orders.createIndex({ customerId: 1, createdAt: -1 });
 
     /// The indexes one call creates are on one collection even when mongolint cannot name it
     /// (showtimes' `user_db.get_collection().create_indexes(vec![..])`, a driver `createIndexes`
-    /// on a parameter): compared with each other. Two calls on unnamed collections are not.
+    /// on a parameter): compared with each other. So are those that the calls of one function
+    /// create through one receiver named by a plain path (`coll`, fiftyone's frames
+    /// collections), but for the same index created twice (a no-op, or recreated after a
+    /// `dropIndex`), and for keys covered by an index created twice with other collations
+    /// (alternatives). Calls through two receivers, or in two functions, are not compared.
     #[test]
     fn one_calls_indexes_on_an_unnamed_collection_are_compared() {
         let rs = r#"use mongodb::{bson::doc, Collection, IndexModel};
@@ -346,23 +421,45 @@ async fn setup(users: &UserHandler, coll: &Collection<Document>) -> mongodb::err
     ]).await?;
     coll.create_indexes(vec![IndexModel::builder().keys(doc! { "kind": 1 }).build()]).await?;
     coll.create_indexes(vec![IndexModel::builder().keys(doc! { "kind": 1, "id": 1 }).build()]).await?;
+    coll.create_indexes(vec![IndexModel::builder().keys(doc! { "kind": 1, "id": 1 }).build()]).await?;
+    Ok(())
+}
+async fn more(a: &Collection<Document>, b: &Collection<Document>) -> mongodb::error::Result<()> {
+    a.create_indexes(vec![IndexModel::builder().keys(doc! { "x": 1 }).build()]).await?;
+    b.create_indexes(vec![IndexModel::builder().keys(doc! { "x": 1, "y": 1 }).build()]).await?;
+    Ok(())
+}
+async fn other(coll: &Collection<Document>) -> mongodb::error::Result<()> {
+    coll.create_indexes(vec![IndexModel::builder().keys(doc! { "kind": 1 }).build()]).await?;
     Ok(())
 }
 "#;
         let got = findings("src/setup.rs", rs);
-        assert_eq!(got.len(), 1, "{got:?}");
-        assert_eq!(got[0].0, 4);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!((got[0].0, got[1].0), (4, 7));
         assert!(
             got[0]
                 .1
                 .contains("on the collection behind `users.get_collection()`"),
             "{got:?}"
         );
+        assert!(got[1].1.contains("prefix of {kind: 1, id: 1}"), "{got:?}");
         let js = r#"const { MongoClient } = require("mongodb");
 async function setup(coll) {
   await coll.createIndexes([{ key: { a: 1 } }, { key: { a: 1, b: 1 } }]);
 }
+async function forms(db) {
+  const collection = await db.createCollection(name, null);
+  await collection.createIndexes([{ key: { project: 1 }, name: "project_1" }]);
+  try {
+    await collection.createIndexes([{ key: { project: 1, title: 1 }, collation: { locale: "en", strength: 2 } }]);
+  } catch (err) {
+    await collection.createIndexes([{ key: { project: 1, title: 1 } }]);
+  }
+}
 "#;
+        // (formio's forms: the covering keys with a collation, or without one where the server
+        // refuses it: which exists is not known.)
         assert_eq!(findings("setup.js", js).len(), 1);
     }
 
