@@ -2743,6 +2743,27 @@ async function h() { return Users.countDocuments({ other: "admin" }); }
     }
 }
 
+/// A loaded document grown in memory and written back whole by a model's update
+/// (`Settings.findByIdAndUpdate(id, settings)`, tiledesk's knowledge bases) grows the stored array
+/// as its `save()` would. An update given another object writes no grown array.
+#[test]
+fn a_document_written_back_by_a_model_update_grows_its_array() {
+    let src = r#"const mongoose = require('mongoose');
+const Settings = mongoose.model('kbsettings', new mongoose.Schema({ kbs: [{ name: String, url: String }] }));
+async function addKb(id, body) {
+  const settings = await Settings.findById(id);
+  settings.kbs.push({ name: body.name, url: body.url });
+  return Settings.findByIdAndUpdate(id, settings, { new: true });
+}
+async function preview(id, body, update) {
+  const settings = await Settings.findById(id);
+  settings.kbs.push({ name: body.name });
+  return Settings.findByIdAndUpdate(id, update);
+}
+"#;
+    assert_eq!(rule_lines("unbounded-push", "kb.js", src), vec![5]);
+}
+
 /// Mirror arrays filled under one membership test (tiledesk's requests: `participants`, and
 /// `participantsBots` or `participantsAgents` beside it) hold no more values than the checked
 /// array: each push of the checked value, or of one derived from it, is info as the checked push

@@ -1179,6 +1179,19 @@ impl<'t> Extractor<'t> {
                             }
                         }
                         "save" => self.saves.push((name, pos)),
+                        // `Settings.findByIdAndUpdate(id, settings)`: the loaded document written
+                        // back whole by a model's update, as its `save()` would (tiledesk's
+                        // knowledge-base settings).
+                        "findByIdAndUpdate" | "findOneAndUpdate" | "updateOne" | "replaceOne"
+                        | "findOneAndReplace" => {
+                            if let Some(doc) = self
+                                .field(n, "arguments")
+                                .and_then(|a| self.named_children(a).into_iter().nth(1))
+                                .filter(|d| d.k() == "identifier")
+                            {
+                                self.saves.push((self.text(doc).to_string(), pos));
+                            }
+                        }
                         // `Object.assign(filter, extra)`: keys added at run time, as
                         // `filter[key] = v` adds them (tiledesk's data tables).
                         "assign" if name == "Object" => {
