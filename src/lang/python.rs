@@ -5928,17 +5928,7 @@ impl<'t> Extractor<'t> {
         let doc_name = self.text(doc);
         // (`self` in a method of a document class is the document the method was called on:
         // NewsBlur's `self.following_user_ids.append(user_id); self.save()`.)
-        let thing = match doc_name {
-            "self" => self.own_document(doc),
-            _ => self.classify(doc, 0),
-        };
-        let Thing::LoadedDoc(coll, evidence) = thing else {
-            return;
-        };
-        let Some(scope) = self
-            .lookup(doc_name, doc.start_byte() as u32)
-            .map(|b| b.scope)
-        else {
+        let Some((coll, evidence, scope)) = self.saved_doc(doc) else {
             return;
         };
         let at = call.start_byte() as u32;
@@ -5992,6 +5982,22 @@ impl<'t> Extractor<'t> {
         self.ir.operations.push(op);
     }
 
+    /// The document that the name `doc`, the receiver of a save, holds: one the function loaded
+    /// (or makes where there is none), or `self` in a method of a document class; with its
+    /// collection, the evidence, and the scope the name holds it in.
+    fn saved_doc(&self, doc: Node<'t>) -> Option<(CollectionRef, Evidence, Span)> {
+        let doc_name = self.text(doc);
+        let thing = match doc_name {
+            "self" => self.own_document(doc),
+            _ => self.classify(doc, 0),
+        };
+        let Thing::LoadedDoc(coll, evidence) = thing else {
+            return None;
+        };
+        let scope = self.lookup(doc_name, doc.start_byte() as u32)?.scope;
+        Some((coll, evidence, scope))
+    }
+
     /// mongoengine's counter idiom, `feed.premium_subscribers += 1; feed.save()` (NewsBlur's
     /// subscriptions) or `self.count -= 1; self.save()` in a document's method: the save sends
     /// the field's new value, a counter bumped per event like an `$inc` (and one that loses the
@@ -6015,23 +6021,13 @@ impl<'t> Extractor<'t> {
         if bumps.is_empty() {
             return;
         }
-        let thing = match doc_name {
-            "self" => self.own_document(doc),
-            _ => self.classify(doc, 0),
-        };
-        let Thing::LoadedDoc(coll, evidence) = thing else {
+        let Some((coll, evidence, scope)) = self.saved_doc(doc) else {
             return;
         };
         let coll = Some(coll);
         if evidence == Evidence::None && !super::imported(&coll) {
             return;
         }
-        let Some(scope) = self
-            .lookup(doc_name, doc.start_byte() as u32)
-            .map(|b| b.scope)
-        else {
-            return;
-        };
         for (n, attr, step) in bumps {
             let from = n.start_byte() as u32;
             let saved_between = self
