@@ -257,8 +257,8 @@ fn deferral_count(key: &str) -> bool {
 /// The number of a run, an attempt or a retry of the document's own work, bumped by the update
 /// that starts or defers it (`runCount` beside `lastRunAt`, a queue's claim of a task, `attempts`,
 /// `retries`), or that records its failure (Habitica's `webhooks.$.failures`, bumped per failed
-/// delivery of that webhook and reset at ten; `failedAttempts`): the work's cycle number, not a
-/// count of events.
+/// delivery of that webhook and reset at ten; `failedAttempts`, mist's `failures_count`): the
+/// work's cycle number, not a count of events.
 fn is_run_number(key: &str) -> bool {
     match crate::lang::naming::words(key).as_slice() {
         [w] => matches!(
@@ -266,8 +266,17 @@ fn is_run_number(key: &str) -> bool {
             "attempts" | "attempt" | "retries" | "tries" | "failures"
         ),
         [.., a, b] => {
-            (matches!(a.as_str(), "run" | "attempt" | "retry" | "try" | "failure")
-                && matches!(b.as_str(), "count" | "number" | "no"))
+            (matches!(
+                a.as_str(),
+                "run"
+                    | "attempt"
+                    | "attempts"
+                    | "retry"
+                    | "retries"
+                    | "try"
+                    | "failure"
+                    | "failures"
+            ) && matches!(b.as_str(), "count" | "number" | "no"))
                 || (a == "failed" && matches!(b.as_str(), "attempts" | "tries"))
         }
         _ => false,
@@ -484,6 +493,7 @@ def start(cid, now):
 def failed(uid, hook_id, now):
     db.users.update_one({"_id": uid, "webhooks.id": hook_id}, {"$set": {"webhooks.$.lastFailureAt": now}, "$inc": {"webhooks.$.failures": 1}})
     db.users.update_one({"_id": uid}, {"$inc": {"failedAttempts": 1}})
+    db.tasks.update_one({"_id": tid}, {"$inc": {"failures_count": 1, "retries_count": 1}})
 def log(user, key, since):
     db.authlog.find_one_and_update({"user": user, "key": key, "created": {"$gte": since}},
         {"$inc": {"events": 1}}, upsert=True)
