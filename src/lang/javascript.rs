@@ -64,6 +64,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         filled: HashMap::default(),
         pushes: HashMap::default(),
         saves: Vec::new(),
+        write_backs: Vec::new(),
         bumps: Vec::new(),
         export_nodes: Vec::new(),
         source_exports: Vec::new(),
@@ -340,6 +341,9 @@ struct Extractor<'t> {
     pushes: HashMap<String, Vec<(u32, bool, Node<'t>)>>,
     /// `name.save()` calls: (name, position).
     saves: Vec<(String, u32)>,
+    /// A model's update calls that may write a loaded document back whole
+    /// (`Settings.findByIdAndUpdate(id, settings)`): (position, call). See `written_back`.
+    write_backs: Vec<(u32, Node<'t>)>,
     /// A document's field counted up or down by a literal step, `topic.visit_count += 1` or
     /// `topic.visit_count++`: (the expression, the member, the step). Saved after, a per-event
     /// counter (see `saved_counters`).
@@ -1182,16 +1186,9 @@ impl<'t> Extractor<'t> {
                         // `Settings.findByIdAndUpdate(id, settings)`: the loaded document written
                         // back whole by a model's update, as its `save()` would (tiledesk's
                         // knowledge-base settings).
+                        // (Read where a pushed array's save is looked for: see `written_back`.)
                         "findByIdAndUpdate" | "findOneAndUpdate" | "updateOne" | "replaceOne"
-                        | "findOneAndReplace" => {
-                            if let Some(doc) = self
-                                .field(n, "arguments")
-                                .and_then(|a| self.named_children(a).into_iter().nth(1))
-                                .filter(|d| d.k() == "identifier")
-                            {
-                                self.saves.push((self.text(doc).to_string(), pos));
-                            }
-                        }
+                        | "findOneAndReplace" => self.write_backs.push((pos, n)),
                         // `Object.assign(filter, extra)`: keys added at run time, as
                         // `filter[key] = v` adds them (tiledesk's data tables).
                         "assign" if name == "Object" => {
@@ -7263,7 +7260,7 @@ impl<'t> Extractor<'t> {
         let at = call.start_byte() as u32;
         let saved = self.saves.iter().any(|(n, pos)| {
             n == doc_name && *pos > at && scope.contains(Span::new(*pos as usize, *pos as usize))
-        });
+        }) || self.written_back(doc_name, at, scope);
         if !saved || self.pruned_before(call, self.text(obj)) {
             return;
         }
@@ -7322,6 +7319,20 @@ impl<'t> Extractor<'t> {
             let f = self.text(self.enclosing_function(call));
             memchr::memmem::find(f.as_bytes(), format!("{checked}.push({v})").as_bytes()).is_some()
         }
+    }
+
+    /// Whether the document `doc_name` is written back whole after `at`, in `scope`, by a
+    /// model's update given it as the update (`Settings.findByIdAndUpdate(id, settings)`,
+    /// tiledesk's knowledge-base settings), as its `save()` would write it.
+    fn written_back(&self, doc_name: &str, at: u32, scope: Span) -> bool {
+        self.write_backs.iter().any(|&(pos, call)| {
+            pos > at
+                && scope.contains(Span::new(pos as usize, pos as usize))
+                && self
+                    .field(call, "arguments")
+                    .and_then(|a| a.named_child(1))
+                    .is_some_and(|d| d.k() == "identifier" && self.text(d) == doc_name)
+        })
     }
 
     /// The loaded document that `doc`, the receiver of a save, stands for: a name that holds one

@@ -91,9 +91,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         star_import: false,
         star_reexports: Vec::new(),
         file_periodic: path_is_periodic(ctx.display_path),
-        may_report_progress: memchr::memmem::find(text.as_bytes(), b"tqdm").is_some()
-            || memchr::memmem::find(text.as_bytes(), b"\\r").is_some()
-            || memchr::memmem::find(text.as_bytes(), b"input(").is_some(),
+        may_report_progress: may_report_progress(text.as_bytes()),
         request_file: path_handles_requests(ctx.display_path),
         this_module: this_module(ctx.display_path),
         mongo_path: ctx
@@ -9386,6 +9384,18 @@ fn is_database_module_name(name: &str) -> bool {
 /// function or lambda (whose body runs when it is called).
 fn runs_in_place(n: Node<'_>) -> bool {
     !matches!(n.k(), "function_definition" | "lambda")
+}
+
+/// Whether a file's text spells `tqdm`, a carriage return (`"\\r"`) or `input(`: a function of
+/// it may report its progress on a terminal or prompt its operator (see `reports_progress`).
+/// (The searchers are built once: building one per file cost more than the search.)
+fn may_report_progress(text: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static TQDM: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"tqdm"));
+    static CR: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\r"));
+    static INPUT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"input("));
+    TQDM.find(text).is_some() || CR.find(text).is_some() || INPUT.find(text).is_some()
 }
 
 /// Whether the text `t` of a function calls Python's `input(..)` or `raw_input(..)`, which read
