@@ -2766,8 +2766,9 @@ async function preview(id, body, update) {
 
 /// Mirror arrays filled under one membership test (tiledesk's requests: `participants`, and
 /// `participantsBots` or `participantsAgents` beside it) hold no more values than the checked
-/// array: each push of the checked value, or of one derived from it, is info as the checked push
-/// is. A push of anything else under the same test still grows without bound.
+/// array: each push of the checked value, or of one derived from it (also through a name bound to
+/// it), is info as the checked push is. A push of anything else under the same test still grows
+/// without bound.
 #[test]
 fn mirror_arrays_under_one_membership_test_are_checked() {
     let src = r#"const mongoose = require('mongoose');
@@ -2776,8 +2777,10 @@ async function join(id, member) {
   const conv = await Conv.findById(id);
   if (conv.members.indexOf(member) === -1) {
     conv.members.push(member);
-    if (member.startsWith('bot_')) conv.bots.push(member.slice(4));
-    else conv.agents.push(member);
+    if (member.startsWith('bot_')) {
+      var botId = member.replace('bot_', '');
+      conv.bots.push(botId);
+    } else conv.agents.push(member);
     conv.log.push('joined');
     await conv.save();
   }
@@ -2792,9 +2795,9 @@ async function join(id, member) {
         got,
         [
             (6, Severity::Info),
-            (7, Severity::Info),
-            (8, Severity::Info),
-            (9, Severity::Warning)
+            (9, Severity::Info),
+            (10, Severity::Info),
+            (11, Severity::Warning)
         ]
     );
 }

@@ -7310,11 +7310,21 @@ impl<'t> Extractor<'t> {
         let Held::Value(v) = *held else {
             return false;
         };
-        let text = self.plain_text(pushed);
-        let derived = text == v
-            || text
-                .strip_prefix(v)
-                .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['));
+        let from_held = |text: &str| {
+            text == v
+                || text
+                    .strip_prefix(v)
+                    .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+        };
+        // (Or through a name bound to such a value: `var botId = member.replace("bot_", "");
+        // request.participantsBots.push(botId)`.)
+        let derived = from_held(self.plain_text(pushed))
+            || (pushed.k() == "identifier"
+                && self
+                    .lookup(self.text(pushed), pushed.start_byte() as u32)
+                    .filter(|b| self.is_constant(b, self.text(pushed)))
+                    .and_then(|b| b.value)
+                    .is_some_and(|value| from_held(self.text(value))));
         derived && {
             let f = self.text(self.enclosing_function(call));
             memchr::memmem::find(f.as_bytes(), format!("{checked}.push({v})").as_bytes()).is_some()
