@@ -7105,22 +7105,28 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// The document a query hands its callback, when `name` is the callback's parameter that
-    /// holds it: `Reply.findById(id, function (err, reply) {..})`, `Reply.findOne(q).exec((err,
-    /// reply) => ..)`, `Reply.findById(id).then((reply) => ..)` (nodeclub's replies).
-    /// Returns the callback's span (the scope of the document's name), the collection and the
-    /// evidence. An arrow function's lone parameter (`reply => ..`) has no binding.
-    /// The query call whose result `name`, a parameter of a callback, is handed: `.exec((err,
-    /// doc) => ..)` and `.then((doc) => ..)` on the query, or the query's own callback
-    /// (`Model.findOne(q, (err, doc) => ..)`).
-    fn callback_query(&self, name: Node<'t>) -> Option<Node<'t>> {
-        let binding = self.lookup(self.text(name), name.start_byte() as u32);
-        let (_, position, call, callee, method) = self.callback_of(name, binding)?;
-        let query = match (method, position) {
-            ("then", 0) | ("exec", 1) => self.chain_root(self.field(callee, "object")?),
+    /// What a query hands the callback whose parameter `name` is, with the callback: the query
+    /// a `.then((doc) => ..)` or `.exec((err, doc) => ..)` is chained on, or the query that takes
+    /// the callback itself (`Model.findOne(q, (err, doc) => ..)`).
+    fn callback_source(
+        &self,
+        name: Node<'t>,
+        binding: Option<&Binding<'t>>,
+    ) -> Option<(Node<'t>, Node<'t>)> {
+        let (f, position, call, callee, method) = self.callback_of(name, binding)?;
+        let source = match (method, position) {
+            ("then", 0) | ("exec", 1) => self.field(callee, "object")?,
             ("findById" | "findOne" | "findOneAndUpdate" | "findByIdAndUpdate", 1) => call,
             _ => return None,
         };
+        Some((f, source))
+    }
+
+    /// The query call whose result `name`, a parameter of a callback, is handed (see
+    /// `callback_source`), when it loads one document.
+    fn callback_query(&self, name: Node<'t>) -> Option<Node<'t>> {
+        let binding = self.lookup(self.text(name), name.start_byte() as u32);
+        let query = self.chain_root(self.callback_source(name, binding)?.1);
         // (A query that loads one document: not what a service's `create(..)` resolves to.)
         let loads = self
             .field(query, "function")
@@ -7134,20 +7140,18 @@ impl<'t> Extractor<'t> {
         (loads && matches!(self.classify(query, 0), Thing::LoadedDoc(..))).then_some(query)
     }
 
+    /// The document a query hands its callback, when `name` is the callback's parameter that
+    /// holds it: `Reply.findById(id, function (err, reply) {..})`, `Reply.findOne(q).exec((err,
+    /// reply) => ..)`, `Reply.findById(id).then((reply) => ..)` (nodeclub's replies).
+    /// Returns the callback's span (the scope of the document's name), the collection and the
+    /// evidence. An arrow function's lone parameter (`reply => ..`) has no binding.
     fn callback_document(
         &self,
         name: Node<'t>,
         binding: Option<&Binding<'t>>,
     ) -> Option<(Span, CollectionRef, Evidence)> {
-        let (f, position, call, callee, method) = self.callback_of(name, binding)?;
-        let loaded = match (method, position) {
-            ("then", 0) | ("exec", 1) => self.classify(self.field(callee, "object")?, 0),
-            ("findById" | "findOne" | "findOneAndUpdate" | "findByIdAndUpdate", 1) => {
-                self.classify(call, 0)
-            }
-            _ => return None,
-        };
-        match loaded {
+        let (f, source) = self.callback_source(name, binding)?;
+        match self.classify(source, 0) {
             Thing::LoadedDoc(coll, evidence) => Some((span(f), coll, evidence)),
             _ => None,
         }
@@ -7427,15 +7431,10 @@ impl<'t> Extractor<'t> {
             if saved_between || !scope.contains(span(n)) {
                 continue;
             }
-            let amount = Value {
-                span: span(n),
-                kind: ValueKind::Number(step),
-            };
-            let op = super::saved_push(
-                ("save", span(n), span(field)),
-                "$inc",
+            let op = super::saved_inc(
+                span(n),
                 (self.text(field).to_string(), span(field)),
-                amount,
+                step,
                 (span(doc), &format!("{doc_name}._id")),
             );
             let op = self.on_document(op, doc, (coll.clone(), evidence), ctx);

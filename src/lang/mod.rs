@@ -534,6 +534,22 @@ pub(crate) fn saved_push(
     op
 }
 
+/// A loaded document's field counted by a literal `step` at `bump` (`post.views += 1`) and then
+/// saved: the `$inc` of `field` (its name and span) that the save sends, on the document at `doc`
+/// (its span and the text of its id, `post._id`). Shared by the frontends' `saved_counters`.
+pub(crate) fn saved_inc(
+    bump: crate::ir::Span,
+    field: (String, crate::ir::Span),
+    step: f64,
+    doc: (crate::ir::Span, &str),
+) -> crate::ir::Operation {
+    let amount = crate::ir::Value {
+        span: bump,
+        kind: crate::ir::ValueKind::Number(step),
+    };
+    saved_push(("save", bump, field.1), "$inc", field, amount, doc)
+}
+
 /// The filter of a loaded document's own write: `{ _id: <doc>._id }`, at the document's name.
 pub(crate) fn id_filter(at: crate::ir::Span, id: &str) -> crate::ir::Value {
     use crate::ir::{Field, Value, ValueKind};

@@ -1853,16 +1853,12 @@ impl<'t> Extractor<'t> {
         if at < outer.end_byte() as u32 {
             return None;
         }
-        // The load: in the `try`'s body, or before the `if`.
-        let before = match branch.k() {
-            "except_clause" => branch.start_byte() as u32,
-            _ => outer.start_byte() as u32,
+        // The load: in the `try`'s body (from its start to the handler), or before the `if`.
+        let (from, before) = match branch.k() {
+            "except_clause" => (outer.start_byte() as u32, branch.start_byte() as u32),
+            _ => (0, outer.start_byte() as u32),
         };
         let loaded = self.lookup(name, before)?;
-        let from = match branch.k() {
-            "except_clause" => outer.start_byte() as u32,
-            _ => 0,
-        };
         (loaded.pos >= from
             && loaded
                 .value
@@ -6038,15 +6034,10 @@ impl<'t> Extractor<'t> {
             if saved_between || !scope.contains(span(n)) {
                 continue;
             }
-            let amount = Value {
-                span: span(n),
-                kind: ValueKind::Number(step),
-            };
-            let mut op = super::saved_push(
-                ("save", span(n), span(field)),
-                "$inc",
+            let mut op = super::saved_inc(
+                span(n),
                 (self.text(field).to_string(), span(field)),
-                amount,
+                step,
                 (span(doc), &format!("{doc_name}.id")),
             );
             op.collection = coll.clone();
