@@ -1769,7 +1769,7 @@ fn is_named_for_mongo(path: &Path, lang: Language) -> bool {
 }
 
 /// A Python package's `__init__.py` that imports, or a JavaScript folder's `index.js` that
-/// requires or exports models: it may re-export a model of the package (`from .video import Video`,
+/// requires or exports models (or collection factories): it may re-export a model of the package (`from .video import Video`,
 /// `module.exports.Token = require('./token.model')`) without a word of MongoDB, so it waits with
 /// the deferred files until a parsed file imports from the package (`const { Token } =
 /// require('../models')`).
@@ -1788,6 +1788,8 @@ fn is_package_init(path: &Path, lang: Language, bytes: &[u8]) -> bool {
                     || has(b"Model")
                     || has(b"schema")
                     || has(b"Schema")
+                    // (`export { OrdersCollection } from './db/orders'`, a factory's.)
+                    || has(b"Collection")
                     || path
                         .parent()
                         .and_then(Path::file_name)
@@ -2441,12 +2443,17 @@ impl WantedExports {
         }
         let module = import.module.as_str();
         let any = import.export == "default";
+        // (And `OrdersCollection` of `OrdersCollection().return`: see the Python case above.)
+        let head = import.export.split(['.', '(']).next().unwrap_or("");
         let note = |names: &mut Option<std::collections::HashSet<String>>| {
             if let Some(set) = names {
                 if any {
                     *names = None;
                 } else {
                     set.insert(import.export.clone());
+                    if head.len() < import.export.len() && !head.is_empty() {
+                        set.insert(head.to_string());
+                    }
                 }
             }
         };

@@ -847,6 +847,33 @@ pub struct FileIr {
     /// [`ImportedCall`]); the linker empties this list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub imported_calls: Vec<ImportedCall>,
+    /// An index helper's own `createIndex` on the collection its caller hands it, with the keys
+    /// the caller gives (`async function addIndexesToCollection(collection, indexes) {
+    /// indexes.map(index => collection.createIndex(index.key, index)) }`): (the operation's
+    /// span, the helper's name). The linker drops each operation where every call of a helper of
+    /// that name in the repository was read as index declarations ([`FileIr::index_helper_calls`]);
+    /// otherwise it stays an index on a collection named at run time, which holds back
+    /// unindexed-query. The linker empties this list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub index_pass_ons: Vec<(Span, String)>,
+    /// Calls of an application's index helper by its name (`buildDbIndexes(Links, [..])`,
+    /// `Helpers.addIndexesToCollection(db.x, indexes)`): (the helper's name, what the call gives
+    /// it). The linker empties this list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub index_helper_calls: Vec<(String, HelperIndexes)>,
+}
+
+/// What a call of an index helper gives it (see [`FileIr::index_helper_calls`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HelperIndexes {
+    /// Indexes read as declarations of the call.
+    Read,
+    /// Indexes the call does not write out.
+    Unread,
+    /// What another index helper, named here, was handed (`buildIndexes(collection, indexes)`
+    /// inside `buildDbIndexes(collection, indexes)`): read where that helper's calls are.
+    Forwarded(String),
 }
 
 /// A function at the top of a module, or a method of a class or an object there, that another

@@ -4,8 +4,8 @@
 use crate::analysis::SourceFile;
 use crate::ir::{
     ClassBase, CollectionName, CollectionRef, CollectionVia, Evidence, Export, ExportTarget,
-    HelperRead, ImportRef, ImportedCall, Language, OpKind, Operation, PendingClass, Span, Value,
-    ValueKind, Wrapper, RUST_TYPES,
+    HelperIndexes, HelperRead, ImportRef, ImportedCall, Language, OpKind, Operation, PendingClass,
+    Span, Value, ValueKind, Wrapper, RUST_TYPES,
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -19,6 +19,15 @@ const JS_EXTENSIONS: &[&str] = &[
 /// an absolute path stays absolute and leading `..` segments are kept, so that the files' own
 /// paths and the paths their imports name normalise alike.
 fn normalise(path: &str) -> String {
+    // (Most paths have nothing to normalise.)
+    if !path.contains("//")
+        && !path.starts_with("./")
+        && !path.contains("/.")
+        && !path.ends_with('/')
+        && path != "."
+    {
+        return path.to_string();
+    }
     let root = if path.starts_with('/') { "/" } else { "" };
     let mut out: Vec<&str> = Vec::new();
     for part in path.split('/') {
@@ -362,6 +371,13 @@ fn lookup_export_in<T>(
                 Some((named(head)?, Some(member)))
             }),
     };
+    // `OrdersCollection().return` of a module that re-exports `OrdersCollection` (`export {
+    // OrdersCollection } from './db'`): the function's result where it is defined.
+    let own = own.or_else(|| {
+        let at = export.find("()")?;
+        let (head, member) = export.split_at(at);
+        Some((named(head)?, Some(member)))
+    });
     let Some((found, member)) = own else {
         // A name the module does not export itself: the modules it star-imports, in order.
         return star_imported(f, modules)
@@ -937,12 +953,21 @@ struct RustTypes<'a> {
     lists: HashMap<&'a str, Vec<(&'a str, &'a str, bool)>>,
     /// `<X as Trait>::NAME` → the values its implementations give it.
     constants: HashMap<&'a str, Vec<&'a str>>,
+    /// Struct fields by name → the collections their initialisers open (`<.votes_coll as
+    /// mongodb::Collection>::NAME`, see the Rust frontend's `note_typed_bindings`).
+    fields: HashMap<&'a str, Vec<&'a str>>,
 }
 
 impl<'a> RustTypes<'a> {
-    fn new(files: &'a [SourceFile]) -> Self {
-        let mut t = RustTypes::default();
-        for f in files.iter().filter(|f| f.language == Language::Rust) {
+    /// Rust's, and the scripts' (TypeScript's typed collections).
+    fn new(files: &'a [SourceFile]) -> (Self, Self) {
+        let (mut rust, mut scripts) = (RustTypes::default(), RustTypes::default());
+        for f in files {
+            let t = if f.language == Language::Rust {
+                &mut rust
+            } else {
+                &mut scripts
+            };
             for e in &f.ir.exports {
                 let split = || e.name.rsplit_once("::");
                 match &e.target {
@@ -957,13 +982,18 @@ impl<'a> RustTypes<'a> {
                         }
                     }
                     ExportTarget::Constant { value } if e.name.starts_with('<') => {
+                        if let Some((field, _)) =
+                            e.name.strip_prefix("<.").and_then(|r| r.split_once(' '))
+                        {
+                            t.fields.entry(field).or_default().push(value);
+                        }
                         t.constants.entry(&e.name).or_default().push(value);
                     }
                     _ => {}
                 }
             }
         }
-        t
+        (rust, scripts)
     }
 
     /// The collection `X::m()` is when `m` is a trait's getter (of `tr`, when given) and `X`
@@ -1044,9 +1074,26 @@ fn link_rust(files: &mut [SourceFile]) {
     let mut found: Vec<(usize, usize, Option<String>)> = Vec::new();
     let mut dropped: Vec<(usize, usize)> = Vec::new();
     {
-        let types = RustTypes::new(files);
+        // (And TypeScript's `db.collection<Order>('orders')` and `Collection<Order>`: the same
+        // names, kept apart from Rust's types.)
+        let (types, script_types) = RustTypes::new(files);
         for (fi, f) in files.iter().enumerate() {
             for (oi, op) in f.ir.operations.iter().enumerate() {
+                // `ctx.votes_coll.find(..)` where the struct is built in another file: the
+                // collection the repository's initialisers give a field of that name (see the
+                // Rust frontend's `note_typed_bindings`), if they give it one.
+                let unnamed = op.collection.as_ref().is_none_or(|c| {
+                    c.import.is_none() && matches!(c.name, CollectionName::Unknown { .. })
+                });
+                if f.language == Language::Rust && unnamed && !types.fields.is_empty() {
+                    if let Some((_, field)) = op.receiver.rsplit_once('.') {
+                        let names = types.fields.get(field).cloned().unwrap_or_default();
+                        if let Some(name) = only_name(names) {
+                            found.push((fi, oi, Some(name)));
+                            continue;
+                        }
+                    }
+                }
                 let Some(c) = &op.collection else {
                     continue;
                 };
@@ -1059,9 +1106,13 @@ fn link_rust(files: &mut [SourceFile]) {
                     // A `&Collection<DBMate>`: the one collection the repository keeps the
                     // type's documents in, if it names only one (see [`crate::ir::TYPED_COLLECTION`]);
                     // otherwise a typed collection the code does not name, as it was.
-                    if let (CollectionName::Unknown { text }, Language::Rust) =
-                        (&c.name, f.language)
-                    {
+                    if let CollectionName::Unknown { text } = &c.name {
+                        let types = match f.language {
+                            Language::Rust => &types,
+                            Language::Python => continue,
+                            _ if script_types.constants.is_empty() => continue,
+                            _ => &script_types,
+                        };
                         let ty = crate::lang::rust::collection_document_type(text);
                         if let Some(name) = ty.and_then(|ty| types.named(ty)) {
                             found.push((fi, oi, Some(name)));
@@ -1352,12 +1403,62 @@ fn link_member_collections(files: &mut [SourceFile]) {
     }
 }
 
+/// Drops index helpers' own `createIndex` (see [`crate::ir::FileIr::index_pass_ons`]) where
+/// every call of a helper of that name in the repository, or of a helper that hands its indexes
+/// on to it, was read as index declarations. Where one was not (the indexes come from a file
+/// the code reads, or from a name the frontend cannot follow), the helper's `createIndex` stays
+/// an index on a collection named at run time.
+fn link_index_helpers(files: &mut [SourceFile]) {
+    if files.iter().all(|f| f.ir.index_pass_ons.is_empty()) {
+        for f in files.iter_mut() {
+            f.ir.index_helper_calls.clear();
+        }
+        return;
+    }
+    let mut calls: HashMap<String, Vec<HelperIndexes>> = HashMap::new();
+    for f in files.iter_mut() {
+        for (name, given) in std::mem::take(&mut f.ir.index_helper_calls) {
+            calls.entry(name).or_default().push(given);
+        }
+    }
+    fn read(calls: &HashMap<String, Vec<HelperIndexes>>, name: &str, depth: usize) -> bool {
+        calls.get(name).is_some_and(|given| {
+            depth < 4
+                && given.iter().all(|g| match g {
+                    HelperIndexes::Read => true,
+                    HelperIndexes::Unread => false,
+                    HelperIndexes::Forwarded(outer) => read(calls, outer, depth + 1),
+                })
+        })
+    }
+    for f in files.iter_mut() {
+        let passed = std::mem::take(&mut f.ir.index_pass_ons);
+        let dropped: Vec<Span> = passed
+            .into_iter()
+            .filter(|(_, name)| read(&calls, name, 0))
+            .map(|(span, _)| span)
+            .collect();
+        if !dropped.is_empty() {
+            f.ir.operations
+                .retain(|op| op.kind != OpKind::CreateIndex || !dropped.contains(&op.span));
+        }
+    }
+}
+
 pub fn link(files: &mut [SourceFile]) {
+    link_index_helpers(files);
     link_rust(files);
     link_model_names(files);
     let paths: Vec<String> = files
         .iter()
-        .map(|f| normalise(&f.path.to_string_lossy().replace('\\', "/")))
+        .map(|f| {
+            let path = f.path.to_string_lossy();
+            if path.contains('\\') {
+                normalise(&path.replace('\\', "/"))
+            } else {
+                normalise(&path)
+            }
+        })
         .collect();
     let displays: Vec<String> = files.iter().map(|f| f.display_path.clone()).collect();
     let modules = Modules::new(&paths, &displays);
@@ -1374,6 +1475,7 @@ pub fn link(files: &mut [SourceFile]) {
     // `None`: a collection in memory (see `ExportTarget::LocalCollection`), or another
     // database's model.
     let mut resolved: Vec<(usize, usize, Option<CollectionRef>)> = Vec::new();
+    let mut unnamed: Vec<(usize, usize)> = Vec::new();
     let pick = |_: usize, _: &str, target: &ExportTarget| match target {
         ExportTarget::LocalCollection | ExportTarget::OtherDatabase => Some(None),
         other => collection_of(other).map(Some),
@@ -1386,6 +1488,9 @@ pub fn link(files: &mut [SourceFile]) {
                 continue;
             };
             let Some(target) = modules.resolve(module, &f.display_path) else {
+                if export.ends_with("().return") {
+                    unnamed.push((fi, oi));
+                }
                 continue;
             };
             let mut found = lookup_export_in(files, target, export, &modules, 0, &pick);
@@ -1405,8 +1510,15 @@ pub fn link(files: &mut [SourceFile]) {
             }
             if let Some(c) = found {
                 resolved.push((fi, oi, c));
+            } else if export.ends_with("().return") {
+                // What a function of another module returns, when it is no collection of
+                // its: no collection known, as the frontend had it.
+                unnamed.push((fi, oi));
             }
         }
+    }
+    for (fi, oi) in unnamed {
+        files[fi].ir.operations[oi].collection = None;
     }
     for (fi, oi, c) in resolved {
         let op = &mut files[fi].ir.operations[oi];

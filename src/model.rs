@@ -1623,7 +1623,7 @@ fn read_update(u: &Value, op: &Operation, s: &mut OpSummary) {
                             continue;
                         }
                         s.updates.push((inner.key.clone(), f.key.clone()));
-                        if matches!(f.key.as_str(), "$push" | "$addToSet")
+                        if matches!(f.key.as_str(), "$push" | "$pushAll" | "$addToSet")
                             && !s.pushed.contains(&inner.key)
                         {
                             s.pushed.push(inner.key.clone());

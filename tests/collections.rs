@@ -2728,3 +2728,221 @@ fn an_archived_migration_s_indexes_are_no_inventory() {
         "{current}"
     );
 }
+
+/// TypeScript collections across modules, as unchained's packages keep them: a factory opens
+/// `db.collection<Order>('orders')` and returns it (or an object of several), an importer binds
+/// `const Orders = await OrdersCollection(db)` or `const { Links } = await LinksCollection(db)`,
+/// and module functions take `{ Orders }: { Orders: mongodb.Collection<Order> }`. Each names
+/// the collection; a type kept in two collections names neither, and a function's own local
+/// result is not exported.
+#[test]
+fn typescript_factories_and_typed_collections_resolve_across_files() {
+    let files = [
+        (
+            "db/orders.ts",
+            "import type * as mongodb from 'mongodb';\n\
+             export type Order = { _id: string; userId: string };\n\
+             export const OrdersCollection = async (db: mongodb.Db) => {\n  \
+             const Orders = db.collection<Order>('orders');\n  \
+             await Orders.createIndex({ userId: 1 });\n  return Orders;\n};\n",
+        ),
+        (
+            "db/links.ts",
+            "import type { Db } from 'mongodb';\n\
+             export async function LinksCollection(db: Db) {\n  \
+             const Links = db.collection<Link>('links');\n  const Tags = db.collection('tags');\n  \
+             const Twice = db.collection<Doubled>('twice_a');\n  \
+             const Again = db.collection<Doubled>('twice_b');\n  \
+             return { Links, Tags, Twice, Again };\n}\n",
+        ),
+        (
+            "module/configure.ts",
+            "import { OrdersCollection } from '../db/orders';\n\
+             import { LinksCollection } from '../db/links';\n\
+             export const configure = async (db: any) => {\n  \
+             const Orders = await OrdersCollection(db);\n  \
+             const { Links, Tags } = await LinksCollection(db);\n  \
+             const n = await Orders.countDocuments({ orderNumber: 'x' });\n  \
+             return { n, links: await Links.find({ tag: 't' }).toArray(), tags: await Tags.find({ name: 'n' }).toArray() };\n};\n",
+        ),
+        (
+            "module/queries.ts",
+            "import type * as mongodb from 'mongodb';\n\
+             import type { Order } from '../db/orders';\n\
+             export const queries = ({ Orders }: { Orders: mongodb.Collection<Order> }) => ({\n  \
+             byUser: (u: string) => Orders.find({ userId: u }).toArray(),\n});\n\
+             export const twice = (c: mongodb.Collection<Doubled>) => c.find({ a: 1 }).toArray();\n",
+        ),
+    ];
+    let m = map_of(&files);
+    let orders = collection(&m, "orders");
+    assert_eq!(
+        sites(orders),
+        [
+            (
+                "module/configure.ts".to_string(),
+                "countDocuments".to_string()
+            ),
+            ("module/queries.ts".to_string(), "find".to_string()),
+        ],
+        "{orders:#}"
+    );
+    assert_eq!(
+        sites(collection(&m, "links")),
+        [("module/configure.ts".to_string(), "find".to_string())]
+    );
+    assert_eq!(
+        sites(collection(&m, "tags")),
+        [("module/configure.ts".to_string(), "find".to_string())]
+    );
+    // `Collection<Doubled>` is two collections' type: neither.
+    assert!(sites(collection(&m, "twice_a")).is_empty());
+    assert!(sites(collection(&m, "twice_b")).is_empty());
+    let out = concise_check(&files);
+    assert!(
+        out.contains("module/configure.ts:6:")
+            && out.contains("`countDocuments` on `orders` filters by `orderNumber`"),
+        "{out}"
+    );
+}
+
+/// An application's index helper named for indexes, given a collection and a list of indexes
+/// (unchained's `buildDbIndexes(Links, [{ index: {..} }, { index: {..}, options }])`, overleaf's
+/// `Helpers.addIndexesToCollection(db.x, indexes)` with the driver's `{ key, name }` entries
+/// bound to a name): each entry is an index of that collection, at the entry. The helper's own
+/// `createIndex` on the collection it is handed is then no index on a collection named at run
+/// time, unless some call gives it indexes that cannot be read.
+#[test]
+fn index_helpers_declare_their_callers_indexes() {
+    let helper = (
+        "lib/indexes.ts",
+        "import type { Collection } from 'mongodb';\n\
+         const buildIndexes = async (collection: Collection, indexes: any[]) =>\n  \
+         Promise.all(indexes.map(async (spec) => {\n    \
+         const { index, options } = spec;\n    await collection.createIndex(index, options);\n  }));\n\
+         export const buildDbIndexes = async (collection: Collection, indexes: any[]) => {\n  \
+         await buildIndexes(collection, indexes);\n};\n\
+         export const Helpers = { addIndexes: async (collection: Collection, indexes: any[]) =>\n  \
+         Promise.all(indexes.map((i) => collection.createIndex(i.key, i))) };\n",
+    );
+    let links = (
+        "db/links.ts",
+        "import { MongoClient } from 'mongodb';\n\
+         import { buildDbIndexes, Helpers } from '../lib/indexes';\n\
+         const db = new MongoClient('x').db();\n\
+         export const setup = async () => {\n  \
+         const Links = db.collection('links');\n  \
+         await buildDbIndexes(Links, [\n    { index: { parentId: 1 } },\n    \
+         { index: { parentId: 1, sortKey: 1 }, options: { unique: true } },\n  ]);\n  \
+         const indexes = [{ key: { name: 1 }, name: 'name_1' }];\n  \
+         await Helpers.addIndexes(db.collection('tags'), indexes);\n};\n\
+         export const byTag = (t: string) => db.collection('links').find({ tag: t }).toArray();\n",
+    );
+    let out = concise_check(&[helper, links]);
+    assert!(
+        out.contains("db/links.ts:7:14: warning[redundant-index] index {parentId: 1} on `links`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("db/links.ts:13:") && out.contains("`find` on `links` filters by `tag`"),
+        "{out}"
+    );
+    let m = map_of(&[helper, links]);
+    let tags = index_keys(collection(&m, "tags"));
+    assert!(tags.len() == 1 && tags[0].starts_with("name:"), "{tags:?}");
+    // A call whose indexes come from elsewhere keeps the helper's `createIndex` a declaration
+    // on a collection named at run time: unindexed-query holds back.
+    let loaded = (
+        "db/loaded.ts",
+        "import { MongoClient } from 'mongodb';\n\
+         import { buildDbIndexes } from '../lib/indexes';\n\
+         const db = new MongoClient('x').db();\n\
+         export const load = async (specs: any[]) => buildDbIndexes(db.collection('other'), specs);\n",
+    );
+    let out = concise_check(&[helper, links, loaded]);
+    assert!(out.contains("redundant-index"), "{out}");
+    assert!(!out.contains("unindexed-query"), "{out}");
+}
+
+/// A Rust struct of collections built in one file (`Ctx { votes_coll: db.collection("votes") }`
+/// in `main.rs`) and used through its fields in others (`ctx.votes_coll.find(filter, None)`,
+/// thvote-be's services): each field names the collection its initialiser does, wherever the
+/// repository gives that field name one collection; a field two initialisers give different
+/// collections names neither.
+#[test]
+fn rust_struct_fields_name_their_collections_across_files() {
+    let m = map_of(&[
+        (
+            "src/main.rs",
+            "use mongodb::{Client, Collection, bson::Document};\n\
+             mod query;\n\
+             pub struct Ctx { pub votes_coll: Collection<Document>, pub logs: Collection<Document> }\n\
+             #[tokio::main]\nasync fn main() {\n    \
+             let db = Client::with_uri_str(\"mongodb://x\").await.unwrap().database(\"app\");\n    \
+             let ctx = Ctx { votes_coll: db.collection(\"votes\"), logs: db.collection(\"logs_a\") };\n    \
+             let other = Other { logs: db.collection(\"logs_b\") };\n}\n",
+        ),
+        (
+            "src/query.rs",
+            "use mongodb::bson::{doc, Document};\nuse crate::Ctx;\n\
+             pub async fn q(ctx: &Ctx, year: i32, extra: Option<Document>) {\n    \
+             let filter = match extra { Some(f) => doc! {\"$and\": [f, {\"year\": year}]}, None => doc! {\"year\": year} };\n    \
+             ctx.votes_coll.find(filter, None).await.unwrap();\n    \
+             ctx.votes_coll.find_one(doc! {\"year\": year}, None).await.unwrap();\n    \
+             ctx.logs.insert_one(doc! {\"year\": year}, None).await.unwrap();\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "votes")),
+        [
+            ("src/query.rs".to_string(), "find".to_string()),
+            ("src/query.rs".to_string(), "find_one".to_string()),
+        ],
+        "{m:#}"
+    );
+    assert!(sites(collection(&m, "logs_a")).is_empty(), "{m:#}");
+    assert!(sites(collection(&m, "logs_b")).is_empty(), "{m:#}");
+}
+
+/// A typed collection parameter whose document type is imported under another name
+/// (`import type { PaymentCredentials as PaymentCredentialsType }`, `Collection<
+/// PaymentCredentialsType>`) is the type's collection; a factory re-exported by a package's
+/// index (`export { OrdersCollection } from './db/orders'`, or `export *`) is followed there.
+#[test]
+fn typescript_aliased_types_and_reexported_factories_resolve() {
+    let m = map_of(&[
+        (
+            "db/credentials.ts",
+            "import type * as mongodb from 'mongodb';\n\
+             export type PaymentCredentials = { _id: string; userId: string };\n\
+             export const open = (db: mongodb.Db) => db.collection<PaymentCredentials>('payment_credentials');\n",
+        ),
+        (
+            "db/orders.ts",
+            "import type * as mongodb from 'mongodb';\n\
+             export const OrdersCollection = async (db: mongodb.Db) => {\n  \
+             const Orders = db.collection('orders');\n  return Orders;\n};\n\
+             export const LinksCollection = async (db: mongodb.Db) => {\n  \
+             const Links = db.collection('links');\n  return { Links };\n};\n",
+        ),
+        ("db/index.ts", "export { OrdersCollection } from './orders';\nexport * from './orders';\n"),
+        (
+            "module/use.ts",
+            "import type { Collection } from 'mongodb';\n\
+             import type { PaymentCredentials as PaymentCredentialsType } from '../db/credentials';\n\
+             import { OrdersCollection, LinksCollection } from '../db';\n\
+             export const byUser = (c: Collection<PaymentCredentialsType>, u: string) => c.find({ userId: u }).toArray();\n\
+             export const run = async (db: any) => {\n  \
+             const Orders = await OrdersCollection(db);\n  \
+             const { Links } = await LinksCollection(db);\n  \
+             return [await Orders.find({ n: 1 }).toArray(), await Links.find({ t: 1 }).toArray()];\n};\n",
+        ),
+    ]);
+    for name in ["payment_credentials", "orders", "links"] {
+        assert_eq!(
+            sites(collection(&m, name)),
+            [("module/use.ts".to_string(), "find".to_string())],
+            "{name}: {m:#}"
+        );
+    }
+}

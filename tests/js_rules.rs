@@ -4434,3 +4434,48 @@ exports.lean = async function (req, res) {
         assert_eq!(f.severity, Severity::Info, "{}", f.message);
     }
 }
+
+/// A `while` loop that walks a cursor one document a step (`while ((msg = await
+/// cursor.next()))`, wildduck's IMAP copy; `while (await cursor.hasNext())`) is a loop over that
+/// query's results, as `for await (const msg of cursor)` is: a read per document is N+1, a write
+/// per document one round trip each. A `while` loop that pages or polls is still no loop over
+/// items.
+#[test]
+fn a_while_loop_walking_a_cursor_is_a_loop_over_its_documents() {
+    let src = r#"const { MongoClient } = require('mongodb');
+const db = new MongoClient('x').db();
+async function copyAll(source) {
+  const cursor = db.collection('messages').find({ mailbox: source });
+  let msg;
+  while ((msg = await cursor.next())) {
+    await db.collection('messages').updateOne({ _id: msg._id }, { $set: { copied: true } });
+    await db.collection('mailboxes').findOne({ _id: msg.mailbox });
+  }
+  const c2 = db.collection('messages').find({ mailbox: source });
+  while (await c2.hasNext()) {
+    const m = await c2.next();
+    await db.collection('users').findOne({ _id: m.user });
+  }
+  let more = true, page = 0;
+  while (more) {
+    const batch = await db.collection('messages').find({}).sort({ _id: 1 }).limit(10).toArray();
+    await db.collection('users').findOne({ _id: batch[0].user });
+    more = batch.length > 0; page++;
+  }
+}
+module.exports = { copyAll };
+"#;
+    let got: Vec<(usize, Severity)> = findings("copy.js", src)
+        .iter()
+        .filter(|f| f.rule == "query-in-loop")
+        .map(|f| (line_at(src, f.span.start as usize), f.severity))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (7, Severity::Info),
+            (8, Severity::Warning),
+            (13, Severity::Warning)
+        ]
+    );
+}

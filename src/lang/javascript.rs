@@ -67,6 +67,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         write_backs: Vec::new(),
         bumps: Vec::new(),
         export_nodes: Vec::new(),
+        export_functions: Vec::new(),
         source_exports: Vec::new(),
         member_assigns: Vec::new(),
         member_assigns_of: HashMap::default(),
@@ -349,6 +350,8 @@ struct Extractor<'t> {
     /// counter (see `saved_counters`).
     bumps: Vec<(Node<'t>, Node<'t>, f64)>,
     export_nodes: Vec<(String, Node<'t>)>,
+    /// `export function f(..) {..}`: only what it returns may be exported (see `export_returned`).
+    export_functions: Vec<(String, Node<'t>)>,
     /// What the file passes on from another module: `export { default as User } from './user'`
     /// (`("User", ./user's "default")`) and `export * from './user'` (`("*", ./user's "*")`).
     source_exports: Vec<(String, ImportRef)>,
@@ -641,9 +644,22 @@ impl<'t> Extractor<'t> {
             .filter(|(_, list)| list.iter().any(|b| b.type_member.is_some()))
             .map(|(name, _)| name.clone())
             .collect();
+        // Or where its own type, written out, is the driver's collection (`{ Orders }: { Orders:
+        // mongodb.Collection<Order> }`, unchained's modules).
+        let driver_collection = |b: &Binding<'t>| {
+            b.type_member == Some("")
+                && b.type_text.is_some_and(|t| {
+                    let t = t.trim_start_matches(':').trim();
+                    t.starts_with("Collection<") || t.starts_with("mongodb.Collection<")
+                })
+        };
         for name in destructured {
             let mut list = self.bindings.remove(&name).unwrap_or_default();
-            list.retain(|b| b.type_member.is_none() || typed_from_repository(&self.bindings, b));
+            list.retain(|b| {
+                b.type_member.is_none()
+                    || driver_collection(b)
+                    || typed_from_repository(&self.bindings, b)
+            });
             if !list.is_empty() {
                 self.bindings.insert(name, list);
             }
@@ -705,19 +721,44 @@ impl<'t> Extractor<'t> {
                         // `const { db } = mongodb` where `mongodb` is itself imported from a module
                         // of the repository: `db` is that module's export `db` (or `x.db` when
                         // `mongodb` is its export `x`).
+                        let imported = |v: Node<'t>| {
+                            self.bindings
+                                .get(self.text(v))
+                                .and_then(|list| list.iter().rev().find(|b| b.pos <= pos))
+                                .and_then(|b| b.import.clone())
+                        };
                         let from_import = value
                             .filter(|_| module.is_none())
                             .map(|v| self.unwrap_expr(v))
                             .filter(|v| v.k() == "identifier")
-                            .and_then(|v| self.bindings.get(self.text(v)))
-                            .and_then(|list| list.iter().rev().find(|b| b.pos <= pos))
-                            .and_then(|b| b.import.clone())
+                            .and_then(imported)
                             // (Also Mongoose's default import: `const { Schema, model } =
                             // mongoose` names what `import { Schema, model }` would.)
                             .filter(|imp| {
                                 is_repository_module(&imp.module)
                                     || (imp.module == "mongoose"
                                         && matches!(imp.export.as_str(), "default" | "*"))
+                            })
+                            // `const { Orders } = await OrdersCollection(db)`, a named function
+                            // of a module of the repository: what its result's member is (see
+                            // `export_returned`).
+                            .or_else(|| {
+                                let call = value
+                                    .filter(|_| module.is_none())
+                                    .map(|v| self.unwrap_expr(v))
+                                    .filter(|v| v.k() == "call_expression")?;
+                                let f = self
+                                    .field(call, "function")
+                                    .filter(|f| f.k() == "identifier")?;
+                                let imp = imported(f).filter(|imp| {
+                                    is_repository_module(&imp.module)
+                                        && !matches!(imp.export.as_str(), "default" | "*")
+                                        && is_identifier(&imp.export)
+                                })?;
+                                Some(ImportRef {
+                                    module: imp.module,
+                                    export: format!("{}()", imp.export),
+                                })
                             });
                         let registry = value.is_some_and(|v| {
                             super::names_collection_registry(self.text(self.unwrap_expr(v)))
@@ -1247,6 +1288,13 @@ impl<'t> Extractor<'t> {
                             };
                             self.class_exports.push((name, c));
                         }
+                        // `export async function OrdersCollection(db) {..}`: what it returns
+                        // (see `export_returned`).
+                        "function_declaration" if !is_default => {
+                            if let Some(name) = self.field(c, "name") {
+                                self.export_functions.push((self.text(name).to_string(), c));
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -1467,6 +1515,89 @@ impl<'t> Extractor<'t> {
             match export_target(self.classify(member, 0)) {
                 Some(target) => self.ir.exports.push(Export { name: full, target }),
                 None => self.export_members(&full, member, depth + 1),
+            }
+        }
+    }
+
+    /// An exported function that opens collections and returns them at its end (unchained's `export const
+    /// OrdersCollection = async (db) => { const Orders = db.collection<Order>('orders'); ..;
+    /// return Orders; }`, or `return { Assortments, AssortmentLinks }`): its result is exported
+    /// as `OrdersCollection().return` (`OrdersCollection()` would be a database's: see
+    /// [`ImportRef::is_call`]), its result's members as `AssortmentsCollection().Assortments`,
+    /// which an importer's `const Orders = await OrdersCollection(db)` and `const { Assortments }
+    /// = await AssortmentsCollection(db)` name.
+    fn export_returned(&mut self, name: &str, node: Node<'t>) {
+        let mut func = self.unwrap_expr(node);
+        if func.k() == "identifier" {
+            let own = self.text(func);
+            func = match self
+                .lookup(own, func.start_byte() as u32)
+                .and_then(|b| b.value)
+            {
+                Some(v) => self.unwrap_expr(v),
+                None => match self.functions.get(own).map(|f| f.as_slice()) {
+                    Some([f]) => *f,
+                    _ => return,
+                },
+            };
+        }
+        if !is_identifier(name)
+            || name == "default"
+            || !matches!(
+                func.k(),
+                "arrow_function" | "function_expression" | "function" | "function_declaration"
+            )
+        {
+            return;
+        }
+        // What it returns last: its expression body, or its body's last statement.
+        let Some(body) = self.field(func, "body") else {
+            return;
+        };
+        let last = match body.k() {
+            "statement_block" => self
+                .parents
+                .children(body)
+                .filter(|c| c.is_named() && c.k() != "comment")
+                .last()
+                .filter(|c| c.k() == "return_statement")
+                .and_then(|r| {
+                    self.parents
+                        .children(r)
+                        .find(|c| c.is_named() && c.k() != "comment")
+                }),
+            _ => Some(body),
+        };
+        // (A name, an object of names, or `db.collection(..)`: not any chain it may return.)
+        let Some(returned) = last.map(|r| self.unwrap_expr(r)).filter(|r| match r.k() {
+            "identifier" | "object" => true,
+            "call_expression" => self
+                .field(*r, "function")
+                .and_then(|f| self.field(f, "property"))
+                .is_some_and(|p| self.text(p) == "collection"),
+            _ => false,
+        }) else {
+            return;
+        };
+        let mut found = Vec::new();
+        if returned.k() == "object" {
+            for p in self.named_children(returned) {
+                if p.k() != "shorthand_property_identifier" {
+                    continue;
+                }
+                if let Thing::Collection(r) = self.classify(p, 0) {
+                    found.push((format!("{name}().{}", self.text(p)), r));
+                }
+            }
+        } else if let Thing::Collection(r) = self.classify(returned, 0) {
+            found.push((format!("{name}().return"), r));
+        }
+        for (name, collection) in found {
+            if matches!(collection.name, CollectionName::Literal { .. }) {
+                self.ir.exports.push(Export {
+                    name,
+                    target: ExportTarget::Collection { collection },
+                });
             }
         }
     }
@@ -3892,7 +4023,9 @@ impl<'t> Extractor<'t> {
             if let Some(imp) = self.imported_type(t, b.pos, b.type_member) {
                 return Thing::Typed(imp, name.to_string());
             }
-            if b.type_member.is_some() {
+            // (`{ Orders }: { Orders: Collection<Order> }`, a member of a type written out,
+            // carries its own type.)
+            if b.type_member.is_some_and(|m| !m.is_empty()) {
                 return Thing::Unknown;
             }
             let generic_arg = || t.to_string();
@@ -3912,7 +4045,7 @@ impl<'t> Extractor<'t> {
                 }
                 return Thing::Collection(CollectionRef {
                     name: CollectionName::Unknown {
-                        text: generic_arg(),
+                        text: self.unaliased_type(t, b.pos),
                     },
                     span: Span::new(b.pos as usize, b.pos as usize),
                     via: CollectionVia::Driver,
@@ -5063,7 +5196,12 @@ impl<'t> Extractor<'t> {
                         // `for (let i = 0; i < xs.length; i++)`: iterates over `xs`, as
                         // `for (const x of xs)` does; other counting loops over nothing.
                         _ if f & kinds::LOOP != 0 => {
-                            let over = self.counted_array(n).map(|r| self.loop_over(r, None));
+                            let over = match self.counted_array(n) {
+                                Some(r) => Some(self.loop_over(r, None)),
+                                None => self
+                                    .cursor_walked(n)
+                                    .map(|(c, item)| self.loop_over(c, item)),
+                            };
                             loops.push((span(n), over))
                         }
                         // `for (const x of xs)` / `for (const k in obj)`: iterates over `right`.
@@ -5322,6 +5460,9 @@ impl<'t> Extractor<'t> {
         if matches!(method, "collection" | "getCollection" | "model") {
             if let Thing::Collection(r) = self.classify_call(call, 0) {
                 self.note_model(call, &r);
+                if method == "collection" {
+                    self.note_typed_collection(call, &r);
+                }
                 self.ir.collections.push(r);
             }
             return;
@@ -5357,10 +5498,12 @@ impl<'t> Extractor<'t> {
         }
         // `orders.countDocuments(q)` is an operation; `Model.find(q).countDocuments()` a modifier.
         let operation_on_collection = js_operation(method).is_some()
-            && matches!(
-                self.classify(obj, 0),
-                Thing::Collection(_) | Thing::Imported(..)
-            );
+            && match self.classify(obj, 0) {
+                Thing::Collection(_) | Thing::Imported(..) => true,
+                // (What an imported function returns: see `operation_with`.)
+                Thing::Typed(imp, _) => imp.export.ends_with("()"),
+                _ => false,
+            };
         if !operation_on_collection
             && (MODIFIERS.contains(&method) || AGGREGATE_BUILDER_STAGES.contains(&method))
         {
@@ -5433,6 +5576,10 @@ impl<'t> Extractor<'t> {
             return;
         }
         let Some(m) = js_operation(method) else {
+            // `Helpers.addIndexesToCollection(db.projectHistorySyncState, indexes)`.
+            if names_index_helper(method) {
+                self.index_helper_call(call, prop, ctx);
+            }
             return;
         };
         // `this.createIndex(name)` in a class of the file that defines a `createIndex` of its own
@@ -5450,6 +5597,11 @@ impl<'t> Extractor<'t> {
                 || obj.k() == "identifier" && self.class_defines(self.text(obj), method))
         {
             return;
+        }
+        if m.kind == OpKind::CreateIndex {
+            if let Some(helper) = self.passes_index_on(call, obj) {
+                self.ir.index_pass_ons.push((span(call), helper));
+            }
         }
         self.operation(call, obj, prop, m, ctx);
     }
@@ -6031,6 +6183,30 @@ impl<'t> Extractor<'t> {
         })
     }
 
+    /// `db.collection<Order>('orders')` (TypeScript): the collection the application's documents
+    /// of type `Order` are kept in, exported for the linker to name the collection of a
+    /// parameter typed `Collection<Order>` in any file (unchained's module functions, handed
+    /// `{ Orders }: { Orders: mongodb.Collection<Order> }`), as the Rust frontend's
+    /// `note_typed_collection` does.
+    fn note_typed_collection(&mut self, call: Node<'t>, r: &CollectionRef) {
+        let CollectionName::Literal { name } = &r.name else {
+            return;
+        };
+        let Some(ty) = self
+            .field(call, "type_arguments")
+            .map(|t| self.text(t).trim_start_matches('<').trim_end_matches('>'))
+            .and_then(crate::lang::rust::document_type)
+        else {
+            return;
+        };
+        self.ir.exports.push(Export {
+            name: crate::lang::rust::typed_collection_export(ty),
+            target: ExportTarget::Constant {
+                value: name.clone(),
+            },
+        });
+    }
+
     /// A Mongoose model's registration under a collection of its own, or a look-up by its name
     /// alone (see `FileIr::model_collections`, `FileIr::model_lookups`).
     fn note_model(&mut self, call: Node<'t>, r: &CollectionRef) {
@@ -6054,27 +6230,152 @@ impl<'t> Extractor<'t> {
     /// first: Wekan's `ensureIndex(Boards, { boardId: 1 }, { unique: true })`, which looks for
     /// the index and calls `createIndex` when it is missing. Read as that `createIndex` when the
     /// first argument is a collection or model and the second a key pattern written out.
+    ///
+    /// Any helper named for indexes (`buildDbIndexes`, `ensureIndexes`) may also take a list of
+    /// them: unchained's `buildDbIndexes(AssortmentLinks, [{ index: { parentAssortmentId: 1 } },
+    /// { index: {..}, options: { unique: true } }])`. Each element, a key pattern or an object
+    /// with one under `index`, `key` or `keys` (and its options under `options`), is a
+    /// `createIndex` of its own, at the element. The helper's own `createIndex` on the
+    /// collection it is handed is not one (see `passes_index_on`).
     fn index_helper_call(&mut self, call: Node<'t>, f: Node<'t>, ctx: OpContext) {
         let name = self.text(f);
-        if !matches!(name, "ensureIndex" | "createIndex") {
+        let exact = matches!(name, "ensureIndex" | "createIndex");
+        if !exact && !names_index_helper(super::naming::last_part(name, b'.')) {
             return;
         }
         let args = self.args(call);
         let [coll, keys, ..] = args.as_slice() else {
             return;
         };
-        if !matches!(
-            self.classify(*coll, 0),
-            Thing::Collection(_) | Thing::Imported(..)
-        ) || !is_key_pattern(&self.lower(*keys, 0))
-        {
+        let short = super::naming::last_part(name, b'.');
+        // A helper handing its own parameters on to another (`buildIndexes(collection,
+        // indexes)` inside `buildDbIndexes(collection, indexes)`).
+        if !exact && self.is_parameter(self.unwrap_expr(*keys)) {
+            if let Some(outer) = self.passes_index_on(call, *coll) {
+                self.ir
+                    .index_helper_calls
+                    .push((short.to_string(), HelperIndexes::Forwarded(outer)));
+                return;
+            }
+        }
+        let named = match self.classify(*coll, 0) {
+            Thing::Collection(_) | Thing::Imported(..) => true,
+            // What an imported factory returns (see `operation_with`).
+            Thing::Typed(imp, _) => imp.export.ends_with("()"),
+            _ => false,
+        };
+        if !named {
+            // (Indexes on a collection it cannot name: as good as unread.)
+            if !exact {
+                self.ir
+                    .index_helper_calls
+                    .push((short.to_string(), HelperIndexes::Unread));
+            }
             return;
         }
         let Some(m) = js_operation("createIndex") else {
             return;
         };
+        let mut list = self.unwrap_expr(*keys);
+        // (A list bound to a name first: `const indexes = [{ key: {..}, name }]`.)
+        if list.k() == "identifier" {
+            if let Some(v) = self
+                .lookup(self.text(list), list.start_byte() as u32)
+                .and_then(|b| (b.kind == DeclKind::Const).then_some(b.value).flatten())
+            {
+                list = self.unwrap_expr(v);
+            }
+        }
+        if !exact && list.k() == "array" {
+            let mut read = true;
+            for element in self.named_children(list) {
+                let element = self.unwrap_expr(element);
+                if element.k() != "object" {
+                    read = false;
+                    continue;
+                }
+                let (mut index, mut options) = (None, None);
+                for p in self.named_children(element) {
+                    if p.k() != "pair" {
+                        continue;
+                    }
+                    let (Some(k), Some(v)) = (self.field(p, "key"), self.field(p, "value")) else {
+                        continue;
+                    };
+                    match self.key_text(k).as_str() {
+                        "index" | "keys" => index = Some(v),
+                        // The driver's own form, `{ key: {..}, name, unique }`: the element is
+                        // its options.
+                        "key" => (index, options) = (Some(v), Some(element)),
+                        "options" => options = Some(v),
+                        _ => {}
+                    }
+                }
+                let rest: Vec<Node<'t>> = match index {
+                    Some(index) => [Some(index), options].into_iter().flatten().collect(),
+                    None => vec![element],
+                };
+                if rest
+                    .first()
+                    .is_some_and(|i| is_key_pattern(&self.lower(*i, 0)))
+                {
+                    self.operation_with(element, *coll, f, m, ctx.clone(), rest);
+                } else {
+                    read = false;
+                }
+            }
+            let read = if read {
+                HelperIndexes::Read
+            } else {
+                HelperIndexes::Unread
+            };
+            self.ir.index_helper_calls.push((short.to_string(), read));
+            return;
+        }
+        if !exact {
+            self.ir
+                .index_helper_calls
+                .push((short.to_string(), HelperIndexes::Unread));
+        }
+        if !is_key_pattern(&self.lower(*keys, 0)) {
+            return;
+        }
         let rest = args[1..].to_vec();
         self.operation_with(call, *coll, f, m, ctx, rest);
+    }
+
+    /// A name bound as a function's parameter where it is used.
+    fn is_parameter(&self, n: Node<'t>) -> bool {
+        n.k() == "identifier"
+            && self
+                .lookup(self.text(n), n.start_byte() as u32)
+                .is_some_and(|b| b.kind == DeclKind::Param)
+    }
+
+    /// An index helper's own `createIndex`: on a parameter of the function, with keys it does not
+    /// write out, in a function named for indexes (`const buildIndexes = async (collection,
+    /// indexes) => indexes.map(({ index, options }) => collection.createIndex(index, options))`).
+    /// The indexes are its callers' (see `index_helper_call`): the linker drops it where they
+    /// were all read (see `FileIr::index_pass_ons`). Its name, if it is one.
+    fn passes_index_on(&self, call: Node<'t>, obj: Node<'t>) -> Option<String> {
+        if !self.is_parameter(obj) {
+            return None;
+        }
+        let keys = self.args(call).first().map(|k| self.unwrap_expr(*k));
+        if !keys.is_some_and(|k| matches!(k.k(), "identifier" | "member_expression")) {
+            return None;
+        }
+        let mut n = call;
+        for _ in 0..MAX_DEPTH {
+            n = self.parents.of(n)?;
+            if is_function(n.k()) {
+                if let (Some(name), _) = function_name(self, n) {
+                    let name = super::naming::last_part(&name, b'.');
+                    return names_index_helper(name).then(|| name.to_string());
+                }
+            }
+        }
+        None
     }
 
     /// `cursor.skip(n)` on a variable that no operation call of this file is bound to: a
@@ -6463,6 +6764,21 @@ impl<'t> Extractor<'t> {
                     name: CollectionName::Unknown { text: local },
                     span: span(obj),
                     import: Some(imp),
+                }),
+                Evidence::None,
+            ),
+            // What an imported function returns (`const Orders = await OrdersCollection(db)`):
+            // the linker's to name, if the module exports its result as a collection (see
+            // `export_returned`).
+            Thing::Typed(imp, local) if imp.export.ends_with("()") => (
+                Some(CollectionRef {
+                    via: CollectionVia::Driver,
+                    name: CollectionName::Unknown { text: local },
+                    span: span(obj),
+                    import: Some(ImportRef {
+                        export: format!("{}.return", imp.export),
+                        module: imp.module,
+                    }),
                 }),
                 Evidence::None,
             ),
@@ -6913,6 +7229,39 @@ impl<'t> Extractor<'t> {
             .or_else(|| self.callback_results(r));
         over.batches |= super::bound_to_batches(self.src, over.bound_to);
         over
+    }
+
+    /// The cursor a `while` loop walks one document a step, and the name each is bound to:
+    /// `cursor` and `msg` of `while ((msg = await cursor.next()))` (wildduck's IMAP copy), or
+    /// `cursor` of `while (await cursor.hasNext())`. A loop over that query's results, as a
+    /// `for await (const msg of cursor)` is.
+    fn cursor_walked(&self, n: Node<'t>) -> Option<(Node<'t>, Option<&'t str>)> {
+        if n.k() != "while_statement" {
+            return None;
+        }
+        let mut cond = self.unwrap_expr(self.field(n, "condition")?);
+        let mut item = None;
+        if cond.k() == "assignment_expression" {
+            item = self
+                .field(cond, "left")
+                .filter(|l| l.k() == "identifier")
+                .map(|l| self.text(l));
+            item?;
+            cond = self.unwrap_expr(self.field(cond, "right")?);
+        }
+        if cond.k() != "call_expression" {
+            return None;
+        }
+        let f = self
+            .field(cond, "function")
+            .filter(|f| f.k() == "member_expression")?;
+        let method = self.field(f, "property").map(|p| self.text(p))?;
+        let wanted = if item.is_some() { "next" } else { "hasNext" };
+        if method != wanted || !self.args(cond).is_empty() {
+            return None;
+        }
+        let cursor = self.field(f, "object").filter(|c| c.k() == "identifier")?;
+        Some((cursor, item))
     }
 
     /// The array a counting `for` loop walks by index, one item a step: `xs` of `for (let i =
@@ -7575,6 +7924,26 @@ impl<'t> Extractor<'t> {
         self.ir.member_collections = out;
     }
 
+    /// `Collection<PaymentCredentialsType>` where the file imports `PaymentCredentials as
+    /// PaymentCredentialsType`: `Collection<PaymentCredentials>`, the name the document type has
+    /// where it is defined (and its collection opened, see `note_typed_collection`).
+    fn unaliased_type(&self, t: &str, pos: u32) -> String {
+        let inner = t
+            .split_once('<')
+            .and_then(|(_, r)| r.strip_suffix('>'))
+            .map(str::trim)
+            .filter(|i| is_identifier(i));
+        let original = inner.and_then(|i| {
+            let imp = self.lookup(i, pos)?.import.as_ref()?;
+            (imp.export != i && is_identifier(&imp.export) && imp.export != "default")
+                .then(|| imp.export.clone())
+        });
+        match (inner, original) {
+            (Some(i), Some(o)) => t.replacen(&format!("<{i}"), &format!("<{o}"), 1),
+            _ => t.to_string(),
+        }
+    }
+
     /// A registry of models: an object typed `IModels` whose members the file assigns models
     /// (`const models = {} as IModels; models.Posts = db.model('cms_posts', schema)`), as a
     /// monorepo's packages build one per tenant's connection and hand it to their resolvers
@@ -7825,6 +8194,9 @@ impl<'t> Extractor<'t> {
                 });
             }
         }
+        for (name, node) in std::mem::take(&mut self.export_functions) {
+            self.export_returned(&name, node);
+        }
         for (name, node) in exports {
             if self.is_local_collection(node) {
                 self.ir.exports.push(Export {
@@ -7835,12 +8207,26 @@ impl<'t> Extractor<'t> {
             }
             match export_target(self.classify(node, 0)) {
                 Some(target) => self.ir.exports.push(Export { name, target }),
-                None => self.export_members(&name, node, 0),
+                None => {
+                    self.export_returned(&name, node);
+                    self.export_members(&name, node, 0)
+                }
             }
         }
         self.ir.normalise();
         self.ir
     }
+}
+
+/// A function named for creating indexes (`buildDbIndexes`, `addIndexesToCollection`,
+/// `ensureIndex`), not an array's or a string's search (`findIndex`, `indexOf`).
+fn names_index_helper(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() >= 5
+        && b.iter().any(|&c| c | 0x20 == b'x')
+        && b.windows(5).any(|w| w.eq_ignore_ascii_case(b"index"))
+        && !b.ends_with(b"Of")
+        && !(b.len() >= 4 && b[..4].eq_ignore_ascii_case(b"find"))
 }
 
 /// A module the linker may find in the repository: a relative path, what may be a path alias

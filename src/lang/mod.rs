@@ -1029,7 +1029,7 @@ pub(crate) fn growing_update(updates: Vec<crate::ir::Value>) -> Option<crate::ir
     };
     let i = updates
         .iter()
-        .position(|u| has(u, &["$push", "$addToSet"]))
+        .position(|u| has(u, &["$push", "$pushAll", "$addToSet"]))
         .or_else(|| updates.iter().position(|u| has(u, &["$inc"])))?;
     updates.into_iter().nth(i)
 }
@@ -1928,7 +1928,7 @@ pub(crate) fn pushed_fields(update: Option<&crate::ir::Value>) -> Vec<&crate::ir
         .map(|u| {
             u.fields()
                 .iter()
-                .filter(|o| o.key == "$push" || o.key == "$addToSet")
+                .filter(|o| matches!(o.key.as_str(), "$push" | "$pushAll" | "$addToSet"))
                 .flat_map(|o| o.value.fields())
                 .collect()
         })

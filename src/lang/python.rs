@@ -2671,6 +2671,25 @@ impl<'t> Extractor<'t> {
             && self.lookup(name, n.start_byte() as u32).is_none()
     }
 
+    /// An index call that is no driver's: one without keys (pymongo's `create_index(keys)` and
+    /// `ensure_index(key_or_list)` take them; `self.ensure_index()` is the application's set-up
+    /// method), or `self.create_index(..)` / `cls.create_index(..)` where the file defines a
+    /// function of that name (mnemosyne's `MnemoDB.ensure_index`). Taken for the driver's, an
+    /// index on a collection named at run time, it would hold back unindexed-query everywhere.
+    fn own_index_call(&self, call: Node<'t>, obj: Node<'t>) -> bool {
+        let args = self.call_args(call);
+        if args.positional.is_empty() && args.keywords.is_empty() && !args.splat {
+            return true;
+        }
+        let Some(f) = self.field(call, "function") else {
+            return false;
+        };
+        let method = self.field(f, "attribute").map_or("", |a| self.text(a));
+        obj.k() == "identifier"
+            && matches!(self.text(obj), "self" | "cls")
+            && self.functions.contains_key(method)
+    }
+
     fn enclosing_class(&self, at: Node<'t>) -> Option<Node<'t>> {
         let mut node = self.parents.of(at);
         for _ in 0..256 {
@@ -5878,6 +5897,11 @@ impl<'t> Extractor<'t> {
             if args.positional.len() > 1 {
                 return;
             }
+        }
+        if matches!(m.kind, OpKind::CreateIndex | OpKind::DropIndex)
+            && self.own_index_call(call, obj)
+        {
+            return;
         }
         self.operation(call, obj, attr, m, ctx);
     }
@@ -9479,6 +9503,50 @@ def setup(self, settings):
             .collect();
         assert_eq!(got.len(), 2, "{got:?}");
         assert!(got.iter().all(|g| g.1 == "alerts"), "{got:?}");
+    }
+
+    /// An index call without keys (`self.ensure_index()`, the application's set-up method) or
+    /// through `self` to a method the file defines (mnemosyne's `MnemoDB.ensure_index`) is no
+    /// driver's index: taken for one on a collection named at run time, it held back
+    /// unindexed-query for every collection.
+    #[test]
+    fn an_own_index_method_is_no_index() {
+        let src = r#"from pymongo import MongoClient
+class Store(object):
+    def __init__(self):
+        self.db = MongoClient()["app"]
+        self.ensure_index()
+        self.create_index(("a", 1))
+
+    def ensure_index(self):
+        self.db.events.ensure_index([("normalized", 1), ("last_error", 1)])
+
+    def create_index(self, keys):
+        pass
+
+    def errors(self):
+        return self.db.events.find({"last_error": {"$exists": 1}}).count()
+
+def other(coll, name):
+    coll.create_index(name)
+"#;
+        let got: Vec<(String, String)> = ir(src)
+            .operations
+            .iter()
+            .filter(|o| o.kind == OpKind::CreateIndex)
+            .map(|o| (o.method.clone(), coll(o)))
+            .collect();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0], ("ensure_index".into(), "events".into()), "{got:?}");
+        assert_eq!(got[1].0, "create_index", "{got:?}");
+        // Without the dynamic index of `other`, nothing holds the rule back.
+        let own = src.split("def other").next().unwrap();
+        let (_, found) =
+            crate::analysis::check_source("store.py", own, &Default::default()).unwrap();
+        assert!(
+            found.iter().any(|f| f.rule == "unindexed-query"),
+            "{found:?}"
+        );
     }
 
     /// An application's `collection(name)` wrapper names the collection in a file that uses

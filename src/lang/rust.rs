@@ -1144,6 +1144,31 @@ impl<'t> Extractor<'t> {
         valued()
     }
 
+    /// A field of a struct this file neither declares nor builds (`ctx.votes_coll`, the struct
+    /// built in `main.rs`): the collection the repository's initialisers give a field of that
+    /// name, should they give it one (see `note_typed_bindings`), for the linker to decide.
+    fn field_of_elsewhere(&self, recv: Node<'t>) -> Option<CollectionRef> {
+        let recv = self.unwrap_expr(recv);
+        let field = self
+            .field(recv, "field")
+            .filter(|_| recv.k() == "field_expression")?;
+        let name = self.text(field);
+        if self.fields.contains_key(name) {
+            return None;
+        }
+        Some(CollectionRef {
+            name: CollectionName::Unknown {
+                text: self.text(recv).to_string(),
+            },
+            span: span(recv),
+            via: CollectionVia::Driver,
+            import: Some(ImportRef {
+                module: RUST_TYPES.to_string(),
+                export: format!("<.{name} as _>::NAME"),
+            }),
+        })
+    }
+
     /// `self.orders` / `state.orders`: a struct field of this file typed `Collection<T>` or
     /// initialised with `db.collection(..)`.
     fn classify_field(&self, name: &str, depth: usize) -> Thing {
@@ -2348,6 +2373,30 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// A struct field initialised with a collection the code names (`Ctx { votes_coll:
+    /// db.collection("votes") }` in `main.rs`): what `ctx.votes_coll` is in the files that only
+    /// use the struct, as if the field were a type of its own (`.votes_coll`), should the
+    /// repository give that field one collection (see `link::link_rust`; every initialiser is
+    /// exported, so that a field two give different collections names neither).
+    fn note_field_collection(&mut self, call: Node<'t>) {
+        let Some(init) = self
+            .parents
+            .of(call)
+            .filter(|p| p.k() == "field_initializer")
+        else {
+            return;
+        };
+        let (Some(field), Some(name)) =
+            (self.field(init, "field"), self.args(call).first().copied())
+        else {
+            return;
+        };
+        if let CollectionName::Literal { name } = self.collection_name(name, 0) {
+            let field = format!(".{}", self.text(field));
+            self.typed_collections.push((field, name));
+        }
+    }
+
     /// The same for a name typed `Collection<T>` and bound to a collection the code names: `let
     /// acts: Collection<Activity> = db.collection("activities")`, and a struct's field so typed
     /// and so initialised.
@@ -2401,6 +2450,9 @@ impl<'t> Extractor<'t> {
         };
         let method = self.text(name);
         if RUST_COLLECTION_GETTERS.contains(&method) {
+            if self.uses_mongo {
+                self.note_field_collection(call);
+            }
             self.note_typed_collection(call);
             if let Thing::Collection(r) = self.classify_call(call, 0) {
                 self.ir.collections.push(r);
@@ -2437,6 +2489,7 @@ impl<'t> Extractor<'t> {
         let (mut collection, mut evidence) = match self.classify(recv, 0) {
             Thing::Collection(r) => (Some(r), Evidence::Resolved),
             Thing::Imported(r) => (Some(r), Evidence::None),
+            Thing::Unknown if self.uses_mongo => (self.field_of_elsewhere(recv), Evidence::None),
             // `db.aggregate(pipeline)`: a database-level aggregation.
             Thing::Db if matches!(m.kind, OpKind::Aggregate | OpKind::Other) => {
                 (None, Evidence::Resolved)
@@ -2747,14 +2800,14 @@ fn type_name(text: &str) -> Option<&str> {
 
 /// How the linker names the collection documents of `ty` are kept in (see [`RUST_TYPES`]): as
 /// if `ty` implemented a trait `mongodb::Collection` with the collection's name as `NAME`.
-fn typed_collection_export(ty: &str) -> String {
+pub(crate) fn typed_collection_export(ty: &str) -> String {
     format!("<{ty} as {TYPED_COLLECTION}>::NAME")
 }
 
 /// An application's document type, `DBMate` of `Collection<DBMate>`: a named type (see
 /// [`type_name`]), not the driver's own documents (`Document`, `RawDocumentBuf`), `Self` or a
 /// type parameter (`T`), of which one collection says nothing about another.
-fn document_type(t: &str) -> Option<&str> {
+pub(crate) fn document_type(t: &str) -> Option<&str> {
     let ty = type_name(t)?;
     let driver = matches!(
         ty,

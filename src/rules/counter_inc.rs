@@ -185,6 +185,16 @@ fn counts_by_computed_key(key: &str) -> bool {
     last.contains(['{', '}', '+', '%']) || key.starts_with('[') && !k.contains('.')
 }
 
+/// A filter that selects one fixed document: every key compared by equality to a literal string
+/// or number (`{_id: "total"}`, `{name: "stats", kind: 1}`).
+fn fixed_document(filter: &Value) -> bool {
+    !filter.fields().is_empty()
+        && filter.fields().iter().all(|f| {
+            !f.key.starts_with('$')
+                && matches!(f.value.kind, ValueKind::String(_) | ValueKind::Number(_))
+        })
+}
+
 /// A count the filter caps: a range on the field the update increments (`{tid, size: {$lt:
 /// max}}` with `{$inc: {size: 1}}`, a seat taken while one is left; `{size: {$gt: 0}}` with `-1`).
 /// The document takes at most its capacity's steps, then the filter stops matching: no counter
@@ -312,7 +322,7 @@ impl Rule for CounterInc {
             if update.fields().iter().any(|f| {
                 matches!(
                     f.key.as_str(),
-                    "$push" | "$addToSet" | "$pull" | "$pullAll" | "$pop"
+                    "$push" | "$pushAll" | "$addToSet" | "$pull" | "$pullAll" | "$pop"
                 )
             }) {
                 continue;
@@ -343,6 +353,10 @@ impl Rule for CounterInc {
             {
                 continue;
             }
+            // One fixed document (`{_id: "total"}`): a map of counts in it is bumped in that one
+            // document whatever its computed key, so its slots are counters too (mnemosyne's
+            // `{$inc: {channel: 1}}` per stored event).
+            let slot = |key: &str| counts_by_computed_key(key) && !fixed_document(filter);
             for operator in update.fields().iter().filter(|f| f.key == "$inc") {
                 // A batch's rollup: a computed amount beside the literal steps (`{processedBatches:
                 // 1, successCount: stats.ok}`) adds up a batch; its `1` counts batches, not events.
@@ -352,7 +366,7 @@ impl Rule for CounterInc {
                 if operator.value.fields().iter().any(|f| {
                     matches!(&f.value.kind, ValueKind::Unknown(u) if literal_choice(&u.text).is_none())
                         && !f.key.starts_with('.')
-                        && !counts_by_computed_key(&f.key)
+                        && !slot(&f.key)
                 }) {
                     continue;
                 }
@@ -362,7 +376,7 @@ impl Rule for CounterInc {
                     .iter()
                     .filter(|f| {
                         !is_version_field(&f.key)
-                            && !counts_by_computed_key(&f.key)
+                            && !slot(&f.key)
                             && !capped_by_filter(filter, &f.key)
                     })
                     .filter_map(|f| match &f.value.kind {
@@ -402,6 +416,26 @@ mod tests {
             .filter(|f| f.rule == "counter-inc")
             .map(|f| f.message)
             .collect()
+    }
+
+    /// A map of counts in one fixed document (`{_id: "total"}`, mnemosyne's totals per channel,
+    /// bumped for every stored event) is bumped in that document whatever its computed key: a
+    /// counter. The same map in a document selected at run time (a user's inventory) is not.
+    #[test]
+    fn a_map_of_counts_in_one_fixed_document_is_a_counter() {
+        let src = r#"
+from pymongo import MongoClient
+db = MongoClient().app
+def on_event(entry):
+    channel = entry["channel"].replace(".", "_")
+    db.daily_stats.update_one({"_id": "total"}, {"$inc": {channel: 1}}, upsert=True)
+    db.daily_stats.update_one({"_id": "total"}, {"$inc": {"by_channel." + channel: 1}}, upsert=True)
+    db.users.update_one({"_id": entry["user"]}, {"$inc": {"by_channel." + channel: 1}})
+    db.users.update_one({"_id": entry["user"], "kind": "x"}, {"$inc": {f"seen.{channel}": 1}})
+"#;
+        let got = messages(src);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(got.iter().all(|m| m.contains("`_id`")), "{got:?}");
     }
 
     /// mongoengine's counter idiom, a loaded document's field counted by a literal step and then

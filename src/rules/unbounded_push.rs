@@ -88,7 +88,8 @@ fn unbounded_push_diagnostic(
         (
             Severity::Warning,
             format!(
-                "`$push` appends to {list} in {coll} with no bound: every update rewrites a larger document, which grows toward the 16 MB limit"
+                "`{}` appends to {list} in {coll} with no bound: every update rewrites a larger document, which grows toward the 16 MB limit",
+                operator.key
             ),
         )
     };
@@ -720,7 +721,7 @@ impl Rule for UnboundedPush {
             let grows = update
                 .fields()
                 .iter()
-                .any(|o| o.key == "$push" || o.key == "$addToSet");
+                .any(|o| matches!(o.key.as_str(), "$push" | "$pushAll" | "$addToSet"));
             // So is a window of time (`{user, target, createdAt: {$gt: lastWeek}}`, growi's
             // notifications, upserted: one document per week, grown for a week at most).
             if grows
@@ -734,9 +735,12 @@ impl Rule for UnboundedPush {
                 continue;
             }
             for operator in update.fields() {
-                if operator.key != "$push" && operator.key != "$addToSet" {
+                // `$pushAll` (removed in MongoDB 3.6, still in pymongo 2 code) appends a list, as
+                // a `$push` with `$each` does, and takes no `$slice`.
+                if !matches!(operator.key.as_str(), "$push" | "$pushAll" | "$addToSet") {
                     continue;
                 }
+                let push = operator.key != "$addToSet";
                 // `{$addToSet: level}`, the document built elsewhere (in branches the frontend
                 // cannot tell apart): whatever arrays it names grow, bounded only by the number
                 // of distinct values, unless the filter or the code bounds an array (which cannot
@@ -773,8 +777,7 @@ impl Rule for UnboundedPush {
                         || guarded(op, &f.key)
                         || swapped(op, &f.key, ops)
                         || rebuilt(op, &f.key, ops)
-                        || (operator.key == "$push"
-                            && moved(op.filter.as_ref(), update, &f.key, &f.value))
+                        || (push && moved(op.filter.as_ref(), update, &f.key, &f.value))
                         || (operator.key == "$addToSet"
                             && moved_from_required(op.filter.as_ref(), update, &f.key, &f.value))
                     {
@@ -783,7 +786,7 @@ impl Rule for UnboundedPush {
                     let last = crate::lang::naming::last_part(&f.key, b'.');
                     // A `$push` of values the filter excludes from the array, or that the code
                     // checks are not in it, is an `$addToSet`.
-                    let growth = if operator.key != "$push" {
+                    let growth = if !push {
                         Growth::Always
                     } else if filter_excludes_present(op.filter.as_ref(), &f.key) {
                         Growth::Distinct
@@ -842,6 +845,26 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// `$pushAll` (pymongo 2 era, removed in MongoDB 3.6) appends a list with no bound, as a
+    /// `$push` with `$each` does; the message names the operator as written. Bounded as a
+    /// `$push` is (a size in the filter), it is not reported.
+    #[test]
+    fn push_all_appends_with_no_bound() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient().app
+def add(url, doc):
+    db.url.update({"url": url}, {"$pushAll": {"extractions": doc["extractions"]}}, upsert=True)
+    db.url.update({"url": url, "extractions": {"$size": 3}}, {"$pushAll": {"extractions": doc["x"]}})
+"#;
+        assert_eq!(findings("store.py", src), [(4, "\"$pushAll\"".to_string())]);
+        let (_, f) = crate::analysis::check_source("store.py", src, &Settings::default()).unwrap();
+        assert!(
+            f[0].message
+                .starts_with("`$pushAll` appends to array `extractions`"),
+            "{f:?}"
+        );
     }
 
     /// mongoengine's `doc.arr.append(x)` then `doc.save()` on a loaded document (NewsBlur's
