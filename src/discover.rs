@@ -1804,7 +1804,10 @@ fn is_package_init(path: &Path, lang: Language, bytes: &[u8]) -> bool {
 /// `Models`, `schemas`, `model`).
 fn is_models_folder(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    matches!(lower.as_str(), "model" | "models" | "schema" | "schemas")
+    matches!(
+        lower.as_str(),
+        "model" | "models" | "schema" | "schemas" | "collections"
+    )
 }
 
 /// Whether the walk skips a file's bytes as a minified or bundled build (unless `--no-ignore`),
@@ -2457,6 +2460,8 @@ impl WantedExports {
                 }
             }
         };
+        // (`#collections`, a package's subpath import, is its folder `collections`.)
+        let module = module.strip_prefix('#').unwrap_or(module);
         match module.trim_end_matches('/').rsplit('/').next() {
             Some("" | "." | "..") | None => {
                 if self.any_package {

@@ -94,11 +94,15 @@ fn alias_matches(module: &str, suffix_index: &[(&str, usize)]) -> Option<AliasMa
         .unwrap_or(module)
         .trim_start_matches("@/")
         .trim_start_matches("~/")
+        .trim_start_matches('#')
         .trim_start_matches('/');
     // `~/connectionResolvers` is an alias however short; `models` alone is a package. So is a
     // scoped package named alone (`@sorry-cypress/mongo`), unless the workspace holds it: a
     // folder of its name whose entry is `src/index.ts` or `index.ts`.
-    let aliased = module.starts_with("~/") || module.starts_with("@/");
+    // (And a package's subpath import, `#collections` or `#lib/db`, mapped by its
+    // `package.json`'s `imports` or a tsconfig's `paths`, which mongolint does not read.)
+    let subpath = module.starts_with('#');
+    let aliased = module.starts_with("~/") || module.starts_with("@/") || subpath;
     let package = workspace.is_some_and(|w| !w.is_empty() && !w.contains('/'));
     if rest.is_empty() || !(aliased || package || rest.contains('/')) {
         return None;
@@ -120,6 +124,11 @@ fn alias_matches(module: &str, suffix_index: &[(&str, usize)]) -> Option<AliasMa
     } else {
         for ext in JS_EXTENSIONS {
             find(&format!("/{rest}{ext}"));
+        }
+        if subpath {
+            for ext in &JS_EXTENSIONS[1..] {
+                find(&format!("/{rest}/index{ext}"));
+            }
         }
     }
     Some(out)

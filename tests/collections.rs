@@ -2946,3 +2946,30 @@ fn typescript_aliased_types_and_reexported_factories_resolve() {
         );
     }
 }
+
+/// A package's subpath import (`import { getThreads } from "#collections"`, mapped by its
+/// `package.json`'s `imports` or a tsconfig's `paths`) names the folder of that name, here
+/// through its `index.ts` that re-exports the getter (`export * from "./threads"`), which has no
+/// MongoDB word of its own (vrite's backend).
+#[test]
+fn subpath_imports_and_collection_folders_resolve() {
+    let m = map_of(&[
+        (
+            "src/collections/threads.ts",
+            "import { Collection, Db, ObjectId } from 'mongodb';\n\
+             export const getThreads = (db: Db): Collection<{ _id: ObjectId }> => db.collection('threads');\n",
+        ),
+        ("src/collections/index.ts", "export * from './threads';\n"),
+        (
+            "src/routes/find.ts",
+            "import { Db } from 'mongodb';\n\
+             import { getThreads } from '#collections';\n\
+             export const h = async (db: Db, fragment: string) => getThreads(db).find({ fragment }).toArray();\n",
+        ),
+    ]);
+    assert_eq!(
+        sites(collection(&m, "threads")),
+        [("src/routes/find.ts".to_string(), "find".to_string())],
+        "{m:#}"
+    );
+}

@@ -6817,13 +6817,19 @@ impl<'t> Extractor<'t> {
         if collection.as_ref().is_none_or(|c| c.import.is_some()) {
             op.context.receiver_per_item = self.bound_per_item(obj, op.context.enclosing_loop);
         }
-        let lowered: Vec<Value> = args.iter().map(|a| self.lower(*a, 0)).collect();
-        let arg = |i: usize| lowered.get(i).cloned();
+        // Each argument lowered once, and moved (not copied) into the operation.
+        let mut lowered: Vec<Option<Value>> =
+            args.iter().map(|a| Some(self.lower(*a, 0))).collect();
+        macro_rules! arg {
+            ($i:expr) => {
+                lowered.get_mut($i).and_then(Option::take)
+            };
+        }
         // Another store's index, on a receiver not known to be a collection: MeiliSearch's
         // `client.createIndex(indexName, { primaryKey })` takes no option MongoDB knows.
         if m.kind == OpKind::CreateIndex
             && evidence == Evidence::None
-            && lowered.get(1).is_some_and(|o| {
+            && lowered.get(1).and_then(Option::as_ref).is_some_and(|o| {
                 let fields = o.fields();
                 !fields.is_empty()
                     && fields
@@ -6835,23 +6841,23 @@ impl<'t> Extractor<'t> {
         }
         match m.args {
             Args::FilterOptions => {
-                op.filter = arg(0);
+                op.filter = arg!(0);
                 // Mongoose reads take (filter, projection, options); the driver (filter, options).
                 // A model imported from another module is taken for Mongoose's by its capital;
                 // a second argument of options says it is a driver's (Meteor's) collection.
                 let imported = collection.as_ref().is_some_and(|c| c.import.is_some());
                 let opts = if m.name == "paginate" {
                     // mongoose-paginate: `Model.paginate(filter, options)`.
-                    arg(1)
+                    arg!(1)
                 } else if is_mongoose {
-                    match arg(1) {
+                    match arg!(1) {
                         Some(v) if imported && has_option_keys(&v) => Some(v),
-                        _ => arg(2),
+                        _ => arg!(2),
                     }
                 } else {
-                    match arg(1) {
+                    match arg!(1) {
                         Some(v) if has_option_keys(&v) => Some(v),
-                        _ if collection.is_none() => arg(2),
+                        _ if collection.is_none() => arg!(2),
                         other => other,
                     }
                 };
@@ -6859,16 +6865,18 @@ impl<'t> Extractor<'t> {
             }
             // Mongoose `doc.updateOne({$push: {..}})`: a loaded document updates itself, so the
             // only argument is the update (a filter never leads with an update operator).
-            Args::FilterUpdate if lowered.len() == 1 && is_update_document(&lowered[0]) => {
-                op.update = arg(0);
+            Args::FilterUpdate
+                if lowered.len() == 1 && lowered[0].as_ref().is_some_and(is_update_document) =>
+            {
+                op.update = arg!(0);
             }
             Args::FilterUpdate => {
-                op.filter = arg(0);
-                op.update = match (arg(1), args.get(1)) {
+                op.filter = arg!(0);
+                op.update = match (arg!(1), args.get(1)) {
                     (Some(v), Some(&node)) if v.is_unknown() => Some(self.lower_update(node, v)),
                     (v, _) => v,
                 };
-                op.options = arg(2);
+                op.options = arg!(2);
                 // (Meteor's `updateAsync` takes the same `{multi: true}`.)
                 if matches!(m.name, "update" | "updateAsync")
                     && op.options.as_ref().is_some_and(|o| {
@@ -6882,7 +6890,7 @@ impl<'t> Extractor<'t> {
                 }
             }
             Args::IdUpdate | Args::Id => {
-                if let Some(id) = arg(0) {
+                if let Some(id) = arg!(0) {
                     op.filter = Some(Value {
                         span: id.span,
                         kind: ValueKind::Document(vec![Field {
@@ -6893,14 +6901,14 @@ impl<'t> Extractor<'t> {
                     });
                 }
                 if m.args == Args::IdUpdate {
-                    op.update = arg(1);
-                    op.options = arg(2);
+                    op.update = arg!(1);
+                    op.options = arg!(2);
                 } else {
-                    op.options = arg(2);
+                    op.options = arg!(2);
                 }
             }
             Args::Documents => {
-                if let Some(v) = arg(0) {
+                if let Some(v) = arg!(0) {
                     match v.kind {
                         ValueKind::Array(items) => op.documents = items,
                         _ => op.documents = vec![v],
@@ -6908,35 +6916,40 @@ impl<'t> Extractor<'t> {
                 }
             }
             Args::Pipeline => {
-                if let Some(v) = arg(0) {
+                if let Some(v) = arg!(0) {
                     if let ValueKind::Array(stages) = v.kind {
                         op.pipeline = Some(stages);
                     } else if m.kind == OpKind::Aggregate && !v.is_unknown() {
                         // Mongoose also accepts stages as separate arguments.
-                        op.pipeline = Some(lowered.clone());
+                        let rest = lowered.iter().skip(1).flatten().cloned();
+                        op.pipeline = Some(std::iter::once(v).chain(rest).collect());
                     }
                 } else if m.kind == OpKind::Aggregate {
                     op.pipeline = Some(Vec::new());
                 }
-                op.options = arg(1).filter(|o| !matches!(o.kind, ValueKind::Array(_)));
+                op.options = arg!(1).filter(|o| !matches!(o.kind, ValueKind::Array(_)));
             }
             Args::Distinct => {
-                op.filter = arg(1);
-                op.options = arg(2);
+                op.filter = arg!(1);
+                op.options = arg!(2);
             }
             // The Node driver's old positional form, `findAndModify(query, sort, update,
             // options, cb)` (Countly's sequence counters): an update document third.
             Args::FindAndModify
-                if lowered.get(2).is_some_and(is_update_document)
+                if lowered
+                    .get(2)
+                    .and_then(Option::as_ref)
+                    .is_some_and(is_update_document)
                     && lowered
                         .first()
+                        .and_then(Option::as_ref)
                         .is_some_and(|q| q.get("query").is_none() && q.get("update").is_none()) =>
             {
-                op.filter = arg(0);
-                op.update = arg(2);
-                op.options = arg(3).filter(|o| o.is_document());
+                op.filter = arg!(0);
+                op.update = arg!(2);
+                op.options = arg!(3).filter(|o| o.is_document());
                 if let Some(sort) =
-                    arg(1).filter(|s| !s.fields().is_empty() || !s.items().is_empty())
+                    arg!(1).filter(|s| !s.fields().is_empty() || !s.items().is_empty())
                 {
                     op.modifiers.push(Modifier {
                         name: "sort".into(),
@@ -6946,7 +6959,7 @@ impl<'t> Extractor<'t> {
                 }
             }
             Args::FindAndModify => {
-                if let Some(spec) = arg(0) {
+                if let Some(spec) = arg!(0) {
                     op.filter = spec.get("query").map(|f| f.value.clone());
                     op.update = spec.get("update").map(|f| f.value.clone());
                     if let Some(s) = spec.get("sort") {
@@ -6959,8 +6972,8 @@ impl<'t> Extractor<'t> {
                 }
             }
             Args::Index => {
-                op.filter = arg(0);
-                op.options = arg(1);
+                op.filter = arg!(0);
+                op.options = arg!(1);
             }
             Args::Bulk | Args::Opaque => {}
         }
@@ -8234,9 +8247,11 @@ fn names_index_helper(name: &str) -> bool {
 /// `@` and is simply not found), SvelteKit's `$lib/..`, Meteor's path from the application's root
 /// (`/models/boards`), or a path from a `baseUrl` (`lib/models/statement` in LearningLocker, whose
 /// jsconfig and webpack resolve from the repository's root; a package's own path, `lodash/map`, is
-/// simply not found); never a plainly named package (`mongodb`, `lodash`).
+/// simply not found), a package's subpath import (`#collections`); never a plainly named package
+/// (`mongodb`, `lodash`).
 fn is_repository_module(module: &str) -> bool {
     module.starts_with('.')
+        || module.starts_with('#')
         || module.starts_with("$lib/")
         || module.starts_with('@')
         || module.starts_with('~')

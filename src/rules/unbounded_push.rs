@@ -375,6 +375,29 @@ fn once_per_change<'a>(filter: Option<&'a Value>, update: &Value) -> Option<&'a 
     let set = update.get("$set")?;
     filter.fields().iter().find_map(|f| {
         let ne = f.value.get("$ne")?;
+        // (Not a moment, `{updated: {$ne: time}}` with `$set: {updated: time}`: a new one on
+        // every call, so every call is a change.)
+        let moment = |t: &str| {
+            crate::lang::naming::for_each_word(t, |w| {
+                matches!(
+                    w,
+                    "updated"
+                        | "created"
+                        | "modified"
+                        | "time"
+                        | "date"
+                        | "at"
+                        | "ts"
+                        | "now"
+                        | "timestamp"
+                )
+            })
+        };
+        if let ValueKind::Unknown(u) = &ne.value.kind {
+            if moment(&f.key) || moment(&u.text) {
+                return None;
+            }
+        }
         set.value
             .get(&f.key)
             .is_some_and(|v| same_literal(&v.value, &ne.value))
@@ -382,11 +405,17 @@ fn once_per_change<'a>(filter: Option<&'a Value>, update: &Value) -> Option<&'a 
     })
 }
 
+/// The same value in the filter and the update: one literal, or one name (`{status: {$ne:
+/// status}}` with `$set: {status}`, unchained's order log: whatever the status is, the update
+/// matches only when it changes).
 fn same_literal(a: &Value, b: &Value) -> bool {
     match (&a.kind, &b.kind) {
         (ValueKind::Bool(x), ValueKind::Bool(y)) => x == y,
         (ValueKind::Number(x), ValueKind::Number(y)) => x == y,
         (ValueKind::String(x), ValueKind::String(y)) => x == y,
+        (ValueKind::Unknown(x), ValueKind::Unknown(y)) => {
+            x.is_name && y.is_name && x.text == y.text
+        }
         _ => false,
     }
 }
@@ -1481,10 +1510,12 @@ async function addTo(db, projectId, attribute, userId) {
         );
     }
 
+    /// (Once per change also of a value the code names: `{status: {$ne: n.status}}` with
+    /// `$set: {status: n.status}`, unchained's order log.)
     #[test]
     fn a_push_of_values_the_filter_excludes_or_once_per_change_of_a_flag_is_info() {
         let src = r#"const { MongoClient } = require("mongodb");
-async function join(db, chalId, uid, member, n) {
+async function join(db, chalId, uid, member, n, time) {
   await db.collection("users").updateOne({ _id: uid, challenges: { $nin: [chalId] } }, { $push: { challenges: chalId } });
   await db.collection("orgs").updateOne({ id: uid, "members.id": { $ne: member.id } }, { $push: { members: member } });
   await db.collection("users").updateMany({ "achievements.partyUp": { $ne: true } }, { $set: { "achievements.partyUp": true }, $push: { notifications: n } });
@@ -1494,6 +1525,9 @@ async function join(db, chalId, uid, member, n) {
   await db.collection("users").updateOne({ id: uid, ignored: { $not: { $elemMatch: { id: n.id } } } }, { $push: { ignored: n } });
   await db.collection("users").updateOne({ id: uid, ignored: { $not: { $size: 3 } } }, { $push: { ignored: n } });
   await db.collection("users").updateOne({ id: uid, history: { $not: { $elemMatch: { finish: { $gt: n.at } } } } }, { $push: { history: n } });
+  await db.collection("orders").updateOne({ _id: uid, status: { $ne: n.status } }, { $set: { status: n.status }, $push: { log: n } });
+  await db.collection("orders").updateOne({ _id: uid, status: { $ne: n.status } }, { $set: { status: n.next }, $push: { log: n } });
+  await db.collection("jobs").updateMany({ _id: uid, updated: { $ne: time } }, { $set: { updated: time }, $push: { log: n } });
 }
 "#;
         let (_, found) =
@@ -1521,7 +1555,10 @@ async function join(db, chalId, uid, member, n) {
                 (8, Info, true),
                 (9, Info, true),
                 (10, Warning, false),
-                (11, Warning, false)
+                (11, Warning, false),
+                (12, Info, false),
+                (13, Warning, false),
+                (14, Warning, false)
             ]
         );
     }
