@@ -1061,12 +1061,13 @@ impl<'a> RustTypes<'a> {
     }
 }
 
-/// The one name among `names`, or none when they disagree (or there is none).
+/// The one name among `names`, or none when they disagree (or there is none). An empty name is a
+/// collection the code does not name (`db.collection::<T>(name)`), which disagrees with any.
 fn only_name(mut names: Vec<&str>) -> Option<String> {
     names.sort_unstable();
     names.dedup();
     match names.as_slice() {
-        [one] => Some(one.to_string()),
+        [one] if !one.is_empty() => Some(one.to_string()),
         _ => None,
     }
 }

@@ -2771,7 +2771,9 @@ fn typescript_factories_and_typed_collections_resolve_across_files() {
              import type { Order } from '../db/orders';\n\
              export const queries = ({ Orders }: { Orders: mongodb.Collection<Order> }) => ({\n  \
              byUser: (u: string) => Orders.find({ userId: u }).toArray(),\n});\n\
-             export const twice = (c: mongodb.Collection<Doubled>) => c.find({ a: 1 }).toArray();\n",
+             export const twice = (c: mongodb.Collection<Doubled>) => c.find({ a: 1 }).toArray();\n\
+             export const link = (c: mongodb.Collection<Link>) => c.find({ b: 1 }).toArray();\n\
+             export const archive = (db: mongodb.Db, name: string) => db.collection<Link>(name);\n",
         ),
     ];
     let m = map_of(&files);
@@ -2795,9 +2797,13 @@ fn typescript_factories_and_typed_collections_resolve_across_files() {
         sites(collection(&m, "tags")),
         [("module/configure.ts".to_string(), "find".to_string())]
     );
-    // `Collection<Doubled>` is two collections' type: neither.
+    // `Collection<Doubled>` is two collections' type: neither. So is `Collection<Link>`, whose
+    // documents are also kept in a collection named at run time.
     assert!(sites(collection(&m, "twice_a")).is_empty());
     assert!(sites(collection(&m, "twice_b")).is_empty());
+    assert!(sites(collection(&m, "links"))
+        .iter()
+        .all(|(path, _)| path != "module/queries.ts"));
     let out = concise_check(&files);
     assert!(
         out.contains("module/configure.ts:6:")
@@ -2868,7 +2874,7 @@ fn index_helpers_declare_their_callers_indexes() {
 /// in `main.rs`) and used through its fields in others (`ctx.votes_coll.find(filter, None)`,
 /// thvote-be's services): each field names the collection its initialiser does, wherever the
 /// repository gives that field name one collection; a field two initialisers give different
-/// collections names neither.
+/// collections, or one a collection and another something else, names neither.
 #[test]
 fn rust_struct_fields_name_their_collections_across_files() {
     let m = map_of(&[
@@ -2880,7 +2886,9 @@ fn rust_struct_fields_name_their_collections_across_files() {
              #[tokio::main]\nasync fn main() {\n    \
              let db = Client::with_uri_str(\"mongodb://x\").await.unwrap().database(\"app\");\n    \
              let ctx = Ctx { votes_coll: db.collection(\"votes\"), logs: db.collection(\"logs_a\") };\n    \
-             let other = Other { logs: db.collection(\"logs_b\") };\n}\n",
+             let other = Other { logs: db.collection(\"logs_b\") };\n    \
+             let admin = Admin { users: db.collection(\"users\") };\n    \
+             let holder = Holder { users: &ctx.votes_coll };\n}\n",
         ),
         (
             "src/query.rs",
@@ -2889,7 +2897,9 @@ fn rust_struct_fields_name_their_collections_across_files() {
              let filter = match extra { Some(f) => doc! {\"$and\": [f, {\"year\": year}]}, None => doc! {\"year\": year} };\n    \
              ctx.votes_coll.find(filter, None).await.unwrap();\n    \
              ctx.votes_coll.find_one(doc! {\"year\": year}, None).await.unwrap();\n    \
-             ctx.logs.insert_one(doc! {\"year\": year}, None).await.unwrap();\n}\n",
+             ctx.logs.insert_one(doc! {\"year\": year}, None).await.unwrap();\n}\n\
+             pub async fn h(holder: &Holder<'_>) {\n    \
+             holder.users.find_one(doc! {\"year\": 1}, None).await.unwrap();\n}\n",
         ),
     ]);
     assert_eq!(
@@ -2902,6 +2912,8 @@ fn rust_struct_fields_name_their_collections_across_files() {
     );
     assert!(sites(collection(&m, "logs_a")).is_empty(), "{m:#}");
     assert!(sites(collection(&m, "logs_b")).is_empty(), "{m:#}");
+    // `users` is also a field holding another collection (`Holder { users: &ctx.votes_coll }`).
+    assert!(sites(collection(&m, "users")).is_empty(), "{m:#}");
 }
 
 /// A typed collection parameter whose document type is imported under another name

@@ -6189,8 +6189,10 @@ impl<'t> Extractor<'t> {
     /// `{ Orders }: { Orders: mongodb.Collection<Order> }`), as the Rust frontend's
     /// `note_typed_collection` does.
     fn note_typed_collection(&mut self, call: Node<'t>, r: &CollectionRef) {
-        let CollectionName::Literal { name } = &r.name else {
-            return;
+        // (One named at run time too, as "": the type then names no one collection.)
+        let name = match &r.name {
+            CollectionName::Literal { name } => name.as_str(),
+            _ => "",
         };
         let Some(ty) = self
             .field(call, "type_arguments")
@@ -6202,7 +6204,7 @@ impl<'t> Extractor<'t> {
         self.ir.exports.push(Export {
             name: crate::lang::rust::typed_collection_export(ty),
             target: ExportTarget::Constant {
-                value: name.clone(),
+                value: name.to_string(),
             },
         });
     }

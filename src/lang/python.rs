@@ -3104,11 +3104,58 @@ impl<'t> Extractor<'t> {
                 return name;
             }
         }
+        if let Some(name) = self.narrowed(n) {
+            return CollectionName::Literal { name };
+        }
         let text = crate::lang::first_chars(self.text(n), 80);
         if matches!(n.k(), "identifier" | "attribute") {
             self.note_name_import(&text, n.start_byte() as u32);
         }
         CollectionName::Unknown { text }
+    }
+
+    /// A name compared with a string by an `if` (or `elif`) whose branch holds `n`: `for
+    /// collection, doc in item.items(): if collection == 'url': db[collection].update(..)`
+    /// (mnemosyne's normaliser; also `is 'url'`). In that branch the name is that string.
+    fn narrowed(&self, n: Node<'t>) -> Option<String> {
+        if n.k() != "identifier" {
+            return None;
+        }
+        let name = self.text(n);
+        let mut cur = n;
+        for _ in 0..64 {
+            let p = self.parents.of(cur)?;
+            if matches!(p.k(), "function_definition" | "class_definition" | "lambda") {
+                return None;
+            }
+            if matches!(p.k(), "if_statement" | "elif_clause")
+                && self
+                    .field(p, "consequence")
+                    .is_some_and(|c| c.id() == cur.id())
+            {
+                let cond = self.field(p, "condition").map(|c| self.unwrap_expr(c))?;
+                if cond.k() == "comparison_operator" {
+                    let operands = self.named_children(cond);
+                    let mut ops = self.parents.children(cond).filter(|c| !c.is_named());
+                    let equal = matches!(ops.next().map(|o| o.k()), Some("==" | "is"))
+                        && ops.next().is_none();
+                    if let [a, b] = operands.as_slice() {
+                        let (named, value) = if a.k() == "identifier" {
+                            (a, b)
+                        } else {
+                            (b, a)
+                        };
+                        if equal && self.text(*named) == name {
+                            if let Some(s) = self.string_value(*value) {
+                                return Some(s);
+                            }
+                        }
+                    }
+                }
+            }
+            cur = p;
+        }
+        None
     }
 
     /// Records `text` (`settings.COL_USERS`, `COL_USERS`), an unknown collection name at `at`, if
@@ -9503,6 +9550,28 @@ def setup(self, settings):
             .collect();
         assert_eq!(got.len(), 2, "{got:?}");
         assert!(got.iter().all(|g| g.1 == "alerts"), "{got:?}");
+    }
+
+    /// A name compared with a string by an `if` or `elif` around the use is that string there
+    /// (mnemosyne's `for collection, doc in item.items(): if collection is 'url': ..
+    /// self.db[collection].update(..)`); not under `!=`, nor in the `else`.
+    #[test]
+    fn a_name_compared_with_a_string_names_the_collection_in_its_branch() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient().app
+def save(item):
+    for collection, doc in item.items():
+        if collection is 'url':
+            db[collection].update_one({"url": doc["url"]}, {"$set": doc})
+        elif collection == "file":
+            db[collection].update_one({"h": doc["h"]}, {"$set": doc})
+        else:
+            db[collection].insert_one(doc)
+        if collection != "x":
+            db[collection].delete_one({"a": 1})
+"#;
+        let got: Vec<String> = ir(src).operations.iter().map(coll).collect();
+        assert_eq!(got, ["url", "file", "<unknown>", "<unknown>"], "{got:?}");
     }
 
     /// An index call without keys (`self.ensure_index()`, the application's set-up method) or

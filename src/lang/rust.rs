@@ -2368,9 +2368,12 @@ impl<'t> Extractor<'t> {
         let (Some(ty), [name]) = (ty, args.as_slice()) else {
             return;
         };
-        if let CollectionName::Literal { name } = self.collection_name(*name, 0) {
-            self.typed_collections.push((ty.to_string(), name));
-        }
+        // (One named at run time too, as "": the type then names no one collection.)
+        let name = match self.collection_name(*name, 0) {
+            CollectionName::Literal { name } => name,
+            _ => String::new(),
+        };
+        self.typed_collections.push((ty.to_string(), name));
     }
 
     /// A struct field initialised with a collection the code names (`Ctx { votes_coll:
@@ -2391,10 +2394,12 @@ impl<'t> Extractor<'t> {
         else {
             return;
         };
-        if let CollectionName::Literal { name } = self.collection_name(name, 0) {
-            let field = format!(".{}", self.text(field));
-            self.typed_collections.push((field, name));
-        }
+        let name = match self.collection_name(name, 0) {
+            CollectionName::Literal { name } => name,
+            _ => String::new(),
+        };
+        let field = format!(".{}", self.text(field));
+        self.typed_collections.push((field, name));
     }
 
     /// The same for a name typed `Collection<T>` and bound to a collection the code names: `let
@@ -2433,7 +2438,23 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
-        for list in self.fields.values() {
+        for (field, list) in &self.fields {
+            // A field initialised otherwise than by `db.collection(..)` (which `visit_call`
+            // reads): by a name bound to one (`let users = db.collection("users"); AppData {
+            // users }`), or by anything else, which may hold another collection (`Holder { logs:
+            // &app.users }`), as "": the field's name then names no one collection.
+            for v in list.iter().filter_map(|(_, v)| *v) {
+                if v.k() != "identifier" && self.text(v).contains("collection") {
+                    continue;
+                }
+                let bound = (v.k() == "identifier")
+                    .then(|| self.lookup(self.text(v), v.start_byte() as u32))
+                    .flatten()
+                    .and_then(|b| b.value)
+                    .filter(|b| self.text(*b).contains("collection"));
+                let name = bound.and_then(named).unwrap_or_default();
+                found.push((format!(".{field}"), name));
+            }
             let Some(ty) = list.iter().find_map(|(t, _)| t.and_then(typed)) else {
                 continue;
             };
