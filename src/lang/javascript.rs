@@ -1519,9 +1519,10 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// An exported function that opens collections and returns them at its end (unchained's `export const
-    /// OrdersCollection = async (db) => { const Orders = db.collection<Order>('orders'); ..;
-    /// return Orders; }`, or `return { Assortments, AssortmentLinks }`): its result is exported
+    /// An exported function that opens collections and returns them at its end (unchained's
+    /// `export const OrdersCollection = async (db) => { const Orders =
+    /// db.collection<Order>('orders'); ..; return Orders; }`, or `return { Assortments,
+    /// AssortmentLinks }`): its result is exported
     /// as `OrdersCollection().return` (`OrdersCollection()` would be a database's: see
     /// [`ImportRef::is_call`]), its result's members as `AssortmentsCollection().Assortments`,
     /// which an importer's `const Orders = await OrdersCollection(db)` and `const { Assortments }
