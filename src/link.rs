@@ -1062,12 +1062,18 @@ impl<'a> RustTypes<'a> {
 }
 
 /// The one name among `names`, or none when they disagree (or there is none). An empty name is a
-/// collection the code does not name (`db.collection::<T>(name)`), which disagrees with any.
+/// collection the code does not name (`db.collection::<T>(name)`), which disagrees with any; a
+/// name after `*` is one a prefix given at run time precedes (`prefix + "groups"`), which agrees
+/// with that name written alone (a migration's `collection::<Group>("groups")`), and names none
+/// on its own.
 fn only_name(mut names: Vec<&str>) -> Option<String> {
     names.sort_unstable();
     names.dedup();
-    match names.as_slice() {
-        [one] if !one.is_empty() => Some(one.to_string()),
+    let (suffixes, exact): (Vec<&str>, Vec<&str>) = names.iter().partition(|n| n.starts_with('*'));
+    match exact.as_slice() {
+        [one] if !one.is_empty() && suffixes.iter().all(|s| s[1..] == **one) => {
+            Some(one.to_string())
+        }
         _ => None,
     }
 }

@@ -2985,3 +2985,46 @@ fn subpath_imports_and_collection_folders_resolve() {
         "{m:#}"
     );
 }
+
+/// A Rust collection opened under a prefix given at run time (`db.collection::<Group>(&(prefix
+/// .to_owned() + "groups"))`, NetsBlox's configured prefix) agrees with the same name written
+/// alone elsewhere (its migration's `collection::<Group>("groups")`), so a `&Collection<Group>`
+/// parameter is `groups`; the prefixed name alone names no collection.
+#[test]
+fn rust_prefixed_names_agree_with_the_plain_name() {
+    let app = (
+        "src/app.rs",
+        "use mongodb::{Collection, Database};\n\
+         pub struct Group { pub id: String }\n\
+         pub fn open(db: &Database, prefix: &str) -> Collection<Group> {\n    \
+         db.collection::<Group>(&(prefix.to_owned() + \"groups\"))\n}\n",
+    );
+    let utils = (
+        "src/utils.rs",
+        "use mongodb::{bson::doc, Collection};\nuse crate::app::Group;\n\
+         pub async fn get(groups: &Collection<Group>, id: &str) {\n    \
+         groups.find_one(doc! {\"id\": id}, None).await.unwrap();\n}\n",
+    );
+    let migrate = (
+        "migrate/src/main.rs",
+        "use mongodb::Client;\nuse cloud::Group;\n\
+         #[tokio::main]\nasync fn main() {\n    \
+         let db = Client::with_uri_str(\"mongodb://x\").await.unwrap().database(\"app\");\n    \
+         let groups = db.collection::<Group>(\"groups\");\n}\n",
+    );
+    let m = map_of(&[app, utils, migrate]);
+    assert_eq!(
+        sites(collection(&m, "groups")),
+        [("src/utils.rs".to_string(), "find_one".to_string())],
+        "{m:#}"
+    );
+    let m = map_of(&[app, utils]);
+    assert!(
+        m["collections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["name"] != "groups" || sites(c).is_empty()),
+        "{m:#}"
+    );
+}

@@ -2368,12 +2368,25 @@ impl<'t> Extractor<'t> {
         let (Some(ty), [name]) = (ty, args.as_slice()) else {
             return;
         };
-        // (One named at run time too, as "": the type then names no one collection.)
-        let name = match self.collection_name(*name, 0) {
-            CollectionName::Literal { name } => name,
-            _ => String::new(),
-        };
+        // (One named at run time too: the type then names no one collection.)
+        let name = self.typed_name(*name);
         self.typed_collections.push((ty.to_string(), name));
+    }
+
+    /// A collection's name as [`typed_collection_export`] and the struct fields export it: the
+    /// name; for one ending in a string after a prefix given at run time (`&(prefix.to_owned() +
+    /// "groups")`, NetsBlox's configured prefix), that string after `*`, which agrees with that
+    /// name written alone (see `link::only_name`); for any other, "", which agrees with none.
+    fn typed_name(&self, n: Node<'t>) -> String {
+        if let CollectionName::Literal { name } = self.collection_name(n, 0) {
+            return name;
+        }
+        let n = self.unwrap_expr(n);
+        let suffix = (n.k() == "binary_expression")
+            .then(|| self.field(n, "right"))
+            .flatten()
+            .and_then(|r| self.string_value(r));
+        suffix.map_or_else(String::new, |s| format!("*{s}"))
     }
 
     /// A struct field initialised with a collection the code names (`Ctx { votes_coll:
@@ -2394,10 +2407,7 @@ impl<'t> Extractor<'t> {
         else {
             return;
         };
-        let name = match self.collection_name(name, 0) {
-            CollectionName::Literal { name } => name,
-            _ => String::new(),
-        };
+        let name = self.typed_name(name);
         let field = format!(".{}", self.text(field));
         self.typed_collections.push((field, name));
     }
