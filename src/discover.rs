@@ -2421,6 +2421,9 @@ impl WantedExports {
         if import.module == crate::ir::RUST_TYPES {
             return;
         }
+        // The name the export is a member or a call of: `Host` of `Host.collection`, `get_db` of
+        // `get_db()`.
+        let head = import.export.split(['.', '(']).next().unwrap_or("");
         if let Some(whole) = Self::python_module(&import.module, from) {
             let last = lang::naming::last_part(&whole, b'/').to_string();
             let list = self.py.entry(last).or_default();
@@ -2437,7 +2440,6 @@ impl WantedExports {
                 // (`get_db`), the linker looks for the class (the function) by its name (see
                 // `link::lookup_export`), and then for the member (the call) where it is defined
                 // (see `wants`).
-                let head = import.export.split(['.', '(']).next().unwrap_or("");
                 if head.len() < import.export.len() {
                     set.insert(head.to_string());
                 }
@@ -2446,8 +2448,7 @@ impl WantedExports {
         }
         let module = import.module.as_str();
         let any = import.export == "default";
-        // (And `OrdersCollection` of `OrdersCollection().return`: see the Python case above.)
-        let head = import.export.split(['.', '(']).next().unwrap_or("");
+        // (And `OrdersCollection` of `OrdersCollection().return`, as for Python above.)
         let note = |names: &mut Option<std::collections::HashSet<String>>| {
             if let Some(set) = names {
                 if any {

@@ -321,6 +321,19 @@ enum Thing {
     Unknown,
 }
 
+impl Thing {
+    /// A collection or model, one imported from another module, or what an imported function
+    /// returns (`const Orders = await OrdersCollection(db)`, which the linker names: see
+    /// `Extractor::operation_with`).
+    fn names_collection(&self) -> bool {
+        match self {
+            Thing::Collection(_) | Thing::Imported(..) => true,
+            Thing::Typed(imp, _) => imp.export.ends_with("()"),
+            _ => false,
+        }
+    }
+}
+
 struct Extractor<'t> {
     src: &'t str,
     /// The text calls `.loadClass(` (see [`Extractor::class_loaded_by`]).
@@ -5498,13 +5511,8 @@ impl<'t> Extractor<'t> {
             }
         }
         // `orders.countDocuments(q)` is an operation; `Model.find(q).countDocuments()` a modifier.
-        let operation_on_collection = js_operation(method).is_some()
-            && match self.classify(obj, 0) {
-                Thing::Collection(_) | Thing::Imported(..) => true,
-                // (What an imported function returns: see `operation_with`.)
-                Thing::Typed(imp, _) => imp.export.ends_with("()"),
-                _ => false,
-            };
+        let operation_on_collection =
+            js_operation(method).is_some() && self.classify(obj, 0).names_collection();
         if !operation_on_collection
             && (MODIFIERS.contains(&method) || AGGREGATE_BUILDER_STAGES.contains(&method))
         {
@@ -6261,13 +6269,7 @@ impl<'t> Extractor<'t> {
                 return;
             }
         }
-        let named = match self.classify(*coll, 0) {
-            Thing::Collection(_) | Thing::Imported(..) => true,
-            // What an imported factory returns (see `operation_with`).
-            Thing::Typed(imp, _) => imp.export.ends_with("()"),
-            _ => false,
-        };
-        if !named {
+        if !self.classify(*coll, 0).names_collection() {
             // (Indexes on a collection it cannot name: as good as unread.)
             if !exact {
                 self.ir
