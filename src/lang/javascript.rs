@@ -7245,6 +7245,7 @@ impl<'t> Extractor<'t> {
         over.bound_to = self
             .bound_in_function(r)
             .or_else(|| self.callback_results(r));
+        over.fixed |= super::bound_to_few(self.src, over.bound_to);
         over.batches |= super::bound_to_batches(self.src, over.bound_to);
         over
     }

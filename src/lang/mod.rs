@@ -2196,13 +2196,45 @@ pub(crate) fn loop_over(t: &str, span: crate::ir::Span) -> crate::ir::LoopOver {
     crate::ir::LoopOver {
         // A list read from configuration (`settings.pools`, `process.env.HOSTS.split(",")`), or
         // written in the code (see `fixed_iterable`): decided once per loop, for every call in it.
-        fixed: naming::reads_configuration(t) || fixed_iterable(&text),
+        fixed: naming::reads_configuration(t) || fixed_iterable(&text) || few_by_limit(&text),
         batches: iterates_batches(t),
         text,
         span,
         item: None,
         bound_to: None,
     }
+}
+
+/// Whether the expression a loop's iterable is bound to (`LoopOver::bound_to`, spanned in `src`)
+/// gives at most a few items (see `few_by_limit`).
+pub(crate) fn bound_to_few(src: &str, bound: Option<crate::ir::Span>) -> bool {
+    bound.is_some_and(|b| {
+        src.get(b.start as usize..b.end as usize)
+            .is_some_and(few_by_limit)
+    })
+}
+
+/// The results of a read limited to at most ten documents by a number written in the code:
+/// `coll.find(q).sort(..).limit(4)`, also with `.toArray()` after it, inside `list(..)`, or
+/// Motor's `.to_list(5)`: a few iterations, as a short slice gives (`few_by_slice`). A limit
+/// given as an option (`find(q, limit=3)`, `{ limit: 3 }`) is read by the rule from the
+/// operation's modifiers.
+pub(crate) fn few_by_limit(t: &str) -> bool {
+    let mut t = t.trim();
+    t = t.strip_prefix("await ").unwrap_or(t).trim_start();
+    if let Some(inner) = t.strip_prefix("list(").and_then(|x| x.strip_suffix(')')) {
+        t = inner.trim();
+    }
+    t = t.strip_suffix(".toArray()").unwrap_or(t);
+    let Some((_, args)) = t.strip_suffix(')').and_then(|x| {
+        x.rsplit_once(".limit(")
+            .or_else(|| x.rsplit_once(".to_list("))
+    }) else {
+        return false;
+    };
+    let args = args.trim();
+    let args = args.strip_prefix("length=").unwrap_or(args);
+    args.parse::<i64>().is_ok_and(|n| (1..=10).contains(&n))
 }
 
 /// Whether the expression a loop's iterable is bound to (`LoopOver::bound_to`, spanned in `src`)

@@ -721,33 +721,27 @@ pub fn path_handles_requests(path: &str) -> bool {
 /// does not make it a batch run: `usersSetActiveStatusBatch` is a mutation over a batch of ids
 /// sent in the request, `dailyReport` a query of one day's sales.
 pub fn name_is_periodic_in(name: &str, request_file: bool) -> bool {
-    for_each_word(name, |w| {
-        !(request_file && matches!(w, "batch" | "daily" | "hourly" | "weekly"))
-            && matches!(
-                w,
-                "cron"
-                    | "nightly"
-                    | "daily"
-                    | "hourly"
-                    | "weekly"
-                    | "rollup"
-                    | "batch"
-                    | "job"
-                    | "schedule"
-                    | "scheduled"
-                    | "migrate"
-                    | "migrated"
-                    | "migrating"
-                    | "migration"
-                    | "migrations"
-                    | "backfill"
-                    | "reprocess"
-                    | "reindex"
-                    | "periodic"
-                    | "seed"
-                    | "seeder"
-            )
-    })
+    // A batch that a data operation's verb names is how the operation goes, not a run:
+    // `batchImport` (a block's transactions, on an indexer's sync path), `batchInsert`,
+    // DataLoader's `batchLoad`. So a batch counts only once every word is read.
+    let (mut batch, mut operation) = (false, false);
+    let periodic = for_each_word(name, |w| match w {
+        "batch" => {
+            batch = !request_file;
+            false
+        }
+        "import" | "insert" | "update" | "upsert" | "write" | "load" | "get" | "fetch" | "find"
+        | "read" | "delete" | "remove" | "save" | "create" | "add" => {
+            operation = true;
+            false
+        }
+        "daily" | "hourly" | "weekly" => !request_file,
+        "cron" | "nightly" | "rollup" | "job" | "schedule" | "scheduled" | "migrate"
+        | "migrated" | "migrating" | "migration" | "migrations" | "backfill" | "reprocess"
+        | "reindex" | "periodic" | "seed" | "seeder" => true,
+        _ => false,
+    });
+    periodic || (batch && !operation)
 }
 
 /// The collection name Mongoose derives from a model name: lowercased and pluralised with
@@ -940,6 +934,12 @@ mod tests {
         assert!(!name_is_periodic("rollupsView"));
         assert!(name_is_periodic("seed") && name_is_periodic("seedUsers"));
         assert!(!name_is_periodic("seedling"));
+        // A batch run, but not an operation done in batches (bitcore's `batchImport` of a
+        // block's transactions; DataLoader's `batchLoad`), nor a request's batch.
+        assert!(name_is_periodic("runBatch") && name_is_periodic("nightly_batch_import"));
+        assert!(!name_is_periodic("batchImport") && !name_is_periodic("batch_load_users"));
+        assert!(!name_is_periodic_in("usersSetActiveStatusBatch", true));
+        assert!(name_is_periodic("processBatch"));
         assert!(path_is_periodic("app/jobs/cleanup.js"));
         assert!(path_is_periodic("src/worker/hourlyRunner.ts"));
         assert!(path_is_periodic("app/weekly_cleanup.py"));

@@ -4189,6 +4189,7 @@ impl<'t> Extractor<'t> {
         over.fixed |= self.names_fixed_list(r);
         // `for i, doc in enumerate(docs)` walks what `docs` holds.
         over.bound_to = self.bound_in_function(self.enumerated(r).unwrap_or(r));
+        over.fixed |= super::bound_to_few(self.src, over.bound_to);
         over.batches |= super::bound_to_batches(self.src, over.bound_to);
         Some(over)
     }

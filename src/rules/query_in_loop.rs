@@ -94,6 +94,16 @@ fn query_in_loop_diagnostic(
 /// Whether `op` reads documents for the application: a read, but not an aggregation that ends by
 /// writing its result to a collection (`$out`, `$merge`), which is a write per item (LearningLocker's
 /// nightly usage job runs one `$out` per organisation, then reads the collection's stats).
+/// A read limited to at most ten documents by a number written in the code (`.limit(4)`,
+/// `limit=3`, `{ limit: 5 }`): a loop over its results makes a few queries, not one per item of
+/// data (`few_by_slice`'s bound).
+fn limited_to_a_few(op: &Operation) -> bool {
+    op.modifiers.iter().any(|m| {
+        m.name == "limit"
+            && matches!(m.args.first().map(|a| &a.kind), Some(ValueKind::Number(n)) if (1.0..=10.0).contains(n))
+    })
+}
+
 fn reads(op: &Operation) -> bool {
     op.kind.is_read()
         && !op.pipeline.as_ref().is_some_and(|stages| {
@@ -323,6 +333,11 @@ fn judge(
                         && matches!(o.kind, OpKind::Find | OpKind::Aggregate | OpKind::Distinct)
                 }))
     });
+    // The results of a query limited to a few documents (`find().sort(..).limit(4)`, `find(q,
+    // limit=3)`): a handful of iterations, as a slice of at most ten items is.
+    if outer.is_some_and(limited_to_a_few) {
+        return None;
+    }
     // A write per item is flagged where the items are another query's results or ids;
     // other per-item writes are often conditional (claims, upserts of distinct keys).
     if !reads(op) && outer.is_none() && !ids_like(&over.text) && !keyed_on_item(op, over) {
@@ -1181,6 +1196,68 @@ class Repo:
         assert!(got[1]
             .1
             .starts_with("`load` runs `find_one` on `karma` once per item of `ids`"));
+    }
+
+    /// A method named for an operation done in batches (bitcore's `batchImport` of a block's
+    /// transactions) is no batch job: the method it calls keeps its own N+1. A batch run
+    /// (`runBatch`) is one, and so is what it calls.
+    #[test]
+    fn an_operation_in_batches_is_not_a_batch_job() {
+        let src = r#"import { db } from "./db";
+const walletAddresses = db.collection("walletaddresses");
+export class TxModel {
+  async batchImport(params: { txs: any[] }) {
+    const ops = await this.addTransactions(params);
+    await db.collection("transactions").bulkWrite(ops);
+  }
+  async addTransactions(params: { txs: Array<{ txid: string; from: string }> }) {
+    return Promise.all(params.txs.map(async (tx) => {
+      const owners = await walletAddresses.find({ address: tx.from }).toArray();
+      return { updateOne: { filter: { txid: tx.txid }, update: { $set: { owners } } } };
+    }));
+  }
+}
+"#;
+        assert_eq!(lines(&findings("tx.ts", src)), vec![10]);
+        let run = src.replace("batchImport", "runBatch");
+        assert!(findings("tx.ts", &run).is_empty());
+    }
+
+    /// A loop over the results of a read limited to at most ten documents by a number in the
+    /// code (fame's last four analyses, each with its file) makes a few queries, as a short
+    /// slice does; a larger or computed limit, or none, leaves one query per item of data.
+    #[test]
+    fn a_loop_over_a_few_limited_results_is_not_n_plus_one() {
+        let py = r#"from pymongo import MongoClient, DESCENDING
+db = MongoClient().app
+def recent(n, user):
+    mine = user.analyses.find().sort("_id", DESCENDING).limit(4)
+    for m in mine:
+        db.files.find_one({"_id": m["file"]})
+    last = db.analyses.find().sort("_id", DESCENDING).limit(4)
+    for a in last:
+        db.files.find_one({"_id": a["file"]})
+    for b in db.analyses.find({}, limit=3):
+        db.files.find_one({"_id": b["file"]})
+    for c in db.analyses.find({}).limit(50):
+        db.files.find_one({"_id": c["file"]})
+    for d in db.analyses.find({}).limit(n):
+        db.files.find_one({"_id": d["file"]})
+"#;
+        assert_eq!(lines(&findings("recent.py", py)), vec![13, 15]);
+        let js = r#"const { MongoClient } = require("mongodb");
+async function recent(db, user) {
+  const last = await db.collection("analyses").find({}).sort({ _id: -1 }).limit(5).toArray();
+  for (const a of last) await db.collection("files").findOne({ _id: a.file });
+  const top = await db.collection("analyses").find({}, { limit: 3 }).toArray();
+  for (const a of top) await db.collection("files").findOne({ _id: a.file });
+  const mine = await user.analyses.find({}).limit(3).toArray();
+  for (const a of mine) await db.collection("files").findOne({ _id: a.file });
+  const all = await db.collection("analyses").find({}).toArray();
+  for (const a of all) await db.collection("files").findOne({ _id: a.file });
+}
+"#;
+        assert_eq!(lines(&findings("recent.js", js)), vec![10]);
     }
 
     /// A loop over a slice of at most ten items, its bounds numbers in the code (DaisyX's last
