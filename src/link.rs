@@ -1270,15 +1270,38 @@ fn link_factories(files: &mut [SourceFile], modules: &Modules) {
         files,
         modules,
         |f| {
+            let exported = f.ir.exports.iter().filter_map(|e| match &e.target {
+                ExportTarget::Collection { collection } => factory_call(collection),
+                _ => None,
+            });
             f.ir.operations
                 .iter()
                 .filter_map(|o| o.collection.as_ref().and_then(factory_call))
+                .chain(exported)
                 .collect()
         },
         |t| matches!(t, ExportTarget::CollectionFactory),
     );
     if decided.is_empty() {
         return;
+    }
+    // An exported instance's collection (`export const CoinStorage = new CoinModel()`, whose
+    // base class opens the name `super('coins')` gives): the name, where the base is a factory;
+    // nothing otherwise.
+    for (fi, f) in files.iter_mut().enumerate() {
+        f.ir.exports.retain_mut(|e| {
+            let ExportTarget::Collection { collection } = &mut e.target else {
+                return true;
+            };
+            let Some(import) = factory_call(collection) else {
+                return true;
+            };
+            let factory = decided[&(fi, import)];
+            if factory {
+                collection.import = None;
+            }
+            factory
+        });
     }
     for (fi, f) in files.iter_mut().enumerate() {
         for op in &mut f.ir.operations {

@@ -3028,3 +3028,66 @@ fn rust_prefixed_names_agree_with_the_plain_name() {
         "{m:#}"
     );
 }
+
+#[test]
+fn a_base_model_class_opens_the_collection_its_subclass_names() {
+    // The shape of bitcore-node's models: `BaseModel` keeps the name its constructor is given
+    // (`protected collectionName`) and opens it in a getter; each model class hands it a name
+    // (`super('coins')`) and other modules use the exported instance's `collection`.
+    let files = [
+        (
+            "models/base.ts",
+            "import { Collection } from 'mongodb';\nimport { Storage } from '../storage';\n\
+             export abstract class BaseModel<T> {\n  \
+             constructor(protected collectionName: string, private storage = Storage) {}\n  \
+             get collection(): Collection<T> {\n    \
+             return this.storage.db.collection(this.collectionName);\n  }\n}\n\
+             export class Settings {\n  constructor(private options: object) {}\n  \
+             get collection() {\n    return Storage.db.collection('settings');\n  }\n}\n\
+             export const AppSettings = new Settings({});\n",
+        ),
+        (
+            "models/coin.ts",
+            "import { BaseModel, Settings } from './base';\n\
+             export class CoinModel extends BaseModel<any> {\n  \
+             constructor(storage?: any) {\n    super('coins', storage);\n  }\n  \
+             onConnect() {\n    this.collection.createIndex({ mintTxid: 1 });\n  }\n  \
+             byValue(v: number) {\n    return this.collection.find({ value: v }).toArray();\n  }\n}\n\
+             export const CoinStorage = new CoinModel();\n\
+             class Configured extends Settings {\n  constructor() {\n    super({ name: 'x' });\n  }\n}\n\
+             export const Config = new Configured();\n",
+        ),
+        (
+            "services/spent.ts",
+            "import { CoinStorage, Config } from '../models/coin';\n\
+             import { AppSettings } from '../models/base';\n\
+             export async function spent(txid: string) {\n  \
+             return CoinStorage.collection.find({ spentTxid: txid }).toArray();\n}\n\
+             export async function setting(key: string) {\n  \
+             return Config.collection.findOne({ key });\n}\n\
+             export async function app(key: string) {\n  \
+             return AppSettings.collection.findOne({ key });\n}\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(
+        sites(collection(&m, "coins")),
+        vec![
+            ("models/coin.ts".to_string(), "find".to_string()),
+            ("services/spent.ts".to_string(), "find".to_string()),
+        ]
+    );
+    // A class's own getter names the collection it returns, for its instances; a subclass
+    // that hands its base no name (`super({ name: 'x' })`) names none.
+    assert_eq!(
+        sites(collection(&m, "settings")),
+        vec![("services/spent.ts".to_string(), "findOne".to_string())]
+    );
+    assert_eq!(collection_names(&m), vec!["coins", "settings"]);
+    let out = concise_check(&files);
+    assert!(
+        out.contains("models/coin.ts:10:") && out.contains("services/spent.ts:4:"),
+        "{out}"
+    );
+    assert_eq!(out.matches("unindexed-query").count(), 2, "{out}");
+}

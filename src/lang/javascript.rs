@@ -3131,6 +3131,53 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The collection of `new C(..)`, `C` a class of the file whose base opens the collection
+    /// its constructor names (see [`Extractor::class_model`]): bitcore's `export const
+    /// CoinStorage = new CoinModel()`, `CoinModel`'s `super('coins')`.
+    fn instance_collection(&self, value: Node<'t>, depth: usize) -> Option<Thing> {
+        let value = match value.k() {
+            // An exported name: its declarator's value.
+            "identifier" => self
+                .parents
+                .of(value)
+                .filter(|p| p.k() == "variable_declarator")
+                .and_then(|p| self.field(p, "value"))?,
+            _ => value,
+        };
+        let value = self.unwrap_expr(value);
+        if value.k() != "new_expression" || depth > MAX_DEPTH {
+            return None;
+        }
+        let ctor = self.field(value, "constructor")?;
+        if ctor.k() != "identifier" {
+            return None;
+        }
+        let class = self.top_level_class(self.text(ctor))?;
+        match self.class_model(class, depth + 1) {
+            t @ Thing::Collection(_) => Some(t),
+            _ => self.getter_collection(class, depth),
+        }
+    }
+
+    /// What the class's own `get collection()` returns, when it is a collection: `get
+    /// collection() { return Storage.db.collection('settings'); }`.
+    fn getter_collection(&self, class: Node<'t>, depth: usize) -> Option<Thing> {
+        let body = self.field(class, "body")?;
+        let getter = self.parents.children(body).find(|&m| {
+            m.k() == "method_definition"
+                && self
+                    .field(m, "name")
+                    .is_some_and(|n| self.text(n) == "collection")
+                && self
+                    .field(m, "parameters")
+                    .is_some_and(|ps| !self.parents.children(ps).any(|p| p.is_named()))
+        })?;
+        match self.classify(self.first_return(getter)?, depth + 1) {
+            t @ Thing::Collection(_) => Some(t),
+            _ => None,
+        }
+    }
+
     /// What [`Extractor::super_model`] gives the `this` of `class`'s methods.
     fn class_model(&self, class: Node<'t>, depth: usize) -> Thing {
         if !self
@@ -3356,6 +3403,42 @@ impl<'t> Extractor<'t> {
                     }
                 }
             });
+        // A getter of the class that opens it (`get collection() { return
+        // this.storage.db.collection(this.collectionName); }`, bitcore's and Huly's base models):
+        // a method without parameters whose `.collection(..)` is given a field.
+        if names.is_empty() {
+            let class_body = self.field(class, "body")?;
+            for m in self.parents.children(class_body) {
+                if m.k() != "method_definition"
+                    || m == ctor
+                    || self
+                        .field(m, "parameters")
+                        .is_none_or(|ps| self.parents.children(ps).any(|p| p.is_named()))
+                {
+                    continue;
+                }
+                let Some(body) = self.field(m, "body") else {
+                    continue;
+                };
+                self.parents
+                    .walk_flagged(body, kinds::FLAGS.table(), |n, f, enter| {
+                        if !enter || f & kinds::CALL == 0 {
+                            return;
+                        }
+                        let collection = self
+                            .field(n, "function")
+                            .filter(|c| c.k() == "member_expression")
+                            .and_then(|c| self.field(c, "property"))
+                            .is_some_and(|p| self.text(p) == "collection");
+                        if let Some(&first) = self.args(n).first().filter(|_| collection) {
+                            let first = self.unwrap_expr(first);
+                            if first.k() == "member_expression" {
+                                names.push(first);
+                            }
+                        }
+                    });
+            }
+        }
         let position = |name: &str| params.iter().position(|p| !p.is_empty() && *p == name);
         names.into_iter().find_map(|n| match n.k() {
             "identifier" => position(self.text(n)),
@@ -3811,7 +3894,13 @@ impl<'t> Extractor<'t> {
                                 Some(schema) => self
                                     .model_of_schema(schema, depth)
                                     .unwrap_or(Thing::Unknown),
-                                None => self.super_model(obj, depth),
+                                None => match self.super_model(obj, depth) {
+                                    Thing::Unknown => self
+                                        .enclosing_class(obj)
+                                        .and_then(|c| self.getter_collection(c, depth))
+                                        .unwrap_or(Thing::Unknown),
+                                    t => t,
+                                },
                             }
                         }
                         None if is_model_property(prop_name) => self.super_model(obj, depth),
@@ -3868,6 +3957,16 @@ impl<'t> Extractor<'t> {
                         ..
                     }) = self.classify(obj, depth + 1)
                     {
+                        return t;
+                    }
+                }
+                // An instance of a model class of the file (`const CoinStorage = new
+                // CoinModel()`): the collection its base opens, `CoinStorage.collection`.
+                if prop_name == "collection" && obj.k() == "identifier" {
+                    let value = self
+                        .lookup(self.text(obj), obj.start_byte() as u32)
+                        .and_then(|b| b.value);
+                    if let Some(t) = value.and_then(|v| self.instance_collection(v, depth)) {
                         return t;
                     }
                 }
@@ -8227,6 +8326,13 @@ impl<'t> Extractor<'t> {
             match export_target(self.classify(node, 0)) {
                 Some(target) => self.ir.exports.push(Export { name, target }),
                 None => {
+                    if let Some(Thing::Collection(collection)) = self.instance_collection(node, 0) {
+                        self.ir.exports.push(Export {
+                            name: format!("{name}.collection"),
+                            target: ExportTarget::Collection { collection },
+                        });
+                        continue;
+                    }
                     self.export_returned(&name, node);
                     self.export_members(&name, node, 0)
                 }
