@@ -3091,3 +3091,50 @@ fn a_base_model_class_opens_the_collection_its_subclass_names() {
     );
     assert_eq!(out.matches("unindexed-query").count(), 2, "{out}");
 }
+
+#[test]
+fn a_python_base_class_opens_the_collection_its_subclass_attribute_names() {
+    // The shape of fame's `MongoDict`: the base opens `store.db[self.collection_name]`, each
+    // model class of another module sets `collection_name`. A base that looks the name up in a
+    // dict (`self.cache = CACHES[self.cache_name]`) is no factory.
+    let files = [
+        ("app/__init__.py", ""),
+        ("app/core/__init__.py", ""),
+        (
+            "app/core/store.py",
+            "from pymongo import MongoClient\n\
+             class Store:\n    def connect(self):\n        self.db = MongoClient()['app']\n        \
+             self.db.files.create_index('sha256')\nstore = Store()\n",
+        ),
+        (
+            "app/core/mongo_dict.py",
+            "from app.core.store import store\nCACHES = {}\n\
+             class MongoDict(dict):\n    collection_name = None\n    \
+             def __init__(self, values={}):\n        dict.__init__(self, values)\n        \
+             self.collection = store.db[self.collection_name]\n\
+             class Cached(dict):\n    cache_name = None\n    \
+             def __init__(self):\n        self.cache = CACHES[self.cache_name]\n",
+        ),
+        (
+            "app/core/file.py",
+            "from app.core.mongo_dict import MongoDict, Cached\n\
+             class File(MongoDict):\n    collection_name = 'files'\n    \
+             def by_name(self, name):\n        return self.collection.find_one({'names': name})\n    \
+             def by_hash(self, h):\n        return self.collection.find_one({'sha256': h})\n\
+             class Thumb(Cached):\n    cache_collection = 'thumbs'\n    \
+             def get(self, k):\n        return self.cache.find_one({'k': k})\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(
+        sites(collection(&m, "files")),
+        vec![
+            ("app/core/file.py".to_string(), "find_one".to_string()),
+            ("app/core/file.py".to_string(), "find_one".to_string()),
+        ]
+    );
+    assert_eq!(collection_names(&m), vec!["files"]);
+    let out = concise_check(&files);
+    assert!(out.contains("app/core/file.py:5:"), "{out}");
+    assert_eq!(out.matches("unindexed-query").count(), 1, "{out}");
+}

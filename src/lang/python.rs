@@ -2661,6 +2661,43 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The class attribute a collection is opened by: `store.db[self.collection_name]`,
+    /// `db.get_collection(cls.collection_name)`.
+    fn named_by_class_attribute(&self, v: Node<'t>, depth: usize) -> Option<&'t str> {
+        let (database, name) = match v.k() {
+            "subscript" => (self.field(v, "value")?, self.field(v, "subscript")?),
+            "call" => {
+                let f = self.field(v, "function").filter(|f| f.k() == "attribute")?;
+                let method = self.text(self.field(f, "attribute")?);
+                if !super::vocabulary::PY_COLLECTION_GETTERS.contains(&method) {
+                    return None;
+                }
+                (
+                    self.field(f, "object")?,
+                    *self.call_args(v).positional.first()?,
+                )
+            }
+            _ => return None,
+        };
+        // A database, here or in another module (`store.db`, `get_db()`), not a dict.
+        if !matches!(
+            self.classify(database, depth + 1),
+            Thing::Db | Thing::Imported(..) | Thing::CallResult(_)
+        ) && !{
+            let last = last_segment(self.text(database)).to_ascii_lowercase();
+            last.contains("db") || last.contains("database") || last.contains("mongo")
+        } {
+            return None;
+        }
+        let obj = self
+            .field(name, "object")
+            .filter(|_| name.k() == "attribute")?;
+        if obj.k() != "identifier" || !matches!(self.text(obj), "self" | "cls") {
+            return None;
+        }
+        self.field(name, "attribute").map(|a| self.text(a))
+    }
+
     /// Whether the name `n` is defined nowhere in the file: no binding, no class of the module,
     /// and no star import that could bring it (NewsBlur's archived `bootstrap_mongo.py` still
     /// calls `Story.objects.get(..)`, a Django model it no longer imports).
@@ -2804,9 +2841,66 @@ impl<'t> Extractor<'t> {
             };
         }
         match class {
-            Some(c) => self.class_property(c, attr, depth),
+            Some(c) => match self.class_property(c, attr, depth) {
+                Thing::Unknown => self.inherited_collection(c, attr).unwrap_or(Thing::Unknown),
+                t => t,
+            },
             None => Thing::Unknown,
         }
+    }
+
+    /// `self.collection` in a class whose base, imported from another module, opens the
+    /// collection a class attribute names (`class File(MongoDict): collection_name = 'files'`,
+    /// the base's `self.collection = store.db[self.collection_name]`): the name the class sets,
+    /// if the base's module exports the base as such a factory (see
+    /// `ImportRef::names_factory_call`). Only a class that sets one string attribute named for
+    /// a collection.
+    fn inherited_collection(&self, class: Node<'t>, attr: &str) -> Option<Thing> {
+        let bases = self.field(class, "superclasses")?;
+        let body = self.field(class, "body")?;
+        let mut named = None;
+        for stmt in self.parents.children(body) {
+            let Some(a) = (stmt.k() == "expression_statement")
+                .then(|| self.parents.children(stmt).next())
+                .flatten()
+                .filter(|a| a.k() == "assignment")
+            else {
+                continue;
+            };
+            let (Some(left), Some(right)) = (self.field(a, "left"), self.field(a, "right")) else {
+                continue;
+            };
+            let name = self.text(left);
+            if left.k() != "identifier" || !name.to_ascii_lowercase().contains("collection") {
+                continue;
+            }
+            let Some(value) = self.string_value(right) else {
+                continue;
+            };
+            if named.is_some() {
+                return None;
+            }
+            named = Some((name, value, right));
+        }
+        let (name, value, node) = named?;
+        let import = self
+            .named_children(bases)
+            .into_iter()
+            .filter(|b| b.k() == "identifier")
+            .find_map(|b| {
+                self.lookup(self.text(b), b.start_byte() as u32)?
+                    .import
+                    .clone()
+            })?;
+        Some(Thing::Collection(CollectionRef {
+            name: CollectionName::Literal { name: value },
+            span: span(node),
+            via: CollectionVia::Driver,
+            import: Some(ImportRef {
+                export: format!("{}.{attr}({name}=..)", import.export),
+                module: import.module,
+            }),
+        }))
     }
 
     /// A property of `class` (`@property`, `@cached_static_property`, ...) named `attr` that
@@ -8984,12 +9078,25 @@ impl<'t> Extractor<'t> {
         }
         attrs.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
         for (class_name, key, b) in attrs {
-            if let Thing::Collection(r) = self.classify_binding(b, key, 0) {
-                if matches!(r.name, CollectionName::Literal { .. }) && r.import.is_none() {
+            match self.classify_binding(b, key, 0) {
+                Thing::Collection(r)
+                    if matches!(r.name, CollectionName::Literal { .. }) && r.import.is_none() =>
+                {
                     exports.push(Export {
                         name: format!("{class_name}.{key}"),
                         target: ExportTarget::Collection { collection: r },
                     });
+                }
+                _ => {
+                    // `self.collection = store.db[self.collection_name]` (fame's `MongoDict`,
+                    // whose subclasses set `collection_name = 'files'`): the collection each
+                    // subclass's attribute names, `MongoDict.collection(collection_name=..)`.
+                    if let Some(attr) = b.value.and_then(|v| self.named_by_class_attribute(v, 0)) {
+                        exports.push(Export {
+                            name: format!("{class_name}.{}({attr}=..)", &key[5..]),
+                            target: ExportTarget::CollectionFactory,
+                        });
+                    }
                 }
             }
         }
