@@ -3138,3 +3138,42 @@ fn a_python_base_class_opens_the_collection_its_subclass_attribute_names() {
     assert!(out.contains("app/core/file.py:5:"), "{out}");
     assert_eq!(out.matches("unindexed-query").count(), 1, "{out}");
 }
+
+#[test]
+fn a_base_adapter_opens_the_collection_its_subclass_field_names() {
+    // The shape of api-subventions-asso's adapters: `MongoAdapter` opens
+    // `db.collection(this.collectionName)` in a getter, each adapter sets `collectionName`. A
+    // class with two such fields names neither.
+    let files = [
+        (
+            "db/MongoAdapter.ts",
+            "import db from './connection';\n\
+             export default abstract class MongoAdapter<T> {\n    \
+             public abstract collectionName: string;\n    \
+             protected get collection() {\n        return db.collection<T>(this.collectionName);\n    }\n}\n",
+        ),
+        (
+            "db/user/user.adapter.ts",
+            "import MongoAdapter from '../MongoAdapter';\n\
+             export class UserAdapter extends MongoAdapter<any> {\n    collectionName = 'users';\n    \
+             async createIndexes() {\n        await this.collection.createIndex({ email: 1 }, { unique: true });\n    }\n    \
+             async findByEmail(email: string) {\n        return this.collection.findOne({ email });\n    }\n    \
+             async findByToken(jwt: string) {\n        return this.collection.findOne({ jwt });\n    }\n}\n\
+             export class Twice extends MongoAdapter<any> {\n    collectionName = 'a';\n    \
+             archiveCollectionName = 'b';\n    \
+             async byKey(key: string) {\n        return this.collection.findOne({ key });\n    }\n}\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(
+        sites(collection(&m, "users")),
+        vec![
+            ("db/user/user.adapter.ts".to_string(), "findOne".to_string()),
+            ("db/user/user.adapter.ts".to_string(), "findOne".to_string()),
+        ]
+    );
+    assert_eq!(collection_names(&m), vec!["users"]);
+    let out = concise_check(&files);
+    assert!(out.contains("db/user/user.adapter.ts:11:"), "{out}");
+    assert_eq!(out.matches("unindexed-query").count(), 1, "{out}");
+}

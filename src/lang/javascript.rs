@@ -3137,11 +3137,18 @@ impl<'t> Extractor<'t> {
     fn instance_collection(&self, value: Node<'t>, depth: usize) -> Option<Thing> {
         let value = match value.k() {
             // An exported name: its declarator's value.
-            "identifier" => self
+            "identifier" => match self
                 .parents
                 .of(value)
                 .filter(|p| p.k() == "variable_declarator")
-                .and_then(|p| self.field(p, "value"))?,
+            {
+                Some(p) => self.field(p, "value")?,
+                // `export default userAdapter;`
+                None => {
+                    self.lookup(self.text(value), value.start_byte() as u32)?
+                        .value?
+                }
+            },
             _ => value,
         };
         let value = self.unwrap_expr(value);
@@ -3188,7 +3195,9 @@ impl<'t> Extractor<'t> {
             return Thing::Unknown;
         }
         let Some(call) = self.constructor_of(class).and_then(|c| self.super_call(c)) else {
-            return Thing::Unknown;
+            return self
+                .field_named_base_collection(class)
+                .map_or(Thing::Unknown, Thing::Collection);
         };
         // An import counts when it is named like a model (`Message`), not like a module's
         // settings (`super(config)`), which the linker could not resolve to a collection.
@@ -3214,7 +3223,114 @@ impl<'t> Extractor<'t> {
                     .flatten()
                     .map(Thing::Collection)
             })
+            .or_else(|| {
+                self.field_named_base_collection(class)
+                    .map(Thing::Collection)
+            })
             .unwrap_or(Thing::Unknown)
+    }
+
+    /// The collection a base class opens by a field its subclass sets: `class UserAdapter
+    /// extends MongoAdapter { collectionName = "users"; }`, where `MongoAdapter`'s `get
+    /// collection() { return db.collection(this.collectionName); }` (api-subventions-asso's
+    /// adapters). Only a class that sets one string field named for a collection; the base, in
+    /// this module or another, must open it (see [`Extractor::collection_field`]).
+    fn field_named_base_collection(&self, class: Node<'t>) -> Option<CollectionRef> {
+        let body = self.field(class, "body")?;
+        let mut named = None;
+        for m in self.parents.children(body) {
+            if !matches!(m.k(), "public_field_definition" | "field_definition") {
+                continue;
+            }
+            let Some(name) = self.field(m, "property").or_else(|| self.field(m, "name")) else {
+                continue;
+            };
+            let field = self.text(name);
+            if !field.to_ascii_lowercase().contains("collection") {
+                continue;
+            }
+            let Some(value) = self
+                .field(m, "value")
+                .and_then(|v| self.string_value(v))
+                .filter(|v| !v.is_empty())
+            else {
+                continue;
+            };
+            if named.is_some() {
+                return None;
+            }
+            named = Some((field, value, m));
+        }
+        let (field, value, node) = named?;
+        let base = self
+            .heritage_value(class)
+            .filter(|b| b.k() == "identifier")?;
+        let base_name = self.text(base);
+        let named = CollectionRef {
+            name: CollectionName::Literal { name: value },
+            span: span(node),
+            via: CollectionVia::Driver,
+            import: None,
+        };
+        if let Some(b) = self.lookup(base_name, base.start_byte() as u32) {
+            let import = b
+                .import
+                .as_ref()
+                .filter(|i| is_repository_module(&i.module))?;
+            return Some(CollectionRef {
+                import: Some(ImportRef {
+                    module: import.module.clone(),
+                    export: format!("{}(this.{field}=..)", import.export),
+                }),
+                ..named
+            });
+        }
+        let local = self.top_level_class(base_name)?;
+        (self.collection_field(local) == Some(field)).then_some(named)
+    }
+
+    /// The field of the class whose name a method without parameters opens, where no
+    /// constructor parameter gives it: `get collection() { return db.collection(
+    /// this.collectionName); }` with `abstract collectionName: string`.
+    fn collection_field(&self, class: Node<'t>) -> Option<&'t str> {
+        let body = self.field(class, "body")?;
+        let ctor = self.constructor_of(class);
+        let params = ctor.map(|c| self.parameter_names(c)).unwrap_or_default();
+        let mut found = None;
+        for m in self.parents.children(body) {
+            if m.k() != "method_definition"
+                || Some(m) == ctor
+                || self
+                    .field(m, "parameters")
+                    .is_none_or(|ps| self.parents.children(ps).any(|p| p.is_named()))
+            {
+                continue;
+            }
+            let Some(mbody) = self.field(m, "body") else {
+                continue;
+            };
+            self.parents
+                .walk_flagged(mbody, kinds::FLAGS.table(), |n, f, enter| {
+                    if found.is_some() || !enter || f & kinds::CALL == 0 {
+                        return;
+                    }
+                    let collection = self
+                        .field(n, "function")
+                        .filter(|c| c.k() == "member_expression")
+                        .and_then(|c| self.field(c, "property"))
+                        .is_some_and(|p| self.text(p) == "collection");
+                    let Some(&first) = self.args(n).first().filter(|_| collection) else {
+                        return;
+                    };
+                    let first = self.unwrap_expr(first);
+                    if first.k() == "member_expression"
+                        && self.field(first, "object").is_some_and(|o| o.k() == "this")
+                    {
+                        found = self.field(first, "property").map(|p| self.text(p));
+                    }
+                });
+        }
+        found.filter(|f| !params.contains(f))
     }
 
     /// The collection a base class builds from the name its subclass hands it: `class
@@ -5390,6 +5506,7 @@ impl<'t> Extractor<'t> {
                         c.exits_loop = c.enclosing_loop.is_some_and(|l| {
                             super::exits_loop_after(
                                 &self.parents,
+                                self.src,
                                 n,
                                 l,
                                 "statement_block",
@@ -8308,6 +8425,12 @@ impl<'t> Extractor<'t> {
             if let Some(k) = self.collection_parameter(class) {
                 self.ir.exports.push(Export {
                     name: format!("{name}({}..)", "_, ".repeat(k)),
+                    target: ExportTarget::CollectionFactory,
+                });
+            } else if let Some(field) = self.collection_field(class) {
+                // Opened by a field its subclasses set: `MongoAdapter(this.collectionName=..)`.
+                self.ir.exports.push(Export {
+                    name: format!("{name}(this.{field}=..)"),
                     target: ExportTarget::CollectionFactory,
                 });
             }

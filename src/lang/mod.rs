@@ -1853,8 +1853,10 @@ pub(crate) fn paths_overlap(read: &str, changed: &str) -> bool {
 /// `throw` / `raise`): `for (const p of list) { if (p.sku === sku) { await Receipt.findOne(..);
 /// break; } }` finds one item and stops. A callback loop (`items.forEach(..)`) never qualifies:
 /// its `return` ends one iteration.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn exits_loop_after(
     parents: &flat::Flat,
+    src: &str,
     call: tree_sitter::Node,
     loop_span: crate::ir::Span,
     block_kind: &str,
@@ -1865,12 +1867,21 @@ pub(crate) fn exits_loop_after(
     // The block's children from the flat tree: a cursor's walk of every sibling, for every block
     // around every call in a loop, was 1.5% of a run on superdesk-core.
     let exit_of = |block: tree_sitter::Node<'_>| {
-        parents
+        let last = parents
             .children(block)
             .filter(|s| s.is_named() && s.k() != "comment")
-            .last()
-            .map(|s| s.k())
-            .filter(|k| exits.contains(k))
+            .last()?;
+        let k = last.k();
+        if exits.contains(&k) {
+            return Some(k);
+        }
+        // A call that never returns, by its name (`abort(`: Flask's `abort(401)` raises).
+        (k == "expression_statement").then_some(())?;
+        let text = src.get(last.start_byte()..last.end_byte())?;
+        exits
+            .iter()
+            .any(|e| e.ends_with('(') && text.starts_with(e))
+            .then_some("raise_statement")
     };
     // The exit found, by its kind: a `break` leaves only the loop it is in, so it counts only
     // when that is the loop `loop_span` (a loop over a fixed list may be between).

@@ -5614,10 +5614,17 @@ impl<'t> Extractor<'t> {
                         c.exits_loop = c.enclosing_loop.is_some_and(|l| {
                             super::exits_loop_after(
                                 &self.parents,
+                                self.src,
                                 n,
                                 l,
                                 "block",
-                                &["break_statement", "return_statement", "raise_statement"],
+                                // (Flask's `abort(401)` raises.)
+                                &[
+                                    "break_statement",
+                                    "return_statement",
+                                    "raise_statement",
+                                    "abort(",
+                                ],
                                 |k| matches!(k, "function_definition" | "lambda"),
                                 |k| matches!(k, "for_statement" | "while_statement"),
                             )
