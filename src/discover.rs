@@ -1802,6 +1802,44 @@ fn is_package_init(path: &Path, lang: Language, bytes: &[u8]) -> bool {
 
 /// Whether a folder's name says it holds the application's models or schemas (`models`,
 /// `Models`, `schemas`, `model`).
+/// A JavaScript module named for constants (`constants.ts`, `collections.js`,
+/// `db-names.ts`, `enums/index.ts`, `config.js`): kept, without a hint, for the modules whose
+/// collection names spell its constants (see `Shared::unhinted`).
+fn names_constants(path: &Path) -> bool {
+    let name = lang::file_name_bytes(path);
+    let stem = &name[..memchr::memchr(b'.', name).unwrap_or(name.len())];
+    let stem = if stem == b"index" {
+        path.parent()
+            .and_then(|p| p.file_name())
+            .map_or(&b""[..], |f| f.as_encoded_bytes())
+    } else {
+        stem
+    };
+    // The word first or last: `constants`, `CollectionNames`, `db-constants`, `mongo.config`
+    // (the stem ends at the first dot), `enums`.
+    const WORDS: [&[u8]; 5] = [b"constant", b"collection", b"enum", b"names", b"config"];
+    let (Some(&first), Some(&last)) = (stem.first(), stem.last()) else {
+        return false;
+    };
+    // (Most names neither start nor end as these words do: a byte each says so.)
+    let starts = matches!(first | 0x20, b'c' | b'e' | b'n');
+    let ends = matches!(last | 0x20, b't' | b'n' | b'm' | b's' | b'g');
+    if !starts && !ends {
+        return false;
+    }
+    let plural = stem.strip_suffix(b"s").unwrap_or(stem);
+    WORDS.iter().any(|w| {
+        starts
+            && stem
+                .get(..w.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(w))
+            || ends
+                && [stem, plural]
+                    .iter()
+                    .any(|t| t.len() >= w.len() && t[t.len() - w.len()..].eq_ignore_ascii_case(w))
+    })
+}
+
 fn is_models_folder(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     matches!(
@@ -2189,11 +2227,19 @@ fn parse_imported_deferred(
     // collections (`MongoDB.find_one(PROMPT_COL, q)`, `PROMPT_COL = "prompts"` in `config.py`):
     // the only reasons to parse a file without a hint (see `Shared::unhinted`).
     let mut receivers = WantedExports::default();
+    // The JavaScript modules whose constants name collections (`db.collection(CN_FUNCTIONS)`,
+    // `CN_FUNCTIONS` exported by `constants.ts`).
+    let mut constants = WantedExports::default();
     let mut receivers_read = 0;
-    let mut receivers_asked = 0;
+    let mut receivers_asked = (0, 0);
     loop {
         for f in &s.files[receivers_read..] {
             receivers.add_imports_of(f);
+            if f.language != Language::Python {
+                for n in &f.ir.name_imports {
+                    constants.add(&n.import, &f.path);
+                }
+            }
         }
         receivers_read = s.files.len();
         // A chain may pass through any file, parsed at once or late: a re-export of what is
@@ -2291,12 +2337,20 @@ fn parse_imported_deferred(
         // A file without a hint only when it is the very module looked in (asked again only when
         // more modules are).
         let mut unhinted = Vec::new();
-        if receivers.py_modules() != receivers_asked {
-            receivers_asked = receivers.py_modules();
+        let asked = (receivers.py_modules(), constants.by_segment.len());
+        if asked != receivers_asked {
+            receivers_asked = asked;
             let later;
-            (unhinted, later) = std::mem::take(&mut s.unhinted)
-                .into_iter()
-                .partition(|(path, _)| receivers.may_be_python_module(path));
+            (unhinted, later) =
+                std::mem::take(&mut s.unhinted)
+                    .into_iter()
+                    .partition(|(path, lang)| {
+                        if *lang == Language::Python {
+                            receivers.may_be_python_module(path)
+                        } else {
+                            constants.may_name(path)
+                        }
+                    });
             s.unhinted = later;
         }
         let mut now = now;
@@ -2710,7 +2764,7 @@ fn analyse_one(
                 return Outcome::Skipped;
             }
             if v == Verdict::Skip {
-                return if lang == Language::Python {
+                return if lang == Language::Python || (is_js(lang) && names_constants(path)) {
                     Outcome::Unhinted
                 } else {
                     Outcome::Skipped

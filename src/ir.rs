@@ -170,6 +170,22 @@ pub enum NamePart {
     },
 }
 
+impl CollectionName {
+    /// The text of a name the code spells with one expression the frontend could not read
+    /// (`Unknown`), or read as a single hole (`COLLECTION_USERS`, a constant taken for a
+    /// configured name): what another module's constant may give (see [`NameImport`]).
+    pub fn spelt_by(&self) -> Option<&str> {
+        match self {
+            CollectionName::Unknown { text } => Some(text),
+            CollectionName::Template { parts } => match parts.as_slice() {
+                [NamePart::Hole { text, .. }] => Some(text),
+                _ => None,
+            },
+            CollectionName::Literal { .. } => None,
+        }
+    }
+}
+
 /// The name of a collection as the code spells it.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]

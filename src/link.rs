@@ -916,7 +916,7 @@ fn link_names(files: &mut [SourceFile], modules: &Modules) {
         f.ir.name_imports.clear();
     }
     let rename = |c: &mut CollectionRef, text: &str, value: &str| {
-        if matches!(&c.name, CollectionName::Unknown { text: t } if t == text) {
+        if c.name.spelt_by() == Some(text) {
             c.name = CollectionName::Literal {
                 name: value.to_string(),
             };

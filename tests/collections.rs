@@ -3177,3 +3177,53 @@ fn a_base_adapter_opens_the_collection_its_subclass_field_names() {
     assert!(out.contains("db/user/user.adapter.ts:11:"), "{out}");
     assert_eq!(out.matches("unindexed-query").count(), 1, "{out}");
 }
+
+#[test]
+fn javascript_collection_names_from_another_modules_constants() {
+    // laf's `db.collection(CN_PUBLISHED_FUNCTIONS)` with the name in `constants.ts`, which has
+    // no driver word: the module of constants is parsed because a collection name spells one of
+    // its exports. Also a member of an exported object and a TypeScript enum's member.
+    let files = [
+        (
+            "src/constants.ts",
+            "export const CN_FUNCTIONS = '__functions__'\n\
+             export const COLLECTIONS = { USERS: 'users', LIMIT: 10 }\n\
+             export enum Collections { Orders = 'orders', Count = 3 }\n",
+        ),
+        ("src/settings.ts", "export const CN_AUDIT = 'audit'\n"),
+        (
+            "src/fn.service.ts",
+            "import { Db } from 'mongodb'\n\
+             import { CN_FUNCTIONS, COLLECTIONS, Collections } from './constants'\n\
+             import { CN_AUDIT } from './settings'\n\
+             export async function setup(db: Db) {\n  \
+             await db.collection(CN_FUNCTIONS).createIndex({ name: 1 })\n}\n\
+             export async function byName(db: Db, name: string) {\n  \
+             return db.collection(CN_FUNCTIONS).findOne({ name })\n}\n\
+             export async function byAppid(db: Db, appid: string) {\n  \
+             return db.collection(CN_FUNCTIONS).find({ appid }).toArray()\n}\n\
+             export async function user(db: Db, email: string) {\n  \
+             return db.collection(COLLECTIONS.USERS).findOne({ email })\n}\n\
+             export async function order(db: Db, id: string) {\n  \
+             return db.collection(Collections.Orders).findOne({ id })\n}\n\
+             export async function audit(db: Db, id: string) {\n  \
+             return db.collection(CN_AUDIT).findOne({ id })\n}\n",
+        ),
+    ];
+    let m = map_of(&files);
+    // (A module of constants not named for them, `settings.ts`, is not read.)
+    assert_eq!(
+        collection_names(&m),
+        vec!["__functions__", "orders", "users"]
+    );
+    assert_eq!(
+        sites(collection(&m, "__functions__")),
+        vec![
+            ("src/fn.service.ts".to_string(), "find".to_string()),
+            ("src/fn.service.ts".to_string(), "findOne".to_string()),
+        ]
+    );
+    let out = concise_check(&files);
+    assert!(out.contains("src/fn.service.ts:11:"), "{out}");
+    assert_eq!(out.matches("unindexed-query").count(), 1, "{out}");
+}

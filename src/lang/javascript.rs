@@ -1293,6 +1293,29 @@ impl<'t> Extractor<'t> {
                         "identifier" | "call_expression" | "member_expression" if is_default => {
                             self.export_nodes.push(("default".into(), c));
                         }
+                        // `export enum Collections { Users = 'users' }`: its string members,
+                        // for the modules that open `Collections.Users` (`note_name_imports`).
+                        "enum_declaration" => {
+                            let (Some(name), Some(body)) =
+                                (self.field(c, "name"), self.field(c, "body"))
+                            else {
+                                continue;
+                            };
+                            for m in self.named_children(body) {
+                                let (Some(key), Some(value)) = (
+                                    self.field(m, "name").filter(|_| m.k() == "enum_assignment"),
+                                    self.field(m, "value"),
+                                ) else {
+                                    continue;
+                                };
+                                if let Some(value) = self.constant_name_string(value) {
+                                    self.ir.exports.push(Export {
+                                        name: format!("{}.{}", self.text(name), self.text(key)),
+                                        target: ExportTarget::Constant { value },
+                                    });
+                                }
+                            }
+                        }
                         "class_declaration" | "abstract_class_declaration" => {
                             let name = match self.field(c, "name") {
                                 _ if is_default => "default".to_string(),
@@ -1527,9 +1550,89 @@ impl<'t> Extractor<'t> {
             };
             match export_target(self.classify(member, 0)) {
                 Some(target) => self.ir.exports.push(Export { name: full, target }),
-                None => self.export_members(&full, member, depth + 1),
+                None => match self.constant_name_string(member) {
+                    // `export const COLLECTIONS = { USERS: 'users' }`, for the modules that
+                    // open `COLLECTIONS.USERS` (see `note_name_imports`).
+                    Some(value) => self.ir.exports.push(Export {
+                        name: full,
+                        target: ExportTarget::Constant { value },
+                    }),
+                    None => self.export_members(&full, member, depth + 1),
+                },
             }
         }
+    }
+
+    /// A string constant that may name a collection (`'__functions__'`, `"users"`): a word of
+    /// letters, digits, `_`, `-` and `.`, read through a `const` bound to it.
+    fn constant_name_string(&self, node: Node<'t>) -> Option<String> {
+        let mut value = self.unwrap_expr(node);
+        if value.k() == "identifier" {
+            let name = self.text(value);
+            let b = self.lookup(name, value.start_byte() as u32)?;
+            if !self.is_constant(b, name) {
+                return None;
+            }
+            value = self.unwrap_expr(b.value?);
+        }
+        if !matches!(value.k(), "string" | "template_string") {
+            return None;
+        }
+        self.string_value(value).filter(|v| {
+            !v.is_empty()
+                && v.len() <= 64
+                && v.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        })
+    }
+
+    /// Collection names spelt with a constant another module of the repository exports
+    /// (`db.collection(CN_PUBLISHED_FUNCTIONS)`, `db.collection(COLLECTIONS.USERS)` after
+    /// `import { CN_PUBLISHED_FUNCTIONS, COLLECTIONS } from './constants'`): the linker replaces
+    /// the unknown name with the constant's value (see `NameImport`).
+    fn note_name_imports(&mut self) {
+        let wanted: Vec<(&str, u32)> = self
+            .ir
+            .operations
+            .iter()
+            .filter_map(|op| op.collection.as_ref())
+            .chain(self.ir.collections.iter())
+            .filter_map(|c| Some((c.name.spelt_by()?, c.span.start)))
+            .collect();
+        let mut found: Vec<NameImport> = Vec::new();
+        for (text, pos) in wanted {
+            let (root, member) = match text.split_once('.') {
+                Some((r, m)) => (r, Some(m)),
+                None => (text, None),
+            };
+            if !is_identifier(root) || member.is_some_and(|m| !is_identifier(m)) {
+                continue;
+            }
+            let Some(import) = self
+                .lookup(root, pos)
+                .and_then(|b| b.import.as_ref())
+                .filter(|i| is_repository_module(&i.module))
+            else {
+                continue;
+            };
+            let export = match (member, import.export.as_str()) {
+                (None, "*") => continue,
+                (None, e) => e.to_string(),
+                (Some(m), "*") => m.to_string(),
+                (Some(m), e) => format!("{e}.{m}"),
+            };
+            let n = NameImport {
+                text: text.to_string(),
+                import: ImportRef {
+                    module: import.module.clone(),
+                    export,
+                },
+            };
+            if !found.contains(&n) {
+                found.push(n);
+            }
+        }
+        self.ir.name_imports = found;
     }
 
     /// An exported function that opens collections and returns them at its end (unchained's
@@ -3175,9 +3278,7 @@ impl<'t> Extractor<'t> {
                 && self
                     .field(m, "name")
                     .is_some_and(|n| self.text(n) == "collection")
-                && self
-                    .field(m, "parameters")
-                    .is_some_and(|ps| !self.parents.children(ps).any(|p| p.is_named()))
+                && self.is_getter(m)
         })?;
         match self.classify(self.first_return(getter)?, depth + 1) {
             t @ Thing::Collection(_) => Some(t),
@@ -3289,6 +3390,17 @@ impl<'t> Extractor<'t> {
         (self.collection_field(local) == Some(field)).then_some(named)
     }
 
+    /// Whether method `m` is a getter (`get collection() {..}`, `protected get x()`): `get` is
+    /// an anonymous token, not in the flat tree, so read before the name.
+    fn is_getter(&self, m: Node<'t>) -> bool {
+        // (`get` is right before the name: `static get x`, `protected get x`.)
+        self.field(m, "name").is_some_and(|name| {
+            let before = self.src.as_bytes()[m.start_byte()..name.start_byte()].trim_ascii_end();
+            before.ends_with(b"get")
+                && (before.len() == 3 || !is_ident_byte(before[before.len() - 4]))
+        })
+    }
+
     /// The field of the class whose name a method without parameters opens, where no
     /// constructor parameter gives it: `get collection() { return db.collection(
     /// this.collectionName); }` with `abstract collectionName: string`.
@@ -3298,12 +3410,7 @@ impl<'t> Extractor<'t> {
         let params = ctor.map(|c| self.parameter_names(c)).unwrap_or_default();
         let mut found = None;
         for m in self.parents.children(body) {
-            if m.k() != "method_definition"
-                || Some(m) == ctor
-                || self
-                    .field(m, "parameters")
-                    .is_none_or(|ps| self.parents.children(ps).any(|p| p.is_named()))
-            {
+            if m.k() != "method_definition" || Some(m) == ctor || !self.is_getter(m) {
                 continue;
             }
             let Some(mbody) = self.field(m, "body") else {
@@ -3525,12 +3632,7 @@ impl<'t> Extractor<'t> {
         if names.is_empty() {
             let class_body = self.field(class, "body")?;
             for m in self.parents.children(class_body) {
-                if m.k() != "method_definition"
-                    || m == ctor
-                    || self
-                        .field(m, "parameters")
-                        .is_none_or(|ps| self.parents.children(ps).any(|p| p.is_named()))
-                {
+                if m.k() != "method_definition" || m == ctor || !self.is_getter(m) {
                     continue;
                 }
                 let Some(body) = self.field(m, "body") else {
@@ -8449,6 +8551,13 @@ impl<'t> Extractor<'t> {
             match export_target(self.classify(node, 0)) {
                 Some(target) => self.ir.exports.push(Export { name, target }),
                 None => {
+                    if let Some(value) = self.constant_name_string(node) {
+                        self.ir.exports.push(Export {
+                            name,
+                            target: ExportTarget::Constant { value },
+                        });
+                        continue;
+                    }
                     if let Some(Thing::Collection(collection)) = self.instance_collection(node, 0) {
                         self.ir.exports.push(Export {
                             name: format!("{name}.collection"),
@@ -8461,6 +8570,7 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+        self.note_name_imports();
         self.ir.normalise();
         self.ir
     }
@@ -8691,6 +8801,10 @@ fn passes_value(text: &str, name: &str) -> bool {
 
 /// A base class's property that holds the model its subclass hands it (`this.MongooseModel`,
 /// `this._model`, `this.collection`, `this.col`): see `Extractor::super_model`.
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
 fn is_model_property(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     lower.contains("model") || lower.contains("collection") || matches!(name, "col" | "coll")
