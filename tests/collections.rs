@@ -3227,3 +3227,55 @@ fn javascript_collection_names_from_another_modules_constants() {
     assert!(out.contains("src/fn.service.ts:11:"), "{out}");
     assert_eq!(out.matches("unindexed-query").count(), 1, "{out}");
 }
+
+#[test]
+fn beanie_documents_name_their_collections_indexes_and_queries() {
+    // beanie (FastAPI backends, nightingale's messenger): a `Document`'s collection is its
+    // `Settings.name`, else the class name; `Indexed(..)` fields and `Settings.indexes` declare
+    // indexes; `User.find_one(User.email == e)` filters by `email`, in the module or one that
+    // imports the model.
+    let files = [
+        (
+            "app/__init__.py",
+            "",
+        ),
+        (
+            "app/models.py",
+            "from beanie import Document, Indexed\nfrom pymongo import IndexModel, ASCENDING\n\
+             class User(Document):\n    email: Indexed(str, unique=True)\n    username: str\n    \
+             age: int = 0\n    class Settings:\n        name = 'users'\n        \
+             indexes = ['username', IndexModel([('age', ASCENDING), ('username', ASCENDING)])]\n\
+             class Event(Document):\n    kind: str\n\
+             async def by_age(age, page):\n    \
+             return await User.find(User.age > age).sort(-User.age).skip(page * 20).limit(20).to_list()\n",
+        ),
+        (
+            "app/service.py",
+            "from app.models import User, Event\n\
+             async def by_email(email):\n    return await User.find_one(User.email == email)\n\
+             async def by_id(uid):\n    return await User.find_one(User.id == uid)\n\
+             async def by_city(city):\n    return await User.find_one(User.city == city)\n\
+             async def events(kind):\n    return await Event.find(Event.kind == kind).to_list()\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(collection_names(&m), vec!["Event", "users"]);
+    assert_eq!(
+        sites(collection(&m, "users")),
+        vec![
+            ("app/models.py".to_string(), "find".to_string()),
+            ("app/service.py".to_string(), "find_one".to_string()),
+            ("app/service.py".to_string(), "find_one".to_string()),
+            ("app/service.py".to_string(), "find_one".to_string()),
+        ]
+    );
+    let out = concise_check(&files);
+    // The range on `age` with its sort is served by `{age: 1, username: 1}`; `email` by its
+    // unique index, `_id` always; `city` by none.
+    assert!(out.contains("app/service.py:7:"), "{out}");
+    assert_eq!(out.matches("unindexed-query").count(), 1, "{out}");
+    assert!(
+        out.contains("app/models.py:13:") && out.contains("skip-paging"),
+        "{out}"
+    );
+}

@@ -88,6 +88,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         all_functions: Vec::new(),
         uses_mongo: false,
         uses_mongoengine: false,
+        uses_beanie: false,
         star_import: false,
         star_reexports: Vec::new(),
         file_periodic: path_is_periodic(ctx.display_path),
@@ -284,6 +285,8 @@ struct DocClass<'t> {
     /// The values of its class attributes that may wrap a document class (see
     /// `note_access_classes`): `impl = MongoDBAccess(ActionExecutionDB)`, `impl = trace_access`.
     access_values: Vec<Node<'t>>,
+    /// beanie's inner `class Settings` (or the older `class Collection`): `name`, `indexes`.
+    settings: Option<Node<'t>>,
 }
 
 /// Classes of node kinds for the passes over every node (see `lang::KindFlags`).
@@ -415,6 +418,9 @@ struct Extractor<'t> {
     all_functions: Vec<Node<'t>>,
     uses_mongo: bool,
     uses_mongoengine: bool,
+    /// The file imports beanie: its `Document` classes are beanie's (collection named by their
+    /// `Settings.name`, else the class name; class methods `find`, `find_one`, ..).
+    uses_beanie: bool,
     /// The module has a `from x import *`: a name it never binds may come from there.
     star_import: bool,
     /// The modules a module-level `from x import *` names.
@@ -1145,6 +1151,10 @@ impl<'t> Extractor<'t> {
         if segs.iter().any(|s| s.contains("mongoengine")) {
             self.uses_mongoengine = true;
         }
+        if segs.first() == Some(&"beanie") {
+            self.uses_beanie = true;
+            self.uses_mongo = true;
+        }
     }
 
     /// A Python module name as the linker's path-like specifier: `.db` → `./db`,
@@ -1202,8 +1212,17 @@ impl<'t> Extractor<'t> {
         let mut unique_by_default = false;
         let mut app_fields = Vec::new();
         let mut access_values = Vec::new();
+        let mut settings = None;
         if let Some(body) = self.field(n, "body") {
             for stmt in self.named_children(body) {
+                if stmt.k() == "class_definition"
+                    && self
+                        .field(stmt, "name")
+                        .is_some_and(|c| matches!(self.text(c), "Settings" | "Collection"))
+                {
+                    settings = Some(stmt);
+                    continue;
+                }
                 let def = match stmt.k() {
                     "decorated_definition" => self.field(stmt, "definition"),
                     "function_definition" => Some(stmt),
@@ -1269,6 +1288,7 @@ impl<'t> Extractor<'t> {
                 unique_by_default,
                 app_fields,
                 access_values,
+                settings,
             },
         );
     }
@@ -1291,6 +1311,7 @@ impl<'t> Extractor<'t> {
                     // its `db` imported from the application.
                     PY_MONGOENGINE_DOCUMENTS.contains(&last)
                         && (self.uses_mongoengine
+                            || self.uses_beanie
                             || b.contains("mongoengine")
                             || b.starts_with("me.")
                             || b.starts_with("db."))
@@ -1315,7 +1336,15 @@ impl<'t> Extractor<'t> {
             }
             let d = &self.documents[name];
             let meta = d.meta.map(|m| self.lower_meta(m));
-            let (r, _, abstract_) = self.document_collection(name, d.name_node, meta.as_ref());
+            let (mut r, _, abstract_) = self.document_collection(name, d.name_node, meta.as_ref());
+            // beanie: `class Settings: name = "users"`, else the class's own name.
+            if self.uses_beanie && d.meta.is_none() {
+                r.name = CollectionName::Literal { name: name.clone() };
+                if let Some((node, value)) = d.settings.and_then(|c| self.settings_name(c)) {
+                    r.name = CollectionName::Literal { name: value };
+                    r.span = span(node);
+                }
+            }
             let r = Some(r);
             resolved.push((name.clone(), r, abstract_));
         }
@@ -1340,6 +1369,249 @@ impl<'t> Extractor<'t> {
                 d.embedded = true;
             }
         }
+    }
+
+    /// The filter of a beanie query, its arguments together: `User.email == e` is `{email: e}`,
+    /// `User.age > 3` `{age: {$gt: 3}}`, `User.profile.city == c` `{"profile.city": c}`,
+    /// `In(User.role, roles)` `{role: {$in: roles}}`, a dict as written; any other argument
+    /// (`Or(..)`, `Text(..)`) adds fields the code does not show (`...`).
+    fn beanie_filter(&self, call: Node<'t>, args: &[Node<'t>]) -> Value {
+        let mut fields: Vec<Field> = Vec::new();
+        // (beanie's `User.id` is the document's `_id`.)
+        let path = |n: Node<'t>| -> Option<&'t str> {
+            let t = self.text(n);
+            let p = (n.k() == "attribute").then(|| t.split_once('.').map(|x| x.1))??;
+            Some(if p == "id" { "_id" } else { p })
+        };
+        for &a in args {
+            let a = self.unwrap_expr(a);
+            match a.k() {
+                "comparison_operator" => {
+                    let operands = self.named_children(a);
+                    let op = self.field(a, "operators").map(|o| self.text(o));
+                    if let ([left, right], Some(op)) = (operands.as_slice(), op) {
+                        if let Some(key) = path(*left) {
+                            let value = self.lower(*right, 0);
+                            let operator = match op {
+                                "==" => None,
+                                "!=" => Some("$ne"),
+                                ">" => Some("$gt"),
+                                ">=" => Some("$gte"),
+                                "<" => Some("$lt"),
+                                "<=" => Some("$lte"),
+                                _ => Some(""),
+                            };
+                            if operator != Some("") {
+                                let value = match operator {
+                                    None => value,
+                                    Some(o) => Value {
+                                        span: span(a),
+                                        kind: ValueKind::Document(vec![Field {
+                                            key: o.to_string(),
+                                            key_span: span(a),
+                                            value,
+                                        }]),
+                                    },
+                                };
+                                fields.push(Field {
+                                    key: key.to_string(),
+                                    key_span: span(*left),
+                                    value,
+                                });
+                                continue;
+                            }
+                        }
+                    }
+                }
+                "dictionary" => {
+                    if let ValueKind::Document(fs) = self.lower(a, 0).kind {
+                        fields.extend(fs);
+                        continue;
+                    }
+                }
+                "call" => {
+                    let f = self.field(a, "function").map(|f| self.text(f));
+                    let xs = self.call_args(a).positional;
+                    if let (Some("In" | "NotIn"), [field, values]) = (f, xs.as_slice()) {
+                        if let Some(key) = path(*field) {
+                            let o = if f == Some("In") { "$in" } else { "$nin" };
+                            fields.push(Field {
+                                key: key.to_string(),
+                                key_span: span(*field),
+                                value: Value {
+                                    span: span(a),
+                                    kind: ValueKind::Document(vec![Field {
+                                        key: o.to_string(),
+                                        key_span: span(a),
+                                        value: self.lower(*values, 0),
+                                    }]),
+                                },
+                            });
+                            continue;
+                        }
+                    }
+                }
+                _ => {}
+            }
+            fields.push(Field {
+                key: "...".to_string(),
+                key_span: span(a),
+                value: self.lower(a, 0),
+            });
+        }
+        let first = args.first().map_or(span(call), |a| span(*a));
+        let last = args.last().map_or(span(call), |a| span(*a));
+        Value {
+            span: Span::new(first.start as usize, last.end as usize),
+            kind: ValueKind::Document(fields),
+        }
+    }
+
+    /// The indexes of beanie's documents: `email: Indexed(str, unique=True)` fields, and the
+    /// entries of `class Settings: indexes = [..]` (a field's name, a list of `(field,
+    /// direction)` pairs, or an `IndexModel(..)`, whose operation the call made).
+    fn beanie_indexes(&mut self) {
+        let mut new_ops: Vec<Operation> = Vec::new();
+        let mut model_indexes: Vec<(Span, CollectionRef)> = Vec::new();
+        for d in self.documents.values() {
+            let Some(coll) = d.collection.clone().filter(|_| !d.embedded) else {
+                continue;
+            };
+            let Some(class) = self.parents.of(d.name_node) else {
+                continue;
+            };
+            let index_op = |sp: Span, keys: Value, unique: bool| {
+                let mut op = Operation::new(OpKind::CreateIndex, "create_index", sp, sp);
+                op.filter = Some(keys);
+                if unique {
+                    op.options = Some(Value {
+                        span: sp,
+                        kind: ValueKind::Document(vec![Field {
+                            key: "unique".into(),
+                            key_span: sp,
+                            value: Value {
+                                span: sp,
+                                kind: ValueKind::Bool(true),
+                            },
+                        }]),
+                    });
+                }
+                op.collection = Some(coll.clone());
+                op.evidence = Evidence::Resolved;
+                op
+            };
+            // `email: Indexed(str, unique=True)`.
+            for stmt in self
+                .field(class, "body")
+                .map(|b| self.named_children(b))
+                .unwrap_or_default()
+            {
+                let Some(a) = self
+                    .named_children(stmt)
+                    .into_iter()
+                    .next()
+                    .filter(|a| stmt.k() == "expression_statement" && a.k() == "assignment")
+                else {
+                    continue;
+                };
+                let (Some(left), Some(ty)) = (self.field(a, "left"), self.field(a, "type")) else {
+                    continue;
+                };
+                let t = self.text(ty);
+                if left.k() != "identifier" || !t.starts_with("Indexed(") {
+                    continue;
+                }
+                let sp = span(a);
+                let direction = if t.contains("TEXT") {
+                    ValueKind::String("text".into())
+                } else {
+                    ValueKind::Number(1.0)
+                };
+                let keys = Value {
+                    span: span(left),
+                    kind: ValueKind::Document(vec![Field {
+                        key: self.text(left).to_string(),
+                        key_span: span(left),
+                        value: Value {
+                            span: span(ty),
+                            kind: direction,
+                        },
+                    }]),
+                };
+                new_ops.push(index_op(sp, keys, t.contains("unique=True")));
+            }
+            let Some(list) = d
+                .settings
+                .and_then(|c| self.settings_value(c, "indexes"))
+                .filter(|l| l.k() == "list")
+            else {
+                continue;
+            };
+            for e in self.named_children(list) {
+                match e.k() {
+                    "string" | "list" | "tuple" => {
+                        new_ops.push(index_op(span(e), self.index_keys(e), false))
+                    }
+                    "call" => model_indexes.push((span(e), coll.clone())),
+                    _ => {}
+                }
+            }
+        }
+        for (sp, coll) in model_indexes {
+            for op in &mut self.ir.operations {
+                if op.span == sp && op.kind == OpKind::CreateIndex {
+                    op.collection = Some(coll.clone());
+                    op.evidence = Evidence::Resolved;
+                }
+            }
+        }
+        self.ir.operations.extend(new_ops);
+    }
+
+    /// `-User.created` (or `+User.name`), `User` a document class of the file: a sort key.
+    fn beanie_sort_key(&self, n: Node<'t>) -> Option<Value> {
+        let arg = self.field(n, "argument").filter(|a| a.k() == "attribute")?;
+        let (class, key) = self.text(arg).split_once('.')?;
+        if !self.documents.contains_key(class) {
+            return None;
+        }
+        let dir = match self.field(n, "operator").map(|o| self.text(o)) {
+            Some("-") => -1.0,
+            Some("+") => 1.0,
+            _ => return None,
+        };
+        Some(Value {
+            span: span(n),
+            kind: ValueKind::Document(vec![Field {
+                key: key.to_string(),
+                key_span: span(arg),
+                value: Value {
+                    span: span(n),
+                    kind: ValueKind::Number(dir),
+                },
+            }]),
+        })
+    }
+
+    /// beanie's `name = "users"` in a document's `class Settings`: the string and its node.
+    fn settings_name(&self, settings: Node<'t>) -> Option<(Node<'t>, String)> {
+        self.settings_value(settings, "name")
+            .and_then(|v| Some((v, self.string_value(v)?)))
+    }
+
+    /// The value a document's `class Settings` assigns to `attr`.
+    fn settings_value(&self, settings: Node<'t>, attr: &str) -> Option<Node<'t>> {
+        let body = self.field(settings, "body")?;
+        self.named_children(body).into_iter().find_map(|stmt| {
+            let a = self
+                .named_children(stmt)
+                .into_iter()
+                .next()
+                .filter(|a| stmt.k() == "expression_statement" && a.k() == "assignment")?;
+            (self.field(a, "left").map(|l| self.text(l)) == Some(attr))
+                .then(|| self.field(a, "right"))
+                .flatten()
+        })
     }
 
     /// A document class's collection (`meta["collection"]`, else the class's default name),
@@ -3545,6 +3817,12 @@ impl<'t> Extractor<'t> {
             return Value::unknown(sp, self.text(n), false);
         }
         let inner = self.unwrap_expr(n);
+        // beanie's sort keys: `-User.created` is `{created: -1}`, `+User.name` `{name: 1}`.
+        if self.uses_beanie && inner.k() == "unary_operator" {
+            if let Some(v) = self.beanie_sort_key(inner) {
+                return v;
+            }
+        }
         let kind = match inner.k() {
             "dictionary" => {
                 let mut fields = Vec::new();
@@ -7146,6 +7424,20 @@ impl<'t> Extractor<'t> {
             thing,
             Thing::Unknown | Thing::Collection(_) | Thing::CallResult(_)
         );
+        // (Also a model imported from a module of beanie's documents, queried as beanie's are:
+        // `User.find_one(User.email == e)`, the comparison's left the receiver's attribute.)
+        let beanie = self.uses_beanie && matches!(thing, Thing::Model(..))
+            || matches!(thing, Thing::Model(..) | Thing::Imported(..)) && {
+                let receiver = self.text(obj);
+                args.positional.first().is_some_and(|a| {
+                    let a = self.unwrap_expr(*a);
+                    a.k() == "comparison_operator"
+                        && self.named_children(a).first().is_some_and(|l| {
+                            l.k() == "attribute"
+                                && self.text(*l).split_once('.').map(|x| x.0) == Some(receiver)
+                        })
+                })
+            };
         let (collection, mut evidence) = match thing {
             // A collection of another module's call's result is one if the linker says so.
             Thing::Collection(r) if r.import.is_some() => (Some(r), Evidence::None),
@@ -7169,6 +7461,8 @@ impl<'t> Extractor<'t> {
                 Evidence::None,
             ),
             Thing::LoadedDoc(r, ev) => (Some(r), ev),
+            // beanie's class methods: `User.find_one(User.email == e)`, `User.find(..)`.
+            Thing::Model(r, ev) if self.uses_beanie => (Some(r), ev),
             // `mongo_connector(settings.COL_EVENTS).create_index(..)`: if the function of
             // the other module is a collection factory, the collection its argument names (the
             // linker decides, see `ExportTarget::CollectionFactory`).
@@ -7254,6 +7548,10 @@ impl<'t> Extractor<'t> {
         let lowered = |x: Option<Node<'t>>| x.map(|n| self.lower(n, 0));
         let mut main_kwargs: Vec<&str> = Vec::new();
         match m.args {
+            Args::FilterOptions if beanie => {
+                op.filter = (!args.positional.is_empty())
+                    .then(|| self.beanie_filter(call, &args.positional));
+            }
             Args::FilterOptions => {
                 if !queryset {
                     op.filter = lowered(self.arg(&args, 0, &["filter", "spec"]));
@@ -8948,6 +9246,9 @@ impl<'t> Extractor<'t> {
         }
         for (i, c) in named {
             self.ir.operations[i].collection = Some(c);
+        }
+        if self.uses_beanie {
+            self.beanie_indexes();
         }
         // Exports: module-level names bound to collections, and mongoengine documents.
         let module_scope = span(root);
