@@ -3363,16 +3363,32 @@ impl<'t> Extractor<'t> {
             named = Some((field, value, m));
         }
         let (field, value, node) = named?;
-        let base = self
-            .heritage_value(class)
-            .filter(|b| b.k() == "identifier")?;
-        let base_name = self.text(base);
         let named = CollectionRef {
             name: CollectionName::Literal { name: value },
             span: span(node),
             via: CollectionVia::Driver,
             import: None,
         };
+        self.named_through_base(class, named, &format!("(this.{field}=..)"), |local| {
+            self.collection_field(local) == Some(field)
+        })
+    }
+
+    /// The collection `named` that `class` hands its base, where the base opens it: for a base
+    /// imported from a module of the repository, `named` with the base's export and `suffix`
+    /// (`BaseRaw(_, ..)`, `MongoAdapter(this.collectionName=..)`) for the linker to decide (see
+    /// `ImportRef::names_factory_call`); for a base of this file, `named` if `opens` says so.
+    fn named_through_base(
+        &self,
+        class: Node<'t>,
+        named: CollectionRef,
+        suffix: &str,
+        opens: impl Fn(Node<'t>) -> bool,
+    ) -> Option<CollectionRef> {
+        let base = self
+            .heritage_value(class)
+            .filter(|b| b.k() == "identifier")?;
+        let base_name = self.text(base);
         if let Some(b) = self.lookup(base_name, base.start_byte() as u32) {
             let import = b
                 .import
@@ -3381,13 +3397,13 @@ impl<'t> Extractor<'t> {
             return Some(CollectionRef {
                 import: Some(ImportRef {
                     module: import.module.clone(),
-                    export: format!("{}(this.{field}=..)", import.export),
+                    export: format!("{}{suffix}", import.export),
                 }),
                 ..named
             });
         }
         let local = self.top_level_class(base_name)?;
-        (self.collection_field(local) == Some(field)).then_some(named)
+        opens(local).then_some(named)
     }
 
     /// Whether method `m` is a getter (`get collection() {..}`, `protected get x()`): `get` is
@@ -3454,32 +3470,18 @@ impl<'t> Extractor<'t> {
                 .filter(|s| !s.is_empty())
                 .map(|s| (i, s))
         })?;
-        let base = self
-            .heritage_value(class)
-            .filter(|b| b.k() == "identifier")?;
-        let base_name = self.text(base);
         let named = CollectionRef {
             name: CollectionName::Literal { name },
             span: span(args[index]),
             via: CollectionVia::Driver,
             import: None,
         };
-        if let Some(b) = self.lookup(base_name, base.start_byte() as u32) {
-            let import = b
-                .import
-                .as_ref()
-                .filter(|i| is_repository_module(&i.module))?;
-            let export = format!("{}({}..)", import.export, "_, ".repeat(index));
-            return Some(CollectionRef {
-                import: Some(ImportRef {
-                    module: import.module.clone(),
-                    export,
-                }),
-                ..named
-            });
-        }
-        let local = self.top_level_class(base_name)?;
-        (self.collection_parameter(local) == Some(index)).then_some(named)
+        self.named_through_base(
+            class,
+            named,
+            &format!("({}..)", "_, ".repeat(index)),
+            |local| self.collection_parameter(local) == Some(index),
+        )
     }
 
     /// The binding of `name` that reaches `at`, where `b` is the latest before it: when `b` is

@@ -1240,12 +1240,7 @@ impl<'t> Extractor<'t> {
                     }
                     continue;
                 }
-                let Some(a) = self
-                    .named_children(stmt)
-                    .into_iter()
-                    .next()
-                    .filter(|a| stmt.k() == "expression_statement" && a.k() == "assignment")
-                else {
+                let Some(a) = self.statement_assignment(stmt) else {
                     continue;
                 };
                 if let Some(l) = self.field(a, "left").filter(|l| l.k() == "identifier") {
@@ -1506,12 +1501,7 @@ impl<'t> Extractor<'t> {
                 .map(|b| self.named_children(b))
                 .unwrap_or_default()
             {
-                let Some(a) = self
-                    .named_children(stmt)
-                    .into_iter()
-                    .next()
-                    .filter(|a| stmt.k() == "expression_statement" && a.k() == "assignment")
-                else {
+                let Some(a) = self.statement_assignment(stmt) else {
                     continue;
                 };
                 let (Some(left), Some(ty)) = (self.field(a, "left"), self.field(a, "type")) else {
@@ -1593,6 +1583,14 @@ impl<'t> Extractor<'t> {
         })
     }
 
+    /// The assignment a statement is (`name = "users"`, `email: Indexed(str)`), if it is one.
+    fn statement_assignment(&self, stmt: Node<'t>) -> Option<Node<'t>> {
+        (stmt.k() == "expression_statement")
+            .then(|| self.parents.children(stmt).find(|c| c.is_named()))
+            .flatten()
+            .filter(|a| a.k() == "assignment")
+    }
+
     /// beanie's `name = "users"` in a document's `class Settings`: the string and its node.
     fn settings_name(&self, settings: Node<'t>) -> Option<(Node<'t>, String)> {
         self.settings_value(settings, "name")
@@ -1603,11 +1601,7 @@ impl<'t> Extractor<'t> {
     fn settings_value(&self, settings: Node<'t>, attr: &str) -> Option<Node<'t>> {
         let body = self.field(settings, "body")?;
         self.named_children(body).into_iter().find_map(|stmt| {
-            let a = self
-                .named_children(stmt)
-                .into_iter()
-                .next()
-                .filter(|a| stmt.k() == "expression_statement" && a.k() == "assignment")?;
+            let a = self.statement_assignment(stmt)?;
             (self.field(a, "left").map(|l| self.text(l)) == Some(attr))
                 .then(|| self.field(a, "right"))
                 .flatten()
@@ -3132,11 +3126,7 @@ impl<'t> Extractor<'t> {
         let body = self.field(class, "body")?;
         let mut named = None;
         for stmt in self.parents.children(body) {
-            let Some(a) = (stmt.k() == "expression_statement")
-                .then(|| self.parents.children(stmt).next())
-                .flatten()
-                .filter(|a| a.k() == "assignment")
-            else {
+            let Some(a) = self.statement_assignment(stmt) else {
                 continue;
             };
             let (Some(left), Some(right)) = (self.field(a, "left"), self.field(a, "right")) else {
