@@ -69,6 +69,23 @@ fn resolve_module<'a>(
                 return Some(i);
             }
         }
+        // TypeScript's ECMAScript modules name the file they compile to: `./constants.js` is
+        // `./constants.ts` (`.mjs` an `.mts`, `.cjs` a `.cts`, `.jsx` a `.tsx`).
+        let script = [
+            (".js", &[".ts", ".tsx"][..]),
+            (".mjs", &[".mts"][..]),
+            (".cjs", &[".cts"][..]),
+            (".jsx", &[".tsx"][..]),
+        ];
+        for (js, ts) in script {
+            if let Some(stem) = base.strip_suffix(js) {
+                for ext in ts {
+                    if let Some(&i) = by_path.get(format!("{stem}{ext}").as_str()) {
+                        return Some(i);
+                    }
+                }
+            }
+        }
         return None;
     }
     // A path alias: see `Modules::resolve`.

@@ -3279,3 +3279,91 @@ fn beanie_documents_name_their_collections_indexes_and_queries() {
         "{out}"
     );
 }
+
+#[test]
+fn beanie_subclasses_writes_through_queries_and_gets() {
+    // A subclass keeps its base's `Settings` (`UserDB(UserDoc)` is `users`), else has the
+    // collection of its own name (lccn_predictor's `ContestRecordPredict(ContestRecord)`), but
+    // under a base whose `Settings` says `is_root = True`. `find_one(q).update(..)` and
+    // `find(q).delete()` write (no N+1 read); `get(id)` reads by `_id`.
+    let files = [(
+        "m.py",
+        "from beanie import Document\nfrom beanie.operators import Set\n\
+         class UserDoc(Document):\n    name: str\n    class Settings:\n        name = 'users'\n\
+         class UserDB(UserDoc):\n    password: str\n\
+         class Record(Document):\n    user: str\n\
+         class Predict(Record):\n    pass\n\
+         class Shape(Document):\n    kind: str\n    class Settings:\n        is_root = True\n\
+         class Circle(Shape):\n    r: int\n\
+         async def f(items, ids):\n    \
+         for it in items:\n        await Record.find_one(Record.user == it.user).update(Set({Record.user: it.user}))\n    \
+         for it in items:\n        await Predict.find(Predict.user == it.user).delete()\n    \
+         for i in ids:\n        await UserDB.get(i)\n    \
+         await Circle.find_one(Circle.r == 1)\n",
+    )];
+    let m = map_of(&files);
+    assert_eq!(
+        collection_names(&m),
+        vec!["Predict", "Record", "Shape", "users"]
+    );
+    let out = concise_check(&files);
+    assert_eq!(out.matches("query-in-loop").count(), 1, "{out}");
+    assert!(
+        out.contains("m.py:25:") && out.contains("`get` on `users`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn typescript_imports_written_with_the_js_extension_resolve() {
+    // Node16 ECMAScript modules in TypeScript import `./constants.js` for `constants.ts`.
+    let files = [
+        (
+            "src/constants.ts",
+            "export const enum Collections { USERS = 'users' }\n",
+        ),
+        (
+            "src/db.ts",
+            "import { MongoClient } from 'mongodb';\n\
+             export const orders = new MongoClient('').db().collection('orders');\n",
+        ),
+        (
+            "src/svc.ts",
+            "import { Db } from 'mongodb';\nimport { Collections } from './constants.js';\n\
+             import { orders } from './db.js';\n\
+             export async function f(db: Db, e: string) {\n  \
+             return db.collection(Collections.USERS).findOne({ e });\n}\n\
+             export async function g(id: string) {\n  return orders.findOne({ id });\n}\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(collection_names(&m), vec!["orders", "users"]);
+    assert_eq!(
+        sites(collection(&m, "users")),
+        vec![("src/svc.ts".to_string(), "findOne".to_string())]
+    );
+    assert_eq!(
+        sites(collection(&m, "orders")),
+        vec![("src/svc.ts".to_string(), "findOne".to_string())]
+    );
+}
+
+#[test]
+fn rust_index_keys_from_a_function_of_the_file() {
+    // inx-chronicle's `.keys(newest())`, `fn newest() -> Document { doc! {..} }`.
+    let files = [(
+        "src/lib.rs",
+        "use mongodb::{bson::{doc, Document}, Database, IndexModel};\n\
+         fn by_owner_keys() -> Document { doc! { \"owner\": 1, \"seq\": 1 } }\n\
+         pub async fn setup(db: &Database) -> mongodb::error::Result<()> {\n    \
+         let updates = db.collection::<Document>(\"updates\");\n    \
+         updates.create_index(IndexModel::builder().keys(by_owner_keys()).build(), None).await?;\n    Ok(())\n}\n\
+         pub async fn by_seq(db: &Database, seq: u32) -> mongodb::error::Result<()> {\n    \
+         let updates = db.collection::<Document>(\"updates\");\n    \
+         let _c = updates.find(doc! { \"seq\": seq }, None).await?;\n    \
+         let _d = updates.find(doc! { \"owner\": \"x\", \"seq\": seq }, None).await?;\n    Ok(())\n}\n",
+    )];
+    let out = concise_check(&files);
+    assert!(out.contains("src/lib.rs:10:"), "{out}");
+    assert_eq!(out.matches("unindexed-query").count(), 1, "{out}");
+}

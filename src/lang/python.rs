@@ -1335,7 +1335,21 @@ impl<'t> Extractor<'t> {
             // beanie: `class Settings: name = "users"`, else the class's own name.
             if self.uses_beanie && d.meta.is_none() {
                 r.name = CollectionName::Literal { name: name.clone() };
-                if let Some((node, value)) = d.settings.and_then(|c| self.settings_name(c)) {
+                // (A class without `Settings` of its own has its base's: `class UserDB(UserDoc)`
+                // keeps `UserDoc`'s `name = "users"`.)
+                let mut settings = d.settings;
+                let mut class = d;
+                for _ in 0..8 {
+                    if settings.is_some() {
+                        break;
+                    }
+                    let Some(base) = class.bases.iter().find_map(|b| self.documents.get(b)) else {
+                        break;
+                    };
+                    settings = base.settings;
+                    class = base;
+                }
+                if let Some((node, value)) = settings.and_then(|c| self.settings_name(c)) {
                     r.name = CollectionName::Literal { name: value };
                     r.span = span(node);
                 }
@@ -1343,9 +1357,17 @@ impl<'t> Extractor<'t> {
             let r = Some(r);
             resolved.push((name.clone(), r, abstract_));
         }
-        // Inherit the parent's collection when the parent is concrete.
+        // Inherit the parent's collection when the parent is concrete. (A beanie document has
+        // a collection of its own, unless its parent's `Settings` says `is_root = True`.)
         let by_name: HashMap<String, (Option<CollectionRef>, bool)> = resolved
             .iter()
+            .filter(|(n, _, _)| {
+                !self.uses_beanie
+                    || self.documents[n.as_str()]
+                        .settings
+                        .and_then(|c| self.settings_value(c, "is_root"))
+                        .is_some_and(|v| self.text(v) == "True")
+            })
             .map(|(n, r, a)| (n.clone(), (r.clone(), *a)))
             .collect();
         for (name, r, a) in resolved {
@@ -1589,6 +1611,13 @@ impl<'t> Extractor<'t> {
             .then(|| self.parents.children(stmt).find(|c| c.is_named()))
             .flatten()
             .filter(|a| a.k() == "assignment")
+    }
+
+    /// The method called on what `call` gives (`q.update(..)` for `q`), and that call.
+    fn chained_call(&self, call: Node<'t>) -> Option<(&'t str, Node<'t>)> {
+        let attr = self.parents.of(call).filter(|p| p.k() == "attribute")?;
+        let next = self.parents.of(attr).filter(|p| p.k() == "call")?;
+        Some((self.text(self.field(attr, "attribute")?), next))
     }
 
     /// beanie's `name = "users"` in a document's `class Settings`: the string and its node.
@@ -6300,7 +6329,14 @@ impl<'t> Extractor<'t> {
             return;
         }
         self.class_wrapper_call(call, obj, method, &ctx);
-        let Some(m) = py_operation(method) else {
+        // beanie's `User.get(id)` (a `find_one` by `_id`), `User.find_all()`, `find_many(..)`.
+        let beanie_alias = match method {
+            "get" => Some("find_one"),
+            "find_all" | "find_many" => Some("find"),
+            _ => None,
+        }
+        .filter(|_| self.uses_beanie && matches!(self.classify(obj, 0), Thing::Model(..)));
+        let Some(m) = py_operation(beanie_alias.unwrap_or(method)) else {
             return;
         };
         if method == "create_index" {
@@ -7479,6 +7515,32 @@ impl<'t> Extractor<'t> {
             _ => return,
         };
         let mut op = Operation::new(m.kind, m.name, span(call), span(attr));
+        // beanie's writes through a query: `Rec.find_one(q).update(Set(..))`, `.upsert(..)`,
+        // `Rec.find(q).delete()`: the write, not a read.
+        let mut beanie_write = None;
+        if beanie {
+            // (`get`, `find_all`: read as `find_one` and `find`, named as written.)
+            op.method = self.text(attr).to_string();
+        }
+        if beanie && matches!(m.kind, OpKind::Find | OpKind::FindOne) {
+            if let Some((method, next)) = self.chained_call(call) {
+                let many = m.kind == OpKind::Find;
+                let kind = match method {
+                    "update" | "upsert" | "set" | "inc" | "current_date" | "update_one"
+                    | "update_many" | "replace" => Some(if many {
+                        OpKind::UpdateMany
+                    } else {
+                        OpKind::UpdateOne
+                    }),
+                    "delete" | "delete_one" | "delete_many" => Some(OpKind::Delete),
+                    _ => None,
+                };
+                if let Some(kind) = kind {
+                    op.kind = kind;
+                    beanie_write = self.call_args(next).positional.first().copied();
+                }
+            }
+        }
         op.receiver = crate::lang::receiver_text(self.text(obj));
         op.context = ctx;
         if let Some(l) = op.context.enclosing_loop {
@@ -7538,9 +7600,16 @@ impl<'t> Extractor<'t> {
         let lowered = |x: Option<Node<'t>>| x.map(|n| self.lower(n, 0));
         let mut main_kwargs: Vec<&str> = Vec::new();
         match m.args {
+            Args::FilterOptions if beanie && self.text(attr) == "get" => {
+                op.filter = args
+                    .positional
+                    .first()
+                    .map(|a| super::id_filter(span(*a), self.text(*a)));
+            }
             Args::FilterOptions if beanie => {
                 op.filter = (!args.positional.is_empty())
                     .then(|| self.beanie_filter(call, &args.positional));
+                op.update = beanie_write.map(|u| self.lower(u, 0));
             }
             Args::FilterOptions => {
                 if !queryset {

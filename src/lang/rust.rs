@@ -1743,12 +1743,41 @@ impl<'t> Extractor<'t> {
                 super::growing_update(docs)
                     .unwrap_or_else(|| Value::unknown(sp, self.text(inner), false))
             }
+            // `.keys(by_owner_keys())`, a function of the file without parameters that ends in
+            // a document (inx-chronicle's `fn newest() -> Document { doc! {..} }`): that
+            // document.
+            "call_expression"
+                if self.args(inner).is_empty()
+                    && self
+                        .field(inner, "function")
+                        .is_some_and(|f| f.k() == "identifier") =>
+            {
+                match self.helper_def(inner).and_then(|d| self.returned_doc(d)) {
+                    Some(tail) => self.lower(tail, depth + 1),
+                    None => Value::unknown(sp, self.text(inner), false),
+                }
+            }
             "call_expression" | "struct_expression" => match self.ast_chain(inner, depth) {
                 Some(chain) => chain.to_doc(),
                 None => Value::unknown(sp, self.text(inner), false),
             },
             _ => Value::unknown(sp, self.text(inner), false),
         }
+    }
+
+    /// The `doc! {..}` a function without parameters ends with: `fn newest() -> Document {
+    /// doc! { "address": -1 } }`.
+    fn returned_doc(&self, def: Node<'t>) -> Option<Node<'t>> {
+        let params = self.field(def, "parameters")?;
+        if self.parents.children(params).any(|p| p.is_named()) {
+            return None;
+        }
+        let tail = self
+            .parents
+            .children(self.field(def, "body")?)
+            .filter(|c| c.is_named() && !c.k().contains("comment"))
+            .last()?;
+        (tail.k() == "macro_invocation" && self.macro_name(tail) == Some("doc")).then_some(tail)
     }
 
     /// The values an `if` expression's branches end with (`else if` followed), at most 8.
