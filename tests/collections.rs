@@ -3367,3 +3367,31 @@ fn rust_index_keys_from_a_function_of_the_file() {
     assert!(out.contains("src/lib.rs:10:"), "{out}");
     assert_eq!(out.matches("unindexed-query").count(), 1, "{out}");
 }
+
+#[test]
+fn beanie_update_operators_are_read() {
+    // clowder2's `find_one(q).update(Inc({File.downloads: 1}))` per download, and a `Push` with
+    // no bound; a `Set` is neither.
+    let files = [(
+        "m.py",
+        "from beanie import Document\nfrom beanie.operators import Inc, Push, Set\n\
+         class File(Document):\n    name: str\n    downloads: int = 0\n    tags: list = []\n\
+         async def download(fid):\n    await File.find_one(File.id == fid).update(Inc({File.downloads: 1}))\n\
+         async def tag(name, t):\n    await File.find(File.name == name).update(Push({File.tags: t}))\n\
+         async def rename(fid, n):\n    await File.find_one(File.id == fid).update(Set({File.name: n}))\n",
+    )];
+    let out = concise_check(&files);
+    assert!(
+        out.contains("m.py:8:") && out.contains("counter-inc"),
+        "{out}"
+    );
+    assert!(
+        out.contains("m.py:10:") && out.contains("unbounded-push"),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.contains("m.py:")).count(),
+        2,
+        "{out}"
+    );
+}

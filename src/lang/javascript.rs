@@ -4114,13 +4114,12 @@ impl<'t> Extractor<'t> {
                                 Some(schema) => self
                                     .model_of_schema(schema, depth)
                                     .unwrap_or(Thing::Unknown),
-                                None => match self.super_model(obj, depth) {
-                                    Thing::Unknown => self
-                                        .enclosing_class(obj)
-                                        .and_then(|c| self.getter_collection(c, depth))
-                                        .unwrap_or(Thing::Unknown),
-                                    t => t,
-                                },
+                                // (The class's own getter first: a base handed a command's
+                                // id, `super('layout', {..})`, opens no collection of it.)
+                                None => self
+                                    .enclosing_class(obj)
+                                    .and_then(|c| self.getter_collection(c, depth))
+                                    .unwrap_or_else(|| self.super_model(obj, depth)),
                             }
                         }
                         None if is_model_property(prop_name) => self.super_model(obj, depth),

@@ -1580,6 +1580,62 @@ impl<'t> Extractor<'t> {
         self.ir.operations.extend(new_ops);
     }
 
+    /// beanie's update operators (`beanie.operators`): `Set({User.name: n})`, `Inc({Post.views:
+    /// 1})`, `Push({Post.tags: t})`, `AddToSet(..)`, `Pull(..)`, `Max(..)`, `Min(..)`, their dict's
+    /// keys a document class's fields (or strings).
+    fn beanie_update(&self, call: Node<'t>, depth: usize) -> Option<Value> {
+        let f = self.text(self.field(call, "function")?);
+        let op = match f {
+            "Set" => "$set",
+            "Inc" => "$inc",
+            "Push" => "$push",
+            "AddToSet" => "$addToSet",
+            "Pull" => "$pull",
+            "Max" => "$max",
+            "Min" => "$min",
+            "Unset" => "$unset",
+            _ => return None,
+        };
+        let args = self.call_args(call);
+        let [dict] = args.positional.as_slice() else {
+            return None;
+        };
+        let dict = self.unwrap_expr(*dict);
+        if dict.k() != "dictionary" {
+            return None;
+        }
+        let mut fields = Vec::new();
+        for p in self.named_children(dict) {
+            let (Some(k), Some(v)) = (self.field(p, "key"), self.field(p, "value")) else {
+                return None;
+            };
+            let key = match self.string_value(k) {
+                Some(s) => s,
+                None if k.k() == "attribute" => {
+                    let path = self.text(k).split_once('.')?.1;
+                    if path == "id" { "_id" } else { path }.to_string()
+                }
+                None => return None,
+            };
+            fields.push(Field {
+                key,
+                key_span: span(k),
+                value: self.lower(v, depth + 1),
+            });
+        }
+        Some(Value {
+            span: span(call),
+            kind: ValueKind::Document(vec![Field {
+                key: op.to_string(),
+                key_span: span(call),
+                value: Value {
+                    span: span(dict),
+                    kind: ValueKind::Document(fields),
+                },
+            }]),
+        })
+    }
+
     /// `-User.created` (or `+User.name`), `User` a document class of the file: a sort key.
     fn beanie_sort_key(&self, n: Node<'t>) -> Option<Value> {
         let arg = self.field(n, "argument").filter(|a| a.k() == "attribute")?;
@@ -3836,9 +3892,15 @@ impl<'t> Extractor<'t> {
             return Value::unknown(sp, self.text(n), false);
         }
         let inner = self.unwrap_expr(n);
-        // beanie's sort keys: `-User.created` is `{created: -1}`, `+User.name` `{name: 1}`.
+        // beanie's sort keys: `-User.created` is `{created: -1}`, `+User.name` `{name: 1}`;
+        // its update operators: `Inc({Post.views: 1})` is `{$inc: {views: 1}}`.
         if self.uses_beanie && inner.k() == "unary_operator" {
             if let Some(v) = self.beanie_sort_key(inner) {
+                return v;
+            }
+        }
+        if self.uses_beanie && inner.k() == "call" {
+            if let Some(v) = self.beanie_update(inner, depth) {
                 return v;
             }
         }
