@@ -1800,14 +1800,12 @@ fn is_package_init(path: &Path, lang: Language, bytes: &[u8]) -> bool {
     }
 }
 
-/// Whether a folder's name says it holds the application's models or schemas (`models`,
-/// `Models`, `schemas`, `model`).
 /// A JavaScript module named for constants (`constants.ts`, `collections.js`,
-/// `db-names.ts`, `enums/index.ts`, `config.js`): kept, without a hint, for the modules whose
-/// collection names spell its constants (see `Shared::unhinted`).
+/// `db-names.ts`, `enums/index.ts`, `mongo.config.js`): kept, without a hint, for the modules
+/// whose collection names spell its constants (see `Shared::unhinted`).
 fn names_constants(path: &Path) -> bool {
     let name = lang::file_name_bytes(path);
-    let stem = &name[..memchr::memchr(b'.', name).unwrap_or(name.len())];
+    let stem = &name[..memchr::memrchr(b'.', name).unwrap_or(name.len())];
     let stem = if stem == b"index" {
         path.parent()
             .and_then(|p| p.file_name())
@@ -1815,8 +1813,8 @@ fn names_constants(path: &Path) -> bool {
     } else {
         stem
     };
-    // The word first or last: `constants`, `CollectionNames`, `db-constants`, `mongo.config`
-    // (the stem ends at the first dot), `enums`.
+    // The word first or last: `constants`, `CollectionNames`, `db-constants`, `mongo.config`,
+    // `enums`.
     const WORDS: [&[u8]; 5] = [b"constant", b"collection", b"enum", b"names", b"config"];
     let (Some(&first), Some(&last)) = (stem.first(), stem.last()) else {
         return false;
@@ -1840,6 +1838,8 @@ fn names_constants(path: &Path) -> bool {
     })
 }
 
+/// Whether a folder's name says it holds the application's models or schemas (`models`,
+/// `Models`, `schemas`, `model`).
 fn is_models_folder(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     matches!(
@@ -2848,6 +2848,24 @@ fn failed(path: &Path, base: &Path, message: String) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The JavaScript modules kept without a hint for the constants they may export.
+    #[test]
+    fn modules_named_for_constants() {
+        for (path, named) in [
+            ("src/constants.ts", true),
+            ("src/db-constants.js", true),
+            ("src/CollectionNames.ts", true),
+            ("src/mongo.config.js", true),
+            ("src/enums/index.ts", true),
+            ("src/names.js", true),
+            ("src/user.service.ts", false),
+            ("src/configuration/routes.ts", false),
+            ("src/index.ts", false),
+        ] {
+            assert_eq!(names_constants(Path::new(path)), named, "{path}");
+        }
+    }
 
     #[test]
     fn minified_means_lines_of_over_500_bytes_on_average_at_the_boundary_too() {
