@@ -3262,11 +3262,13 @@ impl<'t> Extractor<'t> {
         if ctor.k() != "identifier" {
             return None;
         }
+        // (The class's own getter first, as for `this.collection` in its methods.)
         let class = self.top_level_class(self.text(ctor))?;
-        match self.class_model(class, depth + 1) {
-            t @ Thing::Collection(_) => Some(t),
-            _ => self.getter_collection(class, depth),
-        }
+        self.getter_collection(class, depth)
+            .or_else(|| match self.class_model(class, depth + 1) {
+                t @ Thing::Collection(_) => Some(t),
+                _ => None,
+            })
     }
 
     /// What the class's own `get collection()` returns, when it is a collection: `get
