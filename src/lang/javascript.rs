@@ -3408,6 +3408,17 @@ impl<'t> Extractor<'t> {
         opens(local).then_some(named)
     }
 
+    /// The name a call `x.collection(name, ..)` opens (its first argument), if it is one.
+    fn collection_call_name(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let opens = self
+            .field(call, "function")
+            .filter(|c| c.k() == "member_expression")
+            .and_then(|c| self.field(c, "property"))
+            .is_some_and(|p| self.text(p) == "collection");
+        let first = *self.args(call).first().filter(|_| opens)?;
+        Some(self.unwrap_expr(first))
+    }
+
     /// Whether method `m` is a getter (`get collection() {..}`, `protected get x()`): `get` is
     /// an anonymous token, not in the flat tree, so read before the name.
     fn is_getter(&self, m: Node<'t>) -> bool {
@@ -3439,15 +3450,9 @@ impl<'t> Extractor<'t> {
                     if found.is_some() || !enter || f & kinds::CALL == 0 {
                         return;
                     }
-                    let collection = self
-                        .field(n, "function")
-                        .filter(|c| c.k() == "member_expression")
-                        .and_then(|c| self.field(c, "property"))
-                        .is_some_and(|p| self.text(p) == "collection");
-                    let Some(&first) = self.args(n).first().filter(|_| collection) else {
+                    let Some(first) = self.collection_call_name(n) else {
                         return;
                     };
-                    let first = self.unwrap_expr(first);
                     if first.k() == "member_expression"
                         && self.field(first, "object").is_some_and(|o| o.k() == "this")
                     {
@@ -3611,14 +3616,7 @@ impl<'t> Extractor<'t> {
                     return;
                 }
                 if f & kinds::CALL != 0 {
-                    let collection = self
-                        .field(n, "function")
-                        .filter(|c| c.k() == "member_expression")
-                        .and_then(|c| self.field(c, "property"))
-                        .is_some_and(|p| self.text(p) == "collection");
-                    if let Some(&first) = self.args(n).first().filter(|_| collection) {
-                        names.push(self.unwrap_expr(first));
-                    }
+                    names.extend(self.collection_call_name(n));
                 } else if n.k() == "assignment_expression" {
                     let target = self
                         .field(n, "left")
@@ -3647,16 +3645,11 @@ impl<'t> Extractor<'t> {
                         if !enter || f & kinds::CALL == 0 {
                             return;
                         }
-                        let collection = self
-                            .field(n, "function")
-                            .filter(|c| c.k() == "member_expression")
-                            .and_then(|c| self.field(c, "property"))
-                            .is_some_and(|p| self.text(p) == "collection");
-                        if let Some(&first) = self.args(n).first().filter(|_| collection) {
-                            let first = self.unwrap_expr(first);
-                            if first.k() == "member_expression" {
-                                names.push(first);
-                            }
+                        if let Some(first) = self
+                            .collection_call_name(n)
+                            .filter(|a| a.k() == "member_expression")
+                        {
+                            names.push(first);
                         }
                     });
             }
