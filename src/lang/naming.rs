@@ -542,7 +542,7 @@ pub fn path_is_periodic(path: &str) -> bool {
     let request_folder = |p: &str| {
         matches!(
             p,
-            "routes" | "controllers" | "resolvers" | "handlers" | "models"
+            "routes" | "routers" | "controllers" | "resolvers" | "handlers" | "models"
         )
     };
     let parts: Vec<&str> = folders.split('/').collect();
@@ -563,6 +563,7 @@ pub fn path_is_periodic(path: &str) -> bool {
                     | "repositories"
                     | "controllers"
                     | "routes"
+                    | "routers"
                     | "resolvers"
                     | "dao"
             )
@@ -703,6 +704,7 @@ pub fn path_handles_requests(path: &str) -> bool {
             p,
             "routes"
                 | "router"
+                | "routers"
                 | "controllers"
                 | "controller"
                 | "resolvers"
@@ -724,10 +726,16 @@ pub fn name_is_periodic_in(name: &str, request_file: bool) -> bool {
     // A batch that a data operation's verb names is how the operation goes, not a run:
     // `batchImport` (a block's transactions, on an indexer's sync path), `batchInsert`,
     // DataLoader's `batchLoad`. So a batch counts only once every word is read.
-    let (mut batch, mut operation) = (false, false);
+    let (mut batch, mut job, mut operation) = (false, false, false);
     let periodic = for_each_word(name, |w| match w {
         "batch" => {
             batch = !request_file;
+            false
+        }
+        // (So is a job a data operation's verb names: `get_job_updates`, a request for a job
+        // entity's updates, `createJob`.)
+        "job" => {
+            job = true;
             false
         }
         "import" | "insert" | "update" | "upsert" | "write" | "load" | "get" | "fetch" | "find"
@@ -736,12 +744,12 @@ pub fn name_is_periodic_in(name: &str, request_file: bool) -> bool {
             false
         }
         "daily" | "hourly" | "weekly" => !request_file,
-        "cron" | "nightly" | "rollup" | "job" | "schedule" | "scheduled" | "migrate"
-        | "migrated" | "migrating" | "migration" | "migrations" | "backfill" | "reprocess"
-        | "reindex" | "periodic" | "seed" | "seeder" => true,
+        "cron" | "nightly" | "rollup" | "schedule" | "scheduled" | "migrate" | "migrated"
+        | "migrating" | "migration" | "migrations" | "backfill" | "reprocess" | "reindex"
+        | "periodic" | "seed" | "seeder" => true,
         _ => false,
     });
-    periodic || (batch && !operation)
+    periodic || ((batch || job) && !operation)
 }
 
 /// The collection name Mongoose derives from a model name: lowercased and pluralised with
@@ -940,6 +948,8 @@ mod tests {
         assert!(!name_is_periodic("batchImport") && !name_is_periodic("batch_load_users"));
         assert!(!name_is_periodic_in("usersSetActiveStatusBatch", true));
         assert!(name_is_periodic("processBatch"));
+        assert!(name_is_periodic("runJob") && name_is_periodic("cleanup_job"));
+        assert!(!name_is_periodic("get_job_updates") && !name_is_periodic("createJob"));
         assert!(path_is_periodic("app/jobs/cleanup.js"));
         assert!(path_is_periodic("src/worker/hourlyRunner.ts"));
         assert!(path_is_periodic("app/weekly_cleanup.py"));
@@ -952,6 +962,9 @@ mod tests {
         // (Strider's `routes/jobs/index.js`); a cron folder there is still periodic.
         assert!(!path_is_periodic("lib/routes/jobs/index.js"));
         assert!(!path_is_periodic("src/controllers/jobs/list.ts"));
+        // A FastAPI application's `routers/jobs.py` answers requests about its jobs (clowder2).
+        assert!(!path_is_periodic("backend/app/routers/jobs.py"));
+        assert!(path_handles_requests("backend/app/routers/jobs.py"));
         assert!(path_is_periodic("src/routes/cron/route.ts"));
         // (An `api/` folder is often the whole backend: Countly's `api/jobs/` are its jobs.)
         assert!(path_is_periodic("api/jobs/userMerge.js"));
