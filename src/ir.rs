@@ -76,6 +76,18 @@ impl Field {
 }
 
 impl Value {
+    /// A document of one field, `{key: value}` (`{$gt: 3}`, `{email: 1}`), at `span`.
+    pub fn keyed(span: Span, key: &str, key_span: Span, value: Value) -> Value {
+        Value {
+            span,
+            kind: ValueKind::Document(vec![Field {
+                key: key.to_string(),
+                key_span,
+                value,
+            }]),
+        }
+    }
+
     pub fn unknown(span: Span, text: &str, is_name: bool) -> Value {
         let mut text = text.to_string();
         if text.len() > 120 {

@@ -552,15 +552,8 @@ pub(crate) fn saved_inc(
 
 /// The filter of a loaded document's own write: `{ _id: <doc>._id }`, at the document's name.
 pub(crate) fn id_filter(at: crate::ir::Span, id: &str) -> crate::ir::Value {
-    use crate::ir::{Field, Value, ValueKind};
-    Value {
-        span: at,
-        kind: ValueKind::Document(vec![Field {
-            key: "_id".into(),
-            key_span: at,
-            value: Value::unknown(at, id, true),
-        }]),
-    }
+    use crate::ir::Value;
+    Value::keyed(at, "_id", at, Value::unknown(at, id, true))
 }
 
 /// Whether an operation's collection was imported from another module of the repository (the

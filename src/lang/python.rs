@@ -1409,26 +1409,20 @@ impl<'t> Extractor<'t> {
                     if let ([left, right], Some(op)) = (operands.as_slice(), op) {
                         if let Some(key) = path(*left) {
                             let value = self.lower(*right, 0);
+                            // (`None`: no comparison of MongoDB's; `Some(None)`: equality.)
                             let operator = match op {
-                                "==" => None,
-                                "!=" => Some("$ne"),
-                                ">" => Some("$gt"),
-                                ">=" => Some("$gte"),
-                                "<" => Some("$lt"),
-                                "<=" => Some("$lte"),
-                                _ => Some(""),
+                                "==" => Some(None),
+                                "!=" => Some(Some("$ne")),
+                                ">" => Some(Some("$gt")),
+                                ">=" => Some(Some("$gte")),
+                                "<" => Some(Some("$lt")),
+                                "<=" => Some(Some("$lte")),
+                                _ => None,
                             };
-                            if operator != Some("") {
+                            if let Some(operator) = operator {
                                 let value = match operator {
                                     None => value,
-                                    Some(o) => Value {
-                                        span: span(a),
-                                        kind: ValueKind::Document(vec![Field {
-                                            key: o.to_string(),
-                                            key_span: span(a),
-                                            value,
-                                        }]),
-                                    },
+                                    Some(o) => Value::keyed(span(a), o, span(a), value),
                                 };
                                 fields.push(Field {
                                     key: key.to_string(),
@@ -1455,14 +1449,7 @@ impl<'t> Extractor<'t> {
                             fields.push(Field {
                                 key: key.to_string(),
                                 key_span: span(*field),
-                                value: Value {
-                                    span: span(a),
-                                    kind: ValueKind::Document(vec![Field {
-                                        key: o.to_string(),
-                                        key_span: span(a),
-                                        value: self.lower(*values, 0),
-                                    }]),
-                                },
+                                value: Value::keyed(span(a), o, span(a), self.lower(*values, 0)),
                             });
                             continue;
                         }
@@ -1470,11 +1457,7 @@ impl<'t> Extractor<'t> {
                 }
                 _ => {}
             }
-            fields.push(Field {
-                key: "...".to_string(),
-                key_span: span(a),
-                value: self.lower(a, 0),
-            });
+            fields.push(Field::spread(span(a), self.text(a), false));
         }
         let first = args.first().map_or(span(call), |a| span(*a));
         let last = args.last().map_or(span(call), |a| span(*a));
@@ -1501,17 +1484,11 @@ impl<'t> Extractor<'t> {
                 let mut op = Operation::new(OpKind::CreateIndex, "create_index", sp, sp);
                 op.filter = Some(keys);
                 if unique {
-                    op.options = Some(Value {
+                    let yes = Value {
                         span: sp,
-                        kind: ValueKind::Document(vec![Field {
-                            key: "unique".into(),
-                            key_span: sp,
-                            value: Value {
-                                span: sp,
-                                kind: ValueKind::Bool(true),
-                            },
-                        }]),
-                    });
+                        kind: ValueKind::Bool(true),
+                    };
+                    op.options = Some(Value::keyed(sp, "unique", sp, yes));
                 }
                 op.collection = Some(coll.clone());
                 op.evidence = Evidence::Resolved;
@@ -1539,17 +1516,11 @@ impl<'t> Extractor<'t> {
                 } else {
                     ValueKind::Number(1.0)
                 };
-                let keys = Value {
-                    span: span(left),
-                    kind: ValueKind::Document(vec![Field {
-                        key: self.text(left).to_string(),
-                        key_span: span(left),
-                        value: Value {
-                            span: span(ty),
-                            kind: direction,
-                        },
-                    }]),
+                let direction = Value {
+                    span: span(ty),
+                    kind: direction,
                 };
+                let keys = Value::keyed(span(left), self.text(left), span(left), direction);
                 new_ops.push(index_op(sp, keys, t.contains("unique=True")));
             }
             let Some(list) = d
@@ -1623,17 +1594,11 @@ impl<'t> Extractor<'t> {
                 value: self.lower(v, depth + 1),
             });
         }
-        Some(Value {
-            span: span(call),
-            kind: ValueKind::Document(vec![Field {
-                key: op.to_string(),
-                key_span: span(call),
-                value: Value {
-                    span: span(dict),
-                    kind: ValueKind::Document(fields),
-                },
-            }]),
-        })
+        let fields = Value {
+            span: span(dict),
+            kind: ValueKind::Document(fields),
+        };
+        Some(Value::keyed(span(call), op, span(call), fields))
     }
 
     /// `-User.created` (or `+User.name`), `User` a document class of the file: a sort key.
@@ -1648,17 +1613,11 @@ impl<'t> Extractor<'t> {
             Some("+") => 1.0,
             _ => return None,
         };
-        Some(Value {
+        let dir = Value {
             span: span(n),
-            kind: ValueKind::Document(vec![Field {
-                key: key.to_string(),
-                key_span: span(arg),
-                value: Value {
-                    span: span(n),
-                    kind: ValueKind::Number(dir),
-                },
-            }]),
-        })
+            kind: ValueKind::Number(dir),
+        };
+        Some(Value::keyed(span(n), key, span(arg), dir))
     }
 
     /// The assignment a statement is (`name = "users"`, `email: Indexed(str)`), if it is one.
