@@ -69,27 +69,27 @@ fn resolve_module<'a>(
                 return Some(i);
             }
         }
-        // TypeScript's ECMAScript modules name the file they compile to: `./constants.js` is
-        // `./constants.ts` (`.mjs` an `.mts`, `.cjs` a `.cts`, `.jsx` a `.tsx`).
-        let script = [
-            (".js", &[".ts", ".tsx"][..]),
-            (".mjs", &[".mts"][..]),
-            (".cjs", &[".cts"][..]),
-            (".jsx", &[".tsx"][..]),
-        ];
-        for (js, ts) in script {
-            if let Some(stem) = base.strip_suffix(js) {
-                for ext in ts {
-                    if let Some(&i) = by_path.get(format!("{stem}{ext}").as_str()) {
-                        return Some(i);
-                    }
-                }
-            }
-        }
-        return None;
+        return typescript_sources(&base).find_map(|p| by_path.get(p.as_str()).copied());
     }
     // A path alias: see `Modules::resolve`.
     None
+}
+
+/// The TypeScript files a module path that names what they compile to may mean, as TypeScript's
+/// ECMAScript modules spell their imports: `./constants.js` is `./constants.ts` or `.tsx` (`.mjs`
+/// an `.mts`, `.cjs` a `.cts`, `.jsx` a `.tsx`).
+fn typescript_sources(path: &str) -> impl Iterator<Item = String> + '_ {
+    const TWINS: [(&str, &[&str]); 4] = [
+        (".js", &[".ts", ".tsx"]),
+        (".mjs", &[".mts"]),
+        (".cjs", &[".cts"]),
+        (".jsx", &[".tsx"]),
+    ];
+    TWINS.iter().flat_map(move |(js, ts)| {
+        let stem = path.strip_suffix(js);
+        ts.iter()
+            .filter_map(move |ext| stem.map(|stem| format!("{stem}{ext}")))
+    })
 }
 
 /// The files a path alias (`@/models/user`, `~/models/user`, `src/models/user`) or Meteor's path
@@ -141,6 +141,10 @@ fn alias_matches(module: &str, suffix_index: &[(&str, usize)]) -> Option<AliasMa
     } else {
         for ext in JS_EXTENSIONS {
             find(&format!("/{rest}{ext}"));
+        }
+        // (`@/db/models/Check.model.js`: the `.ts` file.)
+        for source in typescript_sources(rest) {
+            find(&format!("/{source}"));
         }
         if subpath {
             for ext in &JS_EXTENSIONS[1..] {

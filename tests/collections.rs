@@ -3346,6 +3346,21 @@ fn typescript_imports_written_with_the_js_extension_resolve() {
         sites(collection(&m, "orders")),
         vec![("src/svc.ts".to_string(), "findOne".to_string())]
     );
+    // And through a path alias (Checkmate's `@/db/models/Check.model.js`).
+    let aliased = [
+        files[0],
+        files[1],
+        (
+            "src/svc.ts",
+            "import { ObjectId } from 'mongodb';\nimport { orders } from '@/db.js';\n\
+             export async function g(id: string) {\n  return orders.findOne({ id });\n}\n",
+        ),
+    ];
+    let m = map_of(&aliased);
+    assert_eq!(
+        sites(collection(&m, "orders")),
+        vec![("src/svc.ts".to_string(), "findOne".to_string())]
+    );
 }
 
 #[test]

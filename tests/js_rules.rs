@@ -4479,3 +4479,48 @@ module.exports = { copyAll };
         ]
     );
 }
+
+/// A filter name assigned again under a condition is read as the object it holds on a path the
+/// code shows: the declared literal when each later assignment is in an `if` with no `else`
+/// (tellform's form list, `{}` for an administrator), or the first when every candidate has the
+/// same keys (wildduck's mailbox counter, assigned in both branches). Not: a name assigned again
+/// after the read (a paging loop's next filter), nor candidates with other keys that no path is
+/// known to skip.
+#[test]
+fn a_filter_assigned_again_under_a_condition_is_read_on_a_path_the_code_shows() {
+    let src = r#"const { MongoClient } = require("mongodb");
+async function list(db, user) {
+  await db.collection("forms").createIndex({ created: 1 });
+  let filter = { admin: user.id };
+  if (user.isAdmin) filter = {};
+  return db.collection("forms").find(filter).toArray();
+}
+async function bump(db, user, id) {
+  let q;
+  if (id) {
+    q = { _id: id };
+  } else {
+    q = { _id: user.inbox };
+  }
+  return db.collection("mailboxes").findOneAndUpdate(q, { $inc: { modifyIndex: 1 } });
+}
+async function page(db, tag) {
+  let q = { tag: tag };
+  while (true) {
+    const docs = await db.collection("forms").find(q).limit(10).toArray();
+    if (!docs.length) break;
+    q = { tag: tag, _id: { $gt: docs[9]._id } };
+  }
+}
+async function either(db, a) {
+  let q = { owner: a.id };
+  if (a.x) { q = { path: 1 }; } else { q = { path: 2 }; }
+  return db.collection("forms").find(q).toArray();
+}
+"#;
+    assert_eq!(rule_lines("unindexed-query", "forms.js", src), vec![6]);
+    let f = only("counter-inc", "forms.js", src);
+    assert!(f.message.contains("matched by `_id`"), "{}", f.message);
+    let unconditional = src.replace("if (user.isAdmin) filter = {};", "filter = {};");
+    assert!(rule_lines("unindexed-query", "forms.js", &unconditional).is_empty());
+}

@@ -5377,27 +5377,14 @@ impl<'t> Extractor<'t> {
                     };
                 }
                 if literal_like && self.is_constant(b, name) && depth <= MAX_DEPTH {
-                    let fills = (vk == "object").then(|| self.fills_of(name, b)).flatten();
-                    if let Some(by_key) = fills {
-                        // The literal's keys stand; more are added at run time, like a spread.
-                        let mut v = self.lower(v, depth);
-                        if let ValueKind::Document(fields) = &mut v.kind {
-                            // An update operator set on it before this use, in its scope
-                            // (`var update = {}; update.$addToSet = {groups: hash}`, Countly's
-                            // crash reports), under a condition or not: the update may send it.
-                            // So may options (`options.skip = terms.offset`, Vulcan's resolvers).
-                            // An operator's own document named for it (wildduck's `let $push
-                            // = {}; $push.oldPasswords = {..}`, then `{ $push }`) takes every
-                            // member set on it; filled by those alone, it has no other key.
-                            let operator = name.starts_with('$');
-                            fields.extend(self.members_set(name, b, id, depth));
-                            if !operator || by_key {
-                                fields.push(Field::spread(span(id), name, true));
-                            }
-                        }
-                        return v;
+                    return self.lower_bound(name, b, v, id, depth);
+                }
+                // `let query = { admin: user }; if (isAdmin) query = {};`: the object the name
+                // holds on a path the code shows.
+                if b.kind == DeclKind::Mutable && depth <= MAX_DEPTH {
+                    if let Some((r, v)) = self.reaching_object(name, at) {
+                        return self.lower_bound(name, r, v, id, depth);
                     }
-                    return self.lower(v, depth);
                 }
                 // `const keep = (24 * 60) * 60 / 30`: a number the code computes from numbers.
                 if vk == "binary_expression" && depth <= MAX_DEPTH && self.is_constant(b, name) {
@@ -5427,6 +5414,131 @@ impl<'t> Extractor<'t> {
             }
         }
         Value::unknown(span(id), name, true)
+    }
+
+    /// A name's literal value `v` (bound by `b`) as read at `id`: an object filled in after its
+    /// literal keeps the literal's keys and takes the members set on it, and a spread for the
+    /// keys added at run time.
+    fn lower_bound(
+        &self,
+        name: &str,
+        b: &Binding<'t>,
+        v: Node<'t>,
+        id: Node<'t>,
+        depth: usize,
+    ) -> Value {
+        let object = self.unwrap_expr(v).k() == "object";
+        let Some(by_key) = object.then(|| self.fills_of(name, b)).flatten() else {
+            return self.lower(v, depth);
+        };
+        // The literal's keys stand; more are added at run time, like a spread.
+        let mut v = self.lower(v, depth);
+        if let ValueKind::Document(fields) = &mut v.kind {
+            // An update operator set on it before this use, in its scope (`var update = {};
+            // update.$addToSet = {groups: hash}`, Countly's crash reports), under a condition or
+            // not: the update may send it. So may options (`options.skip = terms.offset`,
+            // Vulcan's resolvers). An operator's own document named for it (wildduck's `let
+            // $push = {}; $push.oldPasswords = {..}`, then `{ $push }`) takes every member set on
+            // it; filled by those alone, it has no other key.
+            let operator = name.starts_with('$');
+            fields.extend(self.members_set(name, b, id, depth));
+            if !operator || by_key {
+                fields.push(Field::spread(span(id), name, true));
+            }
+        }
+        v
+    }
+
+    /// The object literal a name assigned more than once in its function holds where it is read
+    /// at `at`, and the binding that gives it, when the code shows one the read sees:
+    /// - the values that reach the read are the last assignment (or declaration) that every
+    ///   path to the read passes, and each assignment after it made under a condition that the
+    ///   read is not under (an `if` branch, a `switch` case, a `try`, a loop);
+    /// - when they are all object literals with the same keys (`if (a) q = { _id: x }; else q =
+    ///   { _id: y };`, wildduck's mailbox queries), the first;
+    /// - else when the first is an object literal and each later one is made only in an `if`
+    ///   with no `else` (`let q = { admin: user }; if (isAdmin) q = {};`, tellform's form
+    ///   list), the first: the read sees it whenever no condition holds.
+    ///
+    /// `None` when any assignment is of another kind (`+=`, `++`, in a nested function), or
+    /// comes after the read (in a loop it may reach the read again).
+    fn reaching_object(&self, name: &str, at: u32) -> Option<(&Binding<'t>, Node<'t>)> {
+        let latest = self.lookup(name, at)?;
+        let scope = latest.scope;
+        let mut own: Vec<&Binding<'t>> = self
+            .bindings
+            .get(name)?
+            .iter()
+            .filter(|x| x.scope == scope && x.pos <= latest.pos && x.value.is_some())
+            .collect();
+        own.sort_by_key(|x| x.pos);
+        let inside = |p: u32| scope.contains(Span::new(p as usize, p as usize));
+        let assigned = self.assigned.get(name).map_or(&[][..], |v| &v[..]);
+        if assigned
+            .iter()
+            .any(|&p| inside(p) && (p >= at || !own.iter().any(|x| x.pos == p)))
+        {
+            return None;
+        }
+        // Each value that may reach the read, and whether a path skips it.
+        let mut reach: Vec<(&Binding<'t>, Node<'t>, bool)> = Vec::new();
+        for x in own {
+            let v = x.value?;
+            match self.assigned_under(v, at) {
+                None => reach = vec![(x, v, false)],
+                Some(skippable) => reach.push((x, v, skippable)),
+            }
+        }
+        let objects: Vec<Node<'t>> = reach
+            .iter()
+            .map(|(_, v, _)| self.unwrap_expr(*v))
+            .filter(|v| v.k() == "object")
+            .collect();
+        let (first, v, _) = *reach.first()?;
+        if objects.len() != reach.len() && self.unwrap_expr(v).k() != "object" {
+            return None;
+        }
+        let keys = |o: Node<'t>| -> Vec<&'t str> {
+            self.named_children(o)
+                .into_iter()
+                .map(|p| match self.field(p, "key") {
+                    Some(k) => self.text(k),
+                    None => self.text(p),
+                })
+                .collect()
+        };
+        let same =
+            objects.len() == reach.len() && objects.iter().all(|o| keys(*o) == keys(objects[0]));
+        let first_reaches = reach.iter().skip(1).all(|(_, _, skippable)| *skippable);
+        (same || (reach.len() > 1 && first_reaches)).then_some((first, v))
+    }
+
+    /// Whether the assignment or declaration of `value` is made under a condition that the read
+    /// at `at` is not under: `None` when every path to the read passes it, else whether a path
+    /// to the read skips it (it is in an `if` with no `else`).
+    fn assigned_under(&self, value: Node<'t>, at: u32) -> Option<bool> {
+        let mut cur = value;
+        let mut under = false;
+        let mut skippable = false;
+        for _ in 0..MAX_DEPTH {
+            let Some(p) = self.parents.of(cur) else { break };
+            if is_function(p.k()) || (p.start_byte() as u32 <= at && at < p.end_byte() as u32) {
+                break;
+            }
+            match p.k() {
+                "if_statement" => {
+                    under = true;
+                    skippable |= self.field(p, "alternative").is_none();
+                }
+                "else_clause" | "switch_statement" | "switch_case" | "switch_default"
+                | "ternary_expression" | "binary_expression" | "try_statement" | "catch_clause"
+                | "finally_clause" | "for_statement" | "for_in_statement" | "while_statement"
+                | "do_statement" => under = true,
+                _ => {}
+            }
+            cur = p;
+        }
+        under.then_some(skippable)
     }
 
     /// The members that the code sets on the object `name` (bound by `b`) in its scope before

@@ -5501,11 +5501,22 @@ impl<'t> Extractor<'t> {
         while let Some(p) = self.parents.of(cur) {
             match p.k() {
                 "return_statement" => return true,
-                "assignment" if bound.is_none() && cur.k() == "call" => {
+                // (`board = await load_board(group_id)` in a coroutine, as without `await`.)
+                "assignment" if bound.is_none() && matches!(cur.k(), "call" | "await") => {
                     bound = self
                         .field(p, "left")
                         .filter(|l| l.k() == "identifier")
                         .map(|l| self.text(l));
+                    if bound.is_none() {
+                        return false;
+                    }
+                }
+                // `for n in get_notes(chat_id): names.append(n)` then `return names`: a copy of
+                // what the call gives.
+                "for_statement"
+                    if bound.is_none() && self.field(p, "right").is_some_and(|r| r == cur) =>
+                {
+                    bound = self.appended_in(p);
                     if bound.is_none() {
                         return false;
                     }
@@ -5524,6 +5535,33 @@ impl<'t> Extractor<'t> {
                 enter && kind == "return_statement" && super::has_identifier(self.text(n), name);
         });
         read
+    }
+
+    /// The list that the body of the loop `for_statement` appends to (`names.append(n)`), when it
+    /// appends to one name only.
+    fn appended_in(&self, for_statement: Node<'t>) -> Option<&'t str> {
+        let mut names: Vec<&'t str> = Vec::new();
+        self.parents
+            .walk(self.field(for_statement, "body")?, |n, kind, enter| {
+                if enter && kind == "call" {
+                    let list = self
+                        .field(n, "function")
+                        .filter(|f| f.k() == "attribute")
+                        .filter(|f| {
+                            self.field(*f, "attribute").map(|a| self.text(a)) == Some("append")
+                        })
+                        .and_then(|f| self.field(f, "object"))
+                        .filter(|o| o.k() == "identifier");
+                    if let Some(o) = list {
+                        names.push(self.text(o));
+                    }
+                }
+            });
+        names.dedup();
+        match names[..] {
+            [one] => Some(one),
+            _ => None,
+        }
     }
 
     /// The context of the call `call` of a look-up, in its loop, settled as an operation's is (a

@@ -1198,6 +1198,52 @@ class Repo:
             .starts_with("`load` runs `find_one` on `karma` once per item of `ids`"));
     }
 
+    /// A function that hands its parameter to a look-up of the file and returns what it gives is
+    /// a look-up too: in a coroutine through `await` (WilliamButcherBot's `get_karma` over
+    /// `get_karmas`), or copying the result into a list it returns (`for n in await
+    /// _get_notes(chat_id): names.append(n)`). Not one that appends to two lists, nor one that
+    /// returns something else.
+    #[test]
+    fn a_look_up_awaited_or_copied_by_a_wrapper_is_a_read_per_item() {
+        let src = r#"from motor.motor_asyncio import AsyncIOMotorClient
+notes = AsyncIOMotorClient().app.notes
+async def _get_notes(chat_id):
+    doc = await notes.find_one({"chat_id": chat_id})
+    return doc["notes"] if doc else {}
+async def get_note(chat_id, name):
+    found = await _get_notes(chat_id)
+    return found.get(name)
+async def get_note_names(chat_id):
+    names = []
+    for n in await _get_notes(chat_id):
+        names.append(n)
+    return names
+async def split(chat_id):
+    a, b = [], []
+    for n in await _get_notes(chat_id):
+        a.append(n)
+        b.append(n)
+    return a
+async def count(chat_id):
+    found = await _get_notes(chat_id)
+    return 1
+async def everything(name):
+    async for chat in notes.find({"chat_id": {"$lt": 0}}):
+        await get_note(chat["chat_id"], name)
+        await get_note_names(chat["chat_id"])
+        await split(chat["chat_id"])
+        await count(chat["chat_id"])
+"#;
+        let got = findings("bot/notes.py", src);
+        assert_eq!(lines(&got), vec![25, 26], "{got:?}");
+        assert!(
+            got[0]
+                .1
+                .starts_with("`get_note` runs `find_one` on `notes` once per item"),
+            "{got:?}"
+        );
+    }
+
     /// A method named for an operation done in batches (bitcore's `batchImport` of a block's
     /// transactions) is no batch job: the method it calls keeps its own N+1. A batch run
     /// (`runBatch`) is one, and so is what it calls.
