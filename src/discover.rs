@@ -1903,16 +1903,20 @@ const TEST_DIRS: &[&str] = &[
 
 /// Test files by name: `x.test.js`, `x.spec.ts`, `x.e2e.ts`, `x.integ.ts` (GROWI's
 /// integration suites; not `x.integration.ts`, which may be the code of an integration),
-/// `x-test.js` and `x_spec.ts` (LearningLocker's `timezones-test.js`),
+/// `x-test.js` and `x_spec.ts` (LearningLocker's `timezones-test.js`; in Rust `x_test.rs` only:
+/// m87's `deploy_spec.rs` is the model of a deployment's specification),
 /// `test_x.py`, `x_test.py`, `x_tests.py`, `tests.py` (a Django application's test module),
 /// `conftest.py`.
 fn is_test_file(name: &str) -> bool {
     let stem = &name[..memchr::memchr(b'.', name.as_bytes()).unwrap_or(name.len())];
+    let suffixes: &[&str] = if name.ends_with(".rs") {
+        &["_test"]
+    } else {
+        &["-test", "_test", "-spec", "_spec"]
+    };
     has_inner_part(name, |p| matches!(p, "test" | "spec" | "e2e" | "integ"))
         || (!name.ends_with(".py")
-            && ["-test", "_test", "-spec", "_spec"]
-                .iter()
-                .any(|t| stem.ends_with(t))
+            && suffixes.iter().any(|t| stem.ends_with(t))
             // An A/B test's code (`ab-test.js`, `split_test.ts`) is the application's.
             && !["ab-test", "ab_test", "split-test", "split_test"]
                 .iter()
@@ -3161,6 +3165,7 @@ mod tests {
             "page-bulk-export-job-clean-up-cron.integ.ts",
             "timezones-test.js",
             "user_spec.ts",
+            "store_test.rs",
             "test_users.py",
             "users_test.py",
             "publish_service_tests.py",
@@ -3180,6 +3185,7 @@ mod tests {
             "latest.py",
             "tests.js",
             "attest_tests.rs",
+            "deploy_spec.rs",
             "slack.integration.ts",
             "ab-test.js",
             "split_test.ts",

@@ -3410,3 +3410,91 @@ fn beanie_update_operators_are_read() {
         "{out}"
     );
 }
+
+#[test]
+fn rust_collection_methods_of_an_application_type() {
+    // m87's `Store`: `fn devices(&self) -> Collection<Device> { self.coll("devices") }` over `fn
+    // coll<T>(&self, n: &str) -> Collection<T> { self.client.database(..).collection(n) }`, and
+    // `users()` opening its collection itself, called as `db.devices()` in another file. A file
+    // named `*_spec.rs` is no test in Rust.
+    let files = [
+        (
+            "src/db.rs",
+            "use mongodb::{bson::doc, Client, Collection, IndexModel};\n\
+             pub struct Device { pub owner: String }\n\
+             pub struct Store { client: Client, name: String }\n\
+             impl Store {\n    \
+             fn coll<T: Send + Sync>(&self, n: &str) -> Collection<T> { self.client.database(&self.name).collection(n) }\n    \
+             pub fn devices(&self) -> Collection<Device> { self.coll(\"devices\") }\n    \
+             pub fn users(&self) -> Collection<Device> { self.client.database(&self.name).collection(\"users\") }\n    \
+             pub async fn indexes(&self) -> mongodb::error::Result<()> {\n        \
+             self.devices().create_index(IndexModel::builder().keys(doc! { \"owner\": 1 }).build()).await?;\n        \
+             self.devices().create_index(IndexModel::builder().keys(doc! { \"owner\": 1, \"active\": 1 }).build()).await?;\n        \
+             self.users().create_index(IndexModel::builder().keys(doc! { \"email\": 1 }).build()).await?;\n        \
+             Ok(())\n    }\n}\n",
+        ),
+        (
+            "src/models/deploy_spec.rs",
+            "use mongodb::bson::doc;\nuse std::sync::Arc;\nuse crate::db::Store;\n\
+             pub async fn on_heartbeat(db: &Arc<Store>, short: &str) -> mongodb::error::Result<()> {\n    \
+             let _d = db.devices().find_one(doc! { \"short_id\": short }).await?;\n    \
+             let _u = db.users().find_one(doc! { \"email\": short }).await?;\n    Ok(())\n}\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(collection_names(&m), vec!["devices", "users"]);
+    assert_eq!(
+        sites(collection(&m, "devices")),
+        vec![(
+            "src/models/deploy_spec.rs".to_string(),
+            "find_one".to_string()
+        )]
+    );
+    let out = concise_check(&files);
+    assert!(
+        out.contains("src/db.rs:9:") && out.contains("redundant-index"),
+        "{out}"
+    );
+    assert!(
+        out.contains("src/models/deploy_spec.rs:5:")
+            && out.contains("`find_one` on `devices` filters by `short_id`"),
+        "{out}"
+    );
+    assert_eq!(out.matches("unindexed-query").count(), 1, "{out}");
+}
+
+#[test]
+fn python_indexes_created_in_a_loop_over_keys_written_out() {
+    // fireworks' `for f in ("state", "name", "created_on"): self.fireworks.create_index(f)`:
+    // one declaration per item, where the item is written (also through a name bound to the
+    // list); a loop over keys the code does not show stays one declaration it cannot read.
+    let files = [(
+        "pad.py",
+        "from pymongo import MongoClient\n\
+         def setup(db, configured):\n    \
+         for f in (\"state\", \"name\", \"created_on\"):\n        db.tasks.create_index(f)\n    \
+         db.tasks.create_index([(\"state\", -1), (\"_id\", -1)])\n    \
+         keys = [[(\"owner\", 1), (\"state\", 1)], \"owner\"]\n    \
+         for k in keys:\n        db.jobs.create_index(k)\n    \
+         for c in configured:\n        db.logs.create_index(c)\n\
+         def by_owner(db, owner):\n    return list(db.tasks.find({\"owner\": owner}))\n",
+    )];
+    let out = concise_check(&files);
+    assert!(
+        out.contains("pad.py:3:15: warning[redundant-index] index {state: 1} on `tasks`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pad.py:6:43: warning[redundant-index] index {owner: 1} on `jobs`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pad.py:12:") && out.contains("none of the 4 indexes declared for `tasks`"),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.contains("pad.py:")).count(),
+        3,
+        "{out}"
+    );
+}

@@ -6400,7 +6400,14 @@ impl<'t> Extractor<'t> {
         };
         if method == "create_index" {
             let args = self.call_args(call);
-            if args.splat {
+            // (And `for f in ("state", "name"): coll.create_index(f)`: see
+            // `expand_index_tables`.)
+            if args.splat
+                || args
+                    .positional
+                    .first()
+                    .is_some_and(|a| a.k() == "identifier")
+            {
                 self.index_table_calls.push(call);
             }
             // pymongo's and motor's `create_index(keys, **kwargs)` take one positional argument:
@@ -8927,6 +8934,18 @@ impl<'t> Extractor<'t> {
             else {
                 continue;
             };
+            let keys = self.index_loop_keys(call);
+            if !keys.is_empty() {
+                let template = self.ir.operations.remove(i);
+                for key in keys {
+                    let mut op = template.clone();
+                    op.span = span(key);
+                    op.method_span = span(key);
+                    op.filter = Some(self.index_keys(key));
+                    self.ir.operations.push(op);
+                }
+                continue;
+            }
             let rows = self.index_table_rows(call);
             if rows.is_empty() {
                 continue;
@@ -8939,6 +8958,57 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+    }
+
+    /// The keys of the indexes a loop over a list of them written out creates one by one
+    /// (fireworks' `for f in ("state", "name", "created_on"): self.fireworks.create_index(f)`):
+    /// the list's items, when `call`'s keys are the loop's variable and every item is a string
+    /// or a list of key and direction pairs; else none.
+    fn index_loop_keys(&self, call: Node<'t>) -> Vec<Node<'t>> {
+        let args = self.call_args(call);
+        let [keys] = args.positional[..] else {
+            return Vec::new();
+        };
+        let name = self.text(keys);
+        let mut cur = call;
+        let for_statement = loop {
+            let Some(p) = self.parents.of(cur) else {
+                return Vec::new();
+            };
+            if p.k() == "for_statement" {
+                break p;
+            }
+            if matches!(p.k(), "function_definition" | "class_definition") {
+                return Vec::new();
+            }
+            cur = p;
+        };
+        if self.field(for_statement, "left").map(|l| self.text(l)) != Some(name) {
+            return Vec::new();
+        }
+        let Some(mut list) = self.field(for_statement, "right") else {
+            return Vec::new();
+        };
+        if list.k() == "identifier" {
+            match self
+                .lookup(self.text(list), list.start_byte() as u32)
+                .and_then(|b| b.value)
+            {
+                Some(v) => list = v,
+                None => return Vec::new(),
+            }
+        }
+        if !matches!(list.k(), "list" | "tuple") {
+            return Vec::new();
+        }
+        let items = self.named_children(list);
+        let written = items
+            .iter()
+            .all(|i| i.k() == "list" || (i.k() == "string" && self.string_value(*i).is_some()));
+        if !written {
+            return Vec::new();
+        }
+        items
     }
 
     /// The declaration an index helper's or table's `template` makes where it is written (`at`,

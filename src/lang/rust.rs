@@ -54,6 +54,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         reassigned: HashSet::default(),
         traits: Vec::new(),
         impls: Vec::new(),
+        collection_methods: HashMap::default(),
         getters: HashMap::default(),
         index_lists: Vec::new(),
         uses_mongo: text.contains("mongodb") || text.contains("bson"),
@@ -72,6 +73,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     x.collect_bindings(root);
     x.scope_index = super::scopes::index_all(&x.bindings, |b| (b.scope.start, b.scope.end, b.pos));
     x.trait_getters();
+    x.collection_methods();
     x.collect_operations(root);
     x.note_typed_bindings();
     x.trait_impls();
@@ -271,6 +273,9 @@ struct Extractor<'t> {
     /// `trait` definitions and `impl` blocks, in source order.
     traits: Vec<Node<'t>>,
     impls: Vec<Node<'t>>,
+    /// The collection methods of this file's `impl` blocks (see `collection_methods`): method →
+    /// the collection it opens ("" for a name two methods open differently).
+    collection_methods: HashMap<&'t str, String>,
     /// The collection getters of this file's traits (see `trait_getters`): (trait, method) → the
     /// associated constant that names the collection.
     getters: HashMap<(String, String), String>,
@@ -659,6 +664,112 @@ impl<'t> Extractor<'t> {
             k if k.ends_with("_item") || k == "let_declaration" || k == "empty_statement" => None,
             _ => Some(last),
         }
+    }
+
+    /// Finds the collection methods of this file's `impl` blocks (see `collection_methods`): a
+    /// method whose one parameter is `self` and whose return type is a `Collection`, ending in
+    /// `<db>.collection("devices")`, or in a call of a method of the same block given the name,
+    /// `self.coll("devices")`, that ends in `<db>.collection(n)` of its other parameter `n` (m87's
+    /// `Store::devices`). They are exported as `<.devices() as mongodb::Collection>::NAME`, for
+    /// other files' `db.devices()`.
+    fn collection_methods(&mut self) {
+        if !self.uses_mongo {
+            return;
+        }
+        let mut found: HashMap<&'t str, String> = HashMap::default();
+        for &block in &self.impls {
+            let Some(body) = self.field(block, "body") else {
+                continue;
+            };
+            let methods: Vec<Node<'t>> = self
+                .named_children(body)
+                .into_iter()
+                .filter(|f| f.k() == "function_item")
+                .collect();
+            for &f in &methods {
+                let returns_collection = self
+                    .field(f, "return_type")
+                    .is_some_and(|t| self.text(t).contains("Collection"));
+                let (Some(name), Some(params), Some(fbody)) = (
+                    self.field(f, "name"),
+                    self.field(f, "parameters"),
+                    self.field(f, "body"),
+                ) else {
+                    continue;
+                };
+                let only_self = matches!(
+                    &self.named_children(params)[..],
+                    [p] if p.k() == "self_parameter"
+                );
+                if !returns_collection || !only_self {
+                    continue;
+                }
+                let Some(tail) = self.tail(fbody) else {
+                    continue;
+                };
+                let opened = self
+                    .opened_name(tail)
+                    .or_else(|| self.opened_through(tail, &methods));
+                if let Some(collection) = opened {
+                    let entry = found
+                        .entry(self.text(name))
+                        .or_insert_with(|| collection.clone());
+                    if *entry != collection {
+                        entry.clear();
+                    }
+                }
+            }
+        }
+        for (m, name) in &found {
+            self.typed_collections
+                .push((format!(".{m}()"), name.clone()));
+        }
+        self.collection_methods = found;
+    }
+
+    /// The collection `value` opens when it is `<db>.collection("x")` (or `::<T>`) with a
+    /// literal name.
+    fn opened_name(&self, value: Node<'t>) -> Option<String> {
+        let (_, m, _) = self.method_call(self.unwrap_value(value))?;
+        if !RUST_COLLECTION_GETTERS.contains(&self.text(m)) {
+            return None;
+        }
+        match self.classify(value, 0) {
+            Thing::Collection(CollectionRef {
+                name: CollectionName::Literal { name },
+                ..
+            }) => Some(name),
+            _ => None,
+        }
+    }
+
+    /// The collection `value`, `self.coll("x")`, opens when `coll` is one of `methods` that ends
+    /// in `<db>.collection(n)` of its one parameter `n` besides `self`.
+    fn opened_through(&self, value: Node<'t>, methods: &[Node<'t>]) -> Option<String> {
+        let value = self.unwrap_value(value);
+        let (recv, m, _) = self.method_call(value)?;
+        if self.text(recv) != "self" {
+            return None;
+        }
+        let [arg] = self.args(value)[..] else {
+            return None;
+        };
+        let name = self.string_value(self.unwrap_value(arg))?;
+        let helper = methods.iter().find(|f| {
+            self.field(**f, "name")
+                .is_some_and(|n| self.text(n) == self.text(m))
+        })?;
+        let param = match &self.named_children(self.field(*helper, "parameters")?)[..] {
+            [s, p] if s.k() == "self_parameter" && p.k() == "parameter" => {
+                self.text(self.field(*p, "pattern")?)
+            }
+            _ => return None,
+        };
+        let tail = self.unwrap_value(self.tail(self.field(*helper, "body")?)?);
+        let (_, getter, _) = self.method_call(tail)?;
+        let opens = RUST_COLLECTION_GETTERS.contains(&self.text(getter))
+            && matches!(&self.args(tail)[..], [a] if self.text(*a) == param);
+        opens.then_some(name)
     }
 
     /// The methods of a trait or `impl` block with a body and no parameters (associated
@@ -1226,6 +1337,21 @@ impl<'t> Extractor<'t> {
                 Thing::Unknown | Thing::Imported(_) if self.uses_mongo => Thing::Db,
                 _ => Thing::Unknown,
             };
+        }
+        // `self.devices()`, `store.devices()`: a collection method of the file's types.
+        if args.is_empty() {
+            if let Some(name) = self
+                .collection_methods
+                .get(method)
+                .filter(|n| !n.is_empty())
+            {
+                return Thing::Collection(CollectionRef {
+                    name: CollectionName::Literal { name: name.clone() },
+                    span: span(call),
+                    via: CollectionVia::Driver,
+                    import: None,
+                });
+            }
         }
         // A typed accessor of the application: `self.col::<Message>(COL)` with `COL` a constant name.
         if turbofish && self.uses_mongo && args.len() == 1 {
