@@ -1909,14 +1909,11 @@ const TEST_DIRS: &[&str] = &[
 /// `conftest.py`.
 fn is_test_file(name: &str) -> bool {
     let stem = &name[..memchr::memchr(b'.', name.as_bytes()).unwrap_or(name.len())];
-    let suffixes: &[&str] = if name.ends_with(".rs") {
-        &["_test"]
-    } else {
-        &["-test", "_test", "-spec", "_spec"]
-    };
     has_inner_part(name, |p| matches!(p, "test" | "spec" | "e2e" | "integ"))
         || (!name.ends_with(".py")
-            && suffixes.iter().any(|t| stem.ends_with(t))
+            && ["-test", "_test", "-spec", "_spec"]
+                .iter()
+                .any(|t| stem.ends_with(t) && (t.ends_with("test") || !name.ends_with(".rs")))
             // An A/B test's code (`ab-test.js`, `split_test.ts`) is the application's.
             && !["ab-test", "ab_test", "split-test", "split_test"]
                 .iter()

@@ -2825,10 +2825,12 @@ async function addPreferred(name, p) {
     assert_eq!(rule_lines("unbounded-push", "action.js", src), vec![12]);
 }
 
-/// A filter filled in at run time (`conditions._id = ..`, `Object.assign(filter, extra)`) is not
-/// judged, as its keys are not all known; but only the binding that is filled: another function's
-/// `conditions`, filled in its own body, leaves this one's literal (heyform's submissions, where
-/// every method names its filter `conditions`).
+/// A filter filled in at run time (`Object.assign(filter, extra)`, `conditions[key] = ..`, a
+/// member set in both branches of an `if`) is not judged, as its keys are not all known; one whose
+/// member is set only under an `if` (`if (ids) conditions._id = ..`) is judged on the path that
+/// skips it. And only the binding that is filled: another function's `conditions`, filled in its
+/// own body, leaves this one's literal (heyform's submissions, where every method names its filter
+/// `conditions`).
 #[test]
 fn only_the_filled_binding_of_a_filter_is_unknown() {
     let src = r#"import { model, Schema } from 'mongoose'
@@ -2848,14 +2850,20 @@ export async function rows(formId: string, extra: any) {
   return Sub.find(filter).sort({ endAt: 1 })
 }
 "#;
-    assert_eq!(rule_lines("unindexed-query", "sub.ts", src), vec![5]);
-    // Filled in its own function, the first filter is not judged either.
+    assert_eq!(rule_lines("unindexed-query", "sub.ts", src), vec![5, 10]);
+    // Filled in its own function, in both branches, the first filter is not judged either.
     let filled = src.replacen(
         "status: 1 }\n",
-        "status: 1 }\n  if (formId) conditions.x = 1\n",
+        "status: 1 }\n  if (formId) conditions.x = 1; else conditions.y = 2\n",
         1,
     );
-    assert!(rule_lines("unindexed-query", "sub.ts", &filled).is_empty());
+    assert_eq!(rule_lines("unindexed-query", "sub.ts", &filled), vec![11]);
+    let by_key = src.replacen(
+        "conditions._id = ",
+        "conditions[ids.length ? '_id' : 'x'] = ",
+        1,
+    );
+    assert_eq!(rule_lines("unindexed-query", "sub.ts", &by_key), vec![5]);
 }
 
 /// A class loaded into a schema (`schema.loadClass(BookClass)`, builderbook's models): its static

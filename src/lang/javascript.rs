@@ -5442,11 +5442,60 @@ impl<'t> Extractor<'t> {
             // it; filled by those alone, it has no other key.
             let operator = name.starts_with('$');
             fields.extend(self.members_set(name, b, id, depth));
-            if !operator || by_key {
+            // Members set by name (`q.status = status`): those every path to the read sets are
+            // keys of the object; one set under an `if` the read is not under, a path skips.
+            let known = !by_key && !operator && self.plain_members(name, b, id, depth, fields);
+            if by_key || !(operator || known) {
                 fields.push(Field::spread(span(id), name, true));
             }
         }
         v
+    }
+
+    /// Adds to `fields` the members other than update operators and options that the code sets
+    /// by name on the object `name` (bound by `b`) before `id` reads it and that every path to the
+    /// read sets (`q.team = team`); `false`, adding none, when one is set under a condition that
+    /// no path skips (in both branches of an `if`), or after the read (in a loop it may reach the
+    /// read again).
+    fn plain_members(
+        &self,
+        name: &str,
+        b: &Binding<'t>,
+        id: Node<'t>,
+        depth: usize,
+        fields: &mut Vec<Field>,
+    ) -> bool {
+        let at = id.start_byte() as u32;
+        let of_name = self
+            .member_assigns_of
+            .get(name)
+            .map_or(&[][..], |v| v.as_slice());
+        let from = of_name.partition_point(|&i| self.member_assigns[i as usize].3 <= b.pos);
+        let mut set = Vec::new();
+        for &i in &of_name[from..] {
+            let (object, member, value, pos) = self.member_assigns[i as usize];
+            if object != name
+                || member.starts_with('$')
+                || matches!(member, "skip" | "limit" | "sort" | "pagination")
+                || !b.scope.contains(Span::new(pos as usize, pos as usize))
+            {
+                continue;
+            }
+            if pos >= at {
+                return false;
+            }
+            match self.assigned_under(value, at) {
+                None => set.push(Field {
+                    key: member.to_string(),
+                    key_span: span(value),
+                    value: self.lower(value, depth + 1),
+                }),
+                Some(true) => {}
+                Some(false) => return false,
+            }
+        }
+        fields.extend(set);
+        true
     }
 
     /// The object literal a name assigned more than once in its function holds where it is read

@@ -41,6 +41,13 @@ const RUST_GUARDS: super::GuardSyntax = super::GuardSyntax {
     asserts: &[],
 };
 
+/// Whether a return type names the driver's collection type (`Collection<Device>`,
+/// `mongodb::Collection<T>`), tested on the bytes: a substring searcher's set-up per method costs
+/// more than the test.
+fn names_collection_type(t: &str) -> bool {
+    memchr::memchr_iter(b'C', t.as_bytes()).any(|i| t[i..].starts_with("Collection"))
+}
+
 /// Called through `lang::extract`, which sets this thread's grammar tables.
 pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
     let mut x = Extractor {
@@ -681,15 +688,15 @@ impl<'t> Extractor<'t> {
             let Some(body) = self.field(block, "body") else {
                 continue;
             };
-            let methods: Vec<Node<'t>> = self
-                .named_children(body)
-                .into_iter()
-                .filter(|f| f.k() == "function_item")
-                .collect();
-            for &f in &methods {
-                let returns_collection = self
-                    .field(f, "return_type")
-                    .is_some_and(|t| self.text(t).contains("Collection"));
+            for f in self.parents.children(body) {
+                // (The return type first: few methods return a collection.)
+                let returns_collection = f.k() == "function_item"
+                    && self
+                        .field(f, "return_type")
+                        .is_some_and(|t| names_collection_type(self.text(t)));
+                if !returns_collection {
+                    continue;
+                }
                 let (Some(name), Some(params), Some(fbody)) = (
                     self.field(f, "name"),
                     self.field(f, "parameters"),
@@ -697,19 +704,17 @@ impl<'t> Extractor<'t> {
                 ) else {
                     continue;
                 };
+                let mut ps = self.parents.children(params).filter(|p| p.is_named());
                 let only_self = matches!(
-                    &self.named_children(params)[..],
-                    [p] if p.k() == "self_parameter"
+                    (ps.next(), ps.next()),
+                    (Some(p), None) if p.k() == "self_parameter"
                 );
-                if !returns_collection || !only_self {
-                    continue;
-                }
-                let Some(tail) = self.tail(fbody) else {
+                let Some(tail) = self.tail(fbody).filter(|_| only_self) else {
                     continue;
                 };
                 let opened = self
                     .opened_name(tail)
-                    .or_else(|| self.opened_through(tail, &methods));
+                    .or_else(|| self.opened_through(tail, body));
                 if let Some(collection) = opened {
                     let entry = found
                         .entry(self.text(name))
@@ -743,9 +748,10 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// The collection `value`, `self.coll("x")`, opens when `coll` is one of `methods` that ends
-    /// in `<db>.collection(n)` of its one parameter `n` besides `self`.
-    fn opened_through(&self, value: Node<'t>, methods: &[Node<'t>]) -> Option<String> {
+    /// The collection `value`, `self.coll("x")`, opens when `coll` is a method of the `impl`
+    /// block body `block` that ends in `<db>.collection(n)` of its one parameter `n` besides
+    /// `self`.
+    fn opened_through(&self, value: Node<'t>, block: Node<'t>) -> Option<String> {
         let value = self.unwrap_value(value);
         let (recv, m, _) = self.method_call(value)?;
         if self.text(recv) != "self" {
@@ -755,17 +761,19 @@ impl<'t> Extractor<'t> {
             return None;
         };
         let name = self.string_value(self.unwrap_value(arg))?;
-        let helper = methods.iter().find(|f| {
-            self.field(**f, "name")
-                .is_some_and(|n| self.text(n) == self.text(m))
+        let helper = self.parents.children(block).find(|f| {
+            f.k() == "function_item"
+                && self
+                    .field(*f, "name")
+                    .is_some_and(|n| self.text(n) == self.text(m))
         })?;
-        let param = match &self.named_children(self.field(*helper, "parameters")?)[..] {
+        let param = match &self.named_children(self.field(helper, "parameters")?)[..] {
             [s, p] if s.k() == "self_parameter" && p.k() == "parameter" => {
                 self.text(self.field(*p, "pattern")?)
             }
             _ => return None,
         };
-        let tail = self.unwrap_value(self.tail(self.field(*helper, "body")?)?);
+        let tail = self.unwrap_value(self.tail(self.field(helper, "body")?)?);
         let (_, getter, _) = self.method_call(tail)?;
         let opens = RUST_COLLECTION_GETTERS.contains(&self.text(getter))
             && matches!(&self.args(tail)[..], [a] if self.text(*a) == param);

@@ -40,6 +40,11 @@ fn counter_inc_diagnostic(
                 "per-event counter on {}: {list} on a loaded document, then `save()`: the save sends the new value with `$set`, so every event rewrites the same hot document and concurrent events lose their increments",
                 collection_label(op)
             )
+        } else if keys.names.is_empty() {
+            format!(
+                "per-event counter on {}: `$inc` of {list} on the first document an empty filter matches, the collection's one document; every event rewrites the same hot document (write contention, oplog churn)",
+                collection_label(op)
+            )
         } else {
             format!(
                 "per-event counter on {}: `$inc` of {list} on the one document matched by `{key}`; every event rewrites the same hot document (write contention, oplog churn)",
@@ -264,6 +269,32 @@ fn deferral_count(key: &str) -> bool {
         })
 }
 
+/// Whether the incremented `key` counts the elements of one of `arrays`, the arrays the same
+/// update changes: a size by a name of its own (`count`, `size`, `length`, `total`, `n`), or named
+/// for one of them (`instances_count` beside `instances`, `queue_len` beside `queue`,
+/// `tagCount` beside `tags`). A key that a spread or computed path leaves unread counts as one.
+fn counts_an_array(key: &str, arrays: &[&str]) -> bool {
+    let last = key.rsplit('.').next().unwrap_or(key);
+    let words = crate::lang::naming::words(last);
+    let stem = |w: &str| w.trim_end_matches('s').to_ascii_lowercase();
+    match words.as_slice() {
+        [] => true,
+        [w] if matches!(
+            w.to_ascii_lowercase().as_str(),
+            "count" | "counts" | "size" | "length" | "len" | "total" | "n" | "num" | "..."
+        ) =>
+        {
+            true
+        }
+        _ => arrays.iter().any(|a| {
+            let array_words = crate::lang::naming::words(a.rsplit('.').next().unwrap_or(a));
+            array_words
+                .iter()
+                .any(|aw| words.iter().any(|w| stem(w) == stem(aw)))
+        }),
+    }
+}
+
 /// The number of a run, an attempt or a retry of the document's own work, bumped by the update
 /// that starts or defers it (`runCount` beside `lastRunAt`, a queue's claim of a task, `attempts`,
 /// `retries`), or that records its failure (Habitica's `webhooks.$.failures`, bumped per failed
@@ -275,10 +306,14 @@ fn is_run_number(key: &str) -> bool {
             w.as_str(),
             "attempts" | "attempt" | "retries" | "tries" | "failures"
         ),
+        // (`resyncAttempts`, `loginRetries`: an attempt of some work.)
+        [.., b] if matches!(b.as_str(), "attempts" | "retries" | "tries") => true,
         [.., a, b] => {
             (matches!(
                 a.as_str(),
                 "run"
+                    | "sync"
+                    | "resync"
                     | "attempt"
                     | "attempts"
                     | "retry"
@@ -318,17 +353,37 @@ impl Rule for CounterInc {
             // The count of an array kept beside it: a bucket's own count, incremented together
             // with the `$push` into the bucket, or the size of an array of children decremented
             // with the `$pull` that removes one (`{$pull: {instances: ..}, $inc:
-            // {instances_count: -1}}`). Bookkeeping of the array the update changes anyway.
-            if update.fields().iter().any(|f| {
+            // {instances_count: -1}}`). Bookkeeping of the array the update changes anyway. Not
+            // a count named for something else (alerta's `{$addToSet: {tags: ..}, $inc:
+            // {duplicateCount: 1}}`, one per duplicate of the alert).
+            let changes_array = |f: &&Field| {
                 matches!(
                     f.key.as_str(),
                     "$push" | "$pushAll" | "$addToSet" | "$pull" | "$pullAll" | "$pop"
                 )
-            }) {
-                continue;
+            };
+            if update.fields().iter().any(|f| changes_array(&f)) {
+                let arrays: Vec<&str> = update
+                    .fields()
+                    .iter()
+                    .filter(changes_array)
+                    .flat_map(|f| f.value.fields())
+                    .map(|f| f.key.as_str())
+                    .collect();
+                let mut incremented = update
+                    .fields()
+                    .iter()
+                    .filter(|f| f.key == "$inc")
+                    .flat_map(|f| f.value.fields());
+                if incremented.all(|f| counts_an_array(&f.key, &arrays)) {
+                    continue;
+                }
             }
             let keys = selecting_keys(filter);
-            if keys.names.is_empty() {
+            // An empty filter (`find_one_and_update({}, {$inc: {next_launch_id: 1}})`,
+            // fireworks' id sequence) updates the first document: a collection of one.
+            let first_document = matches!(&filter.kind, ValueKind::Document(fs) if fs.is_empty());
+            if keys.names.is_empty() && !first_document {
                 continue;
             }
             if time_bucketed(filter) || holds_lock(filter) {
@@ -418,6 +473,26 @@ mod tests {
             .collect()
     }
 
+    /// An empty filter updates the collection's first document (fireworks' id sequence, a
+    /// collection of one document): every call bumps that one document. `update_many({}, ..)`
+    /// bumps every document, once per call, and is no counter of events.
+    #[test]
+    fn an_empty_filter_bumps_the_collections_one_document() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient().fireworks
+def next_launch_id():
+    return db.fw_id_assigner.find_one_and_update({}, {"$inc": {"next_launch_id": 1}})["next_launch_id"]
+def age_all():
+    db.items.update_many({}, {"$inc": {"age": 1}})
+"#;
+        let got = messages_in("launchpad.py", src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(
+            got[0].starts_with("per-event counter on `fw_id_assigner`: `$inc` of `next_launch_id` by 1 on the first document an empty filter matches"),
+            "{got:?}"
+        );
+    }
+
     /// A map of counts in one fixed document (`{_id: "total"}`, mnemosyne's totals per channel,
     /// bumped for every stored event) is bumped in that document whatever its computed key: a
     /// counter. The same map in a document selected at run time (a user's inventory) is not.
@@ -497,11 +572,14 @@ def remove(sid, iid, n, ids):
         {"$push": {"instances": {"instance_id": iid}}, "$inc": {"instances_count": 1}})
     db.servers.update_one({"_id": sid}, {"$pullAll": {"instances": ids}, "$inc": {"instances_count": -2}})
     db.servers.find_one_and_update({"_id": sid}, {"$pop": {"queue": -1}, "$inc": {"queue_len": -1}})
+    db.buckets.update_one({"_id": sid, "day": 3}, {"$push": {"events": iid}, "$inc": {"count": 1}})
+    db.alerts.update_one({"_id": sid}, {"$addToSet": {"tags": {"$each": ids}}, "$inc": {"duplicateCount": 1}})
     db.servers.update_one({"_id": sid}, {"$inc": {"restarts": 1}})
 "#;
         let got = messages(src);
-        assert_eq!(got.len(), 1, "{got:?}");
-        assert!(got[0].contains("`restarts` by 1"), "{got:?}");
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(got[0].contains("`duplicateCount` by 1"), "{got:?}");
+        assert!(got[1].contains("`restarts` by 1"), "{got:?}");
     }
 
     /// A queue's claim of any unlocked task (wildduck's `{locked: false}`) matches many
@@ -528,6 +606,8 @@ def failed(uid, hook_id, now):
     db.users.update_one({"_id": uid, "webhooks.id": hook_id}, {"$set": {"webhooks.$.lastFailureAt": now}, "$inc": {"webhooks.$.failures": 1}})
     db.users.update_one({"_id": uid}, {"$inc": {"failedAttempts": 1}})
     db.tasks.update_one({"_id": tid}, {"$inc": {"failures_count": 1, "retries_count": 1}})
+    db.failures.update_one({"project_id": tid}, {"$inc": {"resyncAttempts": 1}})
+    db.sync_state.update_one({"project_id": tid}, {"$inc": {"resyncCount": 1}})
 def log(user, key, since):
     db.authlog.find_one_and_update({"user": user, "key": key, "created": {"$gte": since}},
         {"$inc": {"events": 1}}, upsert=True)

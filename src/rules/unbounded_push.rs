@@ -664,6 +664,26 @@ fn moved_from_required(
     }
 }
 
+/// Does the filter match only documents whose array already holds the value added to it
+/// (`{groups: hash}`, `{groups: {$elemMatch: {$eq: hash}}}`, `{groups: {$all: [hash]}}`: Countly's
+/// crash groups, found by one of their hashes)? Then the `$addToSet` adds nothing to a document it
+/// matches, and an upsert makes one that holds the value.
+fn filter_requires_held(filter: Option<&Value>, array: &str, added: &Value) -> bool {
+    let Some(filter) = filter else { return false };
+    filter.fields().iter().any(|f| {
+        f.key == array
+            && (same_value(&f.value, added)
+                || f.value.get("$elemMatch").is_some_and(|m| {
+                    m.value
+                        .get("$eq")
+                        .is_some_and(|eq| same_value(&eq.value, added))
+                })
+                || f.value
+                    .get("$all")
+                    .is_some_and(|all| all.value.items().iter().any(|i| same_value(i, added))))
+    })
+}
+
 /// Does the push replace an entry? An earlier update of the same function, on the same receiver
 /// and with the same filter, pulls from the same array the entries that share a key with the
 /// pushed one, a name: `{$pull: {customPermissions: {module: permission.module}}}` then `{$push:
@@ -808,7 +828,8 @@ impl Rule for UnboundedPush {
                         || rebuilt(op, &f.key, ops)
                         || (push && moved(op.filter.as_ref(), update, &f.key, &f.value))
                         || (operator.key == "$addToSet"
-                            && moved_from_required(op.filter.as_ref(), update, &f.key, &f.value))
+                            && (moved_from_required(op.filter.as_ref(), update, &f.key, &f.value)
+                                || filter_requires_held(op.filter.as_ref(), &f.key, &f.value)))
                     {
                         continue;
                     }
@@ -874,6 +895,22 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// An `$addToSet` of the value the filter requires the array to hold adds nothing to what
+    /// it matches (Countly's crash groups, found and upserted by one of their hashes); of
+    /// another value, it grows the set.
+    #[test]
+    fn add_to_set_of_a_value_the_filter_requires_adds_nothing() {
+        let src = r#"function save(db, hash, other) {
+  db.collection("crashgroups").findAndModify({ groups: { $elemMatch: { $eq: hash } } }, {}, { $addToSet: { groups: hash } }, { upsert: true });
+  db.collection("crashgroups").updateOne({ groups: hash }, { $addToSet: { groups: hash }, $set: { seen: 1 } }, { upsert: true });
+  db.collection("crashgroups").updateOne({ groups: hash }, { $addToSet: { groups: other } });
+}
+"#;
+        let got = findings("crashes.js", src);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, 4, "{got:?}");
     }
 
     /// `$pushAll` (pymongo 2 era, removed in MongoDB 3.6) appends a list with no bound, as a

@@ -16,7 +16,7 @@ router.get('/', async (req, res, next) => {
     const filter = { status: 'active' };
     if (req.query.category) filter.categoryId = new ObjectId(req.query.category);
     const items = await products
-      .find(filter, { projection: { name: 1, slug: 1, price: 1, images: { $slice: 1 } } })
+      .find(filter, { projection: { name: 1, slug: 1, price: 1, images: { $slice: 1 } } })  // expect: unindexed-query
       .sort({ createdAt: -1 })
       .skip((page - 1) * PAGE_SIZE) // expect: skip-paging
       .limit(PAGE_SIZE)
@@ -32,7 +32,7 @@ router.get('/feed', async (req, res, next) => {
   try {
     const filter = { status: 'active' };
     if (req.query.after) filter._id = { $lt: new ObjectId(req.query.after) }; // ok: skip-paging — keyset paging
-    const items = await products.find(filter).sort({ _id: -1 }).limit(PAGE_SIZE).toArray();
+    const items = await products.find(filter).sort({ _id: -1 }).limit(PAGE_SIZE).toArray();  // expect: unindexed-query
     const next = items.length === PAGE_SIZE ? items[items.length - 1]._id : null;
     res.json({ items, next });
   } catch (err) {
