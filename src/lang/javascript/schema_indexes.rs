@@ -212,7 +212,7 @@ impl<'t> Extractor<'t> {
                         .and_then(|a| self.string_value(*a))
                         .unwrap_or_default();
                     let mut ops = Vec::new();
-                    field_indexes(&def, &prefix, &mut ops, 0);
+                    field_indexes(&def, &prefix, &mut ops, &mut Vec::new(), 0);
                     let unread = !def.is_document()
                         || def
                             .fields()
@@ -269,6 +269,8 @@ impl<'t> Extractor<'t> {
         // fields of another (`new Schema({ ...BaseCheckSchema.obj, .. })`).
         let mut field_ops: HashMap<String, Vec<Operation>> = HashMap::default();
         let mut copies: Vec<(SchemaOwner, Node<'t>)> = Vec::new();
+        // (A schema's path typed by another schema of the file, and that schema's name.)
+        let mut subs: Vec<(SchemaOwner, String, String)> = Vec::new();
         for n in schema_news {
             let Some(def) = self
                 .field(n, "arguments")
@@ -284,7 +286,13 @@ impl<'t> Extractor<'t> {
             self.spread_definitions(def, &mut defs, 0);
             let mut ops = Vec::new();
             for def in &defs {
-                field_indexes(&self.lower(*def, 0), "", &mut ops, 0);
+                let mut named = Vec::new();
+                field_indexes(&self.lower(*def, 0), "", &mut ops, &mut named, 0);
+                subs.extend(
+                    named
+                        .into_iter()
+                        .map(|(path, var)| (owner.clone(), path, var)),
+                );
                 copies.extend(self.copied_schemas(*def).map(|x| (owner.clone(), x)));
             }
             if let SchemaOwner::Variable(var, _) = &owner {
@@ -302,8 +310,33 @@ impl<'t> Extractor<'t> {
         // (checkmate's check schemas, each `{ ...BaseCheckSchema.obj, .. }`).
         let mut imported_copies = Vec::new();
         // The schemas of this file whose fields others copy: with no model and no export, they
-        // are bases, whose declarations belong to the copies alone.
+        // are bases, whose declarations belong to the copies alone (and so are the schemas of
+        // others' paths, `nested`).
         let mut bases: Vec<&'t str> = Vec::new();
+        // A path typed by another schema of the file (`metadata: { type: metadataSchema }`,
+        // `items: [itemSchema]`: a single nested or an array of subdocuments) has that schema's
+        // field-level indexes under its path, as Mongoose's `schema.indexes()` collects them
+        // (checkmate's checks, `metadata.monitorId`).
+        let mut nested: Vec<String> = Vec::new();
+        for (owner, path, var) in subs {
+            let Some(ops) = field_ops.get(&var) else {
+                continue;
+            };
+            nested.push(var.clone());
+            for op in ops {
+                let mut op = op.clone();
+                if let Some(Value {
+                    kind: ValueKind::Document(fields),
+                    ..
+                }) = &mut op.filter
+                {
+                    for f in fields.iter_mut() {
+                        f.key = format!("{path}.{}", f.key);
+                    }
+                }
+                pending.push((owner.clone(), op));
+            }
+        }
         for (owner, x) in copies {
             match field_ops.get(self.text(x)) {
                 Some(ops) => {
@@ -370,7 +403,7 @@ impl<'t> Extractor<'t> {
                 SchemaOwner::Variable(var, sp) => {
                     match models.get(&var).or(class_schemas.get(&var)) {
                         Some(r) => r.clone(),
-                        None if bases.contains(&var.as_str())
+                        None if (bases.contains(&var.as_str()) || nested.contains(&var))
                             && !self
                                 .export_nodes
                                 .iter()
@@ -897,8 +930,16 @@ fn model_definition<'t>(x: &Extractor<'t>, v: Node<'t>, depth: usize) -> Option<
     }
 }
 
-/// Field-level index options in a schema definition, with their dotted paths.
-fn field_indexes(def: &Value, prefix: &str, out: &mut Vec<Operation>, depth: usize) {
+/// Field-level index options in a schema definition, with their dotted paths; and in `nested`,
+/// the paths typed by a schema named by a variable (`metadata: { type: metaSchema }`, `items:
+/// [itemSchema]`), with that name.
+fn field_indexes(
+    def: &Value,
+    prefix: &str,
+    out: &mut Vec<Operation>,
+    nested: &mut Vec<(String, String)>,
+    depth: usize,
+) {
     if depth > MAX_DEPTH / 4 {
         return;
     }
@@ -907,6 +948,10 @@ fn field_indexes(def: &Value, prefix: &str, out: &mut Vec<Operation>, depth: usi
             continue;
         }
         let path = format!("{prefix}{}", f.key);
+        if let Some(name) = schema_name(&f.value) {
+            nested.push((path, name.to_string()));
+            continue;
+        }
         let target = match &f.value.kind {
             ValueKind::Array(items) => match items.first() {
                 Some(first) => first,
@@ -922,17 +967,56 @@ fn field_indexes(def: &Value, prefix: &str, out: &mut Vec<Operation>, depth: usi
                 out.push(op);
             }
             if let Some(t) = target.get("type") {
+                if let Some(name) = schema_name(&t.value) {
+                    nested.push((path, name.to_string()));
+                    continue;
+                }
                 let inner = match &t.value.kind {
                     ValueKind::Array(items) => items.first(),
                     _ => Some(&t.value),
                 };
                 if let Some(inner) = inner.filter(|v| v.is_document()) {
-                    field_indexes(inner, &format!("{path}."), out, depth + 1);
+                    field_indexes(inner, &format!("{path}."), out, nested, depth + 1);
                 }
             }
         } else {
-            field_indexes(target, &format!("{path}."), out, depth + 1);
+            field_indexes(target, &format!("{path}."), out, nested, depth + 1);
         }
+    }
+}
+
+/// The schema variable a path's type names (`metaSchema` in `{ type: metaSchema }`, `metaSchema`,
+/// `[metaSchema]`): a plain name that is no type of its own (`String`, `Date`,
+/// `Schema.Types.ObjectId`).
+fn schema_name(v: &Value) -> Option<&str> {
+    let v = match &v.kind {
+        ValueKind::Array(items) if items.len() == 1 => &items[0],
+        _ => v,
+    };
+    match &v.kind {
+        ValueKind::Unknown(u)
+            if u.is_name
+                && !u.text.contains('.')
+                && !matches!(
+                    u.text.as_str(),
+                    "String"
+                        | "Number"
+                        | "Boolean"
+                        | "Date"
+                        | "Buffer"
+                        | "Object"
+                        | "Array"
+                        | "Map"
+                        | "Mixed"
+                        | "ObjectId"
+                        | "Decimal128"
+                        | "BigInt"
+                        | "UUID"
+                ) =>
+        {
+            Some(&u.text)
+        }
+        _ => None,
     }
 }
 
@@ -1083,6 +1167,36 @@ mod tests {
                 (o.collection_display(), keys, opts)
             })
             .collect()
+    }
+
+    /// A path typed by another schema of the file (a single nested, `metadata: { type:
+    /// metaSchema }`, or an array of subdocuments, `items: [metaSchema]`) has that schema's
+    /// field-level indexes under its path, on the parent's collection, as Mongoose's
+    /// `schema.indexes()` collects them; the nested schema, with no model of its own, declares
+    /// nothing elsewhere.
+    #[test]
+    fn a_nested_schema_s_field_indexes_are_under_its_path() {
+        let got = indexes(
+            r#"import { Schema, model } from "mongoose";
+const metaSchema = new Schema({ monitorId: { type: Schema.Types.ObjectId, index: true }, note: String }, { _id: false });
+const CheckSchema = new Schema({ metadata: { type: metaSchema, required: true }, items: [metaSchema], at: Date });
+CheckSchema.index({ "metadata.monitorId": 1, createdAt: -1 });
+export const Check = model("Check", CheckSchema);
+"#,
+        );
+        let mut keys: Vec<(String, String)> = got.into_iter().map(|(c, k, _)| (c, k)).collect();
+        keys.sort();
+        assert_eq!(
+            keys,
+            vec![
+                ("checks".to_string(), "items.monitorId:1".to_string()),
+                ("checks".to_string(), "metadata.monitorId:1".to_string()),
+                (
+                    "checks".to_string(),
+                    "metadata.monitorId:1,createdAt:-1".to_string()
+                ),
+            ]
+        );
     }
 
     /// `unique` given a message (`unique: "Account already exists"`, ohmyform's users): Mongoose
