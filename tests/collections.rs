@@ -3498,3 +3498,50 @@ fn python_indexes_created_in_a_loop_over_keys_written_out() {
         "{out}"
     );
 }
+
+#[test]
+fn python_names_from_a_star_import_are_the_module_s() {
+    // WilliamButcherBot's `from wbb.utils.dbfeds import *`, then `fedsdb.update_one(..)`: a name
+    // the file binds nowhere is its one star import's, when that module exports it. With two
+    // star imports the module is not known, and the name stays unresolved.
+    let files = [
+        (
+            "pkg/store.py",
+            "from pymongo import MongoClient\nteams = MongoClient().app.teams\n\
+             def setup():\n    teams.create_index(\"team_id\")\n",
+        ),
+        ("pkg/__init__.py", ""),
+        (
+            "m4.py",
+            "from pkg.store import *\n\
+             def rename_team(team_id, name):\n    \
+             teams.update_one({\"team_id\": team_id}, {\"$set\": {\"name\": name}})\n\
+             def by_owner(owner):\n    return teams.find_one({\"owner\": owner})\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(
+        sites(collection(&m, "teams")),
+        vec![
+            ("m4.py".to_string(), "find_one".to_string()),
+            ("m4.py".to_string(), "update_one".to_string()),
+        ]
+    );
+    let out = concise_check(&files);
+    assert!(
+        out.contains("m4.py:5:") && out.contains("filters by `owner`"),
+        "{out}"
+    );
+    let two = [
+        files[0],
+        files[1],
+        ("pkg/other.py", "x = 1\n"),
+        (
+            "m4.py",
+            "from pkg.store import *\nfrom pkg.other import *\n\
+             def by_owner(owner):\n    return teams.find_one({\"owner\": owner})\n",
+        ),
+    ];
+    let out = concise_check(&two);
+    assert!(!out.contains("m4.py"), "{out}");
+}

@@ -2294,7 +2294,29 @@ impl<'t> Extractor<'t> {
                     }
                     // `from sefaria.sheets import *` … `db.sheets`: the star import's `db`.
                     None if self.star_import && DB_NAMES.contains(&name) => Thing::Db,
-                    None => self.document_class(name),
+                    // `from wbb.utils.dbfeds import *` … `fedsdb.update_one(..)`: a name the
+                    // file binds nowhere is the one star import's, for the linker to decide.
+                    // (Not the driver's: `from mongoengine import *` names its classes.)
+                    None => match self.document_class(name) {
+                        Thing::Unknown => {
+                            let mut stars = self.star_reexports.iter().filter(|s| {
+                                !s.module
+                                    .split(['/', '.'])
+                                    .any(|seg| PY_MONGO_MODULES.contains(&seg))
+                            });
+                            match (stars.next(), stars.next(), self.star_reexports.len()) {
+                                (Some(star), None, 1) => Thing::Imported(
+                                    ImportRef {
+                                        module: star.module.clone(),
+                                        export: name.to_string(),
+                                    },
+                                    name.to_string(),
+                                ),
+                                _ => Thing::Unknown,
+                            }
+                        }
+                        thing => thing,
+                    },
                 }
             }
             "attribute" => {
