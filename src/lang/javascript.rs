@@ -5452,6 +5452,25 @@ impl<'t> Extractor<'t> {
         v
     }
 
+    /// The members the code sets on the object `name` (`name.member = value`) after its binding
+    /// `b`, in `b`'s scope, in the order of their positions: (member, value, position).
+    fn members_after<'a>(
+        &'a self,
+        name: &'a str,
+        b: &'a Binding<'t>,
+    ) -> impl Iterator<Item = (&'t str, Node<'t>, u32)> + 'a {
+        let of_name = self
+            .member_assigns_of
+            .get(name)
+            .map_or(&[][..], |v| v.as_slice());
+        let from = of_name.partition_point(|&i| self.member_assigns[i as usize].3 <= b.pos);
+        of_name[from..].iter().filter_map(move |&i| {
+            let (object, member, value, pos) = self.member_assigns[i as usize];
+            (object == name && b.scope.contains(Span::new(pos as usize, pos as usize)))
+                .then_some((member, value, pos))
+        })
+    }
+
     /// Adds to `fields` the members other than update operators and options that the code sets
     /// by name on the object `name` (bound by `b`) before `id` reads it and that every path to the
     /// read sets (`q.team = team`); `false`, adding none, when one is set under a condition that
@@ -5466,19 +5485,9 @@ impl<'t> Extractor<'t> {
         fields: &mut Vec<Field>,
     ) -> bool {
         let at = id.start_byte() as u32;
-        let of_name = self
-            .member_assigns_of
-            .get(name)
-            .map_or(&[][..], |v| v.as_slice());
-        let from = of_name.partition_point(|&i| self.member_assigns[i as usize].3 <= b.pos);
         let mut set = Vec::new();
-        for &i in &of_name[from..] {
-            let (object, member, value, pos) = self.member_assigns[i as usize];
-            if object != name
-                || member.starts_with('$')
-                || matches!(member, "skip" | "limit" | "sort" | "pagination")
-                || !b.scope.contains(Span::new(pos as usize, pos as usize))
-            {
+        for (member, value, pos) in self.members_after(name, b) {
+            if is_operator_or_option(member) {
                 continue;
             }
             if pos >= at {
@@ -5600,25 +5609,11 @@ impl<'t> Extractor<'t> {
         let operator = name.starts_with('$');
         let at = id.start_byte() as u32;
         let mut fields = Vec::new();
-        let of_name = self
-            .member_assigns_of
-            .get(name)
-            .map_or(&[][..], |v| v.as_slice());
-        // (In the order of their positions: only those between the binding and `at`.)
-        let from = of_name.partition_point(|&i| self.member_assigns[i as usize].3 <= b.pos);
-        for &i in &of_name[from..] {
-            let (object, member, value, pos) = self.member_assigns[i as usize];
+        for (member, value, pos) in self.members_after(name, b) {
             if pos >= at {
                 break;
             }
-            if object == name
-                && (operator
-                    || member.starts_with('$')
-                    || matches!(member, "skip" | "limit" | "sort" | "pagination"))
-                && b.pos < pos
-                && pos < at
-                && b.scope.contains(Span::new(pos as usize, pos as usize))
-            {
+            if operator || is_operator_or_option(member) {
                 fields.push(Field {
                     key: member.to_string(),
                     key_span: span(value),
@@ -8956,12 +8951,19 @@ fn passes_value(text: &str, name: &str) -> bool {
     })
 }
 
-/// A base class's property that holds the model its subclass hands it (`this.MongooseModel`,
-/// `this._model`, `this.collection`, `this.col`): see `Extractor::super_model`.
+/// A member of an update or its options that an operation reads (`$addToSet`, `skip`, `limit`,
+/// `sort`, `pagination`), not a key of a document.
+fn is_operator_or_option(member: &str) -> bool {
+    member.starts_with('$') || matches!(member, "skip" | "limit" | "sort" | "pagination")
+}
+
+/// A byte of a JavaScript identifier (ASCII): a letter, a digit, `_` or `$`.
 fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
 }
 
+/// A base class's property that holds the model its subclass hands it (`this.MongooseModel`,
+/// `this._model`, `this.collection`, `this.col`): see `Extractor::super_model`.
 fn is_model_property(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     lower.contains("model") || lower.contains("collection") || matches!(name, "col" | "coll")

@@ -1394,12 +1394,6 @@ impl<'t> Extractor<'t> {
     /// (`Or(..)`, `Text(..)`) adds fields the code does not show (`...`).
     fn beanie_filter(&self, call: Node<'t>, args: &[Node<'t>]) -> Value {
         let mut fields: Vec<Field> = Vec::new();
-        // (beanie's `User.id` is the document's `_id`.)
-        let path = |n: Node<'t>| -> Option<&'t str> {
-            let t = self.text(n);
-            let p = (n.k() == "attribute").then(|| t.split_once('.').map(|x| x.1))??;
-            Some(if p == "id" { "_id" } else { p })
-        };
         for &a in args {
             let a = self.unwrap_expr(a);
             match a.k() {
@@ -1407,7 +1401,7 @@ impl<'t> Extractor<'t> {
                     let operands = self.named_children(a);
                     let op = self.field(a, "operators").map(|o| self.text(o));
                     if let ([left, right], Some(op)) = (operands.as_slice(), op) {
-                        if let Some(key) = path(*left) {
+                        if let Some(key) = self.beanie_path(*left) {
                             let value = self.lower(*right, 0);
                             // (`None`: no comparison of MongoDB's; `Some(None)`: equality.)
                             let operator = match op {
@@ -1444,7 +1438,7 @@ impl<'t> Extractor<'t> {
                     let f = self.field(a, "function").map(|f| self.text(f));
                     let xs = self.call_args(a).positional;
                     if let (Some("In" | "NotIn"), [field, values]) = (f, xs.as_slice()) {
-                        if let Some(key) = path(*field) {
+                        if let Some(key) = self.beanie_path(*field) {
                             let o = if f == Some("In") { "$in" } else { "$nin" };
                             fields.push(Field {
                                 key: key.to_string(),
@@ -1582,11 +1576,7 @@ impl<'t> Extractor<'t> {
             };
             let key = match self.string_value(k) {
                 Some(s) => s,
-                None if k.k() == "attribute" => {
-                    let path = self.text(k).split_once('.')?.1;
-                    if path == "id" { "_id" } else { path }.to_string()
-                }
-                None => return None,
+                None => self.beanie_path(k)?.to_string(),
             };
             fields.push(Field {
                 key,
@@ -1599,6 +1589,16 @@ impl<'t> Extractor<'t> {
             kind: ValueKind::Document(fields),
         };
         Some(Value::keyed(span(call), op, span(call), fields))
+    }
+
+    /// The field a beanie document's attribute names: `User.profile.city` is `profile.city`, and
+    /// `User.id` the document's `_id`.
+    fn beanie_path(&self, n: Node<'t>) -> Option<&'t str> {
+        if n.k() != "attribute" {
+            return None;
+        }
+        let path = self.text(n).split_once('.')?.1;
+        Some(if path == "id" { "_id" } else { path })
     }
 
     /// `-User.created` (or `+User.name`), `User` a document class of the file: a sort key.
@@ -8982,6 +8982,29 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The `for` statement around `call` in its function (or class, or module), if any.
+    fn enclosing_for(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let mut cur = call;
+        loop {
+            let p = self.parents.of(cur)?;
+            match p.k() {
+                "for_statement" => return Some(p),
+                "function_definition" | "class_definition" => return None,
+                _ => cur = p,
+            }
+        }
+    }
+
+    /// `n`, or for a name, the value it is bound to (`bound_value`; `None` when it is bound to
+    /// none the file shows).
+    fn through_name(&self, n: Node<'t>) -> Option<Node<'t>> {
+        if n.k() == "identifier" {
+            self.bound_value(n)
+        } else {
+            Some(n)
+        }
+    }
+
     /// The keys of the indexes a loop over a list of them written out creates one by one
     /// (fireworks' `for f in ("state", "name", "created_on"): self.fireworks.create_index(f)`):
     /// the list's items, when `call`'s keys are the loop's variable and every item is a string
@@ -8992,37 +9015,19 @@ impl<'t> Extractor<'t> {
             return Vec::new();
         };
         let name = self.text(keys);
-        let mut cur = call;
-        let for_statement = loop {
-            let Some(p) = self.parents.of(cur) else {
-                return Vec::new();
-            };
-            if p.k() == "for_statement" {
-                break p;
-            }
-            if matches!(p.k(), "function_definition" | "class_definition") {
-                return Vec::new();
-            }
-            cur = p;
+        let Some(for_statement) = self.enclosing_for(call) else {
+            return Vec::new();
         };
         if self.field(for_statement, "left").map(|l| self.text(l)) != Some(name) {
             return Vec::new();
         }
-        let Some(mut list) = self.field(for_statement, "right") else {
+        let Some(list) = self
+            .field(for_statement, "right")
+            .and_then(|l| self.through_name(l))
+            .filter(|l| matches!(l.k(), "list" | "tuple"))
+        else {
             return Vec::new();
         };
-        if list.k() == "identifier" {
-            match self
-                .lookup(self.text(list), list.start_byte() as u32)
-                .and_then(|b| b.value)
-            {
-                Some(v) => list = v,
-                None => return Vec::new(),
-            }
-        }
-        if !matches!(list.k(), "list" | "tuple") {
-            return Vec::new();
-        }
         let items = self.named_children(list);
         let written = items
             .iter()
@@ -9112,19 +9117,10 @@ impl<'t> Extractor<'t> {
             return out;
         };
         // The enclosing `for (col, args, kwargs) in table:`.
-        let mut loop_node = call;
-        let left = loop {
-            let Some(p) = self.parents.of(loop_node) else {
-                return out;
-            };
-            loop_node = p;
-            if p.k() == "for_statement" {
-                break self.field(p, "left");
-            }
-            if matches!(p.k(), "function_definition" | "class_definition") {
-                return out;
-            }
+        let Some(loop_node) = self.enclosing_for(call) else {
+            return out;
         };
+        let left = self.field(loop_node, "left");
         let Some(left) = left.filter(|l| matches!(l.k(), "pattern_list" | "tuple_pattern")) else {
             return out;
         };
@@ -9138,18 +9134,12 @@ impl<'t> Extractor<'t> {
             return out;
         };
         let ki = kwargs_name.and_then(pos);
-        let Some(mut table) = self.field(loop_node, "right") else {
+        let Some(table) = self
+            .field(loop_node, "right")
+            .and_then(|t| self.through_name(t))
+        else {
             return out;
         };
-        if table.k() == "identifier" {
-            match self
-                .lookup(self.text(table), table.start_byte() as u32)
-                .and_then(|b| b.value)
-            {
-                Some(v) => table = v,
-                None => return out,
-            }
-        }
         if table.k() != "list" {
             return out;
         }

@@ -712,9 +712,7 @@ impl<'t> Extractor<'t> {
                 let Some(tail) = self.tail(fbody).filter(|_| only_self) else {
                     continue;
                 };
-                let opened = self
-                    .opened_name(tail)
-                    .or_else(|| self.opened_through(tail, body));
+                let opened = self.opened_name(tail).or_else(|| self.opened_through(tail));
                 if let Some(collection) = opened {
                     let entry = found
                         .entry(self.text(name))
@@ -748,25 +746,15 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// The collection `value`, `self.coll("x")`, opens when `coll` is a method of the `impl`
-    /// block body `block` that ends in `<db>.collection(n)` of its one parameter `n` besides
-    /// `self`.
-    fn opened_through(&self, value: Node<'t>, block: Node<'t>) -> Option<String> {
+    /// The collection `value`, `self.coll("x")`, opens when `coll` is a method of the same `impl`
+    /// (`helper_def`) that ends in `<db>.collection(n)` of its one parameter `n` besides `self`.
+    fn opened_through(&self, value: Node<'t>) -> Option<String> {
         let value = self.unwrap_value(value);
-        let (recv, m, _) = self.method_call(value)?;
-        if self.text(recv) != "self" {
-            return None;
-        }
         let [arg] = self.args(value)[..] else {
             return None;
         };
         let name = self.string_value(self.unwrap_value(arg))?;
-        let helper = self.parents.children(block).find(|f| {
-            f.k() == "function_item"
-                && self
-                    .field(*f, "name")
-                    .is_some_and(|n| self.text(n) == self.text(m))
-        })?;
+        let helper = self.helper_def(value)?;
         let param = match &self.named_children(self.field(helper, "parameters")?)[..] {
             [s, p] if s.k() == "self_parameter" && p.k() == "parameter" => {
                 self.text(self.field(*p, "pattern")?)
@@ -1906,11 +1894,7 @@ impl<'t> Extractor<'t> {
         if self.parents.children(params).any(|p| p.is_named()) {
             return None;
         }
-        let tail = self
-            .parents
-            .children(self.field(def, "body")?)
-            .filter(|c| c.is_named() && !c.k().contains("comment"))
-            .last()?;
+        let tail = *self.named_children(self.field(def, "body")?).last()?;
         (tail.k() == "macro_invocation" && self.macro_name(tail) == Some("doc")).then_some(tail)
     }
 
