@@ -1531,9 +1531,13 @@ fn direction(v: &Value) -> Option<i32> {
     }
 }
 
-/// `.sort({a: 1})`, `.sort("-a b")`, `.sort("a", -1)`, `sort=[("a", -1)]`, `.sort([["a", 1]])`.
+/// `.sort({a: 1})`, `.sort("-a b")`, `.sort("a", -1)`, `sort=[("a", -1)]`, `.sort([["a", 1]])`,
+/// `{sort: ["a", "desc"]}`.
 fn read_sort(args: &[Value], q: &mut Query) {
     let add = |f: &str, d: Option<i32>, q: &mut Query| match d {
+        // `$natural` is storage order, not a field: no index is asked for (`.sort("$natural",
+        // -1)`, `{$natural: -1}`, `[("$natural", -1)]`).
+        _ if f == "$natural" => {}
         // The same key twice comes from sorts chosen in different branches: keep the first.
         Some(_) if q.sort.iter().any(|(k, _)| k == f) => {}
         Some(d) if plausible_field(f) => {
@@ -1552,10 +1556,6 @@ fn read_sort(args: &[Value], q: &mut Query) {
     match &first.kind {
         ValueKind::Document(fields) => {
             for f in fields {
-                // `$natural` is storage order, not a field: no index is asked for.
-                if f.key == "$natural" {
-                    continue;
-                }
                 if f.value.get("$meta").is_some() {
                     q.opaque.get_or_insert_with(|| "sort by text score".into());
                     continue;
@@ -1571,6 +1571,15 @@ fn read_sort(args: &[Value], q: &mut Query) {
                     None => add(part.trim_start_matches('+'), Some(1), q),
                 }
             }
+        }
+        // The driver's single pair (`{sort: ['t', 'desc']}`, `['t', -1]`): one key.
+        ValueKind::Array(items)
+            if items.len() == 2
+                && items[0].as_str().is_some()
+                && !matches!(items[1].kind, ValueKind::Array(_))
+                && direction(&items[1]).is_some() =>
+        {
+            add(items[0].as_str().unwrap_or(""), direction(&items[1]), q)
         }
         ValueKind::Array(items) => {
             for it in items {

@@ -3545,3 +3545,57 @@ fn python_names_from_a_star_import_are_the_module_s() {
     let out = concise_check(&two);
     assert!(!out.contains("m4.py"), "{out}");
 }
+
+#[test]
+fn javascript_registries_of_collections_name_them() {
+    // openwhyd's models: `mongodb.collections['user']`, filled by `exports.collections[name] =
+    // db.collection(name)`, reached directly, through `const cols = mongodb.collections`, by a
+    // member (`.notif`) or a constant key; a key the code computes names no collection. The
+    // driver's single sort pair `['t', 'desc']` is one key.
+    let files = [
+        (
+            "db.js",
+            "const { MongoClient } = require('mongodb');\n\
+             exports.collections = {};\n\
+             exports.init = async (db) => {\n  \
+             for (const name of ['user', 'notif']) exports.collections[name] = db.collection(name);\n\
+             };\n",
+        ),
+        (
+            "setup.js",
+            "async function setup(db) {\n  \
+             await db.collection('user').createIndex({ email: 1 });\n  \
+             await db.collection('notif').createIndex({ uId: 1, t: -1 });\n\
+             }\n",
+        ),
+        (
+            "user.js",
+            "const mongodb = require('./db.js');\n\
+             const cols = mongodb.collections;\n\
+             const NAME = 'user';\n\
+             exports.a = (x) => mongodb.collections['user'].find({ iBy: x }).toArray();\n\
+             exports.b = (x) => cols['user'].findOne({ iBy: x });\n\
+             exports.c = (x) => mongodb.collections[NAME].countDocuments({ iBy: x });\n\
+             exports.d = (p) => mongodb.collections[p.col].find({ iBy: 1 }).toArray();\n\
+             exports.e = (uId) => mongodb.collections.notif.find({ uId }, { sort: ['t', 'desc'] }).toArray();\n\
+             exports.f = (uId) => mongodb.collections.notif.find({ uId }, { sort: ['x', 'desc'] }).toArray();\n",
+        ),
+    ];
+    let out = concise_check(&files);
+    for line in [4, 5, 6] {
+        assert!(
+            out.contains(&format!("user.js:{line}:"))
+                && out.contains("on `user` filters by `iBy` (equality)"),
+            "{out}"
+        );
+    }
+    assert!(
+        out.contains("user.js:9:") && out.contains("sorts by `x: -1`"),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.contains("user.js:")).count(),
+        4,
+        "{out}"
+    );
+}

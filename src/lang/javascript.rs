@@ -3203,6 +3203,27 @@ impl<'t> Extractor<'t> {
         thing
     }
 
+    /// Whether `obj` is a registry of collections by name: a member `collections` of an object
+    /// (Mongoose's `connection.collections`, an application's `exports.collections[name] =
+    /// db.collection(name)`), or a name bound once to one (`const cols = mongodb.collections`).
+    fn is_collection_registry(&self, obj: Node<'t>) -> bool {
+        let registry = |m: Node<'t>| {
+            m.k() == "member_expression"
+                && self
+                    .field(m, "property")
+                    .is_some_and(|p| self.text(p) == "collections")
+        };
+        match obj.k() {
+            "member_expression" => registry(obj),
+            "identifier" => self
+                .lookup(self.text(obj), obj.start_byte() as u32)
+                .filter(|b| b.kind == DeclKind::Const)
+                .and_then(|b| b.value)
+                .is_some_and(|v| registry(self.unwrap_expr(v))),
+            _ => false,
+        }
+    }
+
     /// The name a call's function node calls: `model` in `model(..)` and `mongoose.model(..)`.
     pub(super) fn callee_name(&self, f: Node<'t>) -> &'t str {
         match f.k() {
@@ -4121,6 +4142,17 @@ impl<'t> Extractor<'t> {
                         None => Thing::Unknown,
                     };
                 }
+                // A registry of collections by name: `mongodb.collections.user`.
+                if self.is_collection_registry(obj) {
+                    return Thing::Collection(CollectionRef {
+                        name: CollectionName::Literal {
+                            name: prop_name.to_string(),
+                        },
+                        span: span(prop),
+                        via: CollectionVia::Driver,
+                        import: None,
+                    });
+                }
                 // A static field of a class of the file: `MessageModel.coll`.
                 if obj.k() == "identifier" {
                     let key = [self.text(obj), ".", prop_name].concat();
@@ -4258,6 +4290,15 @@ impl<'t> Extractor<'t> {
                     Thing::Db { shell: true } => {
                         let r = self.collection_ref(idx, CollectionVia::Shell);
                         Thing::Collection(r)
+                    }
+                    // `mongodb.collections['user']`, `cols[NAME]` (`const cols =
+                    // mongodb.collections`), where the name is written out.
+                    _ if self.is_collection_registry(obj) => {
+                        let r = self.collection_ref(idx, CollectionVia::Driver);
+                        match r.name {
+                            CollectionName::Literal { .. } => Thing::Collection(r),
+                            _ => Thing::Unknown,
+                        }
                     }
                     _ => Thing::Unknown,
                 }

@@ -1014,7 +1014,8 @@ impl<'t> Extractor<'t> {
                 ) else {
                     return;
                 };
-                if obj.k() == "identifier" && key.k() == "string" {
+                // A computed key (`q[field] = v`) too: the dict's keys are then not all written.
+                if obj.k() == "identifier" {
                     self.key_sets
                         .entry(self.text(obj).to_string())
                         .or_default()
@@ -4128,8 +4129,11 @@ impl<'t> Extractor<'t> {
     /// The update operators set on the dictionary `name` (bound at `from`) before `at`, added to
     /// its lowered value `v`: `update["$push"] = {"log": line}` (ChatterBot's tags),
     /// `spec["$addToSet"]["times"] = ..` and `spec.setdefault("$addToSet", {})["sports"] = ..`
-    /// (ivre's flows). Only `$` keys: a filter's keys set under conditions are not read as
-    /// always there.
+    /// (ivre's flows). Other keys set by name (`q["status"] = status`) are keys of the dict
+    /// where every path to the read sets them; one set under an `if` the read is not under is
+    /// left out, so the query is judged as the path that skips it sends it; one set by a computed
+    /// key (`q[field] = v`), or under another condition (both branches of an `if`, a loop),
+    /// leaves the dict's keys unknown, as a spread does.
     fn add_operator_sets(&self, name: &str, from: u32, at: u32, v: &mut Value, depth: usize) {
         let ValueKind::Document(fields) = &mut v.kind else {
             return;
@@ -4144,11 +4148,29 @@ impl<'t> Extractor<'t> {
                 None => fields.push(field),
             }
         }
+        let mut unknown = None;
         for (scope, key, value) in self.key_sets.get(name).into_iter().flatten() {
-            let Some(k) = self.string_value(*key).filter(|k| k.starts_with('$')) else {
+            if !before(scope, *key) {
+                continue;
+            }
+            let Some(k) = self.string_value(*key) else {
+                unknown = Some(*key);
                 continue;
             };
-            if before(scope, *key) {
+            // An operator the update may send, set under a condition or not.
+            let keep = k.starts_with('$')
+                || match self.assigned_under(*key, at) {
+                    None => true,
+                    Some(true) => false,
+                    Some(false) => {
+                        let every = self.set_in_every_branch(name, *key, &k, at);
+                        if !every {
+                            unknown = Some(*key);
+                        }
+                        every
+                    }
+                };
+            if keep {
                 let value = self.lower(*value, depth + 1);
                 put(
                     fields,
@@ -4159,6 +4181,9 @@ impl<'t> Extractor<'t> {
                     },
                 );
             }
+        }
+        if let Some(key) = unknown {
+            fields.push(Field::spread(span(key), name, true));
         }
         for (scope, op, key, value) in self.operator_sets.get(name).into_iter().flatten() {
             let (Some(op_key), Some(k)) = (self.string_value(*op), self.string_value(*key)) else {
@@ -4207,6 +4232,94 @@ impl<'t> Extractor<'t> {
             }
             fields.push(Field::spread(span(*arg), self.text(*arg), false));
         }
+    }
+
+    /// Whether the statement holding `n` runs under a condition that the read at `at` is not
+    /// under: `None` when every path to the read runs it, else whether a path to the read skips
+    /// it (an `if` with no `else`).
+    fn assigned_under(&self, n: Node<'t>, at: u32) -> Option<bool> {
+        let mut cur = n;
+        let mut under = false;
+        let mut skippable = false;
+        for _ in 0..MAX_DEPTH {
+            let Some(p) = self.parents.of(cur) else { break };
+            if matches!(p.k(), "function_definition" | "lambda" | "class_definition")
+                || (p.start_byte() as u32 <= at && at < p.end_byte() as u32)
+            {
+                break;
+            }
+            match p.k() {
+                "if_statement" => {
+                    under = true;
+                    skippable |= !self
+                        .named_children(p)
+                        .into_iter()
+                        .any(|c| c.k() == "else_clause");
+                }
+                "elif_clause"
+                | "else_clause"
+                | "for_statement"
+                | "while_statement"
+                | "try_statement"
+                | "except_clause"
+                | "finally_clause"
+                | "match_statement"
+                | "case_clause"
+                | "conditional_expression"
+                | "boolean_operator" => under = true,
+                _ => {}
+            }
+            cur = p;
+        }
+        under.then_some(skippable)
+    }
+
+    /// Whether the statement `name[k] = ..` that holds `key` is one of an `if` with an `else`
+    /// that every path to the read at `at` runs, and each of whose branches sets `name[k]` as a
+    /// statement of its own (`if pool: spec["type"] = {"$in": ..} else: spec["type"] = ..`):
+    /// the key is there on every path.
+    fn set_in_every_branch(&self, name: &str, key: Node<'t>, k: &str, at: u32) -> bool {
+        let block_of = |key: Node<'t>| -> Option<Node<'t>> {
+            let stmt = self.parents.of(self.parents.of(self.parents.of(key)?)?)?;
+            self.parents
+                .of(stmt)
+                .filter(|b| stmt.k() == "expression_statement" && b.k() == "block")
+        };
+        let Some(clause) = block_of(key).and_then(|b| self.parents.of(b)) else {
+            return false;
+        };
+        let Some(if_node) = (match clause.k() {
+            "if_statement" => Some(clause),
+            "elif_clause" | "else_clause" => self.parents.of(clause),
+            _ => None,
+        }) else {
+            return false;
+        };
+        if self.assigned_under(if_node, at).is_some() {
+            return false;
+        }
+        let mut branches = vec![self.field(if_node, "consequence")];
+        let mut has_else = false;
+        for c in self.named_children(if_node) {
+            match c.k() {
+                "elif_clause" => branches.push(self.field(c, "consequence")),
+                "else_clause" => {
+                    has_else = true;
+                    branches.push(self.field(c, "body"));
+                }
+                _ => {}
+            }
+        }
+        let sets = self.key_sets.get(name).map_or(&[][..], |v| &v[..]);
+        has_else
+            && branches.into_iter().all(|b| {
+                b.is_some_and(|b| {
+                    sets.iter().any(|(_, other, _)| {
+                        block_of(*other) == Some(b)
+                            && self.string_value(*other).as_deref() == Some(k)
+                    })
+                })
+            })
     }
 
     /// The update an argument sends: what [`Self::lower`] reads, or, when that is unknown

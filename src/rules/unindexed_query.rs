@@ -747,6 +747,68 @@ class CaseMixin:
         assert!(got[0].1.contains("on `case` filters by `owner`"), "{got:?}");
     }
 
+    /// Python: a key set by name on every path to the read (`q["kind"] = kind`, or in both
+    /// branches of an `if` with an `else`) is a key of the filter; one set under an `if` with no
+    /// `else` is left out, so the query is judged as the path that skips it sends it; one set by
+    /// a computed key, or in one branch only, leaves the filter unread.
+    #[test]
+    fn python_filter_keys_set_by_name() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient().shop
+db.items.create_index([("owner", 1), ("kind", 1), ("created", -1)])
+def always(owner, kind):
+    q = {"owner": owner}
+    q["kind"] = kind
+    return db.items.find(q).sort("created", -1)
+def sometimes(owner, kind):
+    q = {"owner": owner}
+    if kind:
+        q["kind"] = kind
+    return db.items.find(q).sort("created", -1)
+def both(owner, kind, pool):
+    q = {"owner": owner}
+    if pool:
+        q["kind"] = {"$in": ["a", "b"]}
+    else:
+        q["kind"] = kind
+    return db.items.find(q).sort("created", -1)
+def one_branch(owner, kind, pool):
+    q = {"owner": owner}
+    if pool:
+        q["kind"] = kind
+    else:
+        q["other"] = kind
+    return db.items.find(q).sort("created", -1)
+def computed(owner, field, value):
+    q = {"owner": owner}
+    q[field] = value
+    return db.items.find(q).sort("created", -1)
+"#;
+        let got = findings("items.py", src);
+        let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
+        assert_eq!(lines, vec![12], "{got:?}");
+        assert!(got[0].1.contains("filters by `owner`"), "{got:?}");
+        assert!(!got[0].1.contains("`kind`"), "{got:?}");
+    }
+
+    /// `$natural` is storage order: a sort by it asks no index for its key, however it is spelt.
+    #[test]
+    fn a_natural_order_sort_asks_for_no_index() {
+        let src = r#"from pymongo import MongoClient, DESCENDING
+db = MongoClient().app
+db.messages.create_index("channel")
+def latest(channel):
+    return db.messages.find({"channel": channel}).sort("$natural", DESCENDING)
+def latest_pairs(channel):
+    return db.messages.find({"channel": channel}).sort([("$natural", -1)])
+def by_time(channel):
+    return db.messages.find({"channel": channel}).sort("time", DESCENDING)
+"#;
+        let got = findings("messages.py", src);
+        let lines: Vec<usize> = got.iter().map(|f| f.0).collect();
+        assert_eq!(lines, vec![9], "{got:?}");
+    }
+
     #[test]
     fn esr_decides_which_queries_are_served() {
         let got = findings(
