@@ -3599,3 +3599,55 @@ fn javascript_registries_of_collections_name_them() {
         "{out}"
     );
 }
+
+#[test]
+fn mongoose_handed_on_by_the_application() {
+    // FastGPT's models: `Schema` from a module of the repository that re-exports Mongoose, or
+    // destructured from the Mongoose instance it exports, and a model factory given the
+    // collection's name by a constant (of the file, or imported): the schema's indexes are the
+    // collection's.
+    let files = [
+        (
+            "common/mongo.ts",
+            "import mongoose, { Mongoose, Model } from 'mongoose';\n\
+             export const conn = new Mongoose();\n\
+             export * from 'mongoose';\n\
+             export const getModel = <T>(name: string, schema: mongoose.Schema) =>\n  \
+             (conn.models[name] as Model<T>) ?? conn.model<T>(name, schema);\n",
+        ),
+        (
+            "item.ts",
+            "import { conn, getModel } from './common/mongo';\n\
+             const { Schema } = conn;\n\
+             export const ItemCollectionName = 'items';\n\
+             const ItemSchema = new Schema({ appId: String, time: Date, chatId: String });\n\
+             ItemSchema.index({ appId: 1, chatId: 1 });\n\
+             ItemSchema.index({ appId: 1 });\n\
+             export const MongoItem = getModel<any>(ItemCollectionName, ItemSchema);\n\
+             MongoItem.find({ time: { $gte: new Date() } });\n",
+        ),
+        (
+            "other.ts",
+            "import { Schema, getModel } from './common/mongo';\n\
+             import { OtherName } from './names';\n\
+             const S = new Schema({ appId: String, chatId: String });\n\
+             S.index({ appId: 1, chatId: 1 });\n\
+             export const MongoOther = getModel<any>(OtherName, S);\n\
+             MongoOther.find({ chatId: 'x' });\n",
+        ),
+        ("names.ts", "export const OtherName = 'others';\n"),
+    ];
+    let out = concise_check(&files);
+    assert!(
+        out.contains("item.ts:6:18: warning[redundant-index] index {appId: 1} on `items`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("item.ts:8:") && out.contains("none of the 2 indexes declared for `items`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("other.ts:6:") && out.contains("the only index declared for `others`"),
+        "{out}"
+    );
+}

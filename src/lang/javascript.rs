@@ -3203,23 +3203,21 @@ impl<'t> Extractor<'t> {
         thing
     }
 
-    /// Whether `obj` is a registry of collections by name: a member `collections` of an object
-    /// (Mongoose's `connection.collections`, an application's `exports.collections[name] =
-    /// db.collection(name)`), or a name bound once to one (`const cols = mongodb.collections`).
+    /// Whether `obj` is a registry of collections by name (see `names_collection_registry`):
+    /// Mongoose's `connection.collections`, an application's `exports.collections[name] =
+    /// db.collection(name)` (openwhyd's `mongodb.collections`), or a name bound once to one
+    /// (`const cols = mongodb.collections`).
     fn is_collection_registry(&self, obj: Node<'t>) -> bool {
-        let registry = |m: Node<'t>| {
-            m.k() == "member_expression"
-                && self
-                    .field(m, "property")
-                    .is_some_and(|p| self.text(p) == "collections")
-        };
         match obj.k() {
-            "member_expression" => registry(obj),
+            "member_expression" => super::names_collection_registry(self.text(obj)),
             "identifier" => self
                 .lookup(self.text(obj), obj.start_byte() as u32)
                 .filter(|b| b.kind == DeclKind::Const)
                 .and_then(|b| b.value)
-                .is_some_and(|v| registry(self.unwrap_expr(v))),
+                .is_some_and(|v| {
+                    let v = self.unwrap_expr(v);
+                    v.k() == "member_expression" && super::names_collection_registry(self.text(v))
+                }),
             _ => false,
         }
     }

@@ -618,6 +618,9 @@ fn is_data_layer_role(w: &str) -> bool {
 /// A file of the steps that migrate stored data between releases: under `migrations/` (or named
 /// for a migration), a data update folder, schema upgrade steps.
 pub fn path_is_migration(path: &str) -> bool {
+    if names_release_step(last_part(path, b'/')) {
+        return true;
+    }
     // Every word below starts with one of these.
     if !mentions_any(path, &MIGRATION_STEMS) {
         return false;
@@ -636,6 +639,27 @@ pub fn path_is_migration(path: &str) -> bool {
                     matches!(w, "migrations" | "migration" | "migrate")
                 })
         })
+}
+
+/// A file named for the step that brings stored data to a release: `init`, `upgrade` or
+/// `migrate`, then the release's version (FastGPT's `initv4823.ts`, run once by the operator
+/// after upgrading; `upgrade_v2.py`, `migrate-1.4.0.js`). Not the word alone (`init.ts`), nor a
+/// version alone (`v1.ts`, a version of an API).
+fn names_release_step(file: &str) -> bool {
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    let Some(rest) = ["init", "upgrade", "migrate"].iter().find_map(|p| {
+        stem.get(..p.len())
+            .filter(|head| head.eq_ignore_ascii_case(p))
+            .map(|_| &stem[p.len()..])
+    }) else {
+        return false;
+    };
+    let rest = rest.trim_start_matches(['-', '_']);
+    let rest = rest.strip_prefix(['v', 'V']).unwrap_or(rest);
+    rest.starts_with(|c: char| c.is_ascii_digit())
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
 }
 
 /// A folder of the scripts that update stored data between releases, a migrations folder by
@@ -899,6 +923,16 @@ mod tests {
         assert!(path_is_migration("app/DataNormalization/rename-roots.js"));
         assert!(!path_is_migration("app/server/normalizeData.ts"));
         assert!(!path_is_migration("app/utils/normalize/input.ts"));
+        // A file named for the step to a release: FastGPT's admin routes, run once after an
+        // upgrade. Not the word alone, a version alone, or a word that only starts so.
+        assert!(path_is_migration("src/pages/api/admin/initv4823.ts"));
+        assert!(path_is_migration("scripts/upgrade_v2.py"));
+        assert!(path_is_migration("scripts/migrate-1.4.0.js"));
+        assert!(path_is_migration("scripts/Init-V3.js"));
+        assert!(!path_is_migration("src/pages/api/init.ts"));
+        assert!(!path_is_migration("src/routes/v1.ts"));
+        assert!(!path_is_migration("src/initialize2.ts"));
+        assert!(!path_is_migration("src/initv.ts"));
         assert!(path_is_periodic("app/CronJobs/sync.js"));
         assert!(path_is_periodic("x/Backfill/y.py"));
         assert!(path_is_periodic("app/jobQueue/x.js"));

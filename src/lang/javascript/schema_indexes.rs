@@ -4,7 +4,7 @@
 //! compiled into (`model("Post", PostSchema)` in the same file), or on an unknown collection named
 //! after the schema variable when the model is made elsewhere.
 
-use super::{span, Extractor, Thing, MAX_DEPTH};
+use super::{is_repository_module, span, Extractor, Thing, MAX_DEPTH};
 use crate::ir::*;
 use crate::lang::naming::mongoose_collection_name;
 use crate::lang::HashMap;
@@ -73,9 +73,22 @@ impl<'t> Extractor<'t> {
         Some(sites)
     }
 
+    /// Whether the file's `Schema` is Mongoose's handed on by the application: imported from a
+    /// module of the repository (`import { Schema } from '../../common/mongo'`, which does
+    /// `export * from 'mongoose'`), or taken from a Mongoose instance that such a module exports
+    /// (`const { Schema } = connectionMongo`, FastGPT's models).
+    fn schema_handed_on(&self) -> bool {
+        self.bindings.get("Schema").into_iter().flatten().any(|b| {
+            b.import.as_ref().is_some_and(|i| {
+                (i.export == "Schema" || i.export.ends_with(".Schema"))
+                    && is_repository_module(&i.module)
+            })
+        })
+    }
+
     /// Finds every Mongoose index declaration of the file and appends it to the IR.
     pub(super) fn schema_indexes(&mut self, root: Node<'t>) {
-        if !self.uses_mongo {
+        if !self.uses_mongo && !self.schema_handed_on() {
             return;
         }
         // schema variable → the model it is compiled into.
@@ -653,13 +666,16 @@ impl<'t> Extractor<'t> {
 
     /// An application's helper that compiles a model, called with a model name and a schema of
     /// this file: growi's `getOrCreateModel('Page', pageSchema)` (`getModelSafely(name) ??
-    /// mongoose.model(name, schema)`), a `createModel('User', userSchema)`.
+    /// mongoose.model(name, schema)`), a `createModel('User', userSchema)`, FastGPT's
+    /// `getMongoModel(ChatItemCollectionName, ChatItemSchema)`.
     pub(super) fn is_model_helper_call(&self, f: Node<'t>, args: &[Node<'t>]) -> bool {
         let name = self.callee_name(f);
         if name == "model" || !name.contains("Model") || args.len() < 2 {
             return false;
         }
-        if self.string_value(args[0]).is_none() {
+        // The name written out, or a name for it (`getMongoModel(ChatItemCollectionName,
+        // ChatItemSchema)`, FastGPT's models).
+        if self.string_value(args[0]).is_none() && self.unwrap_expr(args[0]).k() != "identifier" {
             return false;
         }
         let schema = self.unwrap_expr(args[1]);
