@@ -3651,3 +3651,52 @@ fn mongoose_handed_on_by_the_application() {
         "{out}"
     );
 }
+
+#[test]
+fn rust_associated_functions_given_the_database_name_the_collection() {
+    // lila-deepq's models: `impl Job { pub fn coll(db: DbConn) -> Collection { db.database.
+    // collection("deepq_fishnetjobs") } }`, called as `Job::coll(db.clone())` in its file and as
+    // `m::Job::coll(db)` (chained, or bound with `let`) in another; a type's function that opens
+    // no collection names none.
+    let files = [
+        (
+            "src/fishnet/model.rs",
+            "use mongodb::{bson::{doc, Document}, Collection, Database};\n\
+             pub struct DbConn { pub database: Database }\n\
+             pub struct Job;\n\
+             impl Job {\n    \
+             pub fn coll(db: DbConn) -> Collection<Document> { db.database.collection(\"deepq_fishnetjobs\") }\n}\n\
+             pub struct Other;\n\
+             impl Other {\n    \
+             pub fn make(db: DbConn) -> Collection<Document> { db.database.collection(&db.name) }\n}\n\
+             pub async fn count(db: DbConn) -> u64 { Job::coll(db.clone()).count_documents(doc! { \"owner\": 1 }, None).await.unwrap() }\n",
+        ),
+        (
+            "src/fishnet/api.rs",
+            "use mongodb::bson::doc;\nuse super::model as m;\n\
+             pub async fn assign(db: DbConn, key: &str) {\n    \
+             let job_col = m::Job::coll(db.clone());\n    \
+             job_col.find_one_and_update(doc! { \"owner\": null }, doc! { \"$set\": { \"owner\": key } }, None).await;\n    \
+             m::Job::coll(db.clone()).delete_one(doc! { \"_id\": key }, None).await;\n    \
+             m::Other::make(db).find_one(doc! { \"x\": 1 }, None).await;\n}\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(collection_names(&m), vec!["deepq_fishnetjobs"]);
+    let mut got = sites(collection(&m, "deepq_fishnetjobs"));
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            ("src/fishnet/api.rs".to_string(), "delete_one".to_string()),
+            (
+                "src/fishnet/api.rs".to_string(),
+                "find_one_and_update".to_string()
+            ),
+            (
+                "src/fishnet/model.rs".to_string(),
+                "count_documents".to_string()
+            ),
+        ]
+    );
+}

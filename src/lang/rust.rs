@@ -625,7 +625,7 @@ impl<'t> Extractor<'t> {
     fn type_method_ref(&self, call: Node<'t>) -> Option<CollectionRef> {
         let (path, method) = self.scoped_call(call)?;
         if !self.args(call).is_empty() {
-            return None;
+            return self.associated_collection_ref(call, path, method);
         }
         let export = if path.k() == "bracketed_type" {
             let q = self
@@ -658,6 +658,35 @@ impl<'t> Extractor<'t> {
         })
     }
 
+    /// `Job::coll(db)`, `m::Job::coll(db.clone())`: a call of an associated function of a type
+    /// given one argument, which a file of the repository may export as opening a collection (see
+    /// `collection_methods`); the linker decides, by `<Job::coll() as _>::NAME`.
+    fn associated_collection_ref(
+        &self,
+        call: Node<'t>,
+        path: Node<'t>,
+        method: &str,
+    ) -> Option<CollectionRef> {
+        if !self.uses_mongo || self.args(call).len() != 1 || path.k() == "bracketed_type" {
+            return None;
+        }
+        let ty = type_name(self.text(path))?;
+        if !ty.starts_with(|c: char| c.is_ascii_uppercase()) || ty == "Self" {
+            return None;
+        }
+        Some(CollectionRef {
+            name: CollectionName::Unknown {
+                text: crate::lang::first_chars(self.text(call), 80),
+            },
+            span: span(call),
+            via: CollectionVia::Driver,
+            import: Some(ImportRef {
+                module: RUST_TYPES.to_string(),
+                export: format!("<{ty}::{method}() as _>::NAME"),
+            }),
+        })
+    }
+
     /// The value a function body ends with: its tail expression, or a final `return x;`.
     fn tail(&self, body: Node<'t>) -> Option<Node<'t>> {
         let last = *self.named_children(body).last()?;
@@ -684,6 +713,7 @@ impl<'t> Extractor<'t> {
             return;
         }
         let mut found: HashMap<&'t str, String> = HashMap::default();
+        let mut assoc = Vec::new();
         for &block in &self.impls {
             let Some(body) = self.field(block, "body") else {
                 continue;
@@ -705,10 +735,23 @@ impl<'t> Extractor<'t> {
                     continue;
                 };
                 let mut ps = self.parents.children(params).filter(|p| p.is_named());
-                let only_self = matches!(
-                    (ps.next(), ps.next()),
-                    (Some(p), None) if p.k() == "self_parameter"
-                );
+                let (only_self, one_param) = match (ps.next(), ps.next()) {
+                    (Some(p), None) => (p.k() == "self_parameter", p.k() == "parameter"),
+                    _ => (false, false),
+                };
+                // An associated function given the database (`Job::coll(db)`, lila-deepq's
+                // models): `<Job::coll() as mongodb::Collection>::NAME`, for `Job::coll(..)`
+                // calls in every file (see `type_method_ref`).
+                if one_param {
+                    let ty = self
+                        .field(block, "type")
+                        .and_then(|t| type_name(self.text(t)));
+                    let opened = self.tail(fbody).and_then(|t| self.opened_name(t));
+                    if let (Some(ty), Some(collection)) = (ty, opened) {
+                        assoc.push((format!("{ty}::{}()", self.text(name)), collection));
+                    }
+                    continue;
+                }
                 let Some(tail) = self.tail(fbody).filter(|_| only_self) else {
                     continue;
                 };
@@ -727,6 +770,7 @@ impl<'t> Extractor<'t> {
             self.typed_collections
                 .push((format!(".{m}()"), name.clone()));
         }
+        self.typed_collections.extend(assoc);
         self.collection_methods = found;
     }
 
