@@ -646,6 +646,13 @@ pub fn path_is_migration(path: &str) -> bool {
 /// after upgrading; `upgrade_v2.py`, `migrate-1.4.0.js`). Not the word alone (`init.ts`), nor a
 /// version alone (`v1.ts`, a version of an API).
 fn names_release_step(file: &str) -> bool {
+    // (Most names are ruled out by their first letter.)
+    if !matches!(
+        file.as_bytes().first().map(|b| b | 0x20),
+        Some(b'i' | b'u' | b'm')
+    ) {
+        return false;
+    }
     let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
     let Some(rest) = ["init", "upgrade", "migrate"].iter().find_map(|p| {
         stem.get(..p.len())
