@@ -3700,3 +3700,39 @@ fn rust_associated_functions_given_the_database_name_the_collection() {
         ]
     );
 }
+
+#[test]
+fn python_members_of_another_module_s_database_by_any_name() {
+    // YukkiMusicBot: `from YukkiMusic.core.mongo import pymongodb`, a database bound in both
+    // branches of an `if` there, and `pymongodb.sudoers.find_one(..)` here; a name of a module
+    // not named for the database, or one that holds no database, names no collection.
+    let files = [
+        (
+            "app/core/mongo.py",
+            "from pymongo import MongoClient\nimport config\n\
+             if config.URI is None:\n    _sync = MongoClient(\"mongodb://x\")\n    pymongodb = _sync[config.NAME]\n\
+             else:\n    _sync = MongoClient(config.URI)\n    pymongodb = _sync.Yukki\n\
+             settings = {\"a\": 1}\n",
+        ),
+        (
+            "app/misc.py",
+            "from app.core.mongo import pymongodb, settings\n\
+             def sudo(user_id):\n    \
+             sudoersdb = pymongodb.sudoers\n    \
+             sudoers = sudoersdb.find_one({\"sudo\": \"sudo\"})\n    \
+             sudoersdb.update_one({\"sudo\": \"sudo\"}, {\"$set\": {\"sudoers\": sudoers}}, upsert=True)\n    \
+             settings.other.find_one({\"a\": 1})\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(collection_names(&m), vec!["sudoers"]);
+    let mut got = sites(collection(&m, "sudoers"));
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            ("app/misc.py".to_string(), "find_one".to_string()),
+            ("app/misc.py".to_string(), "update_one".to_string()),
+        ]
+    );
+}

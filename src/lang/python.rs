@@ -2502,6 +2502,33 @@ impl<'t> Extractor<'t> {
                             format!("{local}.{attr_name}"),
                         )
                     }
+                    // `pymongodb.sudoers`, `pymongodb` a name of a module named for the database
+                    // (`from app.core.mongo import pymongodb`): that module's database, if the
+                    // linker finds it exports one (as for `pymongodb["sudoers"]`).
+                    Thing::Imported(imp, _)
+                        if imp.export != "*"
+                            && !imp.is_call()
+                            && last_segment(&imp.export)
+                                .starts_with(|c: char| c.is_ascii_lowercase())
+                            && !is_collection_attr(attr_name)
+                            // (`mongo.db.analysis`: `mongo` a client-like object, `db` its database.)
+                            && !DB_NAMES.contains(&attr_name)
+                            && !CLIENT_NAMES.contains(&attr_name)
+                            && crate::lang::naming::is_name(attr_name)
+                            && super::names_database_module(last_segment(&imp.module)) =>
+                    {
+                        Thing::Collection(CollectionRef {
+                            name: CollectionName::Literal {
+                                name: attr_name.to_string(),
+                            },
+                            span: span(attr),
+                            via: CollectionVia::Driver,
+                            import: Some(ImportRef {
+                                export: format!("{}[]", imp.export),
+                                module: imp.module,
+                            }),
+                        })
+                    }
                     Thing::Imported(imp, _) if imp.export == "*" => {
                         if DB_NAMES.contains(&attr_name) && !is_other_database(&imp.module) {
                             return Thing::Db;
