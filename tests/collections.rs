@@ -3736,3 +3736,33 @@ fn python_members_of_another_module_s_database_by_any_name() {
         ]
     );
 }
+
+#[test]
+fn javascript_legacy_collection_callbacks_name_their_collection() {
+    // pa11y-webservice's models: `db.collection('results', (err, collection) => ..)`, with or
+    // without options before the callback; the callback of another function names nothing.
+    let files = [(
+        "model/result.js",
+        "const { MongoClient } = require('mongodb');\n\
+         module.exports = function ({ db }, done) {\n  \
+         db.collection('results', async (err, collection) => {\n    \
+         await collection.createIndex({ date: 1 });\n    \
+         done(err, { removeForTask(task) { return collection.deleteMany({ task }); } });\n  \
+         });\n  \
+         db.collection('tasks', {}, function (err, tasks) { tasks.find({ name: 'x' }); });\n  \
+         other('results', (err, x) => { x.find({ a: 1 }); });\n\
+         };\n",
+    )];
+    let m = map_of(&files);
+    assert_eq!(collection_names(&m), vec!["results", "tasks"]);
+    assert_eq!(
+        sites(collection(&m, "tasks")),
+        vec![("model/result.js".to_string(), "find".to_string())]
+    );
+    let out = concise_check(&files);
+    assert!(
+        out.contains("model/result.js:5:")
+            && out.contains("`deleteMany` on `results` filters by `task`"),
+        "{out}"
+    );
+}

@@ -4493,7 +4493,46 @@ impl<'t> Extractor<'t> {
                 Thing::Typed(imp, local) if local.is_empty() => Thing::Typed(imp, name.into()),
                 t => t,
             },
+            None if b.kind == DeclKind::Param && self.uses_mongo => {
+                self.callback_collection(b, name).unwrap_or(Thing::Unknown)
+            }
             None => Thing::Unknown,
+        }
+    }
+
+    /// The collection the driver's legacy callback is given: `collection` in
+    /// `db.collection('results', (err, collection) => ..)` (or with options before the
+    /// callback), the collection that call names (pa11y-webservice's models).
+    fn callback_collection(&self, b: &Binding<'t>, name: &str) -> Option<Thing> {
+        // (A parameter's binding is at its list's start.)
+        let at = b.pos as usize;
+        let mut params = self.parents.root().descendant_for_byte_range(at, at)?;
+        for _ in 0..3 {
+            if params.k() == "formal_parameters" {
+                break;
+            }
+            params = self.parents.of(params)?;
+        }
+        if params.k() != "formal_parameters" || params.start_byte() != at {
+            return None;
+        }
+        let position = self
+            .named_children(params)
+            .iter()
+            .position(|p| p.k() == "identifier" && self.text(*p) == name)?;
+        let callback = self.parents.of(params)?;
+        let call = self
+            .parents
+            .of(callback)
+            .filter(|a| position == 1 && a.k() == "arguments")
+            .and_then(|a| self.parents.of(a))?;
+        let args = self.args(call);
+        if args.len() < 2 || args.last() != Some(&callback) {
+            return None;
+        }
+        match self.classify_call(call, 0) {
+            t @ Thing::Collection(_) if self.collection_call_name(call).is_some() => Some(t),
+            _ => None,
         }
     }
 
