@@ -75,6 +75,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         classes: Vec::new(),
         class_exports: Vec::new(),
         registry_names: Default::default(),
+        callback_collections: Default::default(),
         expanding: std::cell::RefCell::new(Vec::new()),
         lower_fuel: std::cell::Cell::new(super::lower_fuel(text.len())),
         uses_mongo: false,
@@ -386,6 +387,9 @@ struct Extractor<'t> {
     /// `collections`: Reaction's `const { Products } = context.collections`, `{ collections: {
     /// Orders } } = context`, a registry of the application's collections by name.
     registry_names: crate::lang::HashSet<(&'t str, u32)>,
+    /// The second parameters of the driver's legacy callbacks (`db.collection('results', (err,
+    /// collection) => ..)`), by (name, binding position): the call that opens their collection.
+    callback_collections: HashMap<(&'t str, u32), Node<'t>>,
     /// The functions whose returned pipelines are being read, innermost last (see
     /// `returned_pipeline`, `lang::helper_pipeline`): a cycle guard, and a bound on how deep
     /// helpers nest.
@@ -1218,6 +1222,9 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let method = self.text(prop);
+                if method == "collection" {
+                    self.note_collection_callback(n);
+                }
                 // `(course as any).save()`: TypeScript's cast saves the document it casts.
                 let obj = if method == "save" {
                     self.unwrap_expr(obj)
@@ -3427,6 +3434,43 @@ impl<'t> Extractor<'t> {
         opens(local).then_some(named)
     }
 
+    /// The driver's legacy callback, `db.collection('results', (err, collection) => ..)` (or
+    /// with options before it): its second parameter holds the collection the call opens
+    /// (pa11y-webservice's models), classified as the call is (see `callback_collections`).
+    fn note_collection_callback(&mut self, call: Node<'t>) {
+        // (Most calls end with a name written out, `.collection('users')`: their last byte
+        // but one is a quote. Then the last argument's kind, before `args`.)
+        let end = call.end_byte();
+        if end >= 2 && matches!(self.src.as_bytes()[end - 2], b'\'' | b'"' | b'`') {
+            return;
+        }
+        let last = self
+            .field(call, "arguments")
+            .and_then(|a| self.parents.children(a).last());
+        if !last.is_some_and(|l| is_function(l.k())) {
+            return;
+        }
+        let given = self.args(call);
+        let Some(&callback) = given.last().filter(|_| given.len() >= 2) else {
+            return;
+        };
+        if !is_function(callback.k()) {
+            return;
+        }
+        let Some(params) = self
+            .field(callback, "parameters")
+            .filter(|p| p.k() == "formal_parameters")
+        else {
+            return;
+        };
+        if let Some(&second) = self.named_children(params).get(1) {
+            if second.k() == "identifier" {
+                self.callback_collections
+                    .insert((self.text(second), params.start_byte() as u32), call);
+            }
+        }
+    }
+
     /// The name a call `x.collection(name, ..)` opens (its first argument), if it is one.
     fn collection_call_name(&self, call: Node<'t>) -> Option<Node<'t>> {
         let opens = self
@@ -4493,46 +4537,14 @@ impl<'t> Extractor<'t> {
                 Thing::Typed(imp, local) if local.is_empty() => Thing::Typed(imp, name.into()),
                 t => t,
             },
-            None if b.kind == DeclKind::Param && self.uses_mongo => {
-                self.callback_collection(b, name).unwrap_or(Thing::Unknown)
+            // The driver's legacy callback's collection (see `collection_callback_call`).
+            None if !self.callback_collections.is_empty() => {
+                match self.callback_collections.get(&(name, b.pos)) {
+                    Some(&call) if depth < MAX_DEPTH => self.classify(call, depth + 1),
+                    _ => Thing::Unknown,
+                }
             }
             None => Thing::Unknown,
-        }
-    }
-
-    /// The collection the driver's legacy callback is given: `collection` in
-    /// `db.collection('results', (err, collection) => ..)` (or with options before the
-    /// callback), the collection that call names (pa11y-webservice's models).
-    fn callback_collection(&self, b: &Binding<'t>, name: &str) -> Option<Thing> {
-        // (A parameter's binding is at its list's start.)
-        let at = b.pos as usize;
-        let mut params = self.parents.root().descendant_for_byte_range(at, at)?;
-        for _ in 0..3 {
-            if params.k() == "formal_parameters" {
-                break;
-            }
-            params = self.parents.of(params)?;
-        }
-        if params.k() != "formal_parameters" || params.start_byte() != at {
-            return None;
-        }
-        let position = self
-            .named_children(params)
-            .iter()
-            .position(|p| p.k() == "identifier" && self.text(*p) == name)?;
-        let callback = self.parents.of(params)?;
-        let call = self
-            .parents
-            .of(callback)
-            .filter(|a| position == 1 && a.k() == "arguments")
-            .and_then(|a| self.parents.of(a))?;
-        let args = self.args(call);
-        if args.len() < 2 || args.last() != Some(&callback) {
-            return None;
-        }
-        match self.classify_call(call, 0) {
-            t @ Thing::Collection(_) if self.collection_call_name(call).is_some() => Some(t),
-            _ => None,
         }
     }
 

@@ -469,10 +469,12 @@ fn mentions_any(text: &str, needles: &[&str]) -> bool {
         letter < 26
             && firsts & 1 << letter != 0
             && needles.iter().any(|n| {
-                // The first letter before the rest: most needles start with another.
+                // The first letter, then the second, before the rest: most needles start with
+                // another, and most that share the first letter differ in the second.
                 let n = n.as_bytes();
                 n[0] == lower
                     && b.len() - i >= n.len()
+                    && (n.len() < 2 || (b[i + 1] | 0x20) == n[1])
                     && b[i + 1..i + n.len()].eq_ignore_ascii_case(&n[1..])
             })
     })

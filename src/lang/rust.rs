@@ -624,8 +624,13 @@ impl<'t> Extractor<'t> {
     /// implementer's collection: it stays unknown.
     fn type_method_ref(&self, call: Node<'t>) -> Option<CollectionRef> {
         let (path, method) = self.scoped_call(call)?;
-        if !self.args(call).is_empty() {
-            return self.associated_collection_ref(call, path, method);
+        let args = self.args(call);
+        if !args.is_empty() {
+            // (Named for what it returns: `coll`, `collection`, `get_col`.)
+            if args.len() == 1 && method.contains("col") {
+                return self.associated_collection_ref(call, path, method);
+            }
+            return None;
         }
         let export = if path.k() == "bracketed_type" {
             let q = self
@@ -659,15 +664,16 @@ impl<'t> Extractor<'t> {
     }
 
     /// `Job::coll(db)`, `m::Job::coll(db.clone())`: a call of an associated function of a type
-    /// given one argument, which a file of the repository may export as opening a collection (see
-    /// `collection_methods`); the linker decides, by `<Job::coll() as _>::NAME`.
+    /// given one argument and named for a collection, which a file of the repository may export
+    /// as opening one (see `collection_methods`); the linker decides, by `<Job::coll() as
+    /// _>::NAME`.
     fn associated_collection_ref(
         &self,
         call: Node<'t>,
         path: Node<'t>,
         method: &str,
     ) -> Option<CollectionRef> {
-        if !self.uses_mongo || self.args(call).len() != 1 || path.k() == "bracketed_type" {
+        if !self.uses_mongo || path.k() == "bracketed_type" {
             return None;
         }
         let ty = type_name(self.text(path))?;
