@@ -3766,3 +3766,41 @@ fn javascript_legacy_collection_callbacks_name_their_collection() {
         "{out}"
     );
 }
+
+#[test]
+fn python_a_function_of_a_submodule_reached_through_its_package() {
+    // picoCTF's `import api` .. `db = api.db.get_conn()`: the function `get_conn` of `api/db.py`,
+    // which returns the database, not a method of a database named `db`; a function of another
+    // submodule that returns no database names nothing.
+    let files = [
+        (
+            "api/db.py",
+            "from pymongo import MongoClient\n\
+             __connection = None\n\
+             def get_conn():\n    \
+             global __connection\n    \
+             __connection = MongoClient()[\"pico\"]\n    \
+             return __connection\n",
+        ),
+        (
+            "api/util.py",
+            "def get_settings():\n    return {\"a\": 1}\n",
+        ),
+        (
+            "api/token.py",
+            "import api\n\
+             def find_key(key):\n    \
+             db = api.db.get_conn()\n    \
+             return db.tokens.find_one({\"key\": key})\n\
+             def other():\n    \
+             s = api.util.get_settings()\n    \
+             return s.things.find_one({\"a\": 1})\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(collection_names(&m), vec!["tokens"]);
+    assert_eq!(
+        sites(collection(&m, "tokens")),
+        vec![("api/token.py".to_string(), "find_one".to_string())]
+    );
+}

@@ -2515,7 +2515,11 @@ impl<'t> Extractor<'t> {
                             && !DB_NAMES.contains(&attr_name)
                             && !CLIENT_NAMES.contains(&attr_name)
                             && crate::lang::naming::is_name(attr_name)
-                            && super::names_database_module(last_segment(&imp.module)) =>
+                            && imp
+                                .module
+                                .rsplit(['/', '.'])
+                                .next()
+                                .is_some_and(super::names_database_module) =>
                     {
                         Thing::Collection(CollectionRef {
                             name: CollectionName::Literal {
@@ -2962,6 +2966,24 @@ impl<'t> Extractor<'t> {
                 return Thing::Unknown;
             };
             let method = self.text(attr);
+            // `import api` .. `api.db.get_conn()`: the function `get_conn` of the module
+            // `api/db` (picoCTF's), not a method of a database named `db`.
+            let submodule = (obj.k() == "attribute")
+                .then(|| self.field(obj, "object").zip(self.field(obj, "attribute")))
+                .flatten()
+                .and_then(|(package, sub)| match self.classify(package, depth + 1) {
+                    Thing::Imported(imp, _) if imp.export == "*" => Some(ImportRef {
+                        module: format!("{}/{}", imp.module, self.text(sub)),
+                        export: method.to_string(),
+                    }),
+                    _ => None,
+                });
+            if let Some(import) = submodule {
+                return Thing::CallResult(ImportRef {
+                    export: format!("{}()", import.export),
+                    ..import
+                });
+            }
             match self.classify(obj, depth + 1) {
                 Thing::Imported(imp, _) if imp.is_call() => return Thing::Unknown,
                 // `import app.dbs as dbs` .. `dbs.get_db()`.
