@@ -2966,25 +2966,26 @@ impl<'t> Extractor<'t> {
                 return Thing::Unknown;
             };
             let method = self.text(attr);
-            // `import api` .. `api.db.get_conn()`: the function `get_conn` of the module
-            // `api/db` (picoCTF's), not a method of a database named `db`.
-            let submodule = (obj.k() == "attribute")
-                .then(|| self.field(obj, "object").zip(self.field(obj, "attribute")))
-                .flatten()
-                .and_then(|(package, sub)| match self.classify(package, depth + 1) {
-                    Thing::Imported(imp, _) if imp.export == "*" => Some(ImportRef {
-                        module: format!("{}/{}", imp.module, self.text(sub)),
-                        export: method.to_string(),
-                    }),
-                    _ => None,
-                });
-            if let Some(import) = submodule {
-                return Thing::CallResult(ImportRef {
-                    export: format!("{}()", import.export),
-                    ..import
-                });
-            }
             match self.classify(obj, depth + 1) {
+                // `import api` .. `api.db.get_conn()`: the function `get_conn` of the module
+                // `api/db` (picoCTF's), not a method of a database named `db` (which a member
+                // `db` of a module otherwise is).
+                Thing::Db if obj.k() == "attribute" => {
+                    let submodule = self
+                        .field(obj, "object")
+                        .zip(self.field(obj, "attribute"))
+                        .and_then(|(package, sub)| match self.classify(package, depth + 1) {
+                            Thing::Imported(imp, _) if imp.export == "*" => Some(ImportRef {
+                                module: format!("{}/{}", imp.module, self.text(sub)),
+                                export: method.to_string(),
+                            }),
+                            _ => None,
+                        });
+                    match submodule {
+                        Some(import) => import,
+                        None => return Thing::Unknown,
+                    }
+                }
                 Thing::Imported(imp, _) if imp.is_call() => return Thing::Unknown,
                 // `import app.dbs as dbs` .. `dbs.get_db()`.
                 Thing::Imported(imp, _) if imp.export == "*" => ImportRef {
