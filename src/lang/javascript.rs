@@ -5665,28 +5665,21 @@ impl<'t> Extractor<'t> {
     /// at `at` is not under: `None` when every path to the read passes it, else whether a path
     /// to the read skips it (it is in an `if` with no `else`).
     fn assigned_under(&self, value: Node<'t>, at: u32) -> Option<bool> {
-        let mut cur = value;
-        let mut under = false;
-        let mut skippable = false;
-        for _ in 0..MAX_DEPTH {
-            let Some(p) = self.parents.of(cur) else { break };
-            if is_function(p.k()) || (p.start_byte() as u32 <= at && at < p.end_byte() as u32) {
-                break;
-            }
-            match p.k() {
-                "if_statement" => {
-                    under = true;
-                    skippable |= self.field(p, "alternative").is_none();
-                }
+        super::under_condition(
+            &self.parents,
+            value,
+            at,
+            MAX_DEPTH,
+            is_function,
+            |p| match p.k() {
+                "if_statement" => Some(self.field(p, "alternative").is_none()),
                 "else_clause" | "switch_statement" | "switch_case" | "switch_default"
                 | "ternary_expression" | "binary_expression" | "try_statement" | "catch_clause"
                 | "finally_clause" | "for_statement" | "for_in_statement" | "while_statement"
-                | "do_statement" => under = true,
-                _ => {}
-            }
-            cur = p;
-        }
-        under.then_some(skippable)
+                | "do_statement" => Some(false),
+                _ => None,
+            },
+        )
     }
 
     /// The members that the code sets on the object `name` (bound by `b`) in its scope before

@@ -2356,6 +2356,36 @@ pub(crate) fn has_identifier(text: &str, word: &str) -> bool {
 
 /// Whether a module's last path segment names a database module (`mongo.util`, `db`,
 /// `database`): what the frontends take an application's imported helpers and handles from.
+/// Whether the statement holding `n` runs under a condition that a read at `at` is not under,
+/// shared by the frontends' `assigned_under`: the ancestors of `n` up to the first that holds
+/// `at` or ends its function (`ends_scope`) are asked what condition each is (`condition`:
+/// `None` for none, `Some(skippable)` for one, `skippable` when a path skips it, an `if` with no
+/// `else`), at most `max_depth` of them. `None` when every path to the read runs it, else whether a path to the read skips it.
+pub(crate) fn under_condition<'t>(
+    parents: &flat::Flat<'t>,
+    n: tree_sitter::Node<'t>,
+    at: u32,
+    max_depth: usize,
+    ends_scope: impl Fn(&str) -> bool,
+    condition: impl Fn(tree_sitter::Node<'t>) -> Option<bool>,
+) -> Option<bool> {
+    let mut cur = n;
+    let mut under = false;
+    let mut skippable = false;
+    for _ in 0..max_depth {
+        let Some(p) = parents.of(cur) else { break };
+        if ends_scope(p.k()) || (p.start_byte() as u32 <= at && at < p.end_byte() as u32) {
+            break;
+        }
+        if let Some(skips) = condition(p) {
+            under = true;
+            skippable |= skips;
+        }
+        cur = p;
+    }
+    under.then_some(skippable)
+}
+
 pub(crate) fn names_database_module(segment: &str) -> bool {
     let s = segment.to_ascii_lowercase();
     s.contains("mongo") || s.contains("db") || s.contains("database")

@@ -4288,24 +4288,16 @@ impl<'t> Extractor<'t> {
     /// under: `None` when every path to the read runs it, else whether a path to the read skips
     /// it (an `if` with no `else`).
     fn assigned_under(&self, n: Node<'t>, at: u32) -> Option<bool> {
-        let mut cur = n;
-        let mut under = false;
-        let mut skippable = false;
-        for _ in 0..MAX_DEPTH {
-            let Some(p) = self.parents.of(cur) else { break };
-            if matches!(p.k(), "function_definition" | "lambda" | "class_definition")
-                || (p.start_byte() as u32 <= at && at < p.end_byte() as u32)
-            {
-                break;
-            }
+        let ends_scope =
+            |k: &str| matches!(k, "function_definition" | "lambda" | "class_definition");
+        super::under_condition(&self.parents, n, at, MAX_DEPTH, ends_scope, |p| {
             match p.k() {
-                "if_statement" => {
-                    under = true;
-                    skippable |= !self
+                "if_statement" => Some(
+                    !self
                         .named_children(p)
                         .into_iter()
-                        .any(|c| c.k() == "else_clause");
-                }
+                        .any(|c| c.k() == "else_clause"),
+                ),
                 "elif_clause"
                 | "else_clause"
                 | "for_statement"
@@ -4316,12 +4308,10 @@ impl<'t> Extractor<'t> {
                 | "match_statement"
                 | "case_clause"
                 | "conditional_expression"
-                | "boolean_operator" => under = true,
-                _ => {}
+                | "boolean_operator" => Some(false),
+                _ => None,
             }
-            cur = p;
-        }
-        under.then_some(skippable)
+        })
     }
 
     /// Whether the statement `name[k] = ..` that holds `key` is one of an `if` with an `else`

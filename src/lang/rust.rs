@@ -621,18 +621,28 @@ impl<'t> Extractor<'t> {
     /// [Trait for] X`: a method of a type, without arguments, that may be a trait's collection
     /// getter (`Station::cl()`, see [`ExportTarget::AssociatedCollection`]); the linker looks it
     /// up among the exports of every Rust file. `Self::m()` inside the trait itself is any
-    /// implementer's collection: it stays unknown.
+    /// implementer's collection: it stays unknown. Also `Job::coll(db)`, `m::Job::coll(db.clone())`:
+    /// an associated function of a type given one argument and named for a collection, which a
+    /// file of the repository may export as opening one (see `collection_methods`), looked up as
+    /// `<Job::coll() as _>::NAME`.
     fn type_method_ref(&self, call: Node<'t>) -> Option<CollectionRef> {
         let (path, method) = self.scoped_call(call)?;
         let args = self.args(call);
-        if !args.is_empty() {
+        let export = if !args.is_empty() {
             // (Named for what it returns: `coll`, `collection`, `get_col`.)
-            if args.len() == 1 && method.contains("col") {
-                return self.associated_collection_ref(call, path, method);
+            if args.len() != 1
+                || !method.contains("col")
+                || !self.uses_mongo
+                || path.k() == "bracketed_type"
+            {
+                return None;
             }
-            return None;
-        }
-        let export = if path.k() == "bracketed_type" {
+            let ty = type_name(self.text(path))?;
+            if !ty.starts_with(|c: char| c.is_ascii_uppercase()) || ty == "Self" {
+                return None;
+            }
+            format!("<{ty}::{method}() as _>::NAME")
+        } else if path.k() == "bracketed_type" {
             let q = self
                 .named_children(path)
                 .into_iter()
@@ -659,36 +669,6 @@ impl<'t> Extractor<'t> {
             import: Some(ImportRef {
                 module: RUST_TYPES.to_string(),
                 export,
-            }),
-        })
-    }
-
-    /// `Job::coll(db)`, `m::Job::coll(db.clone())`: a call of an associated function of a type
-    /// given one argument and named for a collection, which a file of the repository may export
-    /// as opening one (see `collection_methods`); the linker decides, by `<Job::coll() as
-    /// _>::NAME`.
-    fn associated_collection_ref(
-        &self,
-        call: Node<'t>,
-        path: Node<'t>,
-        method: &str,
-    ) -> Option<CollectionRef> {
-        if !self.uses_mongo || path.k() == "bracketed_type" {
-            return None;
-        }
-        let ty = type_name(self.text(path))?;
-        if !ty.starts_with(|c: char| c.is_ascii_uppercase()) || ty == "Self" {
-            return None;
-        }
-        Some(CollectionRef {
-            name: CollectionName::Unknown {
-                text: crate::lang::first_chars(self.text(call), 80),
-            },
-            span: span(call),
-            via: CollectionVia::Driver,
-            import: Some(ImportRef {
-                module: RUST_TYPES.to_string(),
-                export: format!("<{ty}::{method}() as _>::NAME"),
             }),
         })
     }
