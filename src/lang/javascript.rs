@@ -3444,17 +3444,14 @@ impl<'t> Extractor<'t> {
         if end >= 2 && matches!(self.src.as_bytes()[end - 2], b'\'' | b'"' | b'`') {
             return;
         }
-        let last = self
+        let Some(callback) = self
             .field(call, "arguments")
-            .and_then(|a| self.parents.children(a).last());
-        if !last.is_some_and(|l| is_function(l.k())) {
-            return;
-        }
-        let given = self.args(call);
-        let Some(&callback) = given.last().filter(|_| given.len() >= 2) else {
+            .and_then(|a| self.parents.children(a).last())
+            .filter(|l| is_function(l.k()))
+        else {
             return;
         };
-        if !is_function(callback.k()) {
+        if self.args(call).len() < 2 {
             return;
         }
         let Some(params) = self
@@ -4537,7 +4534,7 @@ impl<'t> Extractor<'t> {
                 Thing::Typed(imp, local) if local.is_empty() => Thing::Typed(imp, name.into()),
                 t => t,
             },
-            // The driver's legacy callback's collection (see `collection_callback_call`).
+            // The driver's legacy callback's collection (see `note_collection_callback`).
             None if !self.callback_collections.is_empty() => {
                 match self.callback_collections.get(&(name, b.pos)) {
                     Some(&call) if depth < MAX_DEPTH => self.classify(call, depth + 1),
