@@ -236,10 +236,13 @@ fn prefilter(lang: Language) -> &'static Prefilter {
 }
 
 /// Whether `word` belongs to the prefilter's first groups (see [`Prefilter::first`]). A word's
-/// standing only ever lowers its role (but a Python module name's, a hint, which may become
-/// evidence), so a confirmation never makes a file parsed without one of these.
+/// standing only ever lowers its role (but a Python module name's, a hint, and a Python attribute
+/// named for a database, a confirmation, which may become evidence: `self.database.users.find(..)`),
+/// so no other confirmation makes a file parsed without one of these.
 fn is_first_word(lang: Language, word: &PrefilterWord) -> bool {
-    word.role != WordRole::Confirmation || is_document_class(lang, word)
+    word.role != WordRole::Confirmation
+        || is_document_class(lang, word)
+        || (lang == Language::Python && word.word.starts_with('.'))
 }
 
 /// Whether `word` is a mongoengine document base class of the Python frontend (`Document`): a
@@ -641,7 +644,8 @@ fn stands_in_context(
             }
         }
         WordContext::DbAttribute | WordContext::ShellDb => {
-            if !left_ok || in_python_import(bytes, start) {
+            // (`.database.`: an attribute, after any name.)
+            if !(left_ok || bytes[start] == b'.') || in_python_import(bytes, start) {
                 return false;
             }
             let name_len = bytes[end..]
@@ -870,6 +874,20 @@ fn standing_as_code(
                 && declared()
             {
                 return Some(role.min(WordRole::Hint));
+            }
+            // `self.database.users.find({..})`: in Python, a collection of a name the frontend
+            // takes for a database, called with an operation, is evidence (INGInious's pages read
+            // `self.database.<collection>` and write nothing).
+            if role == WordRole::Confirmation
+                && lang == Language::Python
+                && bytes.get(name_end) == Some(&b'.')
+            {
+                let op_end = ident_end(bytes, name_end + 1);
+                if bytes.get(op_end) == Some(&b'(')
+                    && is_operation_name(&bytes[name_end + 1..op_end])
+                {
+                    return Some(WordRole::Evidence);
+                }
             }
             Some(role)
         }
@@ -3372,6 +3390,23 @@ class ActionDB(me.Document):
             ),
             Parse
         );
+        // A collection of such a name, read and never written (INGInious's pages), with no other
+        // word of MongoDB in the file; not a method of the name itself, nor an attribute that is
+        // not called with an operation.
+        let read = "class Page:\n    def get(self, u):\n        return list(self.database.user_tasks.find({\"username\": u}))";
+        assert_eq!(verdict_of(py, read), Parse);
+        assert_eq!(
+            verdict_of(
+                py,
+                "def f(self, k):\n    return self._db.keys.find_one({\"k\": k})"
+            ),
+            Parse
+        );
+        assert_eq!(
+            verdict_of(py, "x = self.database.tables.lookup(name)"),
+            Skip
+        );
+        assert_eq!(verdict_of(py, "x = self.database.users.size"), Skip);
 
         let rs = Language::Rust;
         assert_eq!(

@@ -2,6 +2,7 @@ use super::{Rule, RuleContext, RuleMeta};
 use crate::diagnostic::{Finding, Related, Severity};
 use crate::ir::OpKind;
 use crate::model::{on_id, serves, CollectionAccess, IndexDecl, OpSummary, Query, Serve};
+use std::fmt::Write;
 
 pub struct UnindexedQuery;
 
@@ -15,62 +16,70 @@ static META: RuleMeta = RuleMeta {
     doc: include_str!("../../rules/unindexed-query.md"),
 };
 
-/// `status` (equality), `createdAt` (range), sorted by `createdAt: -1`.
+/// `status` (equality), `createdAt` (range), sorted by `createdAt: -1`. Written into one string
+/// (a finding's message is made for each of thousands of queries on a large repository).
 fn shape_text(q: &Query) -> String {
-    let mut parts = Vec::new();
-    let list = |v: &[String]| {
-        v.iter()
-            .map(|f| format!("`{f}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
+    let mut out = String::new();
+    let list = |out: &mut String, v: &[String]| {
+        for (i, f) in v.iter().enumerate() {
+            out.push_str(if i == 0 { "`" } else { ", `" });
+            out.push_str(f);
+            out.push('`');
+        }
+    };
+    let by = |out: &mut String| {
+        out.push_str(if out.is_empty() {
+            "filters by "
+        } else {
+            ", by "
+        });
     };
     if !q.equality.is_empty() {
-        parts.push(format!("filters by {} (equality)", list(&q.equality)));
+        by(&mut out);
+        list(&mut out, &q.equality);
+        out.push_str(" (equality)");
     }
     if !q.range.is_empty() {
-        let by = if parts.is_empty() { "filters by" } else { "by" };
-        parts.push(format!("{by} {} (range)", list(&q.range)));
+        by(&mut out);
+        list(&mut out, &q.range);
+        out.push_str(" (range)");
     }
     if !q.unselective.is_empty() {
-        let by = if parts.is_empty() { "filters by" } else { "by" };
-        parts.push(format!(
-            "{by} {} (a value nearly every document has)",
-            list(&q.unselective)
-        ));
+        by(&mut out);
+        list(&mut out, &q.unselective);
+        out.push_str(" (a value nearly every document has)");
     }
-    if !q.sort.is_empty() {
-        let s = q
-            .sort
-            .iter()
-            .map(|(f, d)| format!("`{f}: {d}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        parts.push(format!("sorts by {s}"));
+    for (i, (f, d)) in q.sort.iter().enumerate() {
+        out.push_str(match (i, out.is_empty()) {
+            (0, true) => "sorts by `",
+            (0, false) => ", sorts by `",
+            _ => ", `",
+        });
+        let _ = write!(out, "{f}: {d}`");
     }
-    parts.join(", ")
+    out
 }
 
 /// The index the equality-sort-range rule asks for: equality fields, then the sort, then range.
 fn suggested_index(q: &Query) -> String {
-    let mut keys: Vec<String> = Vec::new();
+    let mut out = String::from("{ ");
     let mut seen: Vec<&str> = Vec::new();
-    for f in &q.equality {
+    // (The equality fields are all written, as they come.)
+    let keys = (q.equality.iter().map(|f| (f, 1, true)))
+        .chain(q.sort.iter().map(|(f, d)| (f, *d, false)))
+        .chain(q.range.iter().map(|f| (f, 1, false)));
+    for (f, d, again) in keys {
+        if !again && seen.contains(&f.as_str()) {
+            continue;
+        }
+        if !seen.is_empty() {
+            out.push_str(", ");
+        }
         seen.push(f);
-        keys.push(format!("{f}: 1"));
+        let _ = write!(out, "{f}: {d}");
     }
-    for (f, d) in &q.sort {
-        if !seen.contains(&f.as_str()) {
-            seen.push(f);
-            keys.push(format!("{f}: {d}"));
-        }
-    }
-    for f in &q.range {
-        if !seen.contains(&f.as_str()) {
-            seen.push(f);
-            keys.push(format!("{f}: 1"));
-        }
-    }
-    format!("{{ {} }}", keys.join(", "))
+    out.push_str(" }");
+    out
 }
 
 /// The declarations closest to serving the query: most leading keys the query uses; among as
