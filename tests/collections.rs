@@ -3804,3 +3804,56 @@ fn python_a_function_of_a_submodule_reached_through_its_package() {
         vec![("api/token.py".to_string(), "find_one".to_string())]
     );
 }
+
+#[test]
+fn javascript_bulk_builders_queue_operations_on_their_collection() {
+    // NodeBB's key-value store: `const bulk = coll.initializeUnorderedBulkOp()`, then
+    // `bulk.find(q).upsert().updateOne(u)` per key and one `bulk.execute()`. The queued writes
+    // are the collection's (one round trip, so no query-in-loop); a bulk of nothing known names
+    // nothing.
+    let files = [(
+        "src/database/sets.js",
+        "module.exports = function (module) {\n  \
+         module.setsAdd = async function (keys, value) {\n    \
+         const bulk = module.client.collection('objects').initializeUnorderedBulkOp();\n    \
+         keys.forEach((k) => {\n      \
+         bulk.find({ _key: k }).upsert().updateOne({ $addToSet: { members: { $each: value } } });\n    \
+         });\n    \
+         await bulk.execute();\n  \
+         };\n  \
+         module.other = async function (ops, keys) {\n    \
+         const b = ops.initializeUnorderedBulkOp();\n    \
+         keys.forEach((k) => b.find({ _key: k }).upsert().updateOne({ $set: { v: 1 } }));\n  \
+         };\n\
+         };\n",
+    )];
+    let m = map_of(&files);
+    assert_eq!(collection_names(&m), vec!["objects"]);
+    assert_eq!(
+        sites(collection(&m, "objects")),
+        vec![("src/database/sets.js".to_string(), "updateOne".to_string())]
+    );
+    let out = concise_check(&files);
+    assert!(out.contains("grows array `members` in `objects`"), "{out}");
+    // Per item of a query's results: queued, one round trip; the same write sent by itself is
+    // one per item.
+    let per_user = |write: &str| {
+        format!(
+            "const {{ MongoClient }} = require('mongodb');\n\
+             async function touch(db) {{\n  \
+             const users = await db.collection('users').find({{ active: true }}).toArray();\n  \
+             const bulk = db.collection('seen').initializeOrderedBulkOp();\n  \
+             for (const u of users) {{\n    {write}({{ user: u._id }}).upsert().updateOne({{ $set: {{ at: 1 }} }});\n  }}\n  \
+             await bulk.execute();\n\
+             }}\n"
+        )
+    };
+    let queued = concise_check(&[("src/touch.js", &per_user("bulk.find"))]);
+    assert!(!queued.contains("query-in-loop"), "{queued}");
+    let sent = per_user("db.collection('seen').updateOne").replace(
+        "}).upsert().updateOne({ $set: { at: 1 } });",
+        "}, { $set: { at: 1 } });",
+    );
+    let sent = concise_check(&[("src/touch.js", &sent)]);
+    assert!(sent.contains("query-in-loop"), "{sent}");
+}

@@ -80,6 +80,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         lower_fuel: std::cell::Cell::new(super::lower_fuel(text.len())),
         uses_mongo: false,
         uses_firestore: false,
+        bulk_builders: false,
         uses_other_database: false,
         file_periodic: path_is_periodic(ctx.display_path),
         request_file: path_handles_requests(ctx.display_path),
@@ -398,6 +399,9 @@ struct Extractor<'t> {
     lower_fuel: std::cell::Cell<u32>,
     uses_mongo: bool,
     uses_firestore: bool,
+    /// A bulk builder was made so far (`coll.initializeUnorderedBulkOp()`): only then is an
+    /// operation's receiver chain walked for one (see `bulk_builder_of`).
+    bulk_builders: bool,
     /// The file imports another database's client (`JS_OTHER_DATABASE_MODULES`).
     uses_other_database: bool,
     file_periodic: bool,
@@ -6135,6 +6139,12 @@ impl<'t> Extractor<'t> {
             return;
         }
         let Some(m) = js_operation(method) else {
+            if matches!(
+                method,
+                "initializeUnorderedBulkOp" | "initializeOrderedBulkOp"
+            ) {
+                self.bulk_builders = true;
+            }
             // `Helpers.addIndexesToCollection(db.projectHistorySyncState, indexes)`.
             if names_index_helper(method) {
                 self.index_helper_call(call, prop, ctx);
@@ -7041,32 +7051,41 @@ impl<'t> Extractor<'t> {
 
     /// The receiver chain starts at a variable bound to `initializeUnorderedBulkOp()` /
     /// `initializeOrderedBulkOp()`.
-    fn on_bulk_builder(&self, mut n: Node<'t>) -> bool {
+    fn on_bulk_builder(&self, n: Node<'t>) -> bool {
+        self.bulk_builders && self.bulk_builder_of(n).is_some()
+    }
+
+    /// What a bulk builder at the start of the receiver chain `n` was made from: `coll` of `const
+    /// bulk = coll.initializeUnorderedBulkOp()`, for `bulk.find(q).upsert().updateOne(u)` (NodeBB's
+    /// key-value store).
+    fn bulk_builder_of(&self, mut n: Node<'t>) -> Option<Node<'t>> {
         for _ in 0..MAX_DEPTH {
             n = self.unwrap_expr(n);
             match n.k() {
-                "call_expression" => match self.field(n, "function") {
-                    Some(f) => n = f,
-                    None => return false,
-                },
-                "member_expression" => match self.field(n, "object") {
-                    Some(o) => n = o,
-                    None => return false,
-                },
+                "call_expression" => n = self.field(n, "function")?,
+                "member_expression" => n = self.field(n, "object")?,
                 "identifier" => {
-                    return self
-                        .lookup(self.text(n), n.start_byte() as u32)
-                        .and_then(|b| b.value)
-                        .is_some_and(|v| {
-                            let t = self.text(v);
-                            t.contains("initializeUnorderedBulkOp")
-                                || t.contains("initializeOrderedBulkOp")
-                        })
+                    let v = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
+                    let v = self.unwrap_expr(v);
+                    if v.k() != "call_expression" {
+                        return None;
+                    }
+                    let f = self.field(v, "function")?;
+                    if f.k() != "member_expression" {
+                        return None;
+                    }
+                    let p = self.field(f, "property")?;
+                    return matches!(
+                        self.text(p),
+                        "initializeUnorderedBulkOp" | "initializeOrderedBulkOp"
+                    )
+                    .then(|| self.field(f, "object"))
+                    .flatten();
                 }
-                _ => return false,
+                _ => return None,
             }
         }
-        false
+        None
     }
 
     /// Descends a chain of modifier calls to what they are called on:
@@ -7295,6 +7314,8 @@ impl<'t> Extractor<'t> {
                 .map_or(Thing::Unknown, Thing::Collection),
             thing => thing,
         };
+        // The bulk builder the receiver chain starts at, once looked for.
+        let mut bulk = None;
         let (collection, mut evidence) = match thing {
             // A base class's collection named by its subclass, which the linker decides (see
             // `named_base_collection`): no evidence until then.
@@ -7337,7 +7358,20 @@ impl<'t> Extractor<'t> {
                 }),
                 Evidence::None,
             ),
-            Thing::Unknown | Thing::Typed(..) => (None, Evidence::None),
+            // A bulk builder's queued writes are its collection's; its `find(q)` and `upsert()`
+            // only choose what the write that follows changes.
+            Thing::Unknown | Thing::Typed(..) => match *bulk.insert(
+                self.bulk_builders
+                    .then(|| self.bulk_builder_of(obj))
+                    .flatten(),
+            ) {
+                Some(_) if matches!(m.name, "find" | "upsert") => return,
+                Some(b) => match self.classify(b, 0) {
+                    Thing::Collection(r) => (Some(r), Evidence::Resolved),
+                    _ => (None, Evidence::None),
+                },
+                None => (None, Evidence::None),
+            },
             _ => return,
         };
         if evidence == Evidence::None {
@@ -7367,7 +7401,10 @@ impl<'t> Extractor<'t> {
             op.context.size_guards = self.size_guards(call);
         }
         // `bulk.find(q).upsert().updateOne(u)` queues into a bulk builder: one round trip at `execute()`.
-        op.in_bulk = self.on_bulk_builder(obj);
+        op.in_bulk = match bulk {
+            Some(b) => b.is_some(),
+            None => self.on_bulk_builder(obj),
+        };
         op.receiver = crate::lang::receiver_text(self.text(obj));
         if collection.as_ref().is_none_or(|c| c.import.is_some()) {
             op.context.receiver_per_item = self.bound_per_item(obj, op.context.enclosing_loop);
