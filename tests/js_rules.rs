@@ -4225,7 +4225,8 @@ export const byExternal = (externalId: string, envId: string) => Sub.findOne({ e
 
 /// mongoose-paginate's `pagination: false` in the options literal, turned on after it
 /// (`queryOpts.pagination = true` when a limit is given, growi's page history), pages; left
-/// off, it does not.
+/// off, it does not. Turned off only on one path (`if (limit === 0) { opts.pagination = false }`,
+/// payload's adapter), it still pages on the others.
 #[test]
 fn pagination_turned_on_after_the_literal_pages() {
     let src = r#"const mongoose = require('mongoose');
@@ -4244,9 +4245,22 @@ async function all(req) {
   const queryOpts = { offset, sort: { createdAt: -1 }, pagination: false };
   return Revision.paginate({ pageId: req.query.pageId }, queryOpts);
 }
-module.exports = { list, all };
+async function some(req, page, limit) {
+  const opts = { lean: true, page, sort: { createdAt: -1 } };
+  if (limit >= 0) {
+    opts.limit = limit;
+    if (limit === 0) { opts.pagination = false; }
+  }
+  return Revision.paginate({ pageId: req.query.pageId }, opts);
+}
+async function none(req, page) {
+  const opts = { lean: true, page, sort: { createdAt: -1 } };
+  opts.pagination = false;
+  return Revision.paginate({ pageId: req.query.pageId }, opts);
+}
+module.exports = { list, all, some, none };
 "#;
-    assert_eq!(rule_lines("skip-paging", "revisions.js", src), vec![8]);
+    assert_eq!(rule_lines("skip-paging", "revisions.js", src), vec![8, 18]);
 }
 
 /// A `bulkWrite` list that spreads others (`const bulkOps = [...upsertOps, ...extra]`, growi's

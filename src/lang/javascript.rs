@@ -5698,6 +5698,14 @@ impl<'t> Extractor<'t> {
                 break;
             }
             if operator || is_operator_or_option(member) {
+                // Paging turned off on one path only (`if (limit === 0) { opts.pagination = false
+                // }`, payload's adapter) is still on on the others.
+                if member == "pagination"
+                    && value.k() == "false"
+                    && self.assigned_under(value, at) == Some(true)
+                {
+                    continue;
+                }
                 fields.push(Field {
                     key: member.to_string(),
                     key_span: span(value),
