@@ -2274,16 +2274,8 @@ impl<'t> Extractor<'t> {
         methods: &[&str],
         by_value: &str,
     ) -> Option<(&'t str, Held<'t>)> {
-        let n = self.unwrap_expr(n);
-        if n.k() != "call_expression" {
-            return None;
-        }
-        let f = self.field(n, "function")?;
-        if f.k() != "member_expression" {
-            return None;
-        }
-        let object = self.field(f, "object")?;
-        let mut method = self.text(self.field(f, "property")?);
+        let (object, method) = self.method_call(n)?;
+        let mut method = self.text(method);
         // lodash and underscore: `_.find(arr, pred)`, `_.includes(arr, v)` (`_.contains` in
         // older versions), `_.indexOf(arr, v)`: Strider's collaborators.
         let lodash = matches!(self.text(object), "_" | "lodash" | "underscore");
@@ -7057,6 +7049,20 @@ impl<'t> Extractor<'t> {
         found
     }
 
+    /// The object and the method's name of a method call (`obj.method(..)`, awaited or in
+    /// parentheses).
+    fn method_call(&self, n: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        let n = self.unwrap_expr(n);
+        if n.k() != "call_expression" {
+            return None;
+        }
+        let f = self.field(n, "function")?;
+        if f.k() != "member_expression" {
+            return None;
+        }
+        Some((self.field(f, "object")?, self.field(f, "property")?))
+    }
+
     /// The receiver chain starts at a variable bound to `initializeUnorderedBulkOp()` /
     /// `initializeOrderedBulkOp()`.
     fn on_bulk_builder(&self, n: Node<'t>) -> bool {
@@ -7074,21 +7080,12 @@ impl<'t> Extractor<'t> {
                 "member_expression" => n = self.field(n, "object")?,
                 "identifier" => {
                     let v = self.lookup(self.text(n), n.start_byte() as u32)?.value?;
-                    let v = self.unwrap_expr(v);
-                    if v.k() != "call_expression" {
-                        return None;
-                    }
-                    let f = self.field(v, "function")?;
-                    if f.k() != "member_expression" {
-                        return None;
-                    }
-                    let p = self.field(f, "property")?;
+                    let (object, method) = self.method_call(v)?;
                     return matches!(
-                        self.text(p),
+                        self.text(method),
                         "initializeUnorderedBulkOp" | "initializeOrderedBulkOp"
                     )
-                    .then(|| self.field(f, "object"))
-                    .flatten();
+                    .then_some(object);
                 }
                 _ => return None,
             }
