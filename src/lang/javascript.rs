@@ -400,7 +400,7 @@ struct Extractor<'t> {
     uses_mongo: bool,
     uses_firestore: bool,
     /// A bulk builder was made so far (`coll.initializeUnorderedBulkOp()`): only then is an
-    /// operation's receiver chain walked for one (see `bulk_builder_of`).
+    /// operation's receiver chain walked for one (see `bulk_builder_of`, `operation_with`).
     bulk_builders: bool,
     /// The file imports another database's client (`JS_OTHER_DATABASE_MODULES`).
     uses_other_database: bool,
@@ -7063,12 +7063,6 @@ impl<'t> Extractor<'t> {
         Some((self.field(f, "object")?, self.field(f, "property")?))
     }
 
-    /// The receiver chain starts at a variable bound to `initializeUnorderedBulkOp()` /
-    /// `initializeOrderedBulkOp()`.
-    fn on_bulk_builder(&self, n: Node<'t>) -> bool {
-        self.bulk_builders && self.bulk_builder_of(n).is_some()
-    }
-
     /// What a bulk builder at the start of the receiver chain `n` was made from: `coll` of `const
     /// bulk = coll.initializeUnorderedBulkOp()`, for `bulk.find(q).upsert().updateOne(u)` (NodeBB's
     /// key-value store).
@@ -7319,8 +7313,13 @@ impl<'t> Extractor<'t> {
                 .map_or(Thing::Unknown, Thing::Collection),
             thing => thing,
         };
-        // The bulk builder the receiver chain starts at, once looked for.
-        let mut bulk = None;
+        // The bulk builder the receiver chain starts at (`bulk.find(q).upsert().updateOne(u)`),
+        // looked for only in a file that made one.
+        let bulk = if self.bulk_builders {
+            self.bulk_builder_of(obj)
+        } else {
+            None
+        };
         let (collection, mut evidence) = match thing {
             // A base class's collection named by its subclass, which the linker decides (see
             // `named_base_collection`): no evidence until then.
@@ -7365,11 +7364,7 @@ impl<'t> Extractor<'t> {
             ),
             // A bulk builder's queued writes are its collection's; its `find(q)` and `upsert()`
             // only choose what the write that follows changes.
-            Thing::Unknown | Thing::Typed(..) => match *bulk.insert(
-                self.bulk_builders
-                    .then(|| self.bulk_builder_of(obj))
-                    .flatten(),
-            ) {
+            Thing::Unknown | Thing::Typed(..) => match bulk {
                 Some(_) if matches!(m.name, "find" | "upsert") => return,
                 Some(b) => match self.classify(b, 0) {
                     Thing::Collection(r) => (Some(r), Evidence::Resolved),
@@ -7406,10 +7401,7 @@ impl<'t> Extractor<'t> {
             op.context.size_guards = self.size_guards(call);
         }
         // `bulk.find(q).upsert().updateOne(u)` queues into a bulk builder: one round trip at `execute()`.
-        op.in_bulk = match bulk {
-            Some(b) => b.is_some(),
-            None => self.on_bulk_builder(obj),
-        };
+        op.in_bulk = bulk.is_some();
         op.receiver = crate::lang::receiver_text(self.text(obj));
         if collection.as_ref().is_none_or(|c| c.import.is_some()) {
             op.context.receiver_per_item = self.bound_per_item(obj, op.context.enclosing_loop);
