@@ -3402,6 +3402,14 @@ class ActionDB(me.Document):
             ),
             Parse
         );
+        // (INGInious's task dispensers, whose base class keeps `self._database`.)
+        assert_eq!(
+            verdict_of(
+                py,
+                "def f(self, c):\n    return self._database.user_tasks.find({\"courseid\": c})"
+            ),
+            Parse
+        );
         assert_eq!(
             verdict_of(py, "x = self.database.tables.lookup(name)"),
             Skip

@@ -2509,6 +2509,56 @@ exports.list = function (query, req, cb) {
     }
 }
 
+/// The same with ES modules (growthbook's models): `export async function getFeature(context,
+/// id)` and `export const byId = async (id) => ..`, imported by name into a module that calls them
+/// per item of a query's results. (A release build once lost the first: rust-lang/rust#155241,
+/// see `module_member_name`.)
+#[test]
+fn a_look_up_of_an_es_module_called_per_item_is_an_n_plus_1() {
+    let model = "import mongoose from 'mongoose';
+const FeatureModel = mongoose.model('Feature', new mongoose.Schema({ id: String, organization: String }));
+export async function getFeature(context: Context, id: string) {
+  const feature = await FeatureModel.findOne({ organization: context.org.id, id });
+  if (!feature) return null;
+  return context.permissions.canRead(feature) ? feature : null;
+}
+export const byId = async (id: string) => FeatureModel.findOne({ id });
+";
+    let service = "import mongoose from 'mongoose';
+import { getFeature, byId } from '../models/FeatureModel';
+const Rule = mongoose.model('Rule', new mongoose.Schema({ featureId: String }));
+export async function check(context: Context) {
+  const rules = await Rule.find({ organization: context.org.id });
+  for (const rule of rules) {
+    await getFeature(context, rule.featureId);
+    await byId(rule.featureId);
+  }
+}
+";
+    let out = concise_check(&[
+        ("src/models/FeatureModel.ts", model),
+        ("src/services/rules.ts", service),
+    ]);
+    let loops: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("[query-in-loop]"))
+        .collect();
+    let expected = [(7, "getFeature"), (8, "byId")];
+    assert_eq!(loops.len(), expected.len(), "{out}");
+    for ((line, callee), got) in expected.iter().zip(&loops) {
+        assert!(
+            got.starts_with(&format!("src/services/rules.ts:{line}:")),
+            "{got}"
+        );
+        assert!(
+            got.contains(&format!(
+                "`{callee}` runs `findOne` on `features` once per item of `rules`"
+            )),
+            "{got}"
+        );
+    }
+}
+
 /// The same in Python: a module's function imported by name or reached through the module
 /// (`from app import db as store`, `import app.db`), a static method of an imported class, and
 /// a function with two reads by its argument (the first reported). Not a function that reads and
@@ -3856,4 +3906,37 @@ fn javascript_bulk_builders_queue_operations_on_their_collection() {
     );
     let sent = concise_check(&[("src/touch.js", &sent)]);
     assert!(sent.contains("query-in-loop"), "{sent}");
+}
+
+#[test]
+fn python_database_kept_by_a_base_class_of_another_module() {
+    // INGInious's task dispensers: the base class keeps `self._database`, a subclass in another
+    // module reads `self._database.user_tasks` with no other word of MongoDB in its file. (A
+    // driver filter makes the `find` a driver call; `self._course.tasks.count()` is no operation.)
+    let files = [
+        (
+            "app/app.py",
+            "from pymongo import MongoClient\nfrom app.dispensers.toc import TableOfContents\n\
+             db = MongoClient().inginious\ndispenser = TableOfContents(db, None)\n",
+        ),
+        (
+            "app/dispensers/__init__.py",
+            "class TaskDispenser:\n    def __init__(self, database, course):\n        \
+             self._database = database\n        self._course = course\n",
+        ),
+        (
+            "app/dispensers/toc.py",
+            "from app.dispensers import TaskDispenser\n\
+             class TableOfContents(TaskDispenser):\n    \
+             def grades(self, usernames):\n        \
+             return list(self._database.user_tasks.find({\"username\": {\"$in\": usernames}}))\n    \
+             def size(self):\n        return self._course.tasks.count()\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(collection_names(&m), vec!["user_tasks"]);
+    assert_eq!(
+        sites(collection(&m, "user_tasks")),
+        vec![("app/dispensers/toc.py".to_string(), "find".to_string())]
+    );
 }

@@ -6649,14 +6649,20 @@ impl<'t> Extractor<'t> {
     /// declared there or of an object it exports (`module.exports = { byId(id) {..} }`,
     /// `export default { .. }`).
     fn module_member_name(&self, def: Node<'t>) -> Option<String> {
-        let at_top = |mut n: Node<'t>| {
-            while let Some(up) = self.parents.of(n) {
-                match up.k() {
+        // (The closure leaves its argument as it was given: rustc 1.95 miscompiles a closure that
+        // mutates an argument passed by pointer, such as a `Node`, when the caller passes the
+        // same variable to another closure next, rust-lang/rust#155241; here `at_top(def)` left
+        // `def` the `export_statement` around it for `name(def)`, and no ES-module function was
+        // a look-up in release builds.)
+        let at_top = |n: Node<'t>| {
+            let mut up = self.parents.of(n);
+            while let Some(u) = up {
+                match u.k() {
                     "program" => return true,
                     "export_statement"
                     | "lexical_declaration"
                     | "variable_declaration"
-                    | "expression_statement" => n = up,
+                    | "expression_statement" => up = self.parents.of(u),
                     _ => return false,
                 }
             }

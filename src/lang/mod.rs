@@ -2260,15 +2260,8 @@ pub(crate) fn iterates_batches(t: &str) -> bool {
     let Some((callee, args)) = t.split_once('(') else {
         return false;
     };
-    let name = callee
-        .rsplit(['.', ':'])
-        .next()
-        .unwrap_or(callee)
-        .to_ascii_lowercase();
-    if ["paginate", "chunk", "batch", "grouper"]
-        .iter()
-        .any(|w| name.contains(w))
-    {
+    let name = callee.rsplit(['.', ':']).next().unwrap_or(callee);
+    if names_batching(name) {
         return true;
     }
     // Python's keyword arguments, JavaScript's options (`{ batch: true }`).
@@ -2283,6 +2276,37 @@ pub(crate) fn iterates_batches(t: &str) -> bool {
                     "True" | "true"
                 )
         })
+}
+
+/// Whether a function's name says it batches (`paginate`, `chunks`, `batched`, `grouper`), not
+/// that it does not: `find_by_attributes_nonpaginated` (kernelci's API, which returns every
+/// document), `getUnbatched`, `no_chunk` read everything at once.
+fn names_batching(name: &str) -> bool {
+    // The words of the name, by `_` and by camelCase (`findNonPaginated`: find, non, paginated).
+    let mut words: Vec<String> = Vec::new();
+    for part in name.split('_').filter(|p| !p.is_empty()) {
+        let mut word = String::new();
+        for c in part.chars() {
+            if c.is_ascii_uppercase() && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            word.push(c.to_ascii_lowercase());
+        }
+        words.push(word);
+    }
+    const NOT: &[&str] = &["no", "non", "not", "un", "without"];
+    words.iter().enumerate().any(|(i, word)| {
+        ["paginate", "chunk", "batch", "grouper"].iter().any(|w| {
+            word.match_indices(w).any(|(at, _)| {
+                let negated = if at == 0 {
+                    i > 0 && NOT.contains(&words[i - 1].as_str())
+                } else {
+                    NOT.contains(&&word[..at])
+                };
+                !negated
+            })
+        })
+    })
 }
 
 /// The index declarations and drops of a database command document, run with
@@ -2463,6 +2487,35 @@ pub(crate) fn unescape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A loop over a batching helper's pages is over batches; over a function whose name says it
+    /// does not batch (kernelci's `find_by_attributes_nonpaginated`), over its documents.
+    #[test]
+    fn a_name_that_denies_batching_yields_documents() {
+        for t in [
+            "paginate(units)",
+            "plugin_misc.paginate(ids, 100)",
+            "await chunks(ids, 50)",
+            "batched(ids, 50)",
+            "self.grouper(ids, n)",
+            "getBatches(ids)",
+            "rerun_batch(jobs)",
+            "find(q, batch=True)",
+        ] {
+            assert!(iterates_batches(t), "{t}");
+        }
+        for t in [
+            "await db.find_by_attributes_nonpaginated(EventHistory, query_params)",
+            "repo.findAllNonPaginated(q)",
+            "getUnbatched(ids)",
+            "load_no_chunk(ids)",
+            "fetch_without_pagination(q)",
+            "coll.find(q, batch_size=100)",
+            "items(ids)",
+        ] {
+            assert!(!iterates_batches(t), "{t}");
+        }
+    }
 
     /// The language of a file by its extension, as `Path::extension` reads it.
     #[test]

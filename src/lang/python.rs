@@ -28,7 +28,15 @@ const MAX_DEPTH: usize = 48;
 const FIELD_FUEL: u32 = 512;
 
 /// Names that, imported from another module of the application, are its database handle.
-const DB_NAMES: &[&str] = &["db", "database", "mongo_db", "mongodb", "mdb", "_db"];
+const DB_NAMES: &[&str] = &[
+    "db",
+    "database",
+    "_database",
+    "mongo_db",
+    "mongodb",
+    "mdb",
+    "_db",
+];
 /// The top-level package of a module specifier (`py:django/db` → `django`).
 fn package_of(module: &str) -> &str {
     let m = module.strip_prefix("py:").unwrap_or(module);
@@ -4466,7 +4474,7 @@ impl<'t> Extractor<'t> {
                 // A parameter bound again (`if offset < 0: offset = 0`, articles_meta's clamp)
                 // holds the caller's value on the other path.
                 if literal_like
-                    && self.is_constant(b, name)
+                    && (self.is_constant(b, name) || self.holds_at(b, name, id))
                     && !self.rebinds_a_parameter(name, b)
                     && depth <= MAX_DEPTH
                 {
@@ -5029,6 +5037,67 @@ impl<'t> Extractor<'t> {
     /// that walks it at `at` (cve-search's `data = {..}` for its statistics, then `data =
     /// {"stats": .., "data": data}` under a condition after the loop), and assigned in no other
     /// way: for that loop, a constant.
+    /// Whether the name `name`, bound again in its scope, holds the value of its binding `b` at
+    /// `at` whatever path led there: `b` is a plain assignment in a block that `at` is in, after
+    /// it (Sefaria's `query = {"dateCreated": ..}; db.sheets.find(query)` then `query = {..}`
+    /// for the next read), and no other assignment can reach `at` first: those before `b` are
+    /// overwritten by it, and one after `at` only reaches it through a loop around `at` that `b`
+    /// is not in.
+    fn holds_at(&self, b: &Binding, name: &str, at: Node<'t>) -> bool {
+        let (DeclKind::Assign, Some(value)) = (b.kind, b.value) else {
+            return false;
+        };
+        let others: Vec<&Binding> = self.bindings[name]
+            .iter()
+            .filter(|o| o.scope == b.scope)
+            .collect();
+        let assigned = self.assigned.get(&(b.scope.start, name.to_string()));
+        if assigned != Some(&(others.len() as u32)) {
+            return false;
+        }
+        // The block of `b`'s statement (`name = value`, alone on its statement).
+        let Some(assignment) = self.parents.of(value).filter(|a| {
+            a.k() == "assignment"
+                && self
+                    .field(*a, "left")
+                    .is_some_and(|l| l.k() == "identifier" && self.text(l) == name)
+        }) else {
+            return false;
+        };
+        let Some(block) = self
+            .parents
+            .of(assignment)
+            .filter(|s| s.k() == "expression_statement")
+            .and_then(|s| self.parents.of(s))
+            .filter(|p| matches!(p.k(), "block" | "module"))
+        else {
+            return false;
+        };
+        let at_pos = at.start_byte() as u32;
+        if !span(block).contains(span(at)) || at_pos <= b.pos {
+            return false;
+        }
+        // The loops around `at` inside that block.
+        let mut loops = Vec::new();
+        let mut cur = at;
+        while let Some(p) = self.parents.of(cur) {
+            if p == block {
+                break;
+            }
+            if matches!(p.k(), "for_statement" | "while_statement") {
+                loops.push(span(p));
+            }
+            cur = p;
+        }
+        others.iter().all(|o| {
+            o.pos <= b.pos
+                || (o.pos > at_pos
+                    && !loops
+                        .iter()
+                        .any(|l| l.contains(Span::new(o.pos as usize, o.pos as usize))))
+        })
+    }
+
     fn rebound_after_walk(&self, b: &Binding, name: &str, at: Node<'t>) -> bool {
         if !matches!(b.kind, DeclKind::Assign) {
             return false;

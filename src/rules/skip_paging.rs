@@ -276,6 +276,11 @@ impl Rule for SkipPaging {
                 }
             };
         for (file, op) in operations(ctx) {
+            // Maintenance code run by hand (`scripts/`, `bin/`, seeds, migrations: the offline
+            // files of unindexed-query) walks a collection once, off the request path.
+            if ctx.model.offline_files.contains(&file) {
+                continue;
+            }
             // A count given a skip (`count_documents(q, skip=n)`, pymongo's old
             // `cursor.count(with_limit_and_skip=True)` rebuilt on it: girder) counts what a page
             // would hold; the paging is the read that skips.
@@ -716,6 +721,25 @@ async function pick(db, n) {
 }
 "#;
         assert!(lines("pick.js", js).is_empty());
+    }
+
+    /// A one-off script that walks a collection by skip (Sefaria's
+    /// `scripts/convert_sheet_likes_to_saves.py`) runs once, by hand; the same walk in the
+    /// application's own code is paging.
+    #[test]
+    fn a_script_run_by_hand_walks_its_collection_once() {
+        let py = r#"from pymongo import MongoClient
+db = MongoClient().sefaria
+def get_all_sheets(page=0):
+    limit = 1000
+    while True:
+        sheets = list(db.sheets.find().skip(page * limit).limit(limit))
+        if not sheets:
+            return
+        page += 1
+"#;
+        assert!(lines("scripts/convert_likes.py", py).is_empty());
+        assert_eq!(lines("app/sheets.py", py), [6]);
     }
 
     /// A skip by how many documents are kept (jsreport's profiler cleanup, `skip(reporter.

@@ -282,6 +282,38 @@ mod tests {
             .collect()
     }
 
+    /// A filter name bound again later in the function (Sefaria's staff stats: `query = {..};
+    /// db.sheets.find(query)`, then `query = {..}` for the next read) holds, at each read, the
+    /// value of the assignment before it in the same block (a loop's body included). Not one
+    /// bound under an `if` the read is not in, nor one that a later assignment in a loop around
+    /// the read may have changed.
+    #[test]
+    fn a_python_filter_name_bound_again_holds_its_latest_value() {
+        let src = r#"from pymongo import MongoClient
+db = MongoClient().app
+db.sheets.create_index("owner")
+def stats(start, end, flag, days):
+    query = {"dateCreated": {"$gt": start, "$lt": end}}
+    owners = db.sheets.find(query).distinct("owner")
+    query = {"owner": flag}
+    mine = db.sheets.find(query)
+    query = {"views": 1}
+    if flag:
+        query = {"owner": flag}
+    maybe = db.sheets.find(query)
+    for day in days:
+        query = {"day": day}
+        db.sheets.find(query)
+    query = {"status": "public"}
+    for day in days:
+        db.sheets.find(query)
+        query = {"owner": day}
+    return owners, mine, maybe
+"#;
+        let got: Vec<usize> = findings("stats.py", src).into_iter().map(|f| f.0).collect();
+        assert_eq!(got, vec![6, 15], "{got:?}");
+    }
+
     /// A Rust method that hands its caller's index model on (inx-chronicle's `fn create_index(&self,
     /// index: IndexModel, ..) { self.collection().create_index(index, options).await }`), and a
     /// call of the application's own `create_indexes()` without arguments, declare no index on a
