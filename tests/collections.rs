@@ -3940,3 +3940,41 @@ fn python_database_kept_by_a_base_class_of_another_module() {
         vec![("app/dispensers/toc.py".to_string(), "find".to_string())]
     );
 }
+
+#[test]
+fn rust_collection_named_by_a_static_in_a_file_that_only_uses_doc() {
+    // revolt's database models: `doc!` comes from `#[macro_use] extern crate bson;` in the crate
+    // root, so a model file may name neither `mongodb` nor `bson`; its `static COL` still names
+    // the collection its `self.col::<T>(COL)` opens.
+    let files = [
+        (
+            "crates/database/src/lib.rs",
+            "#[macro_use]\nextern crate bson;\npub mod drivers;\npub mod models;\n",
+        ),
+        (
+            "crates/database/src/drivers/mongodb.rs",
+            "pub struct MongoDb(pub ::mongodb::Client, pub String);\n\
+             impl MongoDb {\n    \
+             pub fn col<T: Send + Sync>(&self, collection: &str) -> mongodb::Collection<T> {\n        \
+             self.0.database(&self.1).collection(collection)\n    }\n}\n",
+        ),
+        (
+            "crates/database/src/models/ratelimit_events/ops/mongodb.rs",
+            "use crate::{MongoDb, RatelimitEvent};\n\
+             static COL: &str = \"ratelimit_events\";\n\
+             impl AbstractRatelimitEvents for MongoDb {\n    \
+             async fn has_ratelimited(&self, target_id: &str) -> Result<bool> {\n        \
+             let n = self.col::<RatelimitEvent>(COL).count_documents(doc! { \"target_id\": target_id }).await?;\n        \
+             Ok(n > 5)\n    }\n}\n",
+        ),
+    ];
+    let m = map_of(&files);
+    assert_eq!(collection_names(&m), vec!["ratelimit_events"]);
+    assert_eq!(
+        sites(collection(&m, "ratelimit_events")),
+        vec![(
+            "crates/database/src/models/ratelimit_events/ops/mongodb.rs".to_string(),
+            "count_documents".to_string()
+        )]
+    );
+}

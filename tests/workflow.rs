@@ -214,11 +214,12 @@ fn config_file_is_found_from_the_working_folder_upward_and_applied() {
     write(&root, "app/src/stats.js", POSTS_JS);
     write(&root, "app/src/report.js", LOOKUPS_JS);
     write(&root, "app/scripts/backfill.js", POSTS_JS);
+    write(&root, "app/legacy/stats.js", POSTS_JS);
     write(&root, "app/generated/client.js", POSTS_JS);
     write(
         &root,
         "app/mongolint.toml",
-        "ignore = [\"counter-inc\"]\nextend-exclude = [\"generated\"]\n\n[rules.skip-paging]\nseverity = \"error\"\n\n[per-file-ignores]\n\"scripts/**\" = [\"skip-paging\"]\n",
+        "ignore = [\"counter-inc\"]\nextend-exclude = [\"generated\"]\n\n[rules.skip-paging]\nseverity = \"error\"\n\n[per-file-ignores]\n\"legacy/**\" = [\"skip-paging\", \"unbounded-push\"]\n",
     );
     let (status, items, out) = concise(&root.join("app/src"), &[".."]);
     assert_eq!(status, 1, "{out}");
@@ -247,9 +248,13 @@ fn config_file_is_found_from_the_working_folder_upward_and_applied() {
 
     // From a folder above the configuration, it is not found.
     let (_, items, _) = concise(&root, &[]);
-    // Defaults: every file, every rule (counter-inc and unbounded-push stay quiet in a batch
-    // script by design: its skip-paging is the one finding there).
-    assert_eq!(items.len(), 8, "{items:?}");
+    // Defaults: every file, every rule (counter-inc, unbounded-push and skip-paging stay quiet
+    // in a batch script by design: it has no finding).
+    assert_eq!(items.len(), 10, "{items:?}");
+    assert!(
+        items.iter().all(|(_, at)| !at.starts_with("app/scripts/")),
+        "{items:?}"
+    );
 }
 
 #[test]

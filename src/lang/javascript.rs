@@ -6567,7 +6567,12 @@ impl<'t> Extractor<'t> {
             return None;
         }
         let short = match self.field(def, "body") {
-            Some(b) if b.k() == "statement_block" => self.named_children(b).len() <= 6,
+            Some(b) if b.k() == "statement_block" => self
+                .parents
+                .children(b)
+                .filter(|c| c.is_named() && c.k() != "comment")
+                .nth(6)
+                .is_none(),
             Some(_) => true,
             None => false,
         };

@@ -1676,19 +1676,19 @@ pub(crate) fn more_than_a_look_up<'t>(
         return true;
     }
     let mut more = false;
-    parents.walk(def, |n, kind, enter| {
+    parents.walk_flagged(def, look_up_kinds::FLAGS.table(), |n, kind, enter| {
         if !enter || more {
             return;
         }
         let at = crate::ir::Span::new(n.start_byte(), n.end_byte());
         more = match kind {
-            "call" | "call_expression" => {
+            look_up_kinds::CALL if at != read => {
                 let callee = parents.field(n, "function").map(text).unwrap_or("");
                 let method = callee.rsplit(['.', ':']).next().unwrap_or(callee);
-                at != read && (writes_by_name(method) || is_helper(n))
+                writes_by_name(method) || is_helper(n)
             }
-            "except_clause" | "catch_clause" => at.contains(read),
-            "if_statement" | "if_expression" => {
+            look_up_kinds::CATCH => at.contains(read),
+            look_up_kinds::IF => {
                 // (A read in the condition itself runs whenever the `if` is reached.)
                 let cond = parents.field(n, "condition");
                 let in_cond = cond.is_some_and(|c| {
@@ -1701,6 +1701,24 @@ pub(crate) fn more_than_a_look_up<'t>(
         };
     });
     more
+}
+
+/// The node kinds `more_than_a_look_up` looks at, in every grammar (one flag each).
+mod look_up_kinds {
+    pub const CALL: u16 = 1;
+    pub const CATCH: u16 = 2;
+    pub const IF: u16 = 4;
+
+    fn classify(kind: &str) -> u16 {
+        match kind {
+            "call" | "call_expression" => CALL,
+            "except_clause" | "catch_clause" => CATCH,
+            "if_statement" | "if_expression" => IF,
+            _ => 0,
+        }
+    }
+
+    pub static FLAGS: super::KindFlags = super::KindFlags::new(classify);
 }
 
 /// Whether the call `call` is guarded by a cache of its results in the caller: under an `if`
@@ -1744,14 +1762,17 @@ pub(crate) fn cached_by_caller<'t>(
 /// Methods whose call in a function makes it more than a look-up: writes (`save`, `insert_one`,
 /// `insertAsync`, a service's `system_update`, `patch`), whatever their receiver.
 pub(crate) fn writes_by_name(method: &str) -> bool {
-    let m = method.to_ascii_lowercase();
+    // (Compared without case, and without a lowercased copy.)
+    let m = method.as_bytes();
     [
         "save", "insert", "update", "upsert", "patch", "delete", "remove", "replace", "create",
         "bulk",
     ]
     .iter()
-    .any(|w| m.starts_with(w))
-        || m.contains("_update")
+    .any(|w| {
+        m.get(..w.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(w.as_bytes()))
+    }) || m.windows(7).any(|w| w.eq_ignore_ascii_case(b"_update"))
 }
 
 /// Settles, on the context of a read that sends the same query on every iteration of its
@@ -2487,6 +2508,24 @@ pub(crate) fn unescape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Writes by their method's name, in any case; reads are not.
+    #[test]
+    fn writes_are_known_by_name() {
+        for m in [
+            "save",
+            "insertAsync",
+            "UpdateOne",
+            "bulkWrite",
+            "system_update",
+            "Create",
+        ] {
+            assert!(writes_by_name(m), "{m}");
+        }
+        for m in ["find", "findOne", "get_uploads", "saved", "", "upd"] {
+            assert_eq!(writes_by_name(m), m == "saved", "{m}");
+        }
+    }
 
     /// A loop over a batching helper's pages is over batches; over a function whose name says it
     /// does not batch (kernelci's `find_by_attributes_nonpaginated`), over its documents.

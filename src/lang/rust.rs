@@ -64,7 +64,9 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         collection_methods: HashMap::default(),
         getters: HashMap::default(),
         index_lists: Vec::new(),
-        uses_mongo: text.contains("mongodb") || text.contains("bson"),
+        // (`doc!` alone: bson's macro, imported once for the crate by `#[macro_use] extern
+        // crate bson;` in its root, revolt's database models.)
+        uses_mongo: text.contains("mongodb") || text.contains("bson") || text.contains("doc!"),
         // Macro bodies are read token by token (`doc! { "a": 1 }`): their punctuation stays.
         parents: std::rc::Rc::new(super::flat::Flat::keeping_children_of(
             tree.root_node(),
