@@ -5047,14 +5047,9 @@ impl<'t> Extractor<'t> {
         let (DeclKind::Assign, Some(value)) = (b.kind, b.value) else {
             return false;
         };
-        let others: Vec<&Binding> = self.bindings[name]
-            .iter()
-            .filter(|o| o.scope == b.scope)
-            .collect();
-        let assigned = self.assigned.get(&(b.scope.start, name.to_string()));
-        if assigned != Some(&(others.len() as u32)) {
+        let Some(others) = self.every_binding_in_scope(b, name) else {
             return false;
-        }
+        };
         // The block of `b`'s statement (`name = value`, alone on its statement).
         let Some(assignment) = self.parents.of(value).filter(|a| {
             a.k() == "assignment"
@@ -5108,15 +5103,26 @@ impl<'t> Extractor<'t> {
         else {
             return false;
         };
-        let others: Vec<&Binding> = self.bindings[name]
+        self.every_binding_in_scope(b, name).is_some_and(|others| {
+            others
+                .iter()
+                .all(|o| std::ptr::eq(*o, b) || o.pos as usize >= end)
+        })
+    }
+
+    /// The bindings of `name` in the scope of its binding `b`, when they are every assignment
+    /// of it there (none made in a way the bindings do not record).
+    fn every_binding_in_scope<'b>(
+        &'b self,
+        b: &Binding,
+        name: &str,
+    ) -> Option<Vec<&'b Binding<'t>>> {
+        let all: Vec<&Binding> = self.bindings[name]
             .iter()
             .filter(|o| o.scope == b.scope)
             .collect();
         let assigned = self.assigned.get(&(b.scope.start, name.to_string()));
-        assigned == Some(&(others.len() as u32))
-            && others
-                .iter()
-                .all(|o| std::ptr::eq(*o, b) || o.pos as usize >= end)
+        (assigned == Some(&(all.len() as u32))).then_some(all)
     }
 
     fn dict_changed(&self, at: Node<'t>, name: &str, scope: Span) -> bool {
