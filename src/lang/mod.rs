@@ -2303,14 +2303,17 @@ pub(crate) fn iterates_batches(t: &str) -> bool {
 /// that it does not: `find_by_attributes_nonpaginated` (kernelci's API, which returns every
 /// document), `getUnbatched`, `no_chunk` read everything at once.
 fn names_batching(name: &str) -> bool {
-    // The words of the name, by `_` and by camelCase (`findNonPaginated`: find, non, paginated).
+    // The words of the name, by `_` and by camelCase (`findNonPaginated`: find, non, paginated;
+    // capitals in a row stay one word, `PAGINATE`, `getHTMLChunks`: get, htmlchunks).
     let mut words: Vec<String> = Vec::new();
     for part in name.split('_').filter(|p| !p.is_empty()) {
         let mut word = String::new();
+        let mut after_lower = false;
         for c in part.chars() {
-            if c.is_ascii_uppercase() && !word.is_empty() {
+            if c.is_ascii_uppercase() && after_lower {
                 words.push(std::mem::take(&mut word));
             }
+            after_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
             word.push(c.to_ascii_lowercase());
         }
         words.push(word);
@@ -2538,6 +2541,8 @@ mod tests {
             "batched(ids, 50)",
             "self.grouper(ids, n)",
             "getBatches(ids)",
+            "PAGINATE(ids)",
+            "getHTMLChunks(pages)",
             "rerun_batch(jobs)",
             "find(q, batch=True)",
         ] {
