@@ -2492,20 +2492,25 @@ exports.list = function (query, req, cb) {
         ("proxy/user.js", user),
         ("proxy/post.js", post),
     ]);
+    assert_look_ups_per_item(
+        &out,
+        "proxy/post.js",
+        &[(6, "UserProxy.getUserById"), (7, "getUserById")],
+        "runs `findOne` on `users` once per item of `posts`",
+    );
+}
+
+/// The query-in-loop findings of `out` are exactly one per `(line, callee)` of `expected`, in
+/// `path`, each saying that the callee `runs` its read per item.
+fn assert_look_ups_per_item(out: &str, path: &str, expected: &[(usize, &str)], runs: &str) {
     let loops: Vec<&str> = out
         .lines()
         .filter(|l| l.contains("[query-in-loop]"))
         .collect();
-    let expected = [(6, "UserProxy.getUserById"), (7, "getUserById")];
     assert_eq!(loops.len(), expected.len(), "{out}");
     for ((line, callee), got) in expected.iter().zip(&loops) {
-        assert!(got.starts_with(&format!("proxy/post.js:{line}:")), "{got}");
-        assert!(
-            got.contains(&format!(
-                "`{callee}` runs `findOne` on `users` once per item of `posts`"
-            )),
-            "{got}"
-        );
+        assert!(got.starts_with(&format!("{path}:{line}:")), "{got}");
+        assert!(got.contains(&format!("`{callee}` {runs}")), "{got}");
     }
 }
 
@@ -2539,24 +2544,12 @@ export async function check(context: Context) {
         ("src/models/FeatureModel.ts", model),
         ("src/services/rules.ts", service),
     ]);
-    let loops: Vec<&str> = out
-        .lines()
-        .filter(|l| l.contains("[query-in-loop]"))
-        .collect();
-    let expected = [(7, "getFeature"), (8, "byId")];
-    assert_eq!(loops.len(), expected.len(), "{out}");
-    for ((line, callee), got) in expected.iter().zip(&loops) {
-        assert!(
-            got.starts_with(&format!("src/services/rules.ts:{line}:")),
-            "{got}"
-        );
-        assert!(
-            got.contains(&format!(
-                "`{callee}` runs `findOne` on `features` once per item of `rules`"
-            )),
-            "{got}"
-        );
-    }
+    assert_look_ups_per_item(
+        &out,
+        "src/services/rules.ts",
+        &[(7, "getFeature"), (8, "byId")],
+        "runs `findOne` on `features` once per item of `rules`",
+    );
 }
 
 /// The same in Python: a module's function imported by name or reached through the module

@@ -448,10 +448,14 @@ impl<'t> Extractor<'t> {
     }
 
     fn named_children(&self, n: Node<'t>) -> Vec<Node<'t>> {
+        self.named_children_iter(n).collect()
+    }
+
+    /// `named_children` without collecting them.
+    fn named_children_iter(&self, n: Node<'t>) -> impl Iterator<Item = Node<'t>> + '_ {
         self.parents
             .children(n)
             .filter(|c| c.is_named() && c.k() != "comment")
-            .collect()
     }
 
     fn args(&self, call: Node<'t>) -> Vec<Node<'t>> {
@@ -6567,12 +6571,7 @@ impl<'t> Extractor<'t> {
             return None;
         }
         let short = match self.field(def, "body") {
-            Some(b) if b.k() == "statement_block" => self
-                .parents
-                .children(b)
-                .filter(|c| c.is_named() && c.k() != "comment")
-                .nth(6)
-                .is_none(),
+            Some(b) if b.k() == "statement_block" => self.named_children_iter(b).nth(6).is_none(),
             Some(_) => true,
             None => false,
         };

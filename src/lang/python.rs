@@ -5033,10 +5033,6 @@ impl<'t> Extractor<'t> {
         Some(w.end_byte())
     }
 
-    /// Whether the name `name`, which `b` binds, is bound again in its scope only after the loop
-    /// that walks it at `at` (cve-search's `data = {..}` for its statistics, then `data =
-    /// {"stats": .., "data": data}` under a condition after the loop), and assigned in no other
-    /// way: for that loop, a constant.
     /// Whether the name `name`, bound again in its scope, holds the value of its binding `b` at
     /// `at` whatever path led there: `b` is a plain assignment in a block that `at` is in, after
     /// it (Sefaria's `query = {"dateCreated": ..}; db.sheets.find(query)` then `query = {..}`
@@ -5093,6 +5089,10 @@ impl<'t> Extractor<'t> {
         })
     }
 
+    /// Whether the name `name`, which `b` binds, is bound again in its scope only after the loop
+    /// that walks it at `at` (cve-search's `data = {..}` for its statistics, then `data =
+    /// {"stats": .., "data": data}` under a condition after the loop), and assigned in no other
+    /// way: for that loop, a constant.
     fn rebound_after_walk(&self, b: &Binding, name: &str, at: Node<'t>) -> bool {
         if !matches!(b.kind, DeclKind::Assign) {
             return false;

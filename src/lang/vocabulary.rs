@@ -825,9 +825,9 @@ pub fn prefilter_words(lang: crate::ir::Language) -> Vec<PrefilterWord> {
                 None,
                 Confirmation,
             );
-            // The same as attributes (`self.database.users.find(..)`, `self._database.x`), looked for in
-            // every file:
-            // with a collection and an operation after them, they are evidence (`standing`).
+            // The same as attributes (`self.database.users.find(..)`, `self._database.x`), looked
+            // for in every file: with a collection and an operation after them, they are evidence
+            // (`standing`).
             // (`mongodb.` and `mongo_db.` hold a hint of their own.) Not `database.` alone:
             // Python spells `data` everywhere (`dataclass`).
             add(
