@@ -1415,28 +1415,45 @@ fn link_schemas(files: &mut [SourceFile], modules: &Modules) {
 /// Operations on a member of a named object that a file sets to a collection
 /// (`FileIr::member_collections`): `db.products.findOne(..)` where `lib/db.js` says
 /// `db.products = db.collection("products")`, through whatever path reaches the object
-/// (`req.app.db.products`). Only operations no file resolved otherwise; a member set to different
-/// collections in different files names none.
+/// (`req.app.db.products`). Only operations no file resolved otherwise. A file that sets the
+/// member itself names its own operations on it (apostrophe's modules each set `self.db` to their
+/// own collection in `init(self)`); elsewhere, a member set to different collections in different
+/// files names none.
 fn link_member_collections(files: &mut [SourceFile]) {
-    let mut known: HashMap<(String, String), Option<CollectionRef>> = HashMap::default();
+    type Key = (String, String);
+    fn note(map: &mut HashMap<Key, Option<CollectionRef>>, key: Key, c: &CollectionRef) {
+        map.entry(key)
+            .and_modify(|k| {
+                if k.as_ref()
+                    .is_some_and(|k| k.name.display() != c.name.display())
+                {
+                    *k = None;
+                }
+            })
+            .or_insert(Some(c.clone()));
+    }
+    let mut known: HashMap<Key, Option<CollectionRef>> = HashMap::default();
+    // By (module, member): what a module sets `self.<member>` or `this.<member>` to, the module
+    // named by its file (`users.js`) or, for an `index` file, its folder
+    // (`modules/@apostrophecms/doc/index.js`), for `self.apos.doc.db` in other modules.
+    let mut by_module: HashMap<Key, Option<CollectionRef>> = HashMap::default();
+    let mut own: Vec<Vec<(String, String, CollectionRef)>> = Vec::with_capacity(files.len());
     for f in files.iter_mut() {
-        for (object, member, c) in std::mem::take(&mut f.ir.member_collections) {
-            known
-                .entry((object, member))
-                .and_modify(|k| {
-                    if k.as_ref()
-                        .is_some_and(|k| k.name.display() != c.name.display())
-                    {
-                        *k = None;
-                    }
-                })
-                .or_insert(Some(c));
+        let set = std::mem::take(&mut f.ir.member_collections);
+        for (object, member, c) in &set {
+            note(&mut known, (object.clone(), member.clone()), c);
+            if matches!(object.as_str(), "self" | "this") {
+                if let Some(module) = module_name(&f.display_path) {
+                    note(&mut by_module, (module.to_string(), member.clone()), c);
+                }
+            }
         }
+        own.push(set);
     }
     if known.is_empty() {
         return;
     }
-    for f in files.iter_mut() {
+    for (f, own) in files.iter_mut().zip(&own) {
         for op in
             f.ir.operations
                 .iter_mut()
@@ -1447,20 +1464,50 @@ fn link_member_collections(files: &mut [SourceFile]) {
             };
             let object = crate::lang::naming::last_part(path, b'.');
             let object = object.strip_suffix('?').unwrap_or(object);
+            let mine = own
+                .iter()
+                .find(|(o, m, _)| o == object && m == member)
+                .map(|(_, _, c)| c);
             let key = (object.to_string(), member.to_string());
-            let Some(Some(c)) = known.get(&key) else {
+            let of_module = || {
+                // `self.apos.doc.db`: not `self.db` of another module.
+                if path.contains('.') && !matches!(object, "self" | "this") {
+                    by_module.get(&key).and_then(Option::as_ref)
+                } else {
+                    None
+                }
+            };
+            let Some(c) = mine
+                .or_else(|| known.get(&key).and_then(Option::as_ref))
+                .or_else(of_module)
+            else {
                 continue;
             };
             op.collection = Some(CollectionRef {
                 name: c.name.clone(),
-                // Named in the module that sets the member, not by an expression of this file.
-                span: crate::ir::Span::default(),
+                // Named where this file sets the member; or in the module that sets it, not by
+                // an expression of this file.
+                span: if mine.is_some() {
+                    c.span
+                } else {
+                    crate::ir::Span::default()
+                },
                 via: c.via,
                 import: None,
             });
             op.evidence = Evidence::Resolved;
         }
     }
+}
+
+/// The module a file is, by name: its file name without extension, or its folder's name for an
+/// `index` file (`modules/doc/index.js`: `doc`).
+fn module_name(display_path: &str) -> Option<&str> {
+    let mut parts = display_path.rsplit('/');
+    let file = parts.next()?;
+    let stem = file.split('.').next()?;
+    let name = if stem == "index" { parts.next()? } else { stem };
+    (!name.is_empty()).then_some(name)
 }
 
 /// Drops index helpers' own `createIndex` (see [`crate::ir::FileIr::index_pass_ons`]) where

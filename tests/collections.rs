@@ -305,6 +305,60 @@ fn an_exported_object_of_collections_resolves_its_members_across_files() {
     );
 }
 
+/// apostrophe's modules each keep their own collection on `self.db`, set in `init(self)`: each
+/// module's operations on `self.db` are on its own collection, though another module sets the
+/// same member to another, and other modules reach it as `self.apos.<module>.db`. A module that
+/// only reads `self.db` is on neither.
+#[test]
+fn a_member_each_module_sets_to_its_own_collection() {
+    let module = |name: &str, field: &str| {
+        format!(
+            "module.exports = {{\n  async init(self) {{\n    \
+             self.db = await self.apos.db.collection('{name}');\n    \
+             await self.db.createIndex({{ {field}: 1 }});\n  }},\n  \
+             methods(self) {{\n    return {{\n      async get(v) {{\n        \
+             return self.db.findOne({{ {field}: v }});\n      }}\n    }};\n  }}\n}};\n"
+        )
+    };
+    let attachments = module("aposAttachments", "docIds");
+    let locks = module("aposLocks", "name");
+    let m = map_of(&[
+        ("modules/attachment/index.js", attachments.as_str()),
+        ("modules/lock/index.js", locks.as_str()),
+        (
+            "modules/other/index.js",
+            "module.exports = {\n  methods(self) {\n    return {\n      \
+             async get(v) {\n        return self.db.findOne({ v });\n      }\n    };\n  }\n};\n",
+        ),
+        (
+            "modules/page/index.js",
+            "module.exports = {\n  methods(self) {\n    return {\n      \
+             async unlock(name) {\n        \
+             await self.apos.lock.db.updateOne({ name }, { $unset: { at: 1 } });\n      \
+             }\n    };\n  }\n};\n",
+        ),
+    ]);
+    assert_eq!(collection_names(&m), vec!["aposAttachments", "aposLocks"]);
+    let c = collection(&m, "aposAttachments");
+    let attachment = "modules/attachment/index.js".to_string();
+    assert_eq!(sites(c), vec![(attachment, "findOne".to_string())]);
+    assert_eq!(index_keys(c), vec!["docIds:1"]);
+    // Another module reaches the lock module's `self.db` as `self.apos.lock.db`: the module
+    // named by its folder.
+    let c = collection(&m, "aposLocks");
+    let (lock, page) = ("modules/lock/index.js", "modules/page/index.js");
+    assert_eq!(
+        sites(c),
+        vec![
+            (lock.to_string(), "findOne".to_string()),
+            (page.to_string(), "updateOne".to_string()),
+        ]
+    );
+    assert_eq!(index_keys(c), vec!["name:1"]);
+    // (The third module's `findOne` is on neither: the linker drops an operation on a member
+    // it cannot name, as for `db.products` with no module setting it.)
+}
+
 #[test]
 fn collections_returned_by_a_method_and_exported_once_filled() {
     // The shape of huggingface/chat-ui: `getCollections()` returns an object of the collections it

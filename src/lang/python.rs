@@ -10075,6 +10075,12 @@ fn mongoengine_filter_field(name: &str, key_span: Span, value: Value) -> Field {
     if op.is_some() {
         segs.pop();
     }
+    // `name__not__in=x`: `not` negates the operator after it (`{name: {$not: {$in: x}}}`); it is
+    // no part of the field's path.
+    let negated = op.is_some() && segs.len() > 1 && segs.last() == Some(&"not");
+    if negated {
+        segs.pop();
+    }
     let mut path = segs.join(".");
     if path == "id" || path == "pk" {
         path = "_id".into();
@@ -10106,9 +10112,22 @@ fn mongoengine_filter_field(name: &str, key_span: Span, value: Value) -> Field {
                     value: Value { span, kind },
                 });
             }
-            Value {
-                span: fields[0].value.span,
+            let span = fields[0].value.span;
+            let operators = Value {
+                span,
                 kind: ValueKind::Document(fields),
+            };
+            if negated {
+                Value {
+                    span,
+                    kind: ValueKind::Document(vec![Field {
+                        key: "$not".to_string(),
+                        key_span,
+                        value: operators,
+                    }]),
+                }
+            } else {
+                operators
             }
         }
         None => value,
@@ -11403,6 +11422,39 @@ def f(pid, offset, c):
             keys(f, "", &mut out);
         }
         out
+    }
+
+    /// mongoengine's `not` negates the operator after it and is no part of the field's path:
+    /// `name__not__in=x` is `{name: {$not: {$in: x}}}`, not a filter on `name.not`.
+    #[test]
+    fn mongoengine_not_negates_the_next_operator() {
+        let src = r#"
+from mongoengine import Document, StringField
+
+class Dash(Document):
+    name = StringField()
+
+def reads(x, a):
+    Dash.objects(name__not__in=x)
+    Dash.objects(analyst__not__exists=1, owner__not__icontains=a)
+    Dash.objects(knot__not=a, not__gt=1)
+"#;
+        let file = ir(src);
+        let got: Vec<Vec<String>> = file.operations.iter().map(filter_keys).collect();
+        let k = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            got,
+            [
+                k(&["name.$not.$in"]),
+                k(&[
+                    "analyst.$not.$exists",
+                    "owner.$not.$regex",
+                    "owner.$not.$options"
+                ]),
+                // `not` alone is the operator; a field may be named `not`.
+                k(&["knot.$not", "not.$gt"]),
+            ]
+        );
     }
 
     /// mongoengine's querysets are read where they are: a called manager, `Q` objects, `get`,
