@@ -3204,6 +3204,38 @@ async function unread(users, rid, tmid, groupMention) {
     );
 }
 
+/// A constant bound to an object written in the code and spread into a filter is its fields
+/// (erxes' `const defaultFilter = { status: { $ne: 'deleted' } }` .. `findOne({ ...defaultFilter,
+/// code })`): the filter is read, and `code` has no index. Not an object filled in later, whose
+/// keys the literal does not all show.
+#[test]
+fn fields_of_a_constant_object_spread_into_a_filter_are_read() {
+    let src = r#"import mongoose from 'mongoose';
+const schema = new mongoose.Schema({ code: String, status: String, name: String });
+schema.index({ status: 1 });
+const Customers = mongoose.model('customers', schema);
+export function byCode(code: string) {
+  const defaultFilter = { status: { $ne: 'deleted' } };
+  return Customers.findOne({ ...defaultFilter, code });
+}
+export function byName(name: string, state?: string) {
+  const filter: any = { status: { $ne: 'deleted' } };
+  if (state) filter.state = state;
+  return Customers.findOne({ ...filter, name });
+}
+"#;
+    let f = only("unindexed-query", "customers.ts", src);
+    assert_eq!(
+        line_at(src, f.span.start as usize),
+        line_of(src, "...defaultFilter, code")
+    );
+    assert!(
+        f.message.contains("filters by `code` (equality)"),
+        "{}",
+        f.message
+    );
+}
+
 /// The Mongoose document idiom with the document handed to a callback (nodeclub's replies):
 /// `Reply.findById(id, (err, reply) => ..)`, `.exec((err, reply) => ..)`, `.then(reply => ..)`.
 /// A parameter in another position, or an item of a plain array's `forEach`, is no such

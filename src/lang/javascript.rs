@@ -5257,6 +5257,23 @@ impl<'t> Extractor<'t> {
                                 })
                                 .map(|v| self.unwrap_expr(v))
                                 .filter(|v| v.start_byte() < p.start_byte());
+                            if let (Some(v), Some(a)) = (bound, arg) {
+                                // A constant bound to an object written in the code, with no
+                                // spread of its own and never filled in (`const defaultFilter =
+                                // { status: { $ne: 'deleted' } }` .. `{ ...defaultFilter, code
+                                // }`, erxes): its fields, all of them there.
+                                let fixed = v.k() == "object"
+                                    && self.parents.children(v).all(|c| c.k() != "spread_element")
+                                    && self
+                                        .lookup(self.text(a), a.start_byte() as u32)
+                                        .is_some_and(|b| self.fills_of(self.text(a), b).is_none());
+                                if fixed {
+                                    if let ValueKind::Document(fs) = self.lower(v, depth + 1).kind {
+                                        fields.extend(fs);
+                                        continue;
+                                    }
+                                }
+                            }
                             if let Some(v) = bound {
                                 let mut found = Vec::new();
                                 if !spliced(v, &mut found) {
