@@ -2463,6 +2463,12 @@ impl WantedExports {
         for n in &file.ir.name_imports {
             self.add(&n.import, &file.path);
         }
+        // A model compiled from another module's schema (`db.model('regions',
+        // loadRegionClass(models))`): that module, which may only load a class into the schema
+        // it imports, `import { Model } from 'mongoose'` its only hint.
+        for m in &file.ir.schema_models {
+            self.add(&m.schema, &file.path);
+        }
     }
 
     /// A Python module as a path: `st2common/persistence/trigger` for `py:` one, or, for a

@@ -1764,9 +1764,35 @@ fn a_schema_declared_in_one_module_gives_its_indexes_to_the_model_compiled_in_an
         (
             "src/connectionResolvers.ts",
             "import mongoose from 'mongoose';\nimport { loadPostClass } from './db/models/Posts';\n\
+             import { loadBotClass } from './db/models/Bots';\n\
+             import { loadRegionClass } from './db/models/Regions';\n\
              export const loadClasses = (db: mongoose.Connection) => {\n\
              \x20 const models = {} as IModels;\n\
-             \x20 models.Posts = db.model('cms_posts', loadPostClass(models));\n  return models;\n};\n",
+             \x20 models.Posts = db.model('cms_posts', loadPostClass(models));\n\
+             \x20 models.Bots = db.model('discord_bots', loadBotClass(models));\n\
+             \x20 models.Regions = db.model('regions', loadRegionClass(models));\n  return models;\n};\n",
+        ),
+        // A loader that returns what `loadClass` returns, the schema; and one whose class has no
+        // query, in a module with no MongoDB word but its `mongoose` import (parsed because the
+        // resolvers compile a model from what it returns).
+        (
+            "src/db/definitions/bots.ts",
+            "import { Schema } from 'mongoose';\n\
+             export const botSchema = new Schema({ createdBy: { type: String, index: true } });\n\
+             export const regionSchema = new Schema({ name: { type: String, unique: true } });\n",
+        ),
+        (
+            "src/db/models/Bots.ts",
+            "import { Model } from 'mongoose';\nimport { botSchema } from '../definitions/bots';\n\
+             export const loadBotClass = (models) => {\n  class Bot {\n    static get(_id) {\n      \
+             return models.Bots.findOne({ _id });\n    }\n  }\n  return botSchema.loadClass(Bot);\n};\n",
+        ),
+        (
+            "src/db/models/Regions.ts",
+            "import { Model } from 'mongoose';\nimport { regionSchema } from '../definitions/bots';\n\
+             export type IRegionModel = Model<any>;\n\
+             export const loadRegionClass = (_models) => {\n  class Region {}\n  \
+             regionSchema.loadClass(Region);\n  return regionSchema;\n};\n",
         ),
         // A schema no module compiles keeps its declarations unattributed.
         (
@@ -1793,6 +1819,8 @@ fn a_schema_declared_in_one_module_gives_its_indexes_to_the_model_compiled_in_an
         keys(collection(&m, "cms_posts")),
         vec!["webId", "webId,status"]
     );
+    assert_eq!(keys(collection(&m, "discord_bots")), vec!["createdBy"]);
+    assert_eq!(keys(collection(&m, "regions")), vec!["name"]);
     let unresolved = m["unresolved"]["indexes"].to_string();
     assert!(unresolved.contains("ownerId"), "{unresolved}");
     assert!(!unresolved.contains("webId"), "{unresolved}");

@@ -603,8 +603,8 @@ impl<'t> Extractor<'t> {
     }
 
     /// The imported schema that the exported function named by `name` (a declaration's name)
-    /// returns last: `(..) => { ..; return postSchema; }`, `postSchema` imported from another
-    /// module.
+    /// returns last: `(..) => { ..; return postSchema; }` or `return postSchema.loadClass(Post);`,
+    /// `postSchema` imported from another module.
     fn returned_schema(&self, name: Node<'t>) -> Option<ImportRef> {
         let decl = self
             .parents
@@ -622,7 +622,18 @@ impl<'t> Extractor<'t> {
             .rev()
             .find(|s| s.k() != "comment")
             .filter(|s| s.k() == "return_statement")?;
-        let returned = self.unwrap_expr(self.named_children(last).into_iter().next()?);
+        let mut returned = self.unwrap_expr(self.named_children(last).into_iter().next()?);
+        // `return postSchema.loadClass(Post);`: `loadClass` returns the schema.
+        if returned.k() == "call_expression" {
+            returned = self
+                .field(returned, "function")
+                .filter(|f| f.k() == "member_expression")
+                .filter(|f| {
+                    self.field(*f, "property")
+                        .is_some_and(|p| self.text(p) == "loadClass")
+                })
+                .and_then(|f| self.field(f, "object"))?;
+        }
         if returned.k() != "identifier" {
             return None;
         }
