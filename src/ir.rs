@@ -675,7 +675,8 @@ pub struct OpContext {
     /// arguments is bound, assigned or changed in place inside the loop (the loop's own variable
     /// included). `for doc in docs: archive.find_one(req=None, _id=guid)`, `guid` read before the
     /// loop: one query repeated, which could move out of the loop, not a query per item. Read
-    /// for reads only (the Python and JavaScript frontends; Rust's leaves it false).
+    /// for reads and idempotent writes only (`Operation::idempotent_write`; the Python and
+    /// JavaScript frontends; Rust's leaves it false).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub same_each_iteration: bool,
     /// The arrays (by the last segment of their path) that the code checks do not hold the
@@ -753,6 +754,27 @@ pub struct Through {
 }
 
 impl Operation {
+    /// A write that, sent again with the same arguments, changes nothing the first did not: a
+    /// delete, a replacement, an update that only sets or unsets fields (`{ $set: { status:
+    /// 'done' } }`, or Mongoose's fields without an operator). Not `$inc`, `$push` or an insert,
+    /// which add again.
+    pub fn idempotent_write(&self) -> bool {
+        match self.kind {
+            OpKind::Delete | OpKind::Replace => true,
+            OpKind::UpdateOne | OpKind::UpdateMany | OpKind::FindOneAndUpdate => {
+                self.update.as_ref().is_some_and(|u| {
+                    matches!(u.kind, ValueKind::Document(_))
+                        && u.fields().iter().all(|f| {
+                            // (A spread, `...extra`, may hold any operator.)
+                            !f.key.starts_with(['$', '.'])
+                                || matches!(f.key.as_str(), "$set" | "$unset")
+                        })
+                })
+            }
+            _ => false,
+        }
+    }
+
     pub fn new(kind: OpKind, method: &str, span: Span, method_span: Span) -> Self {
         Operation {
             kind,

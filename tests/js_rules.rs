@@ -3206,33 +3206,50 @@ async function unread(users, rid, tmid, groupMention) {
 
 /// A constant bound to an object written in the code and spread into a filter is its fields
 /// (erxes' `const defaultFilter = { status: { $ne: 'deleted' } }` .. `findOne({ ...defaultFilter,
-/// code })`): the filter is read, and `code` has no index. Not an object filled in later, whose
-/// keys the literal does not all show.
+/// code })`), with the members set on it as the name alone reads them (`if (ids) query._id = {
+/// $nin: ids }`: left out, the query judged as the path that skips it sends it): `code` and
+/// `primaryName` have no index. Not an object with a spread of its own, whose conditional fields
+/// may not be there.
 #[test]
 fn fields_of_a_constant_object_spread_into_a_filter_are_read() {
     let src = r#"import mongoose from 'mongoose';
-const schema = new mongoose.Schema({ code: String, status: String, name: String });
+const schema = new mongoose.Schema({ code: String, status: String, primaryName: String });
 schema.index({ status: 1 });
-const Customers = mongoose.model('customers', schema);
+const Companies = mongoose.model('companies', schema);
 export function byCode(code: string) {
   const defaultFilter = { status: { $ne: 'deleted' } };
-  return Customers.findOne({ ...defaultFilter, code });
+  return Companies.findOne({ ...defaultFilter, code });
 }
-export function byName(name: string, state?: string) {
-  const filter: any = { status: { $ne: 'deleted' } };
-  if (state) filter.state = state;
-  return Customers.findOne({ ...filter, name });
+export function duplicates(primaryName: string, idsToExclude?: string[]) {
+  const query: any = { status: { $ne: 'deleted' } };
+  if (idsToExclude) query._id = { $nin: idsToExclude };
+  return Companies.find({ ...query, primaryName });
+}
+export function picked(code: string, mine: boolean, userId: string) {
+  const query = { ...(mine && { ownerId: userId }) };
+  return Companies.find({ ...query, code });
 }
 "#;
-    let f = only("unindexed-query", "customers.ts", src);
+    let got = rule_lines("unindexed-query", "companies.ts", src);
     assert_eq!(
-        line_at(src, f.span.start as usize),
-        line_of(src, "...defaultFilter, code")
+        got,
+        vec![
+            line_of(src, "...defaultFilter, code"),
+            line_of(src, "...query, primaryName")
+        ]
+    );
+    let messages: Vec<String> = findings("companies.ts", src)
+        .into_iter()
+        .filter(|f| f.rule == "unindexed-query")
+        .map(|f| f.message)
+        .collect();
+    assert!(
+        messages[0].contains("filters by `code` (equality)"),
+        "{messages:?}"
     );
     assert!(
-        f.message.contains("filters by `code` (equality)"),
-        "{}",
-        f.message
+        messages[1].contains("filters by `primaryName` (equality)"),
+        "{messages:?}"
     );
 }
 

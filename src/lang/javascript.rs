@@ -5258,17 +5258,18 @@ impl<'t> Extractor<'t> {
                                 .map(|v| self.unwrap_expr(v))
                                 .filter(|v| v.start_byte() < p.start_byte());
                             if let (Some(v), Some(a)) = (bound, arg) {
-                                // A constant bound to an object written in the code, with no
-                                // spread of its own and never filled in (`const defaultFilter =
-                                // { status: { $ne: 'deleted' } }` .. `{ ...defaultFilter, code
-                                // }`, erxes): its fields, all of them there.
+                                // A constant bound to an object written in the code with no
+                                // spread of its own (`const defaultFilter = { status: { $ne:
+                                // 'deleted' } }` .. `{ ...defaultFilter, code }`, erxes): its
+                                // fields, as the name alone reads (with the members set on it
+                                // where every path sets them, and a spread for keys added at
+                                // run time). Not one with a spread, whose conditional fields
+                                // may not be there.
                                 let fixed = v.k() == "object"
-                                    && self.parents.children(v).all(|c| c.k() != "spread_element")
-                                    && self
-                                        .lookup(self.text(a), a.start_byte() as u32)
-                                        .is_some_and(|b| self.fills_of(self.text(a), b).is_none());
+                                    && self.parents.children(v).all(|c| c.k() != "spread_element");
                                 if fixed {
-                                    if let ValueKind::Document(fs) = self.lower(v, depth + 1).kind {
+                                    let read = self.lower_identifier(a, depth + 1);
+                                    if let ValueKind::Document(fs) = read.kind {
                                         fields.extend(fs);
                                         continue;
                                     }
@@ -5971,13 +5972,14 @@ impl<'t> Extractor<'t> {
                 self.ir.operations[i].context.name_fixed_in_loop = true;
             }
         }
-        // The reads in loops that send the same query on every iteration.
+        // The reads in loops that send the same query on every iteration (and the writes that
+        // change nothing when sent again).
         for i in before..self.ir.operations.len() {
             let op = &self.ir.operations[i];
             let (Some(l), false, true) = (
                 op.context.enclosing_loop,
                 op.context.exits_loop,
-                op.kind.is_read(),
+                op.kind.is_read() || op.idempotent_write(),
             ) else {
                 continue;
             };

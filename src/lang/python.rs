@@ -6327,7 +6327,8 @@ impl<'t> Extractor<'t> {
             };
             if self.keyed_once(call, l) || self.set_once(call, l) {
                 self.ir.operations[i].context.exits_loop = true;
-            } else if self.ir.operations[i].kind.is_read()
+            } else if (self.ir.operations[i].kind.is_read()
+                || self.ir.operations[i].idempotent_write())
                 && self.same_each_iteration(call, l, &mut changed_in)
             {
                 // Repeated on each item of a loop around its own: a read per item of that one.

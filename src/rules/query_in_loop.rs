@@ -295,8 +295,9 @@ fn judge(
     if over.fixed || batched_by_item(op, over) {
         return None;
     }
-    // The same read on every iteration: to move out of the loop, not a query per item.
-    if op.context.same_each_iteration && reads(op) {
+    // The same read on every iteration, or the same write that leaves the documents as the
+    // first left them: to move out of the loop, not a query per item.
+    if op.context.same_each_iteration && (reads(op) || op.idempotent_write()) {
         return None;
     }
     // A loop over collections (`for (const c of collections) c.deleteMany({})`) touches a
@@ -2575,7 +2576,8 @@ async function a(db, q) {
         // loop), not one per item: no application-side join to replace with `$in`. A read whose
         // query the loop changes is still flagged: the loop's variable, a name the loop assigns
         // after the call (the next iteration sees it), a document filled in place or a list
-        // appended to. A write with the same arguments each time is left to the write rule.
+        // appended to. A write with the same arguments each time is flagged where it adds again
+        // (`$inc`), not where it changes nothing the first did not (`$set`, a delete).
         let py = findings(
             "apps/duplication.py",
             r#"from pymongo import MongoClient
@@ -2622,6 +2624,10 @@ def totals(doc, items):
         db.users.find_one({"_id": doc["customer_id"]})
         db.users.find_one({"n": doc.get("total")})
         db.users.find_one({"n": doc["total"]})
+def set_again(guid):
+    for doc in db.items.find({}):
+        db.archive.update_one({"_id": guid}, {"$set": {"seen": True}})
+        db.archive.delete_one({"_id": guid})
 "#,
         );
         // A modifier chained onto the read (`.skip(page * 10)`) is part of its query; sorting
@@ -2639,10 +2645,12 @@ def totals(doc, items):
     fn the_same_read_on_every_iteration_is_no_query_per_item_in_javascript() {
         // erxes: the user of the request, the order's customer, a sync log fetched before the
         // loop, read again for every item; and the result of such a read (`prev`), which does
-        // not change either. Still flagged: the loop's variable and what is bound from it, a
-        // callback's parameter, a filter filled in place or pushed to, a name the loop assigns
-        // after the call, a chained modifier that reads the item, a write, and a read inside a
-        // function of its own.
+        // not change either; nor the same write that leaves the documents as the first left
+        // them (a `$set`, Mongoose's fields without an operator, a delete: erxes' subscription
+        // status set once per order item). Still flagged: the loop's variable and what is bound
+        // from it, a callback's parameter, a filter filled in place or pushed to, a name the
+        // loop assigns after the call, a chained modifier that reads the item, a write that adds
+        // again (`$inc`), and a read inside a function of its own.
         let js = findings(
             "services/orders.ts",
             r#"import mongoose from "mongoose";
@@ -2680,7 +2688,10 @@ export async function handle(userId, doc, items, activities, syncLog) {
     const load = async () => Users.findOne({ _id: userId });
   }
   for (const order of await Orders.find({ open: true })) {
+    await Users.updateOne({ _id: userId }, { $inc: { seen: 1 } });
     await Users.updateOne({ _id: userId }, { $set: { seen: true } });
+    await Orders.updateOne({ _id: doc.prevId }, { 'status': 'done' });
+    await Logs.deleteOne({ _id: syncLog._id });
   }
 }
 "#,

@@ -308,6 +308,21 @@ impl<'t> Extractor<'t> {
                 );
                 copies.extend(self.copied_schemas(*def).map(|x| (owner.clone(), x)));
             }
+            // A field of an object spread into another is read with that one (the lowering
+            // splices a constant object with no spread of its own) and again as a definition of
+            // its own: one declaration.
+            let mut seen: Vec<(Span, String)> = Vec::new();
+            ops.retain(|op: &Operation| {
+                if defs.len() == 1 {
+                    return true;
+                }
+                let key = (op.span, format!("{:?}{:?}", op.filter, op.options));
+                let new = !seen.contains(&key);
+                if new {
+                    seen.push(key);
+                }
+                new
+            });
             if let SchemaOwner::Variable(var, _) = &owner {
                 field_ops
                     .entry(var.clone())
