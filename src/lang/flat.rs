@@ -240,6 +240,7 @@ impl<'t> Flat<'t> {
     }
 
     /// The parent of `n` (a node of this tree).
+    #[inline]
     pub(crate) fn of(&self, n: Node<'t>) -> Option<Node<'t>> {
         let Some(i) = self.index(n) else {
             // A leaf left out of the flat tree.
@@ -267,6 +268,7 @@ impl<'t> Flat<'t> {
 
     /// `n.child_by_field_name(name)` from the recorded field ids: tree-sitter's lookup scans the
     /// node's children and the grammar's field map on every call (5% of a run, bench/README.md).
+    #[inline]
     pub(crate) fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
         let id = super::field_id(self.grammar, n, name)?;
         let Some(i) = self.index(n) else {
