@@ -2381,6 +2381,37 @@ export function latest(events$, n) {
     assert_eq!(rule_hits(SP, "page.ts", src), vec![]);
 }
 
+/// A paging helper whose parameter is typed as a Mongoose query through the module's namespace
+/// (erxes' shared `defaultPaginate(collection: mongoose.Query<any, any>, params)`, called from
+/// every plugin) pages that query where it skips, as one typed `any` (its `paginate`) does.
+/// TypeORM's builder through its namespace does not.
+#[test]
+fn a_helper_paging_a_query_typed_through_its_module_is_offset_paging() {
+    let src = r#"
+import * as mongoose from 'mongoose';
+import * as typeorm from 'typeorm';
+export const defaultPaginate = (collection: mongoose.Query<any, any>, params: { page?: number; perPage?: number }) => {
+  const { page = 1, perPage = 20 } = params || {};
+  return collection.limit(perPage).skip((page - 1) * perPage);
+};
+export const paginate = (collection: any, params: { page?: number; perPage?: number }) => {
+  const { page = 1, perPage = 20 } = params || {};
+  return collection.limit(perPage).skip((page - 1) * perPage);
+};
+export function rows(qb: typeorm.SelectQueryBuilder<User>, offset: number) {
+  qb.limit(20);
+  return qb.skip(offset).getMany();
+}
+"#;
+    assert_eq!(
+        rule_lines(SP, "utils.ts", src),
+        vec![
+            line_of(src, "(collection: mongoose") + 2,
+            line_of(src, "(collection: any") + 2
+        ]
+    );
+}
+
 /// A cursor bound to a read is that read's, once: the loose reading does not add a second.
 #[test]
 fn a_skip_on_a_bound_read_is_reported_once() {

@@ -9164,12 +9164,19 @@ fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<(Span, Optio
 }
 
 /// A TypeScript annotation that may stand for a MongoDB cursor or a Mongoose query
-/// (`FindCursor<T>`, `Cursor`, `Query<T[], T>`), or none at all; not TypeORM's
+/// (`FindCursor<T>`, `Cursor`, `Query<T[], T>`), or none at all (or `any`); not TypeORM's
 /// `SelectQueryBuilder<T>` or an array.
 fn cursor_type(annotation: Option<&str>) -> bool {
     annotation.is_none_or(|t| {
         let t = t.trim_start_matches(':').trim_start();
-        t.contains("Cursor") || t.starts_with("Query") || t.contains("DocumentQuery")
+        // (Through the module's namespace: `mongoose.Query<any, any>`.)
+        let base = t.split('<').next().unwrap_or(t).trim_end();
+        let name = base.rsplit('.').next().unwrap_or(base);
+        // (`any` says no more than no annotation: erxes' `paginate(collection: any, params)`.)
+        t.contains("Cursor")
+            || name.starts_with("Query")
+            || t.contains("DocumentQuery")
+            || matches!(t, "any" | "unknown")
     })
 }
 
