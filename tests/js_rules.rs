@@ -43,6 +43,15 @@ fn rule_hits(rule: &str, path: &str, src: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// The messages of one rule's findings.
+fn rule_messages(rule: &str, path: &str, src: &str) -> Vec<String> {
+    findings(path, src)
+        .into_iter()
+        .filter(|f| f.rule == rule)
+        .map(|f| f.message)
+        .collect()
+}
+
 /// The lines of one rule's findings.
 fn rule_lines(rule: &str, path: &str, src: &str) -> Vec<usize> {
     rule_hits(rule, path, src)
@@ -1771,12 +1780,7 @@ async function list(req, octokit) {
         ],
         "{got:?}"
     );
-    let found = findings("share.js", src);
-    let messages: Vec<&str> = found
-        .iter()
-        .filter(|f| f.rule == SP)
-        .map(|f| f.message.as_str())
-        .collect();
+    let messages = rule_messages(SP, "share.js", src);
     assert!(
         messages[1].contains("page `req.query.page || 1`, turned into a skip"),
         "{messages:?}"
@@ -3269,11 +3273,7 @@ export function picked(code: string, mine: boolean, userId: string) {
             line_of(src, "...query, primaryName")
         ]
     );
-    let messages: Vec<String> = findings("companies.ts", src)
-        .into_iter()
-        .filter(|f| f.rule == "unindexed-query")
-        .map(|f| f.message)
-        .collect();
+    let messages = rule_messages("unindexed-query", "companies.ts", src);
     assert!(
         messages[0].contains("filters by `code` (equality)"),
         "{messages:?}"
