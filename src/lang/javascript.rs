@@ -5242,12 +5242,14 @@ impl<'t> Extractor<'t> {
                             if arg.is_some_and(|a| spliced(a, &mut fields)) {
                                 continue;
                             }
-                            // A constant bound to such an object (`const extra = id ? {
-                            // $addToSet: { contributors: id } } : {}` .. `{ $set: s, ...extra }`,
-                            // growthbook's revisions): its update operators, read the same way.
-                            // (Not its other fields: a condition's may not be there, and a
-                            // filter's `_id: { $in: ids }` under `type === 'unread'` would name
-                            // the documents of every query.)
+                            // A constant bound to objects a condition picks from (`const extra
+                            // = id ? { $addToSet: { contributors: id } } : {}` .. `{ $set: s,
+                            // ...extra }`, growthbook's revisions), or to an object with such a
+                            // spread of its own: its update operators, read the same way. (Not
+                            // its other fields: a condition's may not be there, and a filter's
+                            // `_id: { $in: ids }` under `type === 'unread'` would name the
+                            // documents of every query.) An object with no spread of its own is
+                            // read whole, below.
                             let bound = arg
                                 .filter(|a| a.k() == "identifier")
                                 .and_then(|a| {
