@@ -114,6 +114,21 @@ fn reads(op: &Operation) -> bool {
         })
 }
 
+/// The filter is the loop's item spread with more keys (`for (const criterion of criteria)
+/// coll.find({ ...criterion, aposLocale })`, apostrophe's replication; Python's `{**spec, ..}`):
+/// each item is a query of its own, a batch of different queries rather than a query per item of
+/// a list of results or ids.
+fn filter_spreads_item(op: &Operation, over: &LoopOver) -> bool {
+    let (Some(item), Some(filter)) = (over.item.as_deref(), op.filter.as_ref()) else {
+        return false;
+    };
+    filter.fields().iter().any(|f| {
+        f.key == "..."
+            && matches!(&f.value.kind, ValueKind::Unknown(u)
+                if u.text.strip_prefix("...").or_else(|| u.text.strip_prefix("**")) == Some(item))
+    })
+}
+
 /// The iterable is a list of collections or collection names (`collections`, `listCollectionNames()`).
 fn over_collections(text: &str) -> bool {
     let t = text.to_ascii_lowercase();
@@ -292,7 +307,7 @@ fn judge(
     if over.span.contains(op.span) || op.span.contains(over.span) {
         return None;
     }
-    if over.fixed || batched_by_item(op, over) {
+    if over.fixed || batched_by_item(op, over) || filter_spreads_item(op, over) {
         return None;
     }
     // The same read on every iteration, or the same write that leaves the documents as the
@@ -2567,6 +2582,38 @@ async function a(db, q) {
             vec![(5, 2), (6, 2)],
             "{js:?}"
         );
+    }
+
+    /// A filter that is the loop's item spread with more keys (apostrophe's replication: `for
+    /// (const criterion of criteria) find({ ...criterion, aposLocale })`, the criteria built from
+    /// configuration) is a batch of different queries. Not a spread of something else, nor a
+    /// filter keyed on the item.
+    #[test]
+    fn a_filter_spread_from_the_item_is_a_batch_of_queries() {
+        let js = findings(
+            "modules/doc/index.js",
+            r#"const { MongoClient } = require("mongodb");
+const db = new MongoClient(process.env.URL).db();
+async function replicate(criteria, locales, base) {
+  for (const criterion of criteria) {
+    await db.collection("docs").find({ ...criterion, aposLocale: { $in: locales } }).toArray();
+    await db.collection("docs").find({ ...base, parkedId: criterion.parkedId }).toArray();
+  }
+}
+"#,
+        );
+        assert_eq!(lines(&js), vec![6], "{js:?}");
+        let py = findings(
+            "replicate.py",
+            r#"from pymongo import MongoClient
+db = MongoClient().cms
+def replicate(criteria, locales):
+    for criterion in criteria:
+        db.docs.find_one({**criterion, "locale": {"$in": locales}})
+        db.docs.find_one({"parkedId": criterion["parkedId"]})
+"#,
+        );
+        assert_eq!(lines(&py), vec![6], "{py:?}");
     }
 
     #[test]
