@@ -237,6 +237,17 @@ fn sites(c: &Value) -> Vec<(String, String)> {
     v
 }
 
+/// The repository's map names `name` alone, operated on at `expected` (path, method), in
+/// `sites`' order.
+fn assert_only_collection(m: &Value, name: &str, expected: &[(&str, &str)]) {
+    assert_eq!(collection_names(m), vec![name]);
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(p, method)| (p.to_string(), method.to_string()))
+        .collect();
+    assert_eq!(sites(collection(m, name)), expected);
+}
+
 #[test]
 fn an_exported_object_of_collections_resolves_its_members_across_files() {
     // The shape of overleaf's `infrastructure/mongodb.mjs` and docstore's `mongodb.js`: one module
@@ -3807,22 +3818,14 @@ fn rust_associated_functions_given_the_database_name_the_collection() {
         ),
     ];
     let m = map_of(&files);
-    assert_eq!(collection_names(&m), vec!["deepq_fishnetjobs"]);
-    let mut got = sites(collection(&m, "deepq_fishnetjobs"));
-    got.sort();
-    assert_eq!(
-        got,
-        vec![
-            ("src/fishnet/api.rs".to_string(), "delete_one".to_string()),
-            (
-                "src/fishnet/api.rs".to_string(),
-                "find_one_and_update".to_string()
-            ),
-            (
-                "src/fishnet/model.rs".to_string(),
-                "count_documents".to_string()
-            ),
-        ]
+    assert_only_collection(
+        &m,
+        "deepq_fishnetjobs",
+        &[
+            ("src/fishnet/api.rs", "delete_one"),
+            ("src/fishnet/api.rs", "find_one_and_update"),
+            ("src/fishnet/model.rs", "count_documents"),
+        ],
     );
 }
 
@@ -3850,15 +3853,10 @@ fn python_members_of_another_module_s_database_by_any_name() {
         ),
     ];
     let m = map_of(&files);
-    assert_eq!(collection_names(&m), vec!["sudoers"]);
-    let mut got = sites(collection(&m, "sudoers"));
-    got.sort();
-    assert_eq!(
-        got,
-        vec![
-            ("app/misc.py".to_string(), "find_one".to_string()),
-            ("app/misc.py".to_string(), "update_one".to_string()),
-        ]
+    assert_only_collection(
+        &m,
+        "sudoers",
+        &[("app/misc.py", "find_one"), ("app/misc.py", "update_one")],
     );
 }
 
@@ -3923,11 +3921,7 @@ fn python_a_function_of_a_submodule_reached_through_its_package() {
         ),
     ];
     let m = map_of(&files);
-    assert_eq!(collection_names(&m), vec!["tokens"]);
-    assert_eq!(
-        sites(collection(&m, "tokens")),
-        vec![("api/token.py".to_string(), "find_one".to_string())]
-    );
+    assert_only_collection(&m, "tokens", &[("api/token.py", "find_one")]);
 }
 
 #[test]
@@ -3953,11 +3947,7 @@ fn javascript_bulk_builders_queue_operations_on_their_collection() {
          };\n",
     )];
     let m = map_of(&files);
-    assert_eq!(collection_names(&m), vec!["objects"]);
-    assert_eq!(
-        sites(collection(&m, "objects")),
-        vec![("src/database/sets.js".to_string(), "updateOne".to_string())]
-    );
+    assert_only_collection(&m, "objects", &[("src/database/sets.js", "updateOne")]);
     let out = concise_check(&files);
     assert!(out.contains("grows array `members` in `objects`"), "{out}");
     // Per item of a query's results: queued, one round trip; the same write sent by itself is
@@ -4009,11 +3999,7 @@ fn python_database_kept_by_a_base_class_of_another_module() {
         ),
     ];
     let m = map_of(&files);
-    assert_eq!(collection_names(&m), vec!["user_tasks"]);
-    assert_eq!(
-        sites(collection(&m, "user_tasks")),
-        vec![("app/dispensers/toc.py".to_string(), "find".to_string())]
-    );
+    assert_only_collection(&m, "user_tasks", &[("app/dispensers/toc.py", "find")]);
 }
 
 #[test]
@@ -4044,12 +4030,12 @@ fn rust_collection_named_by_a_static_in_a_file_that_only_uses_doc() {
         ),
     ];
     let m = map_of(&files);
-    assert_eq!(collection_names(&m), vec!["ratelimit_events"]);
-    assert_eq!(
-        sites(collection(&m, "ratelimit_events")),
-        vec![(
-            "crates/database/src/models/ratelimit_events/ops/mongodb.rs".to_string(),
-            "count_documents".to_string()
-        )]
+    assert_only_collection(
+        &m,
+        "ratelimit_events",
+        &[(
+            "crates/database/src/models/ratelimit_events/ops/mongodb.rs",
+            "count_documents",
+        )],
     );
 }
