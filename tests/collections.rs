@@ -4039,3 +4039,39 @@ fn rust_collection_named_by_a_static_in_a_file_that_only_uses_doc() {
         )],
     );
 }
+
+/// A count on a member the code sets to a collection (`db.products = db.collection("products")`
+/// then `db.products.countDocuments(q)`, expressCart's; erxes' `models.Products.countDocuments(q)`)
+/// is an operation on it, as its other methods are, not a modifier of a query; a count chained on
+/// a query is that query.
+#[test]
+fn a_count_on_a_member_set_to_a_collection_is_an_operation() {
+    let m = map_of(&[(
+        "routes.js",
+        "async function f(client, req) {\n\
+         \x20 const db = client.db('x');\n\
+         \x20 db.products = db.collection('products');\n\
+         \x20 const n = await db.products.countDocuments({ sku: req.body.sku });\n\
+         \x20 const old = await db.products.count({ sku: req.body.old });\n\
+         \x20 const page = await db.products.find({ sku: req.body.sku }).count();\n\
+         \x20 return [n, old, page];\n\
+         }\n\
+         module.exports = { f };\n",
+    )]);
+    assert_only_collection(
+        &m,
+        "products",
+        &[
+            ("routes.js", "count"),
+            ("routes.js", "countDocuments"),
+            ("routes.js", "find"),
+        ],
+    );
+    let kinds: Vec<&str> = collection(&m, "products")["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, vec!["count"]);
+}

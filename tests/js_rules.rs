@@ -2159,6 +2159,59 @@ export function other() { return Page.find({ a: 2 }).limit(10); }
     assert_flags_once("unindexed-query", "page.ts", src, "a: 2", "find");
 }
 
+/// A condition the builder adds to a query held in a name under an `if` with no `else`
+/// (lets-chat's message list, `if (options.from) find.where("posted").gt(options.from)`) is not on
+/// the path that skips the `if`: that query is judged as sent without it. Added on every path it
+/// is read; added in each branch of an `if`, it leaves the filter unread. A query refined under
+/// such an `if` (`find = find.find({ $text: .. })`) is sent unrefined on the other path, with the
+/// modifiers chained after the `if`.
+#[test]
+fn a_builder_condition_under_an_if_is_left_out_of_the_query() {
+    let src = r#"
+var mongoose = require("mongoose");
+var S = new mongoose.Schema({ room: String, author: String, posted: { type: Date, index: true } });
+var Message = mongoose.model("Message", S);
+function since(options, cb) {
+  var find = Message.find({ room: options.room });
+  if (options.from) find.where("posted").gt(options.from);
+  find.sort({ posted: -1 }).limit(50).exec(cb);
+}
+function always(options, cb) {
+  var find = Message.find({ room: options.room, tag: 1 });
+  find.where("posted").gt(options.from);
+  find.sort({ posted: -1 }).limit(50).exec(cb);
+}
+function either(options, cb) {
+  var find = Message.find({ room: options.room, tag: 2 });
+  if (options.a) { find.where("posted").gt(options.from); } else { find.where("author").equals(options.a); }
+  find.sort({ posted: -1 }).limit(50).exec(cb);
+}
+function search(options, cb) {
+  var find = Message.find({ author: options.author });
+  if (options.query) find = find.find({ $text: { $search: options.query } });
+  find.sort({ posted: -1 }).limit(50).exec(cb);
+}
+module.exports = { since, always, either, search };
+"#;
+    assert_eq!(
+        rule_lines("unindexed-query", "messages.js", src),
+        vec![
+            line_of(src, "Message.find({ room: options.room });"),
+            line_of(src, "Message.find({ author: options.author });"),
+        ]
+    );
+    let messages = rule_messages("unindexed-query", "messages.js", src);
+    assert!(
+        messages[0].contains("filters by `room` (equality), sorts by `posted: -1`"),
+        "{messages:?}"
+    );
+    // (The query the path without the text search sends keeps the sort chained after it.)
+    assert!(
+        messages[1].contains("filters by `author` (equality), sorts by `posted: -1`"),
+        "{messages:?}"
+    );
+}
+
 /// A function stored in a loop (an object's handler, `routes[m] = async function () { .. }`:
 /// Rocket.Chat's REST routes, one per HTTP method) runs when it is called, not once per item:
 /// its reads are not in the loop. A callback the loop runs, and a function it calls, are.

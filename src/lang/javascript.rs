@@ -6090,8 +6090,12 @@ impl<'t> Extractor<'t> {
             }
         }
         // `orders.countDocuments(q)` is an operation; `Model.find(q).countDocuments()` a modifier.
-        let operation_on_collection =
-            js_operation(method).is_some() && self.classify(obj, 0).names_collection();
+        // So is `db.products.countDocuments(q)` on a member the code sets to a collection
+        // (`db.products = db.collection("products")`, expressCart's), which the linker names: a
+        // member is no query to modify.
+        let operation_on_collection = js_operation(method).is_some()
+            && (self.unwrap_expr(obj).k() == "member_expression"
+                || self.classify(obj, 0).names_collection());
         if !operation_on_collection
             && (MODIFIERS.contains(&method) || AGGREGATE_BUILDER_STAGES.contains(&method))
         {
@@ -6127,7 +6131,7 @@ impl<'t> Extractor<'t> {
                         return;
                     }
                     bound = Some(v.id());
-                    let mods = self.collect_chain(root, false);
+                    let mods = self.bound_modifiers(root, call, v);
                     if loose {
                         chain = Some(mods.clone());
                     }
@@ -6137,6 +6141,14 @@ impl<'t> Extractor<'t> {
                     } else {
                         Vec::new()
                     };
+                    // A query given more conditions under an `if` with no `else` (`if
+                    // (options.query) find = find.find({ $text: .. })`, lets-chat's messages):
+                    // the path that skips it sends the query before, with the same modifiers.
+                    if let Some(before) = self.refined_query_before(root, call, v) {
+                        let mods = self.bound_modifiers(root, call, before);
+                        self.pending_modifiers
+                            .push((before.id(), mods, capped.clone()));
+                    }
                     self.pending_modifiers.push((v.id(), mods, capped));
                 } else if method == "populate" {
                     // The document a query hands its callback, its references filled in
@@ -7151,6 +7163,53 @@ impl<'t> Extractor<'t> {
             }
         }
         n
+    }
+
+    /// The modifiers chained on `root` at `call`, a name bound to the query `query`. Conditions
+    /// added under an `if` with no `else` (`if (options.from) find.where("posted").gt(from)`,
+    /// lets-chat's messages) are not on the path that skips it, whose query is judged, as a member
+    /// set there is left out of a filter; added under another condition (each branch of an `if`,
+    /// a `switch` case, a loop), they leave the filter unread.
+    fn bound_modifiers(&self, root: Node<'t>, call: Node<'t>, query: Node<'t>) -> Vec<Modifier> {
+        let mut mods = self.collect_chain(root, false);
+        match self.assigned_under(call, query.start_byte() as u32) {
+            None => {}
+            Some(true) => mods.retain(|m| !is_condition(m)),
+            Some(false) => {
+                for m in mods.iter_mut().filter(|m| is_condition(m)) {
+                    m.name = "and".to_string();
+                    m.args.clear();
+                }
+            }
+        }
+        mods
+    }
+
+    /// The query `name` held before `query`, when `query` refines it under an `if` with no
+    /// `else` that the modifier call `call` is not under (`var find = Message.find(q); if (t)
+    /// find = find.find({ $text: .. }); find.sort(s)`).
+    fn refined_query_before(
+        &self,
+        name: Node<'t>,
+        call: Node<'t>,
+        query: Node<'t>,
+    ) -> Option<Node<'t>> {
+        let f = self
+            .field(query, "function")
+            .filter(|f| f.k() == "member_expression")?;
+        let object = self.field(f, "object")?;
+        if object.k() != "identifier"
+            || self.text(object) != self.text(name)
+            || !matches!(self.text(self.field(f, "property")?), "find" | "findOne")
+            || self.assigned_under(query, call.start_byte() as u32) != Some(true)
+        {
+            return None;
+        }
+        let before = self.chain_root(
+            self.lookup(self.text(object), object.start_byte() as u32)?
+                .value?,
+        );
+        (before.k() == "call_expression").then_some(before)
     }
 
     /// The model of a Mongoose query held in a name (`var find = Message.find(q)`): a `find(..)`
@@ -9168,6 +9227,11 @@ fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<(Span, Optio
 /// A TypeScript annotation that may stand for a MongoDB cursor or a Mongoose query
 /// (`FindCursor<T>`, `Cursor`, `Query<T[], T>`), or none at all (or `any`); not TypeORM's
 /// `SelectQueryBuilder<T>` or an array.
+/// A query builder's modifier that adds conditions to the filter (`.where("f")`, `.gt(v)`).
+fn is_condition(m: &Modifier) -> bool {
+    super::vocabulary::CONDITION_MODIFIERS.contains(&m.name.as_str())
+}
+
 fn cursor_type(annotation: Option<&str>) -> bool {
     annotation.is_none_or(|t| {
         let t = t.trim_start_matches(':').trim_start();
