@@ -4075,3 +4075,40 @@ fn a_count_on_a_member_set_to_a_collection_is_an_operation() {
         .collect();
     assert_eq!(kinds, vec!["count"]);
 }
+
+/// A member a class sets in a method written after the ones that read it (agenda's job
+/// repository: `async connect() { this.collection = db.collection("agendaJobs") }` near the end
+/// of the class) is that collection in every method: methods run after the instance is set up,
+/// whatever their order in the file. A member the class sets to two collections stays unnamed
+/// where no assignment precedes the read.
+#[test]
+fn a_member_set_in_a_later_method_names_the_earlier_methods_operations() {
+    let m = map_of(&[(
+        "repo.ts",
+        "import { Collection, Db } from 'mongodb';\n\
+         export class JobRepository {\n\
+         \x20 private collection!: Collection<any>;\n\
+         \x20 private other: Collection<any> | null = null;\n\
+         \x20 constructor(private db: Db) {}\n\
+         \x20 async getJobs(name: string) { return this.collection.find({ name }).toArray(); }\n\
+         \x20 async getOther(name: string) { return this.other.findOne({ name }); }\n\
+         \x20 async connect(): Promise<void> {\n\
+         \x20   this.collection = this.db.collection('agendaJobs');\n\
+         \x20   this.other = this.db.collection(process.env.A ? 'a' : 'b');\n\
+         \x20   this.other = this.db.collection('c');\n\
+         \x20 }\n\
+         \x20 async getLater(name: string) { return this.collection.findOne({ name }); }\n\
+         }\n",
+    )]);
+    assert_eq!(
+        sites(collection(&m, "agendaJobs")),
+        vec![
+            ("repo.ts".to_string(), "find".to_string()),
+            ("repo.ts".to_string(), "findOne".to_string())
+        ]
+    );
+    // (`c` is named, by its last assignment, but operated on nowhere.)
+    assert_eq!(collection_names(&m), vec!["agendaJobs", "c"]);
+    assert!(sites(collection(&m, "c")).is_empty());
+    assert_eq!(m["unresolved"]["operations"].as_array().unwrap().len(), 1);
+}

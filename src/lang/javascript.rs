@@ -4160,7 +4160,14 @@ impl<'t> Extractor<'t> {
                 let prop_name = self.text(prop);
                 if obj.k() == "this" {
                     let key = ["this.", prop_name].concat();
-                    return match self.lookup(&key, n.start_byte() as u32) {
+                    let found = self.lookup(&key, n.start_byte() as u32);
+                    let found = match found {
+                        Some(b) if b.value.is_some_and(|v| !is_nothing(self.unwrap_expr(v))) => {
+                            found
+                        }
+                        _ => self.class_member_value(&key, n).or(found),
+                    };
+                    return match found {
                         Some(b) => self.classify_binding(b, prop_name, depth + 1),
                         // A document method's `this.collection` (`schema.methods.addBranch =
                         // function () { this.collection.updateOne(..) }`): the model's collection.
@@ -4543,6 +4550,30 @@ impl<'t> Extractor<'t> {
             }
             None => Thing::Unknown,
         }
+    }
+
+    /// The one value the class around `n` assigns to its member `key` (`this.collection`), for a
+    /// read with no value set before it: a method reads what another one set (`async connect() {
+    /// this.collection = db.collection(name) }`, agenda's job repository), whatever their order
+    /// in the file. `None` when the class sets the member to different values (`null` and
+    /// `undefined` aside: a reset).
+    fn class_member_value(&self, key: &str, n: Node<'t>) -> Option<&Binding<'t>> {
+        let at = n.start_byte();
+        let mut found: Option<&Binding<'t>> = None;
+        for b in self.bindings.get(key)? {
+            if b.kind != DeclKind::Field || !b.scope.contains(Span::new(at, at)) {
+                continue;
+            }
+            let Some(v) = b.value.filter(|v| !is_nothing(self.unwrap_expr(*v))) else {
+                continue;
+            };
+            match found.and_then(|f| f.value) {
+                None => found = Some(b),
+                Some(f) if self.text(f) == self.text(v) => {}
+                Some(_) => return None,
+            }
+        }
+        found
     }
 
     /// Whether `obj` (`this.categoryService`, `categoryService`) is declared an instance of a class
@@ -9227,6 +9258,11 @@ fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<(Span, Optio
 /// A TypeScript annotation that may stand for a MongoDB cursor or a Mongoose query
 /// (`FindCursor<T>`, `Cursor`, `Query<T[], T>`), or none at all (or `any`); not TypeORM's
 /// `SelectQueryBuilder<T>` or an array.
+/// `null` or `undefined`: no value.
+fn is_nothing(n: Node) -> bool {
+    matches!(n.k(), "null" | "undefined")
+}
+
 /// A query builder's modifier that adds conditions to the filter (`.where("f")`, `.gt(v)`).
 fn is_condition(m: &Modifier) -> bool {
     super::vocabulary::CONDITION_MODIFIERS.contains(&m.name.as_str())
