@@ -4112,3 +4112,56 @@ fn a_member_set_in_a_later_method_names_the_earlier_methods_operations() {
     assert!(sites(collection(&m, "c")).is_empty());
     assert_eq!(m["unresolved"]["operations"].as_array().unwrap().len(), 1);
 }
+
+/// A Mongoose document made in the code and saved (`new Message(data).save()`, or held in a name
+/// and saved once: lets-chat's messages, nodeclub's replies) is an insert into its model's
+/// collection, as `Message.create(data)` is, with the model imported too; a later save of the same
+/// document is not another insert, and a class of the file that is no model inserts nothing.
+#[test]
+fn a_new_document_saved_is_an_insert() {
+    let m = map_of(&[
+        (
+            "models/message.js",
+            "const mongoose = require('mongoose');\n\
+             module.exports = mongoose.model('Message', new mongoose.Schema({ room: String }));\n",
+        ),
+        (
+            "core/messages.js",
+            "const Message = require('../models/message');\n\
+             class Draft { save() {} }\n\
+             async function post(room) {\n\
+             \x20 await new Message({ room }).save();\n\
+             \x20 const m = new Message({ room });\n\
+             \x20 await m.save();\n\
+             \x20 m.room = 'x';\n\
+             \x20 await m.save();\n\
+             \x20 await new Draft().save();\n\
+             \x20 return Message.findOne({ room });\n\
+             }\n\
+             module.exports = { post };\n",
+        ),
+    ]);
+    assert_only_collection(
+        &m,
+        "messages",
+        &[
+            ("core/messages.js", "findOne"),
+            ("core/messages.js", "save"),
+            ("core/messages.js", "save"),
+        ],
+    );
+    let kinds: Vec<&str> = collection(&m, "messages")["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, vec!["find-one", "insert"]);
+    let lines: Vec<u64> = collection(&m, "messages")["operations"][1]["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, vec![4, 6]);
+}

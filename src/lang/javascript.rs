@@ -6114,6 +6114,12 @@ impl<'t> Extractor<'t> {
                 self.ir.operations.push(op);
             }
         }
+        if method == "save" {
+            if let Some(op) = self.saved_new_document(call, obj, prop, &ctx) {
+                self.ir.operations.push(op);
+                return;
+            }
+        }
         if matches!(method, "updateOne" | "update") && obj.k() == "identifier" {
             if let Some(op) = self.document_update(call, obj, prop, &ctx) {
                 self.ir.operations.push(op);
@@ -8547,6 +8553,74 @@ impl<'t> Extractor<'t> {
         let mut op = Operation::new(OpKind::UpdateOne, "save", span(call), span(prop));
         op.filter = Some(super::id_filter(span(doc), &format!("{doc_name}._id")));
         Some(self.on_document(op, doc, (coll, evidence), ctx))
+    }
+
+    /// A Mongoose document made in the code and saved (`new Message(data).save()`, `const m = new
+    /// Message(data); await m.save()`, the first save after it): an insert of the document into
+    /// the model's collection, as `Message.create(data)` is. The constructor is a model of the
+    /// file, or one imported from another module (capitalised, the linker's to name). Not one made
+    /// before the loop that saves it.
+    fn saved_new_document(
+        &self,
+        call: Node<'t>,
+        obj: Node<'t>,
+        prop: Node<'t>,
+        ctx: &OpContext,
+    ) -> Option<Operation> {
+        let target = self.unwrap_expr(obj);
+        let new = match target.k() {
+            "new_expression" => target,
+            "identifier" => {
+                let name = self.text(target);
+                let b = self.lookup(name, target.start_byte() as u32)?;
+                if !self.is_constant(b, name) {
+                    return None;
+                }
+                let at = call.start_byte() as u32;
+                if self
+                    .saves
+                    .iter()
+                    .any(|(n, pos)| n == name && *pos > b.pos && *pos < at)
+                {
+                    return None;
+                }
+                self.unwrap_expr(b.value?)
+            }
+            _ => return None,
+        };
+        // (One made before the loop that saves it is inserted once, then saved unchanged.)
+        if new.k() != "new_expression" || ctx.enclosing_loop.is_some_and(|l| !l.contains(span(new)))
+        {
+            return None;
+        }
+        let ctor = self.field(new, "constructor")?;
+        let (coll, evidence) = match self.classify(ctor, 0) {
+            Thing::Collection(r) if r.via == CollectionVia::MongooseModel => {
+                (r, Evidence::Resolved)
+            }
+            Thing::Imported(imp, local)
+                if local
+                    .rsplit('.')
+                    .next()
+                    .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase())) =>
+            {
+                let coll = CollectionRef {
+                    name: CollectionName::Unknown { text: local },
+                    span: span(ctor),
+                    via: CollectionVia::MongooseModel,
+                    import: Some(imp),
+                };
+                (coll, Evidence::None)
+            }
+            _ => return None,
+        };
+        let mut op = Operation::new(OpKind::Insert, "save", span(call), span(prop));
+        op.documents = self
+            .field(new, "arguments")
+            .and_then(|a| self.named_children(a).into_iter().next())
+            .map(|d| vec![self.lower(d, 0)])
+            .unwrap_or_default();
+        Some(self.on_document(op, obj, (coll, evidence), ctx))
     }
 
     /// A loaded Mongoose document's own update, `invite.updateOne({ $push: { collaborations: c }

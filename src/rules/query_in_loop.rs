@@ -382,6 +382,40 @@ mod tests {
             .collect()
     }
 
+    /// A Mongoose document made and saved per item of a query's results (`new
+    /// Notification({ user: u._id }).save()`, or held in a name first) is an insert per item, as
+    /// `Notification.create(..)` is: reported at info. Made once before the loop and saved in it,
+    /// it is not an insert per item.
+    #[test]
+    fn a_new_document_saved_per_item_is_an_insert_per_item() {
+        let src = r#"const mongoose = require("mongoose");
+const Notification = mongoose.model("Notification", new mongoose.Schema({ user: String }));
+const User = mongoose.model("User", new mongoose.Schema({ team: String }));
+async function notify(team) {
+  const users = await User.find({ team });
+  for (const u of users) {
+    await new Notification({ user: u._id }).save();
+  }
+  for (const u of users) {
+    const n = new Notification({ user: u._id });
+    await n.save();
+  }
+  const one = new Notification({ user: team });
+  for (const u of users) {
+    await one.save();
+  }
+}
+module.exports = { notify };
+"#;
+        let got = findings("notify.js", src);
+        assert_eq!(lines(&got), vec![7, 11], "{got:?}");
+        assert!(
+            got[0].1.contains("`save` on `notifications`"),
+            "{}",
+            got[0].1
+        );
+    }
+
     /// A local named `cls` in a static method (yeti's feeds: `cls = kinds[item["type"]]`, a model
     /// picked per item) is what it is bound to, not the enclosing class: the query is not on the
     /// class's collection. A class method's `cls` is.
