@@ -1594,8 +1594,11 @@ pub fn link(files: &mut [SourceFile]) {
             else {
                 continue;
             };
+            // (`getTopicById().doc`: the model of the document a function of another module
+            // loads, see `ExportTarget`; no such export, no collection.)
+            let loads = |export: &str| export.ends_with("().return") || export.ends_with("().doc");
             let Some(target) = modules.resolve(module, &f.display_path) else {
-                if export.ends_with("().return") {
+                if loads(export) {
                     unnamed.push((fi, oi));
                 }
                 continue;
@@ -1617,7 +1620,7 @@ pub fn link(files: &mut [SourceFile]) {
             }
             if let Some(c) = found {
                 resolved.push((fi, oi, c));
-            } else if export.ends_with("().return") {
+            } else if loads(export) {
                 // What a function of another module returns, when it is no collection of
                 // its: no collection known, as the frontend had it.
                 unnamed.push((fi, oi));

@@ -4165,3 +4165,65 @@ fn a_new_document_saved_is_an_insert() {
         .collect();
     assert_eq!(lines, vec![4, 6]);
 }
+
+/// A document that a function of another module loads and returns (`return Topic.findById(id)`)
+/// or hands to its callback (`Topic.findOne({ _id: id }, callback)`, nodeclub's proxies) is a
+/// document of that model where it is held: a counter bumped on it and saved is a per-event
+/// counter, and an array pushed to and saved grows unbounded. A function of that module that
+/// loads no document (a count) gives none.
+#[test]
+fn a_document_loaded_by_a_function_of_another_module_is_its_models() {
+    let files = [
+        (
+            "models/topic.js",
+            "const mongoose = require('mongoose');\n\
+             exports.Topic = mongoose.model('Topic', new mongoose.Schema({ title: String }));\n",
+        ),
+        (
+            "proxy/topic.js",
+            "const { Topic } = require('../models/topic');\n\
+             exports.getTopicById = function (id, callback) {\n\
+             \x20 Topic.findOne({ _id: id }, callback);\n\
+             };\n\
+             exports.byId = async (id) => {\n\
+             \x20 return Topic.findById(id);\n\
+             };\n\
+             exports.count = async (title) => Topic.countDocuments({ title });\n",
+        ),
+        (
+            "controllers/topic.js",
+            "const mongoose = require('mongoose');\n\
+             const TopicProxy = require('../proxy/topic');\n\
+             const { byId, count } = require('../proxy/topic');\n\
+             exports.show = function (req, res) {\n\
+             \x20 TopicProxy.getTopicById(req.params.id, function (err, topic) {\n\
+             \x20   topic.visit_count += 1;\n\
+             \x20   topic.save();\n\
+             \x20   res.json(topic);\n\
+             \x20 });\n\
+             };\n\
+             exports.vote = async function (req, res) {\n\
+             \x20 const topic = await byId(req.params.id);\n\
+             \x20 topic.voters.push(req.user.id);\n\
+             \x20 await topic.save();\n\
+             \x20 const stats = await count(req.params.title);\n\
+             \x20 stats.views += 1;\n\
+             \x20 await stats.save();\n\
+             };\n",
+        ),
+    ];
+    let out = concise_check(&files);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("controllers/topic.js:6:")
+            && lines[0].contains("info[counter-inc] per-event counter on `topics`: `visit_count`"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("controllers/topic.js:13:")
+            && lines[1].contains("[unbounded-push]")
+            && lines[1].contains("`voters` in `topics`"),
+        "{out}"
+    );
+}

@@ -8102,8 +8102,113 @@ impl<'t> Extractor<'t> {
             (Some(b), Thing::LoadedDoc(coll, evidence)) => Some((b.scope, coll, evidence)),
             _ => self
                 .callback_document(doc, binding)
-                .or_else(|| self.loop_item_document(doc, binding)),
+                .or_else(|| self.loop_item_document(doc, binding))
+                .or_else(|| self.imported_loaded_document(doc, binding)),
         }
+    }
+
+    /// The document `name` holds when a function of another module of the repository gives it:
+    /// `const topic = await getTopicById(id)`, or the second parameter of the callback handed to
+    /// it, `TopicProxy.getTopicById(id, function (err, topic) {..})` (nodeclub's proxies). Which
+    /// model it is, if any, is the linker's to find: the function's export `getTopicById().doc`
+    /// (see `export_loaded_document`); without it, nothing.
+    fn imported_loaded_document(
+        &self,
+        name: Node<'t>,
+        binding: Option<&Binding<'t>>,
+    ) -> Option<(Span, CollectionRef, Evidence)> {
+        let (scope, call) = match self.callback_of(name, binding) {
+            Some((f, 1, call, _, _)) => (span(f), call),
+            Some(_) => return None,
+            None => {
+                let b = binding.filter(|b| self.is_constant(b, self.text(name)))?;
+                (b.scope, self.unwrap_expr(b.value?))
+            }
+        };
+        if call.k() != "call_expression" {
+            return None;
+        }
+        let callee = self.field(call, "function")?;
+        let Thing::Imported(imp, local) = self.classify(callee, 0) else {
+            return None;
+        };
+        if !is_repository_module(&imp.module) || imp.export.is_empty() || imp.export == "default" {
+            return None;
+        }
+        let coll = CollectionRef {
+            name: CollectionName::Unknown { text: local },
+            span: span(callee),
+            via: CollectionVia::MongooseModel,
+            import: Some(ImportRef {
+                export: format!("{}().doc", imp.export),
+                module: imp.module,
+            }),
+        };
+        Some((scope, coll, Evidence::None))
+    }
+
+    /// An exported function that loads one document of a model and returns it (`return
+    /// Topic.findById(id)`) or hands it to its callback, its last parameter (`Topic.findOne({ _id:
+    /// id }, callback)`): exported as `name().doc`, the model's collection, that a document an
+    /// importer holds from it is a document of (see `imported_loaded_document`).
+    fn export_loaded_document(&mut self, name: &str, node: Node<'t>) {
+        let mut func = self.unwrap_expr(node);
+        if func.k() == "identifier" {
+            let own = self.text(func);
+            func = match self
+                .lookup(own, func.start_byte() as u32)
+                .and_then(|b| b.value)
+            {
+                Some(v) => self.unwrap_expr(v),
+                None => match self.functions.get(own).map(|f| f.as_slice()) {
+                    Some([f]) => *f,
+                    _ => return,
+                },
+            };
+        }
+        if !is_identifier(name)
+            || name == "default"
+            || !matches!(
+                func.k(),
+                "arrow_function" | "function_expression" | "function" | "function_declaration"
+            )
+        {
+            return;
+        }
+        let loaded = |t: Thing| match t {
+            Thing::LoadedDoc(c, _) => Some(c),
+            _ => None,
+        };
+        let mut found = self
+            .returned_values(func)
+            .into_iter()
+            .find_map(|r| loaded(self.classify(r, 0)));
+        if found.is_none() {
+            let callback = self.parameter_names(func).last().copied();
+            if let (Some(cb), Some(body)) = (callback, self.field(func, "body")) {
+                let mut calls = Vec::new();
+                self.parents.walk(body, |c, k, enter| {
+                    if enter && k == "call_expression" {
+                        calls.push(c);
+                    }
+                });
+                found = calls.into_iter().find_map(|c| {
+                    let last = self.args(c).last().copied()?;
+                    (last.k() == "identifier" && self.text(last) == cb)
+                        .then(|| loaded(self.classify(c, 0)))
+                        .flatten()
+                });
+            }
+        }
+        let Some(c) = found else { return };
+        let target = match c.import.clone() {
+            Some(import) => ExportTarget::Reexport { import },
+            None => ExportTarget::Collection { collection: c },
+        };
+        self.ir.exports.push(Export {
+            name: format!("{name}().doc"),
+            target,
+        });
     }
 
     /// The document `name` holds when it is an item of a query's results, walked by a loop:
@@ -9000,6 +9105,7 @@ impl<'t> Extractor<'t> {
         }
         for (name, node) in std::mem::take(&mut self.export_functions) {
             self.export_returned(&name, node);
+            self.export_loaded_document(&name, node);
         }
         for (name, node) in exports {
             if self.is_local_collection(node) {
@@ -9027,6 +9133,7 @@ impl<'t> Extractor<'t> {
                         continue;
                     }
                     self.export_returned(&name, node);
+                    self.export_loaded_document(&name, node);
                     self.export_members(&name, node, 0)
                 }
             }
