@@ -1914,9 +1914,14 @@ fn link_mixins(files: &mut [SourceFile], modules: &Modules) {
     let mut bound: Vec<(usize, String, CollectionRef)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         for e in &f.ir.exports {
-            let (Some((_, attr)), ExportTarget::Collection { collection }) =
-                (e.name.split_once(".self."), &e.target)
-            else {
+            // (A byte scan: `split_once` with a string pattern builds a searcher per name.)
+            let attr = e
+                .name
+                .as_bytes()
+                .windows(6)
+                .position(|w| w == b".self.")
+                .map(|at| &e.name[at + 6..]);
+            let (Some(attr), ExportTarget::Collection { collection }) = (attr, &e.target) else {
                 continue;
             };
             bound.push((fi, attr.to_string(), collection.clone()));

@@ -4227,3 +4227,28 @@ fn a_document_loaded_by_a_function_of_another_module_is_its_models() {
         "{out}"
     );
 }
+
+/// A member the class sets to one name, or to a configured name with its default
+/// (`this.collectionName = opts?.collectionName ?? 'agenda_logs'` in the constructor, agenda's
+/// job logger), names the collection its methods open with it; set from a constructor
+/// parameter alone, it names none.
+#[test]
+fn a_member_set_to_a_name_names_the_collection_opened_with_it() {
+    let m = map_of(&[(
+        "logger.ts",
+        "import { Db } from 'mongodb';\n\
+         export class JobLogger {\n\
+         \x20 private collectionName: string;\n\
+         \x20 constructor(private db: Db, opts?: { collectionName?: string }) {\n\
+         \x20   this.collectionName = opts?.collectionName ?? 'agenda_logs';\n\
+         \x20 }\n\
+         \x20 async list(job: string) { return this.db.collection(this.collectionName).find({ job }).toArray(); }\n\
+         }\n\
+         export class Other {\n\
+         \x20 constructor(private db: Db, private name: string) { this.coll = name; }\n\
+         \x20 async one(id: string) { return this.db.collection(this.coll).findOne({ id }); }\n\
+         }\n",
+    )]);
+    assert_only_collection(&m, "agenda_logs", &[("logger.ts", "find")]);
+    assert_eq!(m["unresolved"]["operations"].as_array().unwrap().len(), 1);
+}

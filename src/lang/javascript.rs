@@ -4994,6 +4994,23 @@ impl<'t> Extractor<'t> {
         if let Some(name) = self.constant_member_string(n) {
             return CollectionName::Literal { name };
         }
+        // A member the class sets to one name, or to a configured name with its default
+        // (`this.collectionName = opts?.collectionName ?? 'agenda_logs'` in the constructor,
+        // agenda's job logger): that name in every method. (Set to anything else, such as a
+        // constructor parameter, it stays the member, which subclasses may name.)
+        if depth < 8 && n.k() == "member_expression" {
+            let this_member = self.field(n, "object").is_some_and(|o| o.k() == "this");
+            if let (true, Some(p)) = (this_member, self.field(n, "property")) {
+                let key = ["this.", self.text(p)].concat();
+                if let Some(v) = self.class_member_value(&key, n).and_then(|b| b.value) {
+                    if let named @ CollectionName::Literal { .. } =
+                        self.collection_name(v, depth + 1)
+                    {
+                        return named;
+                    }
+                }
+            }
+        }
         CollectionName::Unknown {
             text: crate::lang::first_chars(self.text(n), 80),
         }
@@ -8147,10 +8164,11 @@ impl<'t> Extractor<'t> {
         Some((scope, coll, Evidence::None))
     }
 
-    /// An exported function that loads one document of a model and returns it (`return
-    /// Topic.findById(id)`) or hands it to its callback, its last parameter (`Topic.findOne({ _id:
-    /// id }, callback)`): exported as `name().doc`, the model's collection, that a document an
-    /// importer holds from it is a document of (see `imported_loaded_document`).
+    /// An exported function that loads one document of a model and returns it at the top level
+    /// of its body (`return Topic.findById(id)`) or hands it to its callback, its last parameter (`Topic.findOne({ _id:
+    /// id }, callback)`, a callback named `callback`, `cb` or `done`): exported as `name().doc`,
+    /// the model's collection, that a document an importer holds from it is a document of (see
+    /// `imported_loaded_document`).
     fn export_loaded_document(&mut self, name: &str, node: Node<'t>) {
         let mut func = self.unwrap_expr(node);
         if func.k() == "identifier" {
@@ -8175,17 +8193,35 @@ impl<'t> Extractor<'t> {
         {
             return;
         }
+        // (Only a function that spells a load is read: most exported functions load nothing.)
+        if !spells_a_load(self.text(func).as_bytes()) {
+            return;
+        }
         let loaded = |t: Thing| match t {
             Thing::LoadedDoc(c, _) => Some(c),
             _ => None,
         };
-        let mut found = self
-            .returned_values(func)
-            .into_iter()
-            .find_map(|r| loaded(self.classify(r, 0)));
+        // What its body returns at its top level (or its expression body): not every return
+        // nested in its blocks.
+        let body = self.field(func, "body");
+        let mut found = body.and_then(|b| {
+            if b.k() != "statement_block" {
+                return loaded(self.classify(b, 0));
+            }
+            self.parents
+                .children(b)
+                .filter(|c| c.k() == "return_statement")
+                .filter_map(|r| self.named_children(r).into_iter().next())
+                .find_map(|r| loaded(self.classify(r, 0)))
+        });
         if found.is_none() {
-            let callback = self.parameter_names(func).last().copied();
-            if let (Some(cb), Some(body)) = (callback, self.field(func, "body")) {
+            // (A callback by its conventional names: `callback`, `cb`, `done`.)
+            let callback = self
+                .parameter_names(func)
+                .last()
+                .copied()
+                .filter(|p| matches!(*p, "callback" | "cb" | "done"));
+            if let (Some(cb), Some(body)) = (callback, body) {
                 let mut calls = Vec::new();
                 self.parents.walk(body, |c, k, enter| {
                     if enter && k == "call_expression" {
@@ -9439,6 +9475,18 @@ fn iteration_callback<'t>(x: &Extractor<'t>, f: Node<'t>) -> Option<(Span, Optio
 /// A TypeScript annotation that may stand for a MongoDB cursor or a Mongoose query
 /// (`FindCursor<T>`, `Cursor`, `Query<T[], T>`), or none at all (or `any`); not TypeORM's
 /// `SelectQueryBuilder<T>` or an array.
+/// Whether a function's text spells a load of one document (`findOne`, `findById`, `create(`).
+fn spells_a_load(text: &[u8]) -> bool {
+    static FIND: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"find"));
+    static CREATE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"create("));
+    FIND.find_iter(text).any(|at| {
+        let rest = &text[at + 4..];
+        rest.starts_with(b"One") || rest.starts_with(b"ById")
+    }) || CREATE.find(text).is_some()
+}
+
 /// `null` or `undefined`: no value.
 fn is_nothing(n: Node) -> bool {
     matches!(n.k(), "null" | "undefined")

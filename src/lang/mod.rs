@@ -1258,7 +1258,11 @@ fn look_up_read(
         return None;
     }
     let param_root = |t: &str| {
-        let root = t.trim_start_matches("this.").split(['.', '[', '(']).next();
+        let root = t
+            .strip_prefix("this.")
+            .unwrap_or(t)
+            .split(['.', '[', '('])
+            .next();
         root.is_some_and(|r| !matches!(r, "self" | "cls" | "this") && params.contains(&r))
     };
     let is_param =

@@ -106,7 +106,7 @@ pub(crate) fn extract(tree: &Tree, text: &str, ctx: &FileContext) -> FileIr {
         mongo_path: ctx
             .display_path
             .split('/')
-            .any(|seg| matches!(seg.trim_end_matches(".py"), "mongo" | "mongodb")),
+            .any(|seg| matches!(seg, "mongo" | "mongodb" | "mongo.py" | "mongodb.py")),
         name_imports: std::cell::RefCell::new(Vec::new()),
         ir: FileIr::default(),
         op_by_call: HashMap::default(),

@@ -3004,7 +3004,8 @@ impl<'t> Extractor<'t> {
 /// `Station`; `None` for anything that is not a named type.
 fn type_name(text: &str) -> Option<&str> {
     let path = text.split('<').next()?.trim();
-    let last = path.rsplit("::").next()?.trim();
+    // (By its last `:`: a string pattern would build a searcher per call.)
+    let last = path.rsplit(':').next()?.trim();
     (!last.is_empty() && last.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(last)
 }
 
