@@ -1650,15 +1650,9 @@ impl<'t> Extractor<'t> {
         self.ir.name_imports = found;
     }
 
-    /// An exported function that opens collections and returns them at its end (unchained's
-    /// `export const OrdersCollection = async (db) => { const Orders =
-    /// db.collection<Order>('orders'); ..; return Orders; }`, or `return { Assortments,
-    /// AssortmentLinks }`): its result is exported
-    /// as `OrdersCollection().return` (`OrdersCollection()` would be a database's: see
-    /// [`ImportRef::is_call`]), its result's members as `AssortmentsCollection().Assortments`,
-    /// which an importer's `const Orders = await OrdersCollection(db)` and `const { Assortments }
-    /// = await AssortmentsCollection(db)` name.
-    fn export_returned(&mut self, name: &str, node: Node<'t>) {
+    /// The function a module exports under `name` (not `default`): the exported node, or the
+    /// function a name bound to it, or the file's one function of that name, names.
+    fn exported_function(&self, name: &str, node: Node<'t>) -> Option<Node<'t>> {
         let mut func = self.unwrap_expr(node);
         if func.k() == "identifier" {
             let own = self.text(func);
@@ -1669,19 +1663,29 @@ impl<'t> Extractor<'t> {
                 Some(v) => self.unwrap_expr(v),
                 None => match self.functions.get(own).map(|f| f.as_slice()) {
                     Some([f]) => *f,
-                    _ => return,
+                    _ => return None,
                 },
             };
         }
-        if !is_identifier(name)
-            || name == "default"
-            || !matches!(
-                func.k(),
-                "arrow_function" | "function_expression" | "function" | "function_declaration"
-            )
-        {
+        let function = matches!(
+            func.k(),
+            "arrow_function" | "function_expression" | "function" | "function_declaration"
+        );
+        (is_identifier(name) && name != "default" && function).then_some(func)
+    }
+
+    /// An exported function that opens collections and returns them at its end (unchained's
+    /// `export const OrdersCollection = async (db) => { const Orders =
+    /// db.collection<Order>('orders'); ..; return Orders; }`, or `return { Assortments,
+    /// AssortmentLinks }`): its result is exported
+    /// as `OrdersCollection().return` (`OrdersCollection()` would be a database's: see
+    /// [`ImportRef::is_call`]), its result's members as `AssortmentsCollection().Assortments`,
+    /// which an importer's `const Orders = await OrdersCollection(db)` and `const { Assortments }
+    /// = await AssortmentsCollection(db)` name.
+    fn export_returned(&mut self, name: &str, node: Node<'t>) {
+        let Some(func) = self.exported_function(name, node) else {
             return;
-        }
+        };
         // What it returns last: its expression body, or its body's last statement.
         let Some(body) = self.field(func, "body") else {
             return;
@@ -8170,29 +8174,9 @@ impl<'t> Extractor<'t> {
     /// the model's collection, that a document an importer holds from it is a document of (see
     /// `imported_loaded_document`).
     fn export_loaded_document(&mut self, name: &str, node: Node<'t>) {
-        let mut func = self.unwrap_expr(node);
-        if func.k() == "identifier" {
-            let own = self.text(func);
-            func = match self
-                .lookup(own, func.start_byte() as u32)
-                .and_then(|b| b.value)
-            {
-                Some(v) => self.unwrap_expr(v),
-                None => match self.functions.get(own).map(|f| f.as_slice()) {
-                    Some([f]) => *f,
-                    _ => return,
-                },
-            };
-        }
-        if !is_identifier(name)
-            || name == "default"
-            || !matches!(
-                func.k(),
-                "arrow_function" | "function_expression" | "function" | "function_declaration"
-            )
-        {
+        let Some(func) = self.exported_function(name, node) else {
             return;
-        }
+        };
         // (Only a function that spells a load is read: most exported functions load nothing.)
         if !spells_a_load(self.text(func).as_bytes()) {
             return;
