@@ -8169,10 +8169,10 @@ impl<'t> Extractor<'t> {
     }
 
     /// An exported function that loads one document of a model and returns it at the top level
-    /// of its body (`return Topic.findById(id)`) or hands it to its callback, its last parameter (`Topic.findOne({ _id:
-    /// id }, callback)`, a callback named `callback`, `cb` or `done`): exported as `name().doc`,
-    /// the model's collection, that a document an importer holds from it is a document of (see
-    /// `imported_loaded_document`).
+    /// of its body (`return Topic.findById(id)`) or hands it to its callback, its last parameter
+    /// named `callback`, `cb` or `done` (`Topic.findOne({ _id: id }, callback)`): exported as
+    /// `name().doc`, the model's collection, that a document an importer holds from it is a
+    /// document of (see `imported_loaded_document`).
     fn export_loaded_document(&mut self, name: &str, node: Node<'t>) {
         let Some(func) = self.exported_function(name, node) else {
             return;
