@@ -322,7 +322,9 @@ impl ImportRef {
 /// Something a module exports that names a collection, for cross-file resolution.
 #[derive(Clone, Debug, Serialize)]
 pub struct Export {
-    /// `default` for a default export / `module.exports = X`.
+    /// `default` for a default export / `module.exports = X`. A function's result is exported
+    /// as `f().return` (a collection it returns) and `f().doc` (the model of a document it loads
+    /// and returns or hands to its callback); a member of an exported object as `x.member`.
     pub name: String,
     pub target: ExportTarget,
 }

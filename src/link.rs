@@ -1595,7 +1595,7 @@ pub fn link(files: &mut [SourceFile]) {
                 continue;
             };
             // (`getTopicById().doc`: the model of the document a function of another module
-            // loads, see `ExportTarget`; no such export, no collection.)
+            // loads, see `Export::name`; no such export, no collection.)
             let loads = |export: &str| export.ends_with("().return") || export.ends_with("().doc");
             let Some(target) = modules.resolve(module, &f.display_path) else {
                 if loads(export) {
