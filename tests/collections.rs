@@ -237,6 +237,16 @@ fn sites(c: &Value) -> Vec<(String, String)> {
     v
 }
 
+/// The kinds of a collection's operations, in the map's order (`find-one`, `insert`, ..).
+fn operation_kinds(c: &Value) -> Vec<&str> {
+    c["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["kind"].as_str().unwrap())
+        .collect()
+}
+
 /// The repository's map names `name` alone, operated on at `expected` (path, method), in
 /// `sites`' order.
 fn assert_only_collection(m: &Value, name: &str, expected: &[(&str, &str)]) {
@@ -4067,13 +4077,7 @@ fn a_count_on_a_member_set_to_a_collection_is_an_operation() {
             ("routes.js", "find"),
         ],
     );
-    let kinds: Vec<&str> = collection(&m, "products")["operations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|k| k["kind"].as_str().unwrap())
-        .collect();
-    assert_eq!(kinds, vec!["count"]);
+    assert_eq!(operation_kinds(collection(&m, "products")), vec!["count"]);
 }
 
 /// A member a class sets in a method written after the ones that read it (agenda's job
@@ -4150,13 +4154,10 @@ fn a_new_document_saved_is_an_insert() {
             ("core/messages.js", "save"),
         ],
     );
-    let kinds: Vec<&str> = collection(&m, "messages")["operations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|k| k["kind"].as_str().unwrap())
-        .collect();
-    assert_eq!(kinds, vec!["find-one", "insert"]);
+    assert_eq!(
+        operation_kinds(collection(&m, "messages")),
+        vec!["find-one", "insert"]
+    );
     let lines: Vec<u64> = collection(&m, "messages")["operations"][1]["sites"]
         .as_array()
         .unwrap()
