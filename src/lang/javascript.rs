@@ -7477,24 +7477,9 @@ impl<'t> Extractor<'t> {
                 (Some(r), Evidence::None)
             }
             Thing::Collection(r) => (Some(r), Evidence::Resolved),
-            Thing::Imported(imp, local) => (
-                Some(CollectionRef {
-                    // `Post`, `models.Posts`: a model, by its capital.
-                    via: if local
-                        .rsplit('.')
-                        .next()
-                        .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase()))
-                    {
-                        CollectionVia::MongooseModel
-                    } else {
-                        CollectionVia::Driver
-                    },
-                    name: CollectionName::Unknown { text: local },
-                    span: span(obj),
-                    import: Some(imp),
-                }),
-                Evidence::None,
-            ),
+            Thing::Imported(imp, local) => {
+                (Some(imported_collection(imp, local, obj)), Evidence::None)
+            }
             // What an imported function returns (`const Orders = await OrdersCollection(db)`):
             // the linker's to name, if the module exports its result as a collection (see
             // `export_returned`).
@@ -8723,18 +8708,11 @@ impl<'t> Extractor<'t> {
             Thing::Collection(r) if r.via == CollectionVia::MongooseModel => {
                 (r, Evidence::Resolved)
             }
-            Thing::Imported(imp, local)
-                if local
-                    .rsplit('.')
-                    .next()
-                    .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase())) =>
-            {
-                let coll = CollectionRef {
-                    name: CollectionName::Unknown { text: local },
-                    span: span(ctor),
-                    via: CollectionVia::MongooseModel,
-                    import: Some(imp),
-                };
+            Thing::Imported(imp, local) => {
+                let coll = imported_collection(imp, local, ctor);
+                if coll.via != CollectionVia::MongooseModel {
+                    return None;
+                }
                 (coll, Evidence::None)
             }
             _ => return None,
@@ -9469,6 +9447,26 @@ fn spells_a_load(text: &[u8]) -> bool {
         let rest = &text[at + 4..];
         rest.starts_with(b"One") || rest.starts_with(b"ById")
     }) || CREATE.find(text).is_some()
+}
+
+/// A collection or model imported from another module (`local` the name it is used by, at
+/// `at`), for the linker to name: `Post`, `models.Posts`, a model by its capital; anything else
+/// a driver's collection.
+fn imported_collection(import: ImportRef, local: String, at: Node) -> CollectionRef {
+    let model = local
+        .rsplit('.')
+        .next()
+        .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase()));
+    CollectionRef {
+        via: if model {
+            CollectionVia::MongooseModel
+        } else {
+            CollectionVia::Driver
+        },
+        name: CollectionName::Unknown { text: local },
+        span: span(at),
+        import: Some(import),
+    }
 }
 
 /// `null` or `undefined`: no value.
